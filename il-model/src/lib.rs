@@ -1,0 +1,1 @@
+//! The AMD IL program model, its opcode table and verifier.

@@ -1,0 +1,1 @@
+//! AMD IL text parser and binary token decoder.

@@ -1,0 +1,1 @@
+//! An interpreter for AMD IL compute programs.

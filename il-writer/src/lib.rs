@@ -1,0 +1,1 @@
+//! AMD IL text and binary token writer.

@@ -1,0 +1,1 @@
+//! Control-flow graphs, dominance and a structurizer for SPIR-V functions.

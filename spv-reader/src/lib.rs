@@ -1,0 +1,1 @@
+//! A fast, tolerant, located SPIR-V reader with dense per-id tables.

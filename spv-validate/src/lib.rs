@@ -1,0 +1,1 @@
+//! A SPIR-V validator whose diagnostics name the rule and the instruction.

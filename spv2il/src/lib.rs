@@ -1,0 +1,1 @@
+//! Translate SPIR-V modules into AMD IL programs.

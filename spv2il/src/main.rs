@@ -1,0 +1,3 @@
+//! The `spv2il` command-line tool.
+
+fn main() {}
