@@ -1,1 +1,122 @@
 //! A fast, tolerant, located SPIR-V reader with dense per-id tables.
+//!
+//! [`read`] takes the bytes of a module in either byte order (SPIR-V §3.1), checks the header
+//! and every instruction, and returns a [`Module`]: the words (converted once), the
+//! [`Location`] of every instruction, dense tables indexed by [`Id`] (definition, type,
+//! constant, name, decorations) and the module-level records (entry points, execution
+//! modes, global variables, functions with their blocks). Reading stops at the first
+//! problem with a [`ReadError`] that names the instruction, its byte offset and opcode.
+//!
+//! It tolerates what real modules contain and rspirv's `dr` loader rejects: unknown opcodes
+//! and enumerants (kept raw and listed in [`Module::warnings`]), `OpExecutionModeId`,
+//! module-scope `OpExtInst` and `OpUntypedVariableKHR`, every `OpSpecConstantOp` form.
+//!
+//! ```
+//! use spv_reader::rspirv::dr::Builder;
+//! use spv_reader::{read_words, spirv, Type};
+//!
+//! // A tiny module: `void main() {}` as a GLCompute entry point.
+//! let mut b = Builder::new();
+//! b.capability(spirv::Capability::Shader);
+//! b.memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
+//! let void = b.type_void();
+//! let fn_ty = b.type_function(void, vec![]);
+//! let main = b.begin_function(void, None, spirv::FunctionControl::NONE, fn_ty).unwrap();
+//! b.begin_block(None).unwrap();
+//! b.ret().unwrap();
+//! b.end_function().unwrap();
+//! b.entry_point(spirv::ExecutionModel::GLCompute, main, "main", vec![]);
+//! let words = spv_reader::rspirv::binary::Assemble::assemble(&b.module());
+//!
+//! let module = read_words(&words)?;
+//! assert_eq!(module.entry_points()[0].name, "main");
+//! assert_eq!(module.ty(spv_reader::Id(void)), Some(&Type::Void));
+//! let f = &module.functions()[0];
+//! assert_eq!(f.blocks.len(), 1);
+//! let ret = module.inst(f.blocks[0].terminator).unwrap();
+//! assert_eq!(ret.opcode(), Some(spirv::Op::Return));
+//! # Ok::<(), spv_reader::ReadError>(())
+//! ```
+
+#![cfg_attr(
+    not(test),
+    warn(clippy::panic, clippy::unwrap_used, clippy::expect_used)
+)]
+#![cfg_attr(not(test), warn(clippy::indexing_slicing))]
+
+pub use rspirv;
+pub use rspirv::spirv;
+
+mod error;
+mod grammar;
+pub mod limits;
+mod module;
+mod parse;
+mod types;
+
+pub use error::{ErrorKind, Location, ReadError};
+pub use module::{Header, Id, Inst, InstIndex, Module};
+pub use types::{
+    Block, Constant, Decoration, EntryPoint, ExecutionMode, Function, GlobalVariable, Type, Warning,
+};
+
+use parse::MAGIC;
+
+/// Reads a module from its bytes, in either byte order (the magic number decides, SPIR-V
+/// §3.1). The bytes are converted to native-order words once.
+pub fn read(bytes: &[u8]) -> Result<Module, ReadError> {
+    if !bytes.len().is_multiple_of(4) {
+        return Err(ReadError::header(format!(
+            "the length {} is not a multiple of 4 bytes",
+            bytes.len()
+        )));
+    }
+    if bytes.len() < 4 * parse::HEADER_WORDS {
+        return Err(ReadError::header(format!(
+            "{} bytes are too few for the 5-word header",
+            bytes.len()
+        )));
+    }
+    if bytes.len() / 4 > limits::MAX_WORDS {
+        return Err(ReadError::header(format!(
+            "{} words exceed the limit of {} (limits::MAX_WORDS)",
+            bytes.len() / 4,
+            limits::MAX_WORDS
+        )));
+    }
+    let chunks = bytes.chunks_exact(4);
+    let first = bytes.first_chunk::<4>().copied().unwrap_or_default();
+    let words: Vec<u32> = if u32::from_le_bytes(first) == MAGIC {
+        chunks
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap_or_default()))
+            .collect()
+    } else if u32::from_be_bytes(first) == MAGIC {
+        chunks
+            .map(|c| u32::from_be_bytes(c.try_into().unwrap_or_default()))
+            .collect()
+    } else {
+        return Err(ReadError::header(format!(
+            "magic number {:#010x} is not SPIR-V in either byte order",
+            u32::from_le_bytes(first)
+        )));
+    };
+    parse::read_native(words)
+}
+
+/// Reads a module from words. Words whose magic number is byte-swapped (`0x03022307`) are
+/// swapped back first.
+pub fn read_words(words: &[u32]) -> Result<Module, ReadError> {
+    if words.len() > limits::MAX_WORDS {
+        return Err(ReadError::header(format!(
+            "{} words exceed the limit of {} (limits::MAX_WORDS)",
+            words.len(),
+            limits::MAX_WORDS
+        )));
+    }
+    match words.first() {
+        Some(&m) if m == MAGIC.swap_bytes() => {
+            parse::read_native(words.iter().map(|w| w.swap_bytes()).collect())
+        }
+        _ => parse::read_native(words.to_vec()),
+    }
+}

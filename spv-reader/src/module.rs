@@ -1,0 +1,412 @@
+//! [`Module`], the read module, and [`Inst`], a cheap view of one of its instructions.
+//!
+//! The module owns its words once (converted to native order by [`crate::read`]) and keeps
+//! every table as plain vectors: one start offset per instruction, one [`IdSlot`] per id
+//! below the largest defined id, and sorted side tables for member names and decorations.
+//! Lookups by id are O(1); lookups by (id, member) are binary searches.
+
+use std::fmt;
+use std::ops::Range;
+
+use crate::Location;
+use crate::grammar::op_info;
+use crate::spirv;
+use crate::types::{
+    Constant, Decoration, EntryPoint, ExecutionMode, Function, GlobalVariable, Type, Warning,
+};
+
+/// A SPIR-V `<id>`. Displays as spirv-dis `--raw-id` spells it: `%7`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct Id(pub u32);
+
+impl fmt::Display for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "%{}", self.0)
+    }
+}
+
+/// The index of an instruction in module order, 0-based.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct InstIndex(pub u32);
+
+/// The module header (SPIR-V §2.3), words 1–3 (word 0 is the magic number, word 4 is 0).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Header {
+    /// (major, minor) from the version word.
+    pub version: (u8, u8),
+    /// Generator magic number.
+    pub generator: u32,
+    /// Id bound: every id is in `1..bound`.
+    pub bound: u32,
+}
+
+/// Marks an absent entry in the `u32` index fields of the tables.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// What the module knows about one id; every field is an index or [`NONE`].
+#[derive(Clone, Copy)]
+pub(crate) struct IdSlot {
+    /// Index of the defining instruction.
+    pub(crate) def: u32,
+    /// Index into `Module::names`.
+    pub(crate) name: u32,
+    /// Index into `Module::types`.
+    pub(crate) ty: u32,
+    /// Index into `Module::constants`.
+    pub(crate) constant: u32,
+}
+
+impl IdSlot {
+    pub(crate) const EMPTY: IdSlot = IdSlot {
+        def: NONE,
+        name: NONE,
+        ty: NONE,
+        constant: NONE,
+    };
+}
+
+/// A span of `Module::strings`.
+#[derive(Clone, Copy)]
+pub(crate) struct Span {
+    pub(crate) start: u32,
+    pub(crate) end: u32,
+}
+
+/// One decoration as stored: the target, the member (or [`NONE`]) and where its words are.
+#[derive(Clone, Copy)]
+pub(crate) struct DecorationRecord {
+    pub(crate) target: u32,
+    pub(crate) member: u32,
+    pub(crate) inst: u32,
+    pub(crate) kind: u32,
+    /// Word range of the operands after the decoration enumerant, in `Module::words`.
+    pub(crate) operands_start: u32,
+    pub(crate) operands_end: u32,
+}
+
+/// A SPIR-V module read by [`crate::read`]: its words, the location of every instruction
+/// and dense tables indexed by id.
+pub struct Module {
+    pub(crate) header: Header,
+    /// Every word of the module including the header, in native order.
+    pub(crate) words: Vec<u32>,
+    /// Word offset of each instruction in `words`, in module order.
+    pub(crate) starts: Vec<u32>,
+    /// Indexed by id; as long as the largest id defined or named, plus one.
+    pub(crate) ids: Vec<IdSlot>,
+    /// Every decoded string (names, extension names, entry-point names) back to back.
+    pub(crate) strings: String,
+    pub(crate) names: Vec<Span>,
+    /// (target, member, name), sorted by (target, member); the first OpMemberName wins.
+    pub(crate) member_names: Vec<(u32, u32, Span)>,
+    /// Sorted by (target, member), then module order.
+    pub(crate) decorations: Vec<DecorationRecord>,
+    pub(crate) types: Vec<Type>,
+    pub(crate) constants: Vec<Constant>,
+    pub(crate) capabilities: Vec<u32>,
+    pub(crate) extensions: Vec<Span>,
+    pub(crate) ext_inst_imports: Vec<(Id, Span)>,
+    pub(crate) memory_model: Option<(u32, u32)>,
+    pub(crate) entry_points: Vec<EntryPoint>,
+    pub(crate) execution_modes: Vec<ExecutionMode>,
+    pub(crate) global_variables: Vec<GlobalVariable>,
+    pub(crate) functions: Vec<Function>,
+    pub(crate) warnings: Vec<Warning>,
+}
+
+/// A view of one instruction of a [`Module`]: two words wide, `Copy`.
+#[derive(Clone, Copy)]
+pub struct Inst<'m> {
+    module: &'m Module,
+    index: u32,
+    /// All words of the instruction.
+    words: &'m [u32],
+}
+
+impl fmt::Debug for Inst<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Inst")
+            .field("index", &self.index)
+            .field("words", &self.words)
+            .finish()
+    }
+}
+
+impl<'m> Inst<'m> {
+    /// The instruction's position in module order.
+    pub fn index(&self) -> InstIndex {
+        InstIndex(self.index)
+    }
+
+    /// Index and byte offset of the instruction.
+    pub fn location(&self) -> Location {
+        let start = self
+            .module
+            .starts
+            .get(self.index as usize)
+            .copied()
+            .unwrap_or(0);
+        Location {
+            index: self.index,
+            byte_offset: start.saturating_mul(4),
+        }
+    }
+
+    /// The opcode as written (low 16 bits of the first word).
+    pub fn raw_opcode(&self) -> u16 {
+        // The reader only builds views of instructions with at least one word.
+        self.words.first().map_or(0, |w| (w & 0xFFFF) as u16)
+    }
+
+    /// The opcode as an enum, `None` when this crate's grammar does not know it.
+    pub fn opcode(&self) -> Option<spirv::Op> {
+        spirv::Op::from_u32(u32::from(self.raw_opcode()))
+    }
+
+    /// The Result Type id, for opcodes that have one.
+    pub fn result_type(&self) -> Option<Id> {
+        if op_info(self.raw_opcode()).has_type {
+            self.words.get(1).map(|&w| Id(w))
+        } else {
+            None
+        }
+    }
+
+    /// The Result id, for opcodes that have one.
+    pub fn result_id(&self) -> Option<Id> {
+        let info = op_info(self.raw_opcode());
+        if !info.has_result {
+            return None;
+        }
+        self.words
+            .get(if info.has_type { 2 } else { 1 })
+            .map(|&w| Id(w))
+    }
+
+    /// The words after the opcode word, Result Type and Result id.
+    pub fn operands(&self) -> &'m [u32] {
+        let info = op_info(self.raw_opcode());
+        let skip = 1 + usize::from(info.has_type) + usize::from(info.has_result);
+        self.words.get(skip..).unwrap_or(&[])
+    }
+
+    /// All words of the instruction, the opcode word included.
+    pub fn words(&self) -> &'m [u32] {
+        self.words
+    }
+
+    /// The module the instruction belongs to.
+    pub fn module(&self) -> &'m Module {
+        self.module
+    }
+}
+
+impl Module {
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Every word of the module, header included, in native byte order.
+    pub fn words(&self) -> &[u32] {
+        &self.words
+    }
+
+    /// Number of instructions.
+    pub fn instruction_count(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Every instruction, in module order.
+    pub fn instructions(&self) -> impl ExactSizeIterator<Item = Inst<'_>> + '_ {
+        (0..self.starts.len() as u32).map(move |i| self.view(i))
+    }
+
+    /// The instructions with indices in `range` (clamped to the module).
+    pub fn instructions_in(
+        &self,
+        range: Range<u32>,
+    ) -> impl ExactSizeIterator<Item = Inst<'_>> + '_ {
+        let end = range.end.min(self.starts.len() as u32);
+        (range.start.min(end)..end).map(move |i| self.view(i))
+    }
+
+    /// The instruction at `i`, if there is one.
+    pub fn inst(&self, i: InstIndex) -> Option<Inst<'_>> {
+        ((i.0 as usize) < self.starts.len()).then(|| self.view(i.0))
+    }
+
+    /// Builds a view of instruction `index`, which the caller has checked is in range.
+    fn view(&self, index: u32) -> Inst<'_> {
+        let start = self.starts.get(index as usize).map_or(0, |&s| s as usize);
+        // The reader checked that every instruction's word count is ≥ 1 and fits in `words`.
+        let count = self.words.get(start).map_or(0, |w| (w >> 16) as usize);
+        let words = self.words.get(start..start + count).unwrap_or(&[]);
+        Inst {
+            module: self,
+            index,
+            words,
+        }
+    }
+
+    fn slot(&self, id: Id) -> Option<&IdSlot> {
+        self.ids.get(id.0 as usize)
+    }
+
+    /// The instruction that defines `id` (has it as Result id).
+    pub fn def(&self, id: Id) -> Option<Inst<'_>> {
+        let def = self.slot(id)?.def;
+        (def != NONE).then(|| self.view(def))
+    }
+
+    /// The Result Type of the instruction defining `id`.
+    pub fn result_type(&self, id: Id) -> Option<Id> {
+        self.def(id)?.result_type()
+    }
+
+    fn span(&self, span: Span) -> &str {
+        self.strings
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or("")
+    }
+
+    /// The name given to `id` by its first `OpName`.
+    pub fn name(&self, id: Id) -> Option<&str> {
+        let name = self.slot(id)?.name;
+        self.names.get(name as usize).map(|&s| self.span(s))
+    }
+
+    /// The name given to member `member` of struct `id` by its first `OpMemberName`.
+    pub fn member_name(&self, id: Id, member: u32) -> Option<&str> {
+        let key = (id.0, member);
+        let i = self
+            .member_names
+            .binary_search_by(|&(t, m, _)| (t, m).cmp(&key))
+            .ok()?;
+        self.member_names.get(i).map(|&(_, _, s)| self.span(s))
+    }
+
+    fn decorations_of(&self, target: u32, member: u32) -> impl Iterator<Item = Decoration<'_>> {
+        let key = (target, member);
+        let start = self
+            .decorations
+            .partition_point(|d| (d.target, d.member) < key);
+        let end = self
+            .decorations
+            .partition_point(|d| (d.target, d.member) <= key);
+        self.decorations
+            .get(start..end)
+            .unwrap_or(&[])
+            .iter()
+            .map(|d| Decoration {
+                inst: crate::InstIndex(d.inst),
+                kind: d.kind,
+                operands: self
+                    .words
+                    .get(d.operands_start as usize..d.operands_end as usize)
+                    .unwrap_or(&[]),
+            })
+    }
+
+    /// Decorations of `id` in module order, including those applied through decoration
+    /// groups (their `inst` is the group's decorating instruction).
+    pub fn decorations(&self, id: Id) -> impl Iterator<Item = Decoration<'_>> {
+        self.decorations_of(id.0, NONE)
+    }
+
+    /// Decorations of member `member` of struct `id`, in module order, groups included.
+    pub fn member_decorations(&self, id: Id, member: u32) -> impl Iterator<Item = Decoration<'_>> {
+        self.decorations_of(id.0, member)
+    }
+
+    /// The first decoration of `id` of the given kind.
+    pub fn decoration(&self, id: Id, kind: spirv::Decoration) -> Option<Decoration<'_>> {
+        self.decorations(id).find(|d| d.kind == kind as u32)
+    }
+
+    /// The type declared by `id`.
+    pub fn ty(&self, id: Id) -> Option<&Type> {
+        self.types.get(self.slot(id)?.ty as usize)
+    }
+
+    /// The constant (or `OpUndef`) defined by `id`.
+    pub fn constant(&self, id: Id) -> Option<&Constant> {
+        self.constants.get(self.slot(id)?.constant as usize)
+    }
+
+    /// Raw values of the `OpCapability` instructions, in module order.
+    pub fn capabilities(&self) -> &[u32] {
+        &self.capabilities
+    }
+
+    /// Whether `OpCapability cap` is declared.
+    pub fn has_capability(&self, cap: spirv::Capability) -> bool {
+        self.capabilities.contains(&(cap as u32))
+    }
+
+    /// Names of the `OpExtension` instructions, in module order.
+    pub fn extensions(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.extensions.iter().map(|&s| self.span(s))
+    }
+
+    /// `(result id, set name)` of every `OpExtInstImport`, in module order.
+    pub fn ext_inst_imports(&self) -> impl ExactSizeIterator<Item = (Id, &str)> + '_ {
+        self.ext_inst_imports
+            .iter()
+            .map(|&(id, s)| (id, self.span(s)))
+    }
+
+    /// The name of the extended instruction set imported as `id`.
+    pub fn ext_inst_set(&self, id: Id) -> Option<&str> {
+        self.ext_inst_imports
+            .iter()
+            .find(|&&(i, _)| i == id)
+            .map(|&(_, s)| self.span(s))
+    }
+
+    /// `(addressing model, memory model)` of `OpMemoryModel`, raw.
+    pub fn memory_model(&self) -> Option<(u32, u32)> {
+        self.memory_model
+    }
+
+    /// The `OpEntryPoint`s, in module order.
+    pub fn entry_points(&self) -> &[EntryPoint] {
+        &self.entry_points
+    }
+
+    /// The `OpExecutionMode`/`OpExecutionModeId`s, in module order.
+    pub fn execution_modes(&self) -> &[ExecutionMode] {
+        &self.execution_modes
+    }
+
+    /// Module-scope `OpVariable`/`OpUntypedVariableKHR`s, in module order.
+    pub fn global_variables(&self) -> &[GlobalVariable] {
+        &self.global_variables
+    }
+
+    /// Functions (declarations and definitions), in module order.
+    pub fn functions(&self) -> &[Function] {
+        &self.functions
+    }
+
+    /// The function whose `OpFunction` has result id `id`.
+    pub fn function(&self, id: Id) -> Option<&Function> {
+        self.functions.iter().find(|f| f.id == id)
+    }
+
+    /// What the reader tolerated, in module order.
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+}
+
+impl fmt::Debug for Module {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Module")
+            .field("header", &self.header)
+            .field("instructions", &self.starts.len())
+            .field("functions", &self.functions.len())
+            .field("warnings", &self.warnings.len())
+            .finish_non_exhaustive()
+    }
+}
