@@ -1,3 +1,127 @@
 //! Development and batch pipelines for the workspace, run as `cargo xtask <task>`.
+//!
+//! The pattern is matklad's cargo-xtask: a plain binary in the workspace, started through the
+//! alias in `.cargo/config.toml`, using only std and the workspace's own crates. Every task
+//! prints what it runs and fails with a non-zero exit status on the first problem, so it can be
+//! chained from `.ci/run`.
 
-fn main() {}
+mod conformance;
+mod corpus;
+mod shaders;
+mod tidy;
+mod tools;
+
+use std::process::ExitCode;
+
+const HELP: &str = "\
+cargo xtask <TASK> [ARGS]
+
+Tasks:
+  ci              fmt check, clippy -D warnings, tidy, cargo test --workspace, then conformance
+                  (what .ci/run runs after installing the external tools)
+  shaders [--write]
+                  compile the project's test shaders (GLSL/HLSL with glslangValidator, .spvasm with
+                  spirv-as) and fail if a committed .spv differs; --write rewrites stale .spv files
+  conformance     spirv-val 2025.5 accepts every committed test shader; every module of
+                  ../shared/corpus that the manifest marks valid is read without error
+  tidy            repository rules: dependency arrows, //! overviews, no #[ignore]
+  bench [ARGS]    run the criterion benchmarks (extra ARGS go to cargo bench)
+  fuzz TARGET [SECONDS]
+                  run a cargo-fuzz target (read, ...) for SECONDS (default 60), seeded from
+                  ../shared/corpus when present
+
+Environment:
+  SPIRV_TOOLS_BIN  folder holding spirv-val/spirv-as/spirv-dis 2025.5 (default: the venv that
+                   .ci/run creates under ~/.cache/spv2il)
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(task) = args.first() else {
+        print!("{HELP}");
+        return ExitCode::SUCCESS;
+    };
+    let rest = &args[1..];
+    let result = match task.as_str() {
+        "ci" => ci(),
+        "shaders" => shaders::run(rest),
+        "conformance" => conformance::run(),
+        "tidy" => tidy::run(),
+        "bench" => bench(rest),
+        "fuzz" => fuzz(rest),
+        "help" | "--help" | "-h" => {
+            print!("{HELP}");
+            Ok(())
+        }
+        other => Err(format!("unknown task `{other}`; run `cargo xtask help`")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask {task}: error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Everything CI checks, cheapest first so a formatting slip fails in seconds.
+fn ci() -> Result<(), String> {
+    tools::cargo(&["fmt", "--all", "--", "--check"])?;
+    tools::cargo(&[
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--quiet",
+        "--",
+        "-D",
+        "warnings",
+    ])?;
+    tidy::run()?;
+    tools::cargo(&["test", "--workspace"])?;
+    conformance::run()
+}
+
+/// Runs the criterion benchmarks of the workspace.
+fn bench(args: &[String]) -> Result<(), String> {
+    let mut cargo_args = vec!["bench", "--workspace"];
+    if !args.is_empty() {
+        cargo_args.push("--");
+        cargo_args.extend(args.iter().map(String::as_str));
+    }
+    tools::cargo(&cargo_args)
+}
+
+/// Runs one cargo-fuzz target for a bounded time.
+///
+/// libFuzzer writes new inputs into the first corpus folder it is given, so the writable
+/// `fuzz/corpus/TARGET` of the fuzz crate comes first and the read-only `../shared/corpus`
+/// (when present) second, as seeds only. cargo-fuzz needs nightly-only compiler flags; the
+/// machines have one stable toolchain, so `RUSTC_BOOTSTRAP=1` unlocks them.
+fn fuzz(args: &[String]) -> Result<(), String> {
+    let target = args
+        .first()
+        .ok_or("usage: cargo xtask fuzz TARGET [SECONDS]")?;
+    let seconds = args.get(1).map(String::as_str).unwrap_or("60");
+    let fuzz_dir = tools::find_fuzz_crate(target)?;
+    let own_corpus = fuzz_dir.join("corpus").join(target);
+    std::fs::create_dir_all(&own_corpus)
+        .map_err(|e| format!("cannot create {}: {e}", own_corpus.display()))?;
+    let mut fuzz_args = vec![
+        "fuzz".to_string(),
+        "run".to_string(),
+        target.clone(),
+        own_corpus.display().to_string(),
+    ];
+    match corpus::corpus_root() {
+        Some(seeds) => fuzz_args.push(seeds.display().to_string()),
+        None => eprintln!("xtask fuzz: ../shared/corpus is absent; fuzzing without seeds"),
+    }
+    fuzz_args.push("--".to_string());
+    fuzz_args.push(format!("-max_total_time={seconds}"));
+    tools::run_with_env(
+        &fuzz_dir,
+        &tools::cargo_path(),
+        &fuzz_args,
+        &[("RUSTC_BOOTSTRAP", "1")],
+    )
+}
