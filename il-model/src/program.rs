@@ -1,0 +1,428 @@
+//! The IL program model: a header and a flat list of instructions (declarations are instructions
+//! too, as in the token stream, amd-il.md §1.1), with operands that mirror the operand tokens
+//! (§1.5–§1.9) one to one, so that text and tokens both map onto the model without loss.
+
+use std::ops::BitOr;
+
+use crate::enums::{CompSel, DivComp, DstComp, LanguageType, ShaderKind, ShiftScale};
+use crate::opcode_table::Opcode;
+use crate::optable::OpInfo;
+use crate::regs::RegType;
+
+/// A whole IL program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    /// Shader kind (IL_Version bits 23:16).
+    pub shader: ShaderKind,
+    /// `(major, minor)` version (IL_Version bits 15:8 and 7:0); `il_cs_2_0` is `(2, 0)`.
+    pub version: (u8, u8),
+    /// Client language (IL_Lang token; no text syntax, so text parsing yields `Generic`).
+    pub language: LanguageType,
+    /// Multipass bit (`_mp` in the version line).
+    pub multipass: bool,
+    /// Real-time bit (`_rt` in the version line).
+    pub realtime: bool,
+    /// Instructions in order, declarations included; the last one is normally `end`.
+    pub body: Vec<Inst>,
+}
+
+impl Program {
+    /// An empty program of kind `shader`, version 2.0, language `Generic`.
+    pub fn new(shader: ShaderKind) -> Program {
+        Program {
+            shader,
+            version: (2, 0),
+            language: LanguageType::Generic,
+            multipass: false,
+            realtime: false,
+            body: Vec::new(),
+        }
+    }
+
+    /// Appends an instruction (builder style).
+    pub fn push(&mut self, inst: Inst) -> &mut Program {
+        self.body.push(inst);
+        self
+    }
+}
+
+/// The control field of an opcode token: bits 29:16 as bits 13:0 of this value, and for layouts
+/// that define them (`dcl_resource` unnorm, `dcl_cb` immediate) also bits 31:30 as bits 15:14.
+/// What the bits mean is given by the opcode's [`crate::ControlLayout`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Control(pub u16);
+
+impl Control {
+    /// No control bits.
+    pub const NONE: Control = Control(0);
+    /// `_ieee` (bit 16).
+    pub const IEEE: Control = Control(1);
+    /// `fence_threads`.
+    pub const FENCE_THREADS: Control = Control(1 << 0);
+    /// `fence_lds`.
+    pub const FENCE_LDS: Control = Control(1 << 1);
+    /// `fence_memory`.
+    pub const FENCE_MEMORY: Control = Control(1 << 2);
+    /// `fence_sr`.
+    pub const FENCE_SR: Control = Control(1 << 3);
+    /// `fence_mem_write_only`.
+    pub const FENCE_MEM_WRITE_ONLY: Control = Control(1 << 4);
+    /// `fence_mem_read_only`.
+    pub const FENCE_MEM_READ_ONLY: Control = Control(1 << 5);
+    /// `fence_gds`.
+    pub const FENCE_GDS: Control = Control(1 << 6);
+    /// `uav_raw_load_id(n)_cached` (with [`Control::id`]).
+    pub const CACHED: Control = Control(1 << 10);
+
+    /// A resource / LDS / UAV id (`_id(n)`, `_resource(n)`; all layouts keep it in the low bits).
+    pub fn id(n: u16) -> Control {
+        Control(n & 0x3FFF)
+    }
+
+    /// `_relop(op)`.
+    pub fn relop(op: crate::RelOp) -> Control {
+        Control(op.value() as u16)
+    }
+
+    /// `_zeroop(z)`.
+    pub fn zeroop(z: crate::ZeroOp) -> Control {
+        Control(z.value() as u16)
+    }
+}
+
+impl BitOr for Control {
+    type Output = Control;
+    fn bitor(self, rhs: Control) -> Control {
+        Control(self.0 | rhs.0)
+    }
+}
+
+/// One instruction packet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Inst {
+    /// Opcode.
+    pub op: Opcode,
+    /// Control field.
+    pub ctrl: Control,
+    /// Primary modifier token (opcode bit 31, for layouts that do not own that bit).
+    pub pri_mod: Option<u32>,
+    /// Secondary modifier token (opcode bit 30, for layouts that do not own that bit).
+    pub sec_mod: Option<u32>,
+    /// Resource-format token of the sample/load family (present iff `_ext`, control bit 28).
+    pub resource_format: Option<u32>,
+    /// Address-offset token of the sample/load family (`_aoffimmi(u,v,w)`; sets control bit 29).
+    pub addr_offset: Option<u32>,
+    /// Destination operands (0 or 1 for every opcode except `mcall`).
+    pub dst: Vec<Dst>,
+    /// Source operands, in syntax order.
+    pub src: Vec<Src>,
+    /// Trailing tokens (literal values, labels, case value, counts; amd-il.md §1.11).
+    pub extra: Vec<u32>,
+}
+
+impl Inst {
+    /// An instruction with no control bits and no operands.
+    pub fn new(op: Opcode) -> Inst {
+        Inst {
+            op,
+            ctrl: Control::NONE,
+            pri_mod: None,
+            sec_mod: None,
+            resource_format: None,
+            addr_offset: None,
+            dst: Vec::new(),
+            src: Vec::new(),
+            extra: Vec::new(),
+        }
+    }
+
+    /// The opcode's table row.
+    pub fn info(&self) -> &'static OpInfo {
+        self.op.info()
+    }
+
+    /// Sets the control field.
+    pub fn ctrl(mut self, ctrl: Control) -> Inst {
+        self.ctrl = ctrl;
+        self
+    }
+
+    /// Adds a destination.
+    pub fn dst(mut self, dst: Dst) -> Inst {
+        self.dst.push(dst);
+        self
+    }
+
+    /// Adds a source.
+    pub fn src(mut self, src: Src) -> Inst {
+        self.src.push(src);
+        self
+    }
+
+    /// Appends trailing tokens.
+    pub fn extra(mut self, words: &[u32]) -> Inst {
+        self.extra.extend_from_slice(words);
+        self
+    }
+
+    /// `dcl_literal lN, x, y, z, w`.
+    pub fn literal(n: u32, values: [u32; 4]) -> Inst {
+        Inst::new(Opcode::DclLiteral)
+            .src(Src::literal(n))
+            .extra(&values)
+    }
+}
+
+/// The index of an operand's first dimension.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Index {
+    /// An immediate index: `x5[6]`, `cb0[3]` (immediate_present, absolute).
+    Imm(u32),
+    /// Register-relative: `x5[r2.x+6]` (addressing 2); `offset` is the immediate token, if any.
+    Rel {
+        /// The index operand (one component selected by a replicating swizzle).
+        reg: Box<Src>,
+        /// The constant added to the index, if an immediate token is present.
+        offset: Option<u32>,
+    },
+    /// DX9 address-register relative (addressing 1): the raw IL_Rel_Addr token (amd-il.md §1.7),
+    /// plus an immediate if present.
+    AddrReg {
+        /// The IL_Rel_Addr token.
+        rel_addr: u32,
+        /// The constant offset, if an immediate token is present.
+        offset: Option<u32>,
+    },
+}
+
+/// A register reference: the part of an operand shared by destinations and sources.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reg {
+    /// Register type.
+    pub ty: RegType,
+    /// Register number (numbers ≥ 65536 use the extended token).
+    pub num: u32,
+    /// First-dimension index, if any.
+    pub index: Option<Index>,
+    /// Second-dimension operand (`v[1][2]`, `cb[r6.w+2][r2.x+4]`; the `dimension` bit).
+    pub dim2: Option<Box<Src>>,
+}
+
+impl Reg {
+    /// Register `num` of type `ty`, no index.
+    pub fn new(ty: RegType, num: u32) -> Reg {
+        Reg {
+            ty,
+            num,
+            index: None,
+            dim2: None,
+        }
+    }
+
+    /// With an immediate index (`cb0[3]`, `x1[4]`).
+    pub fn at(mut self, index: u32) -> Reg {
+        self.index = Some(Index::Imm(index));
+        self
+    }
+
+    /// With a register-relative index (`x1[r2.x+4]`; `offset` `None` writes `x1[r2.x]`).
+    pub fn rel(mut self, index: Src, offset: Option<u32>) -> Reg {
+        self.index = Some(Index::Rel {
+            reg: Box::new(index),
+            offset,
+        });
+        self
+    }
+}
+
+/// Parses positional component characters (amd-il.md §3.4): `x y z w` / `r g b a` write and move to
+/// their own position; `_`, `0`, `1` apply to the current position. Unmentioned components are not
+/// written. Returns `None` for any other character or more than four positions.
+pub fn parse_mask(text: &str) -> Option<[DstComp; 4]> {
+    let mut mask = [DstComp::NoWrite; 4];
+    let mut pos = 0usize;
+    for c in text.chars() {
+        let (at, comp) = match c {
+            'x' | 'r' => (0, DstComp::Write),
+            'y' | 'g' => (1, DstComp::Write),
+            'z' | 'b' => (2, DstComp::Write),
+            'w' | 'a' => (3, DstComp::Write),
+            '_' => (pos, DstComp::NoWrite),
+            '0' => (pos, DstComp::Zero),
+            '1' => (pos, DstComp::One),
+            _ => return None,
+        };
+        if at < pos && comp == DstComp::Write {
+            // A letter may not move backwards (`.yx` is not a mask).
+            return None;
+        }
+        *mask.get_mut(at)? = comp;
+        pos = at + 1;
+    }
+    Some(mask)
+}
+
+/// Parses a source swizzle of 1 (replicated) or 4 selectors from `x y z w r g b a 0 1`.
+pub fn parse_swizzle(text: &str) -> Option<[CompSel; 4]> {
+    let sel = |c: char| match c {
+        'x' | 'r' => Some(CompSel::X),
+        'y' | 'g' => Some(CompSel::Y),
+        'z' | 'b' => Some(CompSel::Z),
+        'w' | 'a' => Some(CompSel::W),
+        '0' => Some(CompSel::Zero),
+        '1' => Some(CompSel::One),
+        _ => None,
+    };
+    let chars: Vec<char> = text.chars().collect();
+    match chars.as_slice() {
+        [c] => Some([sel(*c)?; 4]),
+        [a, b, c, d] => Some([sel(*a)?, sel(*b)?, sel(*c)?, sel(*d)?]),
+        _ => None,
+    }
+}
+
+/// A destination operand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dst {
+    /// The register.
+    pub reg: Reg,
+    /// Per-component write mode (x, y, z, w).
+    pub mask: [DstComp; 4],
+    /// `_sat`: clamp to [0, 1].
+    pub sat: bool,
+    /// Shift scale (`_x2` …).
+    pub shift: ShiftScale,
+}
+
+impl Dst {
+    /// All four components of `reg`, no modifiers.
+    pub fn new(reg: Reg) -> Dst {
+        Dst {
+            reg,
+            mask: [DstComp::Write; 4],
+            sat: false,
+            shift: ShiftScale::None,
+        }
+    }
+
+    /// `r{n}`.
+    pub fn temp(n: u32) -> Dst {
+        Dst::new(Reg::new(RegType::Temp, n))
+    }
+
+    /// `mem` (the mask-only destination of stores).
+    pub fn mem() -> Dst {
+        Dst::new(Reg::new(RegType::GenericMem, 0))
+    }
+
+    /// Sets the write mask from positional text (`"x___"`, `"xy"`, `"xyz1"`; see [`parse_mask`]).
+    /// Text that is not a mask leaves all four components written.
+    pub fn mask(mut self, text: &str) -> Dst {
+        self.mask = parse_mask(text).unwrap_or([DstComp::Write; 4]);
+        self
+    }
+
+    /// Whether the operand needs an IL_Dst_Mod token (anything but a plain full write).
+    pub fn has_modifier(&self) -> bool {
+        self.mask != [DstComp::Write; 4] || self.sat || self.shift != ShiftScale::None
+    }
+}
+
+/// A source operand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Src {
+    /// The register.
+    pub reg: Reg,
+    /// Component selects (x, y, z, w positions).
+    pub swizzle: [CompSel; 4],
+    /// Per-component negate (`_neg(xw)`).
+    pub neg: [bool; 4],
+    /// `_abs`.
+    pub abs: bool,
+    /// `_invert` (1 − s).
+    pub invert: bool,
+    /// `_bias` (s − 0.5).
+    pub bias: bool,
+    /// `_x2` (2·s).
+    pub x2: bool,
+    /// `_sign`.
+    pub sign: bool,
+    /// `_divcomp(c)`.
+    pub divcomp: DivComp,
+    /// Clamp to [0, 1] (Src_Mod bit 24; written `_sat`, our spelling).
+    pub clamp: bool,
+}
+
+/// The identity swizzle `.xyzw`.
+pub const IDENTITY: [CompSel; 4] = [CompSel::X, CompSel::Y, CompSel::Z, CompSel::W];
+
+impl Src {
+    /// `reg` with identity swizzle and no modifiers.
+    pub fn new(reg: Reg) -> Src {
+        Src {
+            reg,
+            swizzle: IDENTITY,
+            neg: [false; 4],
+            abs: false,
+            invert: false,
+            bias: false,
+            x2: false,
+            sign: false,
+            divcomp: DivComp::None,
+            clamp: false,
+        }
+    }
+
+    /// `r{n}`.
+    pub fn temp(n: u32) -> Src {
+        Src::new(Reg::new(RegType::Temp, n))
+    }
+
+    /// `l{n}`.
+    pub fn literal(n: u32) -> Src {
+        Src::new(Reg::new(RegType::Literal, n))
+    }
+
+    /// `cb{n}[index]`.
+    pub fn cb(n: u32, index: u32) -> Src {
+        Src::new(Reg::new(RegType::ConstBuff, n).at(index))
+    }
+
+    /// A register of type `ty` with number 0 (`vAbsTid`, `vTidInGrpFlat`, …).
+    pub fn special(ty: RegType) -> Src {
+        Src::new(Reg::new(ty, 0))
+    }
+
+    /// Sets the swizzle from 1 (replicated) or 4 selectors; other text leaves it unchanged.
+    pub fn swz(mut self, text: &str) -> Src {
+        if let Some(s) = parse_swizzle(text) {
+            self.swizzle = s;
+        }
+        self
+    }
+
+    /// Negates all four components.
+    pub fn negate(mut self) -> Src {
+        self.neg = [true; 4];
+        self
+    }
+
+    /// Sets `_abs`.
+    pub fn abs(mut self) -> Src {
+        self.abs = true;
+        self
+    }
+
+    /// Whether the operand needs an IL_Src_Mod token.
+    pub fn has_modifier(&self) -> bool {
+        self.swizzle != IDENTITY
+            || self.neg != [false; 4]
+            || self.abs
+            || self.invert
+            || self.bias
+            || self.x2
+            || self.sign
+            || self.divcomp != DivComp::None
+            || self.clamp
+    }
+}
