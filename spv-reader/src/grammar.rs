@@ -16,6 +16,9 @@ pub(crate) struct OpInfo {
     pub(crate) has_result: bool,
     /// Whether the opcode declares a type (`OpType*`, OpTypeForwardPointer included).
     pub(crate) declares_type: bool,
+    /// Whether the opcode declares a constant or specialization constant (`OpConstant*`,
+    /// `OpSpecConstant*`), which belong to the types section (SPIR-V §2.4).
+    pub(crate) declares_constant: bool,
 }
 
 const UNKNOWN: OpInfo = OpInfo {
@@ -23,6 +26,7 @@ const UNKNOWN: OpInfo = OpInfo {
     has_type: false,
     has_result: false,
     declares_type: false,
+    declares_constant: false,
 };
 
 fn table() -> &'static [OpInfo] {
@@ -45,11 +49,14 @@ fn table() -> &'static [OpInfo] {
             // `max` bounds every opcode of the same table, so the index is in range.
             if let Some(slot) = table.get_mut(inst.opcode as usize) {
                 let declares_type = inst.opname.starts_with("Type");
+                let declares_constant =
+                    inst.opname.starts_with("Constant") || inst.opname.starts_with("SpecConstant");
                 *slot = OpInfo {
                     grammar: Some(inst),
                     has_type,
                     has_result,
                     declares_type,
+                    declares_constant,
                 };
             }
         }

@@ -47,13 +47,16 @@
 pub use rspirv;
 pub use rspirv::spirv;
 
+pub mod dis;
 mod error;
 mod grammar;
 pub mod limits;
 mod module;
+mod operands;
 mod parse;
 mod types;
 
+pub use dis::{disassemble, disassemble_inst};
 pub use error::{ErrorKind, Location, ReadError};
 pub use module::{Header, Id, Inst, InstIndex, Module};
 pub use types::{

@@ -6,8 +6,9 @@
 
 use crate::error::{ErrorKind, ReadError};
 use crate::grammar::op_info;
-use crate::limits::{MAX_ID_BOUND, MAX_INSTRUCTIONS, MAX_STRING_LENGTH, MAX_WORDS};
+use crate::limits::{MAX_ID_BOUND, MAX_INSTRUCTIONS, MAX_NESTING_DEPTH, MAX_WORDS};
 use crate::module::{DecorationRecord, Header, IdSlot, Module, NONE, Span};
+use crate::operands::{self, Context, Number, Operand, Problem, Visit, decode_string};
 use crate::spirv::Op;
 use crate::types::{
     Block, Constant, EntryPoint, ExecutionMode, Function, GlobalVariable, Type, Warning,
@@ -135,6 +136,132 @@ struct Reader {
     group_uses: Vec<(u32, u32, u32)>,
     /// Scratch for string decoding.
     bytes: Vec<u8>,
+    /// Ids referenced before their definition where SPIR-V §2.4 allows it; each must be
+    /// defined by the end of the module (R-10).
+    pending: Vec<(u32, Site)>,
+    /// The logical-layout section reached so far (R-9, SPIR-V §2.4).
+    section: Section,
+    /// Whether a function with blocks has been read (declarations must come first).
+    seen_definition: bool,
+    /// Merge blocks announced in the open function and not reached yet, for the nesting
+    /// limit (SPIR-V §2.17).
+    open_merges: Vec<u32>,
+}
+
+/// The sections of the logical layout (SPIR-V §2.4, spirv.md §1.5), in order.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Section {
+    Capabilities,
+    Extensions,
+    ExtInstImports,
+    MemoryModel,
+    EntryPoints,
+    ExecutionModes,
+    DebugSources,
+    DebugNames,
+    DebugModuleProcessed,
+    Annotations,
+    Globals,
+    Functions,
+}
+
+/// Where forward references are allowed among an instruction's id operands (SPIR-V §2.4,
+/// spirv.md §1.5 "Forward references").
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Forward {
+    /// Every id operand must already be defined.
+    Never,
+    /// Any id operand may be defined later.
+    Any,
+    /// Only the first id operand must already be defined (the condition of
+    /// OpBranchConditional, the selector of OpSwitch).
+    AfterFirst,
+    /// Only the first id operand may be defined later (the callee of OpFunctionCall).
+    FirstOnly,
+}
+
+/// Checks the id operands of one instruction: in `1..bound` (R-8) and defined earlier
+/// unless a forward reference is allowed there (R-10).
+struct CheckIds<'r> {
+    bound: u32,
+    ids: &'r [IdSlot],
+    forward: Forward,
+    /// Id operands seen so far (result type and result not counted).
+    id_operands: u32,
+    at: Site,
+    pending: &'r mut Vec<(u32, Site)>,
+    warnings: &'r mut Vec<Warning>,
+}
+
+impl CheckIds<'_> {
+    fn in_bound(&self, id: u32) -> Result<(), Problem> {
+        if id == 0 || id >= self.bound {
+            return Err(Problem::new(
+                ErrorKind::Id,
+                format!("id {id} is not in 1..{} (the header bound)", self.bound),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether `id` has been defined, or declared by OpTypeForwardPointer.
+    fn declared(&self, id: u32) -> bool {
+        self.ids
+            .get(id as usize)
+            .is_some_and(|s| s.def != NONE || s.ty != NONE)
+    }
+}
+
+impl Visit<'_> for CheckIds<'_> {
+    fn operand(&mut self, operand: Operand<'_>) -> Result<(), Problem> {
+        match operand {
+            Operand::ResultType(id) => {
+                self.in_bound(id)?;
+                if !self.declared(id) {
+                    return Err(Problem::new(
+                        ErrorKind::ForwardReference,
+                        format!("result type %{id} is not defined before its use"),
+                    ));
+                }
+            }
+            Operand::Result(id) => self.in_bound(id)?,
+            Operand::Id(id) => {
+                self.in_bound(id)?;
+                let position = self.id_operands;
+                self.id_operands += 1;
+                if self.declared(id) {
+                    return Ok(());
+                }
+                let allowed = match self.forward {
+                    Forward::Never => false,
+                    Forward::Any => true,
+                    Forward::AfterFirst => position > 0,
+                    Forward::FirstOnly => position == 0,
+                };
+                if !allowed {
+                    return Err(Problem::new(
+                        ErrorKind::ForwardReference,
+                        format!("%{id} is used before its definition"),
+                    ));
+                }
+                self.pending.push((id, self.at));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn string(&mut self, _text: &str) -> Result<(), Problem> {
+        Ok(())
+    }
+
+    fn tolerate(&mut self, message: String) {
+        self.warnings.push(Warning {
+            location: self.at.location,
+            opcode: self.at.opcode,
+            message,
+        });
+    }
 }
 
 impl Reader {
@@ -164,6 +291,10 @@ impl Reader {
             open: None,
             group_uses: Vec::new(),
             bytes: Vec::new(),
+            pending: Vec::new(),
+            section: Section::Capabilities,
+            seen_definition: false,
+            open_merges: Vec::new(),
         }
     }
 
@@ -198,40 +329,225 @@ impl Reader {
         // `scan_instructions` checked that [start, start + count) lies inside `words`.
         let range = start..start + count;
         let info = op_info(opcode);
-        let Some(op) = info.grammar.map(|g| g.opcode) else {
+        let Some(grammar) = info.grammar else {
+            // SPIR-V §1.4 "Instruction skipping": the word count lets the reader step over an
+            // opcode it does not know; it is kept raw and reported.
             self.warn(
                 at,
                 format!("unknown opcode {opcode}, skipped ({count} words)"),
             );
             return Ok(());
         };
-
+        let op = grammar.opcode;
         let words = module_words.get(range.clone()).unwrap_or(&[]);
-        let needed = 1 + usize::from(info.has_type) + usize::from(info.has_result);
-        if words.len() < needed {
-            return Err(at.err(
-                ErrorKind::Operands,
-                format!(
-                    "word count {} is too small for the result type and result id",
-                    words.len()
-                ),
-            ));
-        }
-        let result_type = info.has_type.then(|| words.get(1).copied().unwrap_or(0));
-        let result = if info.has_result {
-            let id = words.get(needed - 1).copied().unwrap_or(0);
-            Some(id)
-        } else {
-            None
+        self.layout(at, op)?;
+        let ctx = self.context(module_words, at, op, words)?;
+        let bound = self.module.header.bound;
+        let forward = self.forward_policy(op, words);
+        let mut check = CheckIds {
+            bound,
+            ids: &self.module.ids,
+            forward,
+            id_operands: 0,
+            at,
+            pending: &mut self.pending,
+            warnings: &mut self.module.warnings,
         };
-        if let Some(ty) = result_type {
-            self.check_id(at, ty)?;
-        }
+        operands::walk(words, grammar, ctx, &mut self.bytes, &mut check)
+            .map_err(|p| at.err(p.kind, p.message))?;
+
+        let result_type = info.has_type.then(|| words.get(1).copied().unwrap_or(0));
+        let result = info.has_result.then(|| {
+            words
+                .get(if info.has_type { 2 } else { 1 })
+                .copied()
+                .unwrap_or(0)
+        });
         if let Some(id) = result {
             self.define(at, id)?;
         }
-
         self.record(at, op, words, range.start, result_type, result)
+    }
+
+    /// R-9: the instruction belongs where it is in the logical layout (SPIR-V §2.4).
+    fn layout(&mut self, at: Site, op: Op) -> Result<(), ReadError> {
+        let in_function = self.open.is_some();
+        // Instructions allowed both at module scope (types section) and in functions.
+        let anywhere = matches!(
+            op,
+            Op::Line
+                | Op::NoLine
+                | Op::Nop
+                | Op::ExtInst
+                | Op::ExtInstWithForwardRefsKHR
+                | Op::Undef
+                | Op::Variable
+                | Op::UntypedVariableKHR
+        );
+        let Some(section) = module_section(op) else {
+            // A function-body instruction (or OpFunction*, OpLabel, handled by R-11).
+            if op == Op::Function {
+                self.section = Section::Functions;
+            } else if !in_function && !anywhere {
+                return Err(at.err(ErrorKind::Layout, "an instruction outside any function"));
+            }
+            if anywhere && !in_function {
+                return self.module_scope_anywhere(at, op);
+            }
+            return Ok(());
+        };
+        if in_function {
+            return Err(at.err(
+                ErrorKind::Layout,
+                "a module-level instruction inside a function",
+            ));
+        }
+        if section < self.section {
+            return Err(at.err(
+                ErrorKind::Layout,
+                format!(
+                    "out of the logical layout order (SPIR-V §2.4): {section:?} after {:?}",
+                    self.section
+                ),
+            ));
+        }
+        self.section = section;
+        Ok(())
+    }
+
+    /// OpLine, OpNoLine, OpNop, OpExtInst, OpUndef and global variables at module scope:
+    /// from the types section on; between functions only the non-semantic ones.
+    fn module_scope_anywhere(&mut self, at: Site, op: Op) -> Result<(), ReadError> {
+        if self.section == Section::Functions {
+            if matches!(op, Op::Undef | Op::Variable | Op::UntypedVariableKHR) {
+                return Err(at.err(
+                    ErrorKind::Layout,
+                    "a global declaration after the functions",
+                ));
+            }
+            return Ok(());
+        }
+        if self.section > Section::Globals {
+            return Err(at.err(ErrorKind::Layout, "out of the logical layout order"));
+        }
+        self.section = Section::Globals;
+        Ok(())
+    }
+
+    /// The context the operand walk needs: literal widths and extended-instruction tables.
+    fn context(
+        &self,
+        module_words: &[u32],
+        at: Site,
+        op: Op,
+        words: &[u32],
+    ) -> Result<Context, ReadError> {
+        let mut ctx = Context::default();
+        match op {
+            Op::Constant | Op::SpecConstant => {
+                let ty = words.get(1).copied().unwrap_or(0);
+                ctx.number = self.number_type(ty);
+                if ctx.number.is_none() && self.module.ty(Id(ty)).is_some() {
+                    return Err(at.err(
+                        ErrorKind::Operands,
+                        format!("the result type %{ty} is not an integer or floating-point type"),
+                    ));
+                }
+            }
+            Op::Switch => {
+                let selector = words.get(1).copied().unwrap_or(0);
+                let ty = self.result_type_of(module_words, selector);
+                ctx.number = ty.and_then(|t| self.number_type(t));
+                if !matches!(ctx.number, Some(Number::Int { .. })) && words.len() > 3 {
+                    return Err(at.err(
+                        ErrorKind::Operands,
+                        format!("the selector %{selector} is not of an integer type"),
+                    ));
+                }
+            }
+            Op::ExtInst | Op::ExtInstWithForwardRefsKHR => {
+                let set = words.get(3).copied().unwrap_or(0);
+                ctx.ext_table = self
+                    .module
+                    .ext_inst_set(Id(set))
+                    .and_then(operands::ext_table);
+            }
+            _ => {}
+        }
+        Ok(ctx)
+    }
+
+    /// The Result Type of the instruction defining `id`, read from `module_words` (the
+    /// module's own words are moved out during the walk).
+    fn result_type_of(&self, module_words: &[u32], id: u32) -> Option<u32> {
+        let def = self.module.ids.get(id as usize)?.def;
+        let start = *self.module.starts.get(def as usize)? as usize;
+        let first = *module_words.get(start)?;
+        if op_info((first & 0xFFFF) as u16).has_type {
+            module_words.get(start + 1).copied()
+        } else {
+            None
+        }
+    }
+
+    /// The numeric shape of type `ty`, if it is an integer or float type.
+    fn number_type(&self, ty: u32) -> Option<Number> {
+        match self.module.ty(Id(ty))? {
+            Type::Int { width, signed } => Some(Number::Int {
+                width: *width,
+                signed: *signed,
+            }),
+            Type::Float { width } => Some(Number::Float { width: *width }),
+            _ => None,
+        }
+    }
+
+    /// Where `op` may reference ids defined later (SPIR-V §2.4).
+    fn forward_policy(&self, op: Op, words: &[u32]) -> Forward {
+        match op {
+            Op::Name
+            | Op::MemberName
+            | Op::EntryPoint
+            | Op::ExecutionMode
+            | Op::ExecutionModeId
+            | Op::Decorate
+            | Op::DecorateId
+            | Op::DecorateString
+            | Op::MemberDecorate
+            | Op::MemberDecorateString
+            | Op::GroupDecorate
+            | Op::GroupMemberDecorate
+            | Op::TypeForwardPointer
+            | Op::Phi
+            | Op::Branch
+            | Op::SelectionMerge
+            | Op::LoopMerge
+            | Op::ExtInstWithForwardRefsKHR
+            | Op::EnqueueKernel
+            | Op::GetKernelNDrangeSubGroupCount
+            | Op::GetKernelNDrangeMaxSubGroupSize
+            | Op::GetKernelWorkGroupSize
+            | Op::GetKernelPreferredWorkGroupSizeMultiple
+            | Op::GetKernelLocalSizeForSubgroupCount
+            | Op::GetKernelMaxNumSubgroups
+            | Op::ConstantFunctionPointerINTEL => Forward::Any,
+            Op::BranchConditional | Op::Switch => Forward::AfterFirst,
+            Op::FunctionCall => Forward::FirstOnly,
+            Op::ExtInst => {
+                // Debug-information sets describe types and scopes that refer to each other
+                // (non-semantic sets may reference later ids, SPIR-V 1.6 §2.4).
+                let set = words.get(3).copied().unwrap_or(0);
+                match self.module.ext_inst_set(Id(set)) {
+                    Some(name)
+                        if name.starts_with("NonSemantic.") || name.contains("DebugInfo") =>
+                    {
+                        Forward::Any
+                    }
+                    _ => Forward::Never,
+                }
+            }
+            _ => Forward::Never,
+        }
     }
 
     /// Adds what the instruction declares to the module's tables.
@@ -384,6 +700,9 @@ impl Reader {
                 open.function.params.push(Id(result.unwrap_or(0)));
             }
             Op::Label => {
+                self.check_parameter_count(at)?;
+                let label = result.unwrap_or(0);
+                self.open_merges.retain(|&m| m != label);
                 let open = self.open_function_mut(at)?;
                 if open.block.is_some() {
                     return Err(at.err(
@@ -400,6 +719,8 @@ impl Reader {
                 });
             }
             Op::FunctionEnd => {
+                self.check_parameter_count(at)?;
+                self.open_merges.clear();
                 let open = self.open.take().ok_or_else(|| {
                     at.err(ErrorKind::Structure, "OpFunctionEnd outside a function")
                 })?;
@@ -411,11 +732,37 @@ impl Reader {
                 }
                 let mut function = open.function;
                 function.end = InstIndex(index);
+                if function.blocks.is_empty() {
+                    if self.seen_definition {
+                        return Err(at.err(
+                            ErrorKind::Layout,
+                            "a function declaration after a function definition (SPIR-V §2.4)",
+                        ));
+                    }
+                } else {
+                    self.seen_definition = true;
+                }
                 self.module.functions.push(function);
             }
             Op::SelectionMerge | Op::LoopMerge => {
                 let block = self.open_block_mut(at)?;
+                if block.merge.is_some() {
+                    return Err(at.err(
+                        ErrorKind::Structure,
+                        "a second merge instruction in a block",
+                    ));
+                }
                 block.merge = Some(InstIndex(index));
+                self.open_merges.push(need(1)?);
+                if self.open_merges.len() > MAX_NESTING_DEPTH {
+                    return Err(at.err(
+                        ErrorKind::Limit,
+                        format!(
+                            "control flow nested deeper than {MAX_NESTING_DEPTH} \
+                             (limits::MAX_NESTING_DEPTH, SPIR-V §2.17)"
+                        ),
+                    ));
+                }
             }
             Op::Line | Op::NoLine | Op::Nop => {}
             _ if rspirv::grammar::reflect::is_block_terminator(op) => {
@@ -487,6 +834,35 @@ impl Reader {
             block: None,
         });
         Ok(())
+    }
+
+    /// R-11: before the first block (or the end of a declaration), the function has one
+    /// OpFunctionParameter per parameter of its OpTypeFunction.
+    fn check_parameter_count(&self, at: Site) -> Result<(), ReadError> {
+        let Some(open) = &self.open else {
+            return Ok(());
+        };
+        if !open.function.blocks.is_empty() || open.block.is_some() {
+            return Ok(());
+        }
+        let ty = open.function.function_type;
+        match self.module.ty(ty) {
+            Some(Type::Function { params, .. }) if params.len() == open.function.params.len() => {
+                Ok(())
+            }
+            Some(Type::Function { params, .. }) => Err(at.err(
+                ErrorKind::Structure,
+                format!(
+                    "the function has {} OpFunctionParameter, its type {ty} has {} parameters",
+                    open.function.params.len(),
+                    params.len()
+                ),
+            )),
+            _ => Err(at.err(
+                ErrorKind::Structure,
+                format!("the function type {ty} is not an OpTypeFunction"),
+            )),
+        }
     }
 
     fn open_function_mut(&mut self, at: Site) -> Result<&mut OpenFunction, ReadError> {
@@ -703,6 +1079,20 @@ impl Reader {
                 "the function has no OpFunctionEnd",
             ));
         }
+        if self.module.memory_model.is_none() {
+            return Err(ReadError::header(
+                "the module has no OpMemoryModel (SPIR-V §2.4)",
+            ));
+        }
+        for &(id, at) in &self.pending {
+            let slot = self.module.ids.get(id as usize);
+            if slot.is_none_or(|s| s.def == NONE) {
+                return Err(at.err(
+                    ErrorKind::ForwardReference,
+                    format!("%{id} is referenced but never defined"),
+                ));
+            }
+        }
         self.expand_groups();
         let m = &mut self.module;
         // Stable sorts keep module order among equal keys.
@@ -737,41 +1127,33 @@ impl Reader {
     }
 }
 
-/// Decodes a nul-terminated literal string (SPIR-V §2.2.1) from the start of `words` into
-/// `out`, returning the number of words it occupies; an error names the problem.
-pub(crate) fn decode_string(words: &[u32], out: &mut Vec<u8>) -> (usize, Result<(), String>) {
-    out.clear();
-    for (i, &word) in words.iter().enumerate() {
-        let bytes = word.to_le_bytes();
-        if let Some(nul) = bytes.iter().position(|&b| b == 0) {
-            out.extend_from_slice(bytes.get(..nul).unwrap_or(&[]));
-            if bytes
-                .get(nul..)
-                .is_some_and(|pad| pad.iter().any(|&b| b != 0))
-            {
-                return (
-                    i + 1,
-                    Err("the bytes after the string's nul are not 0".to_owned()),
-                );
-            }
-            if out.len() > MAX_STRING_LENGTH {
-                return (
-                    i + 1,
-                    Err(format!(
-                        "the string is {} bytes long, over the limit of {MAX_STRING_LENGTH} \
-                         (limits::MAX_STRING_LENGTH)",
-                        out.len()
-                    )),
-                );
-            }
-            return (i + 1, Ok(()));
+/// The module-level section `op` belongs to, `None` for instructions of function bodies
+/// and for those allowed in several places.
+fn module_section(op: Op) -> Option<Section> {
+    Some(match op {
+        Op::Capability => Section::Capabilities,
+        Op::Extension => Section::Extensions,
+        Op::ExtInstImport => Section::ExtInstImports,
+        Op::MemoryModel => Section::MemoryModel,
+        Op::EntryPoint => Section::EntryPoints,
+        Op::ExecutionMode | Op::ExecutionModeId => Section::ExecutionModes,
+        Op::String | Op::SourceExtension | Op::Source | Op::SourceContinued => {
+            Section::DebugSources
         }
-        out.extend_from_slice(&bytes);
-    }
-    (
-        words.len(),
-        Err("the string has no terminating nul inside the instruction".to_owned()),
-    )
+        Op::Name | Op::MemberName => Section::DebugNames,
+        Op::ModuleProcessed => Section::DebugModuleProcessed,
+        Op::Decorate
+        | Op::MemberDecorate
+        | Op::DecorationGroup
+        | Op::GroupDecorate
+        | Op::GroupMemberDecorate
+        | Op::DecorateId
+        | Op::DecorateString
+        | Op::MemberDecorateString => Section::Annotations,
+        _ if op_info(op as u16).declares_constant => Section::Globals,
+        _ if op_info(op as u16).declares_type => Section::Globals,
+        _ => return None,
+    })
 }
 
 /// The type a type-declaring opcode declares: `None` if `op` declares no type,

@@ -69,3 +69,27 @@ fn every_corpus_module_reads() {
         failures.join("\n")
     );
 }
+
+/// Prints the warnings the corpus produces (run with `--nocapture` to see them); asserts
+/// that every warning points at an instruction of its module.
+#[test]
+fn corpus_warnings_are_located() {
+    let dir = corpus_dir();
+    if !dir.is_dir() {
+        eprintln!("skipped: no corpus at {}", dir.display());
+        return;
+    }
+    let mut files = Vec::new();
+    spv_files(&dir, &mut files);
+    for path in &files {
+        let bytes = std::fs::read(path).expect("corpus file is readable");
+        let Ok(module) = read(&bytes) else { continue };
+        for w in module.warnings() {
+            let inst = module
+                .inst(spv_reader::InstIndex(w.location.index))
+                .expect("warning points at an instruction");
+            assert_eq!(inst.location(), w.location);
+            eprintln!("{}: {w}", path.display());
+        }
+    }
+}

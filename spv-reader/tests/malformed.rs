@@ -54,9 +54,16 @@ fn header_problems() {
         ErrorKind::Header,
         "absurd bound"
     );
+    let e = read_words(&header(1)).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "header: the module has no OpMemoryModel (SPIR-V §2.4)"
+    );
+    let mut w = header(1);
+    w.extend(inst(14, &[0, 1])); // OpMemoryModel Logical GLSL450
     assert!(
-        read_words(&header(1)).is_ok(),
-        "an empty module with bound 1 reads"
+        read_words(&w).is_ok(),
+        "one OpMemoryModel with bound 1 reads"
     );
 }
 
@@ -113,8 +120,9 @@ fn unknown_opcode_is_a_warning() {
     let mut w = header(3);
     w.extend(inst(17, &[1]));
     w.extend(inst(0x7FFF, &[1, 2, 3]));
+    w.extend(inst(14, &[0, 1]));
     let m = read_words(&w).unwrap();
     assert_eq!(m.warnings().len(), 1);
     assert_eq!(m.warnings()[0].opcode, 0x7FFF);
-    assert_eq!(m.instructions().len(), 2);
+    assert_eq!(m.instructions().len(), 3);
 }

@@ -1,0 +1,846 @@
+//! Operand decoding through rspirv's grammar tables (`rspirv::grammar`): the walk that
+//! gives every instruction's words a meaning and checks that they are consumed exactly
+//! (spirv.md §1.6 R-5), with well-formed strings (R-6), known enumerants (R-7, tolerated as
+//! warnings) and literal widths that agree with their types (R-12).
+//!
+//! The walk knows the context-dependent layouts of spirv.md §1.4: literal widths of
+//! OpConstant/OpSpecConstant and OpSwitch (given by the caller as a [`Number`]), masks with
+//! parameters (image operands, memory access, loop control, ...), enumerants with parameters
+//! (decorations and execution modes), the embedded opcode of OpSpecConstantOp and the
+//! instruction number of OpExtInst (given an extended instruction table).
+
+use crate::error::ErrorKind;
+use crate::limits::{MAX_LITERAL_WIDTH, MAX_STRING_LENGTH};
+use crate::rspirv::grammar::{
+    self, ExtInstOp, Instruction, InstructionTable, LogicalOperand, OperandKind as K,
+    OperandQuantifier as Q,
+};
+use crate::spirv;
+
+/// The shape of a context-dependent numeric literal: the type of the constant or of the
+/// OpSwitch selector.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Number {
+    /// An integer type.
+    Int { width: u32, signed: bool },
+    /// A floating-point type.
+    Float { width: u32 },
+}
+
+impl Number {
+    fn width(self) -> u32 {
+        match self {
+            Number::Int { width, .. } | Number::Float { width } => width,
+        }
+    }
+
+    /// Words a literal of this type occupies (SPIR-V §2.2.1: one per 32 bits, at least one).
+    pub(crate) fn words(self) -> usize {
+        self.width().div_ceil(32).max(1) as usize
+    }
+}
+
+/// What an instruction's operands need beyond its own words.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Context {
+    /// The type of the context-dependent literals (OpConstant, OpSpecConstant, OpSwitch).
+    pub(crate) number: Option<Number>,
+    /// For OpExtInst: the table of the imported set, when this crate's grammar has it.
+    pub(crate) ext_table: Option<&'static InstructionTable<ExtInstOp>>,
+}
+
+/// One decoded operand, with the index of its first word in the instruction.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Operand<'w> {
+    /// The Result Type id.
+    ResultType(u32),
+    /// The Result id.
+    Result(u32),
+    /// Any other id operand (IdRef, IdScope, IdMemorySemantics).
+    Id(u32),
+    /// A 32-bit literal integer.
+    Literal(u32),
+    /// A 32-bit literal float (grammar kind LiteralFloat).
+    Float(u32),
+    /// A context-dependent number: its type and its words, low word first.
+    Number(Number, &'w [u32]),
+    /// A value enumerant of the given kind (possibly unknown).
+    Enum(K, u32),
+    /// A mask of the given kind (possibly with unknown bits).
+    Mask(K, u32),
+    /// OpExtInst's instruction number and, when known, its grammar name.
+    ExtInstNumber(u32, Option<&'static str>),
+    /// OpSpecConstantOp's embedded opcode.
+    SpecOpcode(u32),
+    /// A word whose meaning the grammar does not give (parameters of unknown enumerants).
+    Raw(u32),
+}
+
+/// Receives the operands of one instruction in order.
+pub(crate) trait Visit<'w> {
+    /// One operand.
+    fn operand(&mut self, operand: Operand<'w>) -> Result<(), Problem>;
+    /// A literal string operand, checked well formed (nul, padding, UTF-8, length).
+    fn string(&mut self, text: &str) -> Result<(), Problem>;
+    /// Something tolerated (unknown enumerant, unknown extended instruction, ...).
+    fn tolerate(&mut self, message: String);
+}
+
+/// A problem found by the walk, not yet located.
+#[derive(Debug)]
+pub(crate) struct Problem {
+    pub(crate) kind: ErrorKind,
+    pub(crate) message: String,
+}
+
+impl Problem {
+    pub(crate) fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Problem {
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+/// Walks the operands of the instruction `words` (word 0 included) with grammar `inst`.
+/// Checks that the operands consume exactly the instruction's words (R-5).
+pub(crate) fn walk<'w>(
+    words: &'w [u32],
+    inst: &'static Instruction<'static>,
+    ctx: Context,
+    scratch: &mut Vec<u8>,
+    v: &mut impl Visit<'w>,
+) -> Result<(), Problem> {
+    let mut cursor = Cursor {
+        words,
+        pos: 1,
+        scratch,
+    };
+    cursor.logical(inst.operands, ctx, v, false)?;
+    if cursor.pos < words.len() {
+        return Err(Problem::new(
+            ErrorKind::Operands,
+            format!(
+                "{} words left over after the last operand (word count {})",
+                words.len() - cursor.pos,
+                words.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+struct Cursor<'w, 's> {
+    words: &'w [u32],
+    pos: usize,
+    scratch: &'s mut Vec<u8>,
+}
+
+/// Whether the rest of the instruction was taken over by a nested grammar (OpExtInst,
+/// OpSpecConstantOp) or by raw words.
+#[derive(PartialEq, Eq)]
+enum Rest {
+    Open,
+    Consumed,
+}
+
+impl<'w> Cursor<'w, '_> {
+    fn done(&self) -> bool {
+        self.pos >= self.words.len()
+    }
+
+    fn next(&mut self, what: &str) -> Result<u32, Problem> {
+        let word = self.words.get(self.pos).copied().ok_or_else(|| {
+            Problem::new(ErrorKind::Operands, format!("operand {what} is missing"))
+        })?;
+        self.pos += 1;
+        Ok(word)
+    }
+
+    /// Walks a list of logical operands. `nested` skips result type and result (the
+    /// operands of an instruction embedded in OpSpecConstantOp).
+    fn logical(
+        &mut self,
+        operands: &'static [LogicalOperand],
+        ctx: Context,
+        v: &mut impl Visit<'w>,
+        nested: bool,
+    ) -> Result<Rest, Problem> {
+        for operand in operands {
+            if nested && matches!(operand.kind, K::IdResultType | K::IdResult) {
+                continue;
+            }
+            let rest = match operand.quantifier {
+                Q::One => {
+                    if self.done() {
+                        return Err(Problem::new(
+                            ErrorKind::Operands,
+                            format!("operand {:?} is missing", operand.kind),
+                        ));
+                    }
+                    self.one(operand.kind, ctx, v)?
+                }
+                Q::ZeroOrOne if !self.done() => self.one(operand.kind, ctx, v)?,
+                Q::ZeroOrOne => Rest::Open,
+                Q::ZeroOrMore => {
+                    while !self.done() {
+                        if self.one(operand.kind, ctx, v)? == Rest::Consumed {
+                            break;
+                        }
+                    }
+                    Rest::Open
+                }
+            };
+            if rest == Rest::Consumed {
+                return Ok(Rest::Consumed);
+            }
+        }
+        Ok(Rest::Open)
+    }
+
+    /// Walks one operand of `kind` (with its parameters, for enumerants and masks).
+    fn one(&mut self, kind: K, ctx: Context, v: &mut impl Visit<'w>) -> Result<Rest, Problem> {
+        match kind {
+            K::IdResultType => v.operand(Operand::ResultType(self.next("Result Type")?))?,
+            K::IdResult => v.operand(Operand::Result(self.next("Result")?))?,
+            K::IdRef | K::IdScope | K::IdMemorySemantics => {
+                v.operand(Operand::Id(self.next("id")?))?;
+            }
+            K::LiteralInteger => v.operand(Operand::Literal(self.next("literal")?))?,
+            K::LiteralFloat => v.operand(Operand::Float(self.next("literal float")?))?,
+            K::LiteralString => self.string(v)?,
+            K::LiteralContextDependentNumber => self.number(ctx, v)?,
+            K::PairLiteralIntegerIdRef => {
+                // OpSwitch's (literal, label) pairs: the literal has the selector's width.
+                if ctx.number.is_some() {
+                    self.number(ctx, v)?;
+                } else {
+                    v.operand(Operand::Literal(self.next("literal")?))?;
+                }
+                v.operand(Operand::Id(self.next("label of the pair")?))?;
+            }
+            K::PairIdRefLiteralInteger => {
+                v.operand(Operand::Id(self.next("id of the pair")?))?;
+                v.operand(Operand::Literal(self.next("literal of the pair")?))?;
+            }
+            K::PairIdRefIdRef => {
+                v.operand(Operand::Id(self.next("first id of the pair")?))?;
+                v.operand(Operand::Id(self.next("second id of the pair")?))?;
+            }
+            K::LiteralExtInstInteger => return self.ext_inst(ctx, v),
+            K::LiteralSpecConstantOpInteger => return self.spec_op(v),
+            K::Debuginfo(_)
+            | K::NonsemanticClspvreflection(_)
+            | K::NonsemanticShaderDebuginfo100(_)
+            | K::OpenclDebuginfo100(_) => {
+                // Extended-set enumerants and flags: one literal word each.
+                v.operand(Operand::Raw(self.next("extended operand")?))?;
+            }
+            _ if is_mask(kind) => return self.mask(kind, v),
+            _ => return self.enumerant(kind, v),
+        }
+        Ok(Rest::Open)
+    }
+
+    /// R-6: a nul-terminated string, zero padding, UTF-8, at most `MAX_STRING_LENGTH` bytes.
+    fn string(&mut self, v: &mut impl Visit<'w>) -> Result<(), Problem> {
+        let rest = self.words.get(self.pos..).unwrap_or(&[]);
+        let (consumed, checked) = decode_string(rest, self.scratch);
+        checked.map_err(|m| Problem::new(ErrorKind::String, m))?;
+        self.pos += consumed;
+        let text = std::str::from_utf8(self.scratch).map_err(|e| {
+            Problem::new(ErrorKind::String, format!("the string is not UTF-8: {e}"))
+        })?;
+        v.string(text)
+    }
+
+    /// R-12: a literal whose width comes from a type.
+    fn number(&mut self, ctx: Context, v: &mut impl Visit<'w>) -> Result<(), Problem> {
+        let Some(number) = ctx.number else {
+            return Err(Problem::new(
+                ErrorKind::Operands,
+                "the type of the literal is not an integer or floating-point type",
+            ));
+        };
+        if number.width() > MAX_LITERAL_WIDTH || number.width() == 0 {
+            return Err(Problem::new(
+                ErrorKind::Limit,
+                format!(
+                    "literal of width {} (the reader decodes widths 1 to {MAX_LITERAL_WIDTH}, \
+                     limits::MAX_LITERAL_WIDTH)",
+                    number.width()
+                ),
+            ));
+        }
+        let count = number.words();
+        let words = self.words.get(self.pos..self.pos + count).ok_or_else(|| {
+            Problem::new(
+                ErrorKind::Operands,
+                format!("a {}-bit literal needs {count} words", number.width()),
+            )
+        })?;
+        check_high_bits(number, words)?;
+        self.pos += count;
+        v.operand(Operand::Number(number, words))
+    }
+
+    /// OpExtInst: the instruction number, then the operands the set's grammar gives, or ids
+    /// for sets and numbers this crate does not know (non-semantic sets take ids only,
+    /// SPIR-V 1.6 §2.2.1 "NonSemantic").
+    fn ext_inst(&mut self, ctx: Context, v: &mut impl Visit<'w>) -> Result<Rest, Problem> {
+        let number = self.next("extended instruction number")?;
+        let Some(table) = ctx.ext_table else {
+            v.operand(Operand::ExtInstNumber(number, None))?;
+            return Ok(Rest::Open);
+        };
+        let Some(inst) = table.lookup_opcode(number) else {
+            v.tolerate(format!(
+                "extended instruction {number} is not in its set's grammar"
+            ));
+            v.operand(Operand::ExtInstNumber(number, None))?;
+            return Ok(Rest::Open);
+        };
+        v.operand(Operand::ExtInstNumber(number, Some(inst.opname)))?;
+        self.logical(inst.operands, Context::default(), v, false)?;
+        Ok(Rest::Consumed)
+    }
+
+    /// OpSpecConstantOp: the embedded opcode, then that opcode's operands without result
+    /// type and result (SPIR-V §3.3.7).
+    fn spec_op(&mut self, v: &mut impl Visit<'w>) -> Result<Rest, Problem> {
+        let opcode = self.next("embedded opcode")?;
+        v.operand(Operand::SpecOpcode(opcode))?;
+        match u16::try_from(opcode)
+            .ok()
+            .and_then(|op| crate::grammar::op_info(op).grammar)
+        {
+            Some(inst) => {
+                self.logical(inst.operands, Context::default(), v, true)?;
+            }
+            None => {
+                v.tolerate(format!("OpSpecConstantOp embeds unknown opcode {opcode}"));
+                self.raw_rest(v)?;
+            }
+        }
+        Ok(Rest::Consumed)
+    }
+
+    /// A value enumerant and, for decorations and execution modes, its parameters.
+    fn enumerant(&mut self, kind: K, v: &mut impl Visit<'w>) -> Result<Rest, Problem> {
+        let value = self.next(&format!("{kind:?}"))?;
+        v.operand(Operand::Enum(kind, value))?;
+        if !enum_is_known(kind, value) {
+            v.tolerate(format!("unknown {kind:?} {value}"));
+            if has_parameters(kind) {
+                // Its parameters are unknown: keep every remaining word raw.
+                self.raw_rest(v)?;
+                return Ok(Rest::Consumed);
+            }
+            return Ok(Rest::Open);
+        }
+        let params = match kind {
+            K::Decoration => decoration_parameters(value),
+            K::ExecutionMode => execution_mode_parameters(value),
+            _ => &[],
+        };
+        for &param in params {
+            if self.done() {
+                return Err(Problem::new(
+                    ErrorKind::Operands,
+                    format!("parameter {param:?} of {kind:?} {value} is missing"),
+                ));
+            }
+            self.one(param, Context::default(), v)?;
+        }
+        Ok(Rest::Open)
+    }
+
+    /// A mask and the parameters of its set bits, in increasing bit order (SPIR-V §2.2.1).
+    fn mask(&mut self, kind: K, v: &mut impl Visit<'w>) -> Result<Rest, Problem> {
+        let value = self.next(&format!("{kind:?}"))?;
+        v.operand(Operand::Mask(kind, value))?;
+        let mut bits = value;
+        while bits != 0 {
+            let bit = bits & bits.wrapping_neg();
+            bits &= !bit;
+            let Some(params) = mask_bit_parameters(kind, bit) else {
+                v.tolerate(format!("unknown {kind:?} bit {bit:#x}"));
+                self.raw_rest(v)?;
+                return Ok(Rest::Consumed);
+            };
+            for &param in params {
+                if self.done() {
+                    return Err(Problem::new(
+                        ErrorKind::Operands,
+                        format!("parameter {param:?} of {kind:?} bit {bit:#x} is missing"),
+                    ));
+                }
+                self.one(param, Context::default(), v)?;
+            }
+        }
+        Ok(Rest::Open)
+    }
+
+    fn raw_rest(&mut self, v: &mut impl Visit<'w>) -> Result<(), Problem> {
+        while let Some(&w) = self.words.get(self.pos) {
+            self.pos += 1;
+            v.operand(Operand::Raw(w))?;
+        }
+        Ok(())
+    }
+}
+
+/// R-12 (SPIR-V §2.2.1): the unused high bits of a literal narrower than its words are 0 for
+/// floats and unsigned integers and a sign extension for signed integers.
+fn check_high_bits(number: Number, words: &[u32]) -> Result<(), Problem> {
+    let width = number.width();
+    let spare = (32 - width % 32) % 32;
+    if spare == 0 {
+        return Ok(());
+    }
+    let Some(&top) = words.last() else {
+        return Ok(());
+    };
+    let used = 32 - spare;
+    let high = top >> used;
+    let ok = match number {
+        Number::Int { signed: true, .. } => {
+            let sign = (top >> (used - 1)) & 1;
+            high == if sign == 1 { u32::MAX >> used } else { 0 }
+        }
+        _ => high == 0,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(Problem::new(
+            ErrorKind::Operands,
+            format!(
+                "the high bits of a {width}-bit literal ({top:#x}) must be {}",
+                if matches!(number, Number::Int { signed: true, .. }) {
+                    "the sign extension"
+                } else {
+                    "zero"
+                }
+            ),
+        ))
+    }
+}
+
+/// Decodes a nul-terminated literal string (SPIR-V §2.2.1) from the start of `words` into
+/// `out`, returning the number of words it occupies and whether it is well formed (nul
+/// inside the words, zero padding, not longer than `MAX_STRING_LENGTH`). UTF-8 is checked
+/// by the caller.
+pub(crate) fn decode_string(words: &[u32], out: &mut Vec<u8>) -> (usize, Result<(), String>) {
+    out.clear();
+    for (i, &word) in words.iter().enumerate() {
+        let bytes = word.to_le_bytes();
+        if let Some(nul) = bytes.iter().position(|&b| b == 0) {
+            out.extend_from_slice(bytes.get(..nul).unwrap_or(&[]));
+            if bytes
+                .get(nul..)
+                .is_some_and(|pad| pad.iter().any(|&b| b != 0))
+            {
+                return (
+                    i + 1,
+                    Err("the bytes after the string's nul are not 0".to_owned()),
+                );
+            }
+            if out.len() > MAX_STRING_LENGTH {
+                return (
+                    i + 1,
+                    Err(format!(
+                        "the string is {} bytes long, over the limit of {MAX_STRING_LENGTH} \
+                         (limits::MAX_STRING_LENGTH)",
+                        out.len()
+                    )),
+                );
+            }
+            return (i + 1, Ok(()));
+        }
+        if out.len() >= MAX_STRING_LENGTH + 4 {
+            return (
+                i + 1,
+                Err(format!("the string exceeds {MAX_STRING_LENGTH} bytes")),
+            );
+        }
+        out.extend_from_slice(&bytes);
+    }
+    (
+        words.len(),
+        Err("the string has no terminating nul inside the instruction".to_owned()),
+    )
+}
+
+/// Whether operands of `kind` are bit masks (SPIR-V §3: the "-Mask" operand kinds).
+pub(crate) fn is_mask(kind: K) -> bool {
+    matches!(
+        kind,
+        K::ImageOperands
+            | K::FPFastMathMode
+            | K::SelectionControl
+            | K::LoopControl
+            | K::FunctionControl
+            | K::MemorySemantics
+            | K::MemoryAccess
+            | K::KernelProfilingInfo
+            | K::RayFlags
+            | K::FragmentShadingRate
+            | K::RawAccessChainOperands
+            | K::CooperativeMatrixOperands
+            | K::CooperativeMatrixReduce
+            | K::TensorAddressingOperands
+            | K::MatrixMultiplyAccumulateOperands
+            | K::TensorOperands
+    )
+}
+
+fn has_parameters(kind: K) -> bool {
+    matches!(kind, K::Decoration | K::ExecutionMode)
+}
+
+/// Expands `$m!(Kind, spirv::Enum)` for every value-enumerant operand kind.
+macro_rules! for_each_value_enum {
+    ($m:ident, $kind:expr, $value:expr, $fallback:expr) => {
+        match $kind {
+            K::SourceLanguage => $m!(SourceLanguage, $value),
+            K::ExecutionModel => $m!(ExecutionModel, $value),
+            K::AddressingModel => $m!(AddressingModel, $value),
+            K::MemoryModel => $m!(MemoryModel, $value),
+            K::ExecutionMode => $m!(ExecutionMode, $value),
+            K::StorageClass => $m!(StorageClass, $value),
+            K::Dim => $m!(Dim, $value),
+            K::SamplerAddressingMode => $m!(SamplerAddressingMode, $value),
+            K::SamplerFilterMode => $m!(SamplerFilterMode, $value),
+            K::ImageFormat => $m!(ImageFormat, $value),
+            K::ImageChannelOrder => $m!(ImageChannelOrder, $value),
+            K::ImageChannelDataType => $m!(ImageChannelDataType, $value),
+            K::FPRoundingMode => $m!(FPRoundingMode, $value),
+            K::FPDenormMode => $m!(FPDenormMode, $value),
+            K::QuantizationModes => $m!(QuantizationModes, $value),
+            K::FPOperationMode => $m!(FPOperationMode, $value),
+            K::OverflowModes => $m!(OverflowModes, $value),
+            K::LinkageType => $m!(LinkageType, $value),
+            K::AccessQualifier => $m!(AccessQualifier, $value),
+            K::HostAccessQualifier => $m!(HostAccessQualifier, $value),
+            K::FunctionParameterAttribute => $m!(FunctionParameterAttribute, $value),
+            K::Decoration => $m!(Decoration, $value),
+            K::BuiltIn => $m!(BuiltIn, $value),
+            K::Scope => $m!(Scope, $value),
+            K::GroupOperation => $m!(GroupOperation, $value),
+            K::KernelEnqueueFlags => $m!(KernelEnqueueFlags, $value),
+            K::Capability => $m!(Capability, $value),
+            K::RayQueryIntersection => $m!(RayQueryIntersection, $value),
+            K::RayQueryCommittedIntersectionType => {
+                $m!(RayQueryCommittedIntersectionType, $value)
+            }
+            K::RayQueryCandidateIntersectionType => {
+                $m!(RayQueryCandidateIntersectionType, $value)
+            }
+            K::PackedVectorFormat => $m!(PackedVectorFormat, $value),
+            K::CooperativeMatrixLayout => $m!(CooperativeMatrixLayout, $value),
+            K::CooperativeMatrixUse => $m!(CooperativeMatrixUse, $value),
+            K::TensorClampMode => $m!(TensorClampMode, $value),
+            K::InitializationModeQualifier => $m!(InitializationModeQualifier, $value),
+            K::LoadCacheControl => $m!(LoadCacheControl, $value),
+            K::StoreCacheControl => $m!(StoreCacheControl, $value),
+            K::NamedMaximumNumberOfRegisters => $m!(NamedMaximumNumberOfRegisters, $value),
+            K::FPEncoding => $m!(FPEncoding, $value),
+            K::CooperativeVectorMatrixLayout => $m!(CooperativeVectorMatrixLayout, $value),
+            K::ComponentType => $m!(ComponentType, $value),
+            _ => $fallback,
+        }
+    };
+}
+
+/// R-7: whether `value` is an enumerant of `kind` in this crate's grammar.
+fn enum_is_known(kind: K, value: u32) -> bool {
+    macro_rules! known {
+        ($e:ident, $v:expr) => {
+            spirv::$e::from_u32($v).is_some()
+        };
+    }
+    for_each_value_enum!(known, kind, value, false)
+}
+
+/// The grammar name of enumerant `value` of `kind` (as spirv-dis prints it), if known.
+pub(crate) fn enum_name(kind: K, value: u32) -> Option<String> {
+    macro_rules! name {
+        ($e:ident, $v:expr) => {
+            spirv::$e::from_u32($v).map(|e| format!("{e:?}"))
+        };
+    }
+    let name = for_each_value_enum!(name, kind, value, None)?;
+    // Rust identifiers cannot start with a digit, so the `spirv` crate spells `Dim` values
+    // `Dim1D`, `DimCube`, ...; the grammar names are `1D`, `Cube`, ... .
+    Some(match (kind, name.strip_prefix("Dim")) {
+        (K::Dim, Some(grammar_name)) => grammar_name.to_owned(),
+        _ => name,
+    })
+}
+
+/// Parameters of a decoration (SPIR-V §3.20 "Decoration", the "Extra Operands" column).
+fn decoration_parameters(value: u32) -> &'static [K] {
+    use spirv::Decoration as D;
+    const LIT: &[K] = &[K::LiteralInteger];
+    const ID: &[K] = &[K::IdRef];
+    const STR: &[K] = &[K::LiteralString];
+    let Some(d) = D::from_u32(value) else {
+        return &[];
+    };
+    match d {
+        D::SpecId
+        | D::ArrayStride
+        | D::MatrixStride
+        | D::Stream
+        | D::Location
+        | D::Component
+        | D::Index
+        | D::Binding
+        | D::DescriptorSet
+        | D::Offset
+        | D::XfbBuffer
+        | D::XfbStride
+        | D::InputAttachmentIndex
+        | D::Alignment
+        | D::MaxByteOffset
+        | D::SecondaryViewportRelativeNV
+        | D::MemberOffsetNV
+        | D::BankNV
+        | D::SIMTCallINTEL
+        | D::FuncParamIOKindINTEL
+        | D::GlobalVariableOffsetINTEL
+        | D::NumbanksALTERA
+        | D::BankwidthALTERA
+        | D::MaxPrivateCopiesALTERA
+        | D::MaxReplicatesALTERA
+        | D::BankBitsALTERA
+        | D::ForcePow2DepthALTERA
+        | D::StridesizeALTERA
+        | D::WordsizeALTERA
+        | D::CacheSizeALTERA
+        | D::PrefetchALTERA
+        | D::InitiationIntervalALTERA
+        | D::MaxConcurrencyALTERA
+        | D::PipelineEnableALTERA
+        | D::BufferLocationALTERA
+        | D::IOPipeStorageALTERA
+        | D::FPMaxErrorDecorationINTEL
+        | D::LatencyControlLabelALTERA
+        | D::MMHostInterfaceAddressWidthALTERA
+        | D::MMHostInterfaceDataWidthALTERA
+        | D::MMHostInterfaceLatencyALTERA
+        | D::MMHostInterfaceMaxBurstALTERA
+        | D::MMHostInterfaceWaitRequestALTERA
+        | D::ImplementInRegisterMapALTERA => LIT,
+        D::BuiltIn => &[K::BuiltIn],
+        D::UniformId => &[K::IdScope],
+        D::FuncParamAttr => &[K::FunctionParameterAttribute],
+        D::FPRoundingMode => &[K::FPRoundingMode],
+        D::FPFastMathMode => &[K::FPFastMathMode],
+        D::LinkageAttributes => &[K::LiteralString, K::LinkageType],
+        D::AlignmentId
+        | D::MaxByteOffsetId
+        | D::NodeSharesPayloadLimitsWithAMDX
+        | D::NodeMaxPayloadsAMDX
+        | D::PayloadNodeNameAMDX
+        | D::PayloadNodeBaseIndexAMDX
+        | D::PayloadNodeArraySizeAMDX
+        | D::ArrayStrideIdEXT
+        | D::OffsetIdEXT
+        | D::AliasScopeINTEL
+        | D::NoAliasINTEL
+        | D::ConditionalINTEL
+        | D::CounterBuffer => ID,
+        D::ClobberINTEL | D::UserSemantic | D::UserTypeGOOGLE | D::MemoryALTERA => STR,
+        D::FunctionRoundingModeINTEL => &[K::LiteralInteger, K::FPRoundingMode],
+        D::FunctionDenormModeINTEL => &[K::LiteralInteger, K::FPDenormMode],
+        D::FunctionFloatingPointModeINTEL => &[K::LiteralInteger, K::FPOperationMode],
+        D::MergeALTERA => &[K::LiteralString, K::LiteralString],
+        D::MathOpDSPModeALTERA => &[K::LiteralInteger, K::LiteralInteger],
+        D::LatencyControlConstraintALTERA => {
+            &[K::LiteralInteger, K::LiteralInteger, K::LiteralInteger]
+        }
+        D::MMHostInterfaceReadWriteModeALTERA => &[K::AccessQualifier],
+        D::HostAccessINTEL => &[K::HostAccessQualifier, K::LiteralString],
+        D::InitModeALTERA => &[K::InitializationModeQualifier],
+        D::CacheControlLoadINTEL => &[K::LiteralInteger, K::LoadCacheControl],
+        D::CacheControlStoreINTEL => &[K::LiteralInteger, K::StoreCacheControl],
+        _ => &[],
+    }
+}
+
+/// Parameters of an execution mode (SPIR-V §3.6 "Execution Mode", "Extra Operands").
+fn execution_mode_parameters(value: u32) -> &'static [K] {
+    use spirv::ExecutionMode as E;
+    const LIT: &[K] = &[K::LiteralInteger];
+    const LIT3: &[K] = &[K::LiteralInteger, K::LiteralInteger, K::LiteralInteger];
+    const ID: &[K] = &[K::IdRef];
+    const ID3: &[K] = &[K::IdRef, K::IdRef, K::IdRef];
+    let Some(e) = E::from_u32(value) else {
+        return &[];
+    };
+    match e {
+        E::Invocations
+        | E::OutputVertices
+        | E::VecTypeHint
+        | E::SubgroupSize
+        | E::SubgroupsPerWorkgroup
+        | E::DenormPreserve
+        | E::DenormFlushToZero
+        | E::SignedZeroInfNanPreserve
+        | E::RoundingModeRTE
+        | E::RoundingModeRTZ
+        | E::OutputPrimitivesEXT
+        | E::SharedLocalMemorySizeINTEL
+        | E::RoundingModeRTPINTEL
+        | E::RoundingModeRTNINTEL
+        | E::FloatingPointModeALTINTEL
+        | E::FloatingPointModeIEEEINTEL
+        | E::MaxWorkDimINTEL
+        | E::NumSIMDWorkitemsINTEL
+        | E::SchedulerTargetFmaxMhzINTEL
+        | E::StreamingInterfaceINTEL
+        | E::RegisterMapInterfaceINTEL
+        | E::NamedBarrierCountINTEL
+        | E::MaximumRegistersINTEL => LIT,
+        E::LocalSize | E::LocalSizeHint | E::TileShadingRateQCOM | E::MaxWorkgroupSizeINTEL => LIT3,
+        E::SubgroupsPerWorkgroupId
+        | E::IsApiEntryAMDX
+        | E::MaxNodeRecursionAMDX
+        | E::ShaderIndexAMDX
+        | E::MaximumRegistersIdINTEL => ID,
+        E::LocalSizeId
+        | E::LocalSizeHintId
+        | E::StaticNumWorkgroupsAMDX
+        | E::MaxNumWorkgroupsAMDX => ID3,
+        E::SharesInputWithAMDX | E::FPFastMathDefault => &[K::IdRef, K::IdRef],
+        E::NamedMaximumRegistersINTEL => &[K::NamedMaximumNumberOfRegisters],
+        _ => &[],
+    }
+}
+
+/// Parameters of one set bit of a mask, `None` for a bit this crate's grammar does not
+/// define (SPIR-V §3.14 Image Operands, §3.26 Memory Operands, §3.23 Loop Control, ...).
+fn mask_bit_parameters(kind: K, bit: u32) -> Option<&'static [K]> {
+    const NONE: &[K] = &[];
+    const LIT: &[K] = &[K::LiteralInteger];
+    const ID: &[K] = &[K::IdRef];
+    const SCOPE: &[K] = &[K::IdScope];
+    Some(match kind {
+        K::ImageOperands => {
+            use spirv::ImageOperands as I;
+            let bit = I::from_bits(bit)?;
+            if bit == I::GRAD {
+                &[K::IdRef, K::IdRef]
+            } else if bit == I::MAKE_TEXEL_AVAILABLE || bit == I::MAKE_TEXEL_VISIBLE {
+                SCOPE
+            } else if bit == I::NON_PRIVATE_TEXEL
+                || bit == I::VOLATILE_TEXEL
+                || bit == I::SIGN_EXTEND
+                || bit == I::ZERO_EXTEND
+                || bit == I::NONTEMPORAL
+            {
+                NONE
+            } else {
+                ID
+            }
+        }
+        K::MemoryAccess => {
+            use spirv::MemoryAccess as M;
+            let bit = M::from_bits(bit)?;
+            if bit == M::ALIGNED {
+                LIT
+            } else if bit == M::MAKE_POINTER_AVAILABLE || bit == M::MAKE_POINTER_VISIBLE {
+                SCOPE
+            } else if bit == M::ALIAS_SCOPE_INTEL_MASK || bit == M::NO_ALIAS_INTEL_MASK {
+                ID
+            } else {
+                NONE
+            }
+        }
+        K::LoopControl => {
+            use spirv::LoopControl as L;
+            let bit = L::from_bits(bit)?;
+            if bit == L::UNROLL
+                || bit == L::DONT_UNROLL
+                || bit == L::DEPENDENCY_INFINITE
+                || bit == L::NO_FUSION_ALTERA
+            {
+                NONE
+            } else {
+                LIT
+            }
+        }
+        K::TensorAddressingOperands => {
+            spirv::TensorAddressingOperands::from_bits(bit)?;
+            ID
+        }
+        K::TensorOperands => {
+            use spirv::TensorOperands as T;
+            let bit = T::from_bits(bit)?;
+            if bit == T::OUT_OF_BOUNDS_VALUE_ARM
+                || bit == T::MAKE_ELEMENT_AVAILABLE_ARM
+                || bit == T::MAKE_ELEMENT_VISIBLE_ARM
+            {
+                ID
+            } else {
+                NONE
+            }
+        }
+        K::FPFastMathMode => {
+            spirv::FPFastMathMode::from_bits(bit)?;
+            NONE
+        }
+        K::SelectionControl => {
+            spirv::SelectionControl::from_bits(bit)?;
+            NONE
+        }
+        K::FunctionControl => {
+            spirv::FunctionControl::from_bits(bit)?;
+            NONE
+        }
+        K::MemorySemantics => {
+            spirv::MemorySemantics::from_bits(bit)?;
+            NONE
+        }
+        K::KernelProfilingInfo => {
+            spirv::KernelProfilingInfo::from_bits(bit)?;
+            NONE
+        }
+        K::RayFlags => {
+            spirv::RayFlags::from_bits(bit)?;
+            NONE
+        }
+        K::FragmentShadingRate => {
+            spirv::FragmentShadingRate::from_bits(bit)?;
+            NONE
+        }
+        K::RawAccessChainOperands => {
+            spirv::RawAccessChainOperands::from_bits(bit)?;
+            NONE
+        }
+        K::CooperativeMatrixOperands => {
+            spirv::CooperativeMatrixOperands::from_bits(bit)?;
+            NONE
+        }
+        K::CooperativeMatrixReduce => {
+            spirv::CooperativeMatrixReduce::from_bits(bit)?;
+            NONE
+        }
+        K::MatrixMultiplyAccumulateOperands => {
+            spirv::MatrixMultiplyAccumulateOperands::from_bits(bit)?;
+            NONE
+        }
+        _ => return None,
+    })
+}
+
+/// The grammar of extended instruction set `name`, when this crate has it.
+pub(crate) fn ext_table(name: &str) -> Option<&'static InstructionTable<ExtInstOp>> {
+    // The reflection set is imported with its version: `NonSemantic.ClspvReflection.6`.
+    if name.starts_with("NonSemantic.ClspvReflection.") {
+        return grammar::ext_inst_table("NonSemantic.ClspvReflection");
+    }
+    grammar::ext_inst_table(name)
+}
