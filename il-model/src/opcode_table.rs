@@ -3,11 +3,17 @@
 //! (amd-il.md §2.1: binary = Appendix-B index if ≤ 71, else index + 1; MOVA = 72).
 //!
 //! Generated once from the digest's opcode table (amd-il.md §2.1) with a throwaway script, then
-//! maintained by hand. Column sources: operand counts from the guide's Chapter 7 syntax lines and
-//! digest §6; control layouts from digest §1.12; trailing tokens from §1.11; shader kinds from §4 and
-//! the instruction pages; families from Appendix D (digest §8.4); shader model from Appendix C.2
-//! (digest §8.2). Mnemonics marked † in the digest come from AMD's own tools, not the guide;
-//! those with no known text form (digest `?`) use the lower-case enumerant name, ours.
+//! maintained by hand. Column sources: operand counts from the guide's Chapter 7 syntax and
+//! "Format" lines and digest §6; control layouts from digest §1.12; trailing tokens from §1.11;
+//! shader kinds from §4 and the instruction pages; families from Appendix D (digest §8.4); shader
+//! model from Appendix C.2 (digest §8.2). Mnemonics marked † in the digest come from AMD's own
+//! tools, not the guide; those with no known text form (digest `?`) use the lower-case enumerant
+//! name, which is ours.
+//!
+//! Where the guide and the digest disagree the guide wins: `emitthencut` (guide syntax line; the
+//! digest prefers `emitcut`, accepted as an alias); `gds_store` and `uav_arena_store` take a
+//! destination (guide "Format" lines: 2-input 1-output and 1-input 1-output; the digest lists them
+//! without one).
 
 use crate::optable::{
     ControlLayout as C, Extra as E, FamilySet as F, Flow as W, OpInfo, ShaderModel as M,
@@ -4709,8 +4715,8 @@ pub static OPCODES: [OpInfo; OPCODE_COUNT] = [
         Some(231),
         "uav_arena_store",
         &[],
-        0,
-        2,
+        1,
+        1,
         C::Arena,
         E::None,
         W::None,
@@ -6709,7 +6715,7 @@ pub static OPCODES: [OpInfo; OPCODE_COUNT] = [
         Some(356),
         "gds_store",
         &[],
-        0,
+        1,
         2,
         C::ResourceId,
         E::None,
@@ -8721,6 +8727,7 @@ pub static OPCODES: [OpInfo; OPCODE_COUNT] = [
     ),
 ];
 
+/// One table row (a `const fn` so the table is a plain static).
 #[allow(clippy::too_many_arguments)]
 const fn row(
     op: Opcode,

@@ -230,11 +230,14 @@ pub enum Extra {
     CountedWords,
     /// `comment`: a length word then NUL-terminated text padded to whole words.
     Comment,
-    /// A count then that many labels (`dcl_function_table`).
+    /// A count then that many labels (`dcl_function_table_id(t) = {0, 3}`); the model keeps the
+    /// labels, the count word is derived.
     LabelList,
-    /// `dcl_interface_ptr`: array size, length, count, table ids.
+    /// `dcl_interface_ptr`: array size, length, count, table ids; the model keeps array size,
+    /// length and the ids, the count word is derived.
     InterfacePtr,
-    /// The macro signature word of `mdef` / `mcall`.
+    /// The macro signature word: for `mdef` the model keeps it (`_out(m)_in(n)[_outline]`); for
+    /// `mcall` it is derived from the operand lists.
     MacroSignature,
     /// The resource-format word of `dcl_resource` (fmtx/y/z/w).
     ResourceFormat,
@@ -611,8 +614,9 @@ impl ControlLayout {
             ControlLayout::Dclpp => fl!([num("param", 0, 8)]),
             ControlLayout::Memexport => fl!([num("exportStream", 0, 6), num("elemOffset", 7, 6)]),
             ControlLayout::Memimport => fl!([num("elem", 0, 6)]),
-            ControlLayout::InterfacePtr => fl!([flag("dynamic", 13), id_field(13)]),
-            ControlLayout::Macro => fl!([CtrlField::new("", 0, 14, FieldKind::Operand)]),
+            ControlLayout::InterfacePtr => fl!([id_field(13), num("dynamic", 13, 1)]),
+            // The macro id is written `mdef(k)` / `mcall(k)` (guide §7.19); the writers handle it.
+            ControlLayout::Macro => fl!([CtrlField::new("", 0, 14, FieldKind::Hidden)]),
             ControlLayout::Prefix => fl!([flag("x", 0), flag("y", 1), flag("z", 2), flag("w", 3),]),
             ControlLayout::LdsReadVec => fl!([
                 flag("neighborExch", 0),
@@ -623,6 +627,44 @@ impl ControlLayout {
                 enm("sharingMode", 6, 1, &[("rel", 0), ("abs", 1)], false),
             ]),
             ControlLayout::DclCb => fl!([flag("immediate", 15)]),
+        }
+    }
+
+    /// Fields of the primary modifier token for the layouts that define one (amd-il.md §1.10 for
+    /// the sample family, §1.12 for `dclpin`/`dclvout`/`dclv`). Field bit positions are within the
+    /// modifier token.
+    pub fn primary_fields(self) -> &'static [CtrlField] {
+        match self {
+            ControlLayout::Sample
+            | ControlLayout::Load
+            | ControlLayout::ResInfo
+            | ControlLayout::BufInfo => fl!([
+                enm(
+                    "compselect",
+                    0,
+                    2,
+                    &[("x", 0), ("y", 1), ("z", 2), ("w", 3)],
+                    false
+                ),
+                enm("coordtype", 2, 2, crate::enums::TexCoordMode::NAMES, false),
+                flag("uav", 4),
+            ]),
+            ControlLayout::Dclpin => fl!([
+                enm("x", 0, 2, &COMPONENT4, true),
+                enm("y", 2, 2, &COMPONENT4, true),
+                enm("z", 4, 2, &COMPONENT4, true),
+                enm("w", 6, 2, &COMPONENT4, true),
+                flag("centroid", 8),
+                flag("constant", 9),
+                flag("no_perspective", 10),
+            ]),
+            ControlLayout::Dclvout | ControlLayout::Dclv => fl!([
+                enm("x", 0, 2, &COMPONENT4, true),
+                enm("y", 2, 2, &COMPONENT4, true),
+                enm("z", 4, 2, &COMPONENT4, true),
+                enm("w", 6, 2, &COMPONENT4, true),
+            ]),
+            _ => &[],
         }
     }
 

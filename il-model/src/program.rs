@@ -22,6 +22,9 @@ pub struct Program {
     pub multipass: bool,
     /// Real-time bit (`_rt` in the version line).
     pub realtime: bool,
+    /// Macro definitions (`mdef` … `mend`) placed before the IL_Lang token / version line
+    /// (guide §7.19; amd-il.md §1.1).
+    pub macros: Vec<Inst>,
     /// Instructions in order, declarations included; the last one is normally `end`.
     pub body: Vec<Inst>,
 }
@@ -35,6 +38,7 @@ impl Program {
             language: LanguageType::Generic,
             multipass: false,
             realtime: false,
+            macros: Vec::new(),
             body: Vec::new(),
         }
     }

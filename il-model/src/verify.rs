@@ -207,15 +207,13 @@ impl Verifier<'_> {
         let n = inst.extra.len();
         let extra_ok = match info.extra {
             Extra::None => n == 0,
-            Extra::Label
-            | Extra::CaseValue
-            | Extra::Float
-            | Extra::ResourceFormat
-            | Extra::MacroSignature => n == 1,
+            Extra::Label | Extra::CaseValue | Extra::Float | Extra::ResourceFormat => n == 1,
+            Extra::MacroSignature => n == usize::from(inst.op == Opcode::Macrodef),
+            Extra::InterfacePtr => n >= 2,
             Extra::Words(k) => n == usize::from(k),
             Extra::CountedWords => (1..=3).contains(&n),
             Extra::ImmediateConstants => immediate_cb || n == 0,
-            Extra::Comment | Extra::LabelList | Extra::InterfacePtr => true,
+            Extra::Comment | Extra::LabelList => true,
         };
         if !extra_ok {
             self.err(format!(

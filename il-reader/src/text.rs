@@ -7,12 +7,34 @@
 
 use std::fmt;
 
+use il_model::enums::{ElementFormat, PixTexUsage};
 use il_model::{
     ControlLayout, CtrlField, DivComp, Dst, Extra, FieldKind, Index, Inst, Opcode, Program, Reg,
     RegType, ShaderKind, ShiftScale, Src, parse_mask, parse_swizzle,
 };
 
 use crate::tokens::MAX_OPERAND_DEPTH;
+
+/// Suffixes every instruction accepts: escapes for bits the canonical spellings cannot express,
+/// the sample-family tokens, `_prec`, and the destination modifiers (amd-il.md §3.6, §3.7).
+const GENERIC_SUFFIXES: [&str; 16] = [
+    "control",
+    "primod",
+    "secmod",
+    "resourceformat",
+    "resourcetype",
+    "addroffset",
+    "aoffimmi",
+    "addroffimmi",
+    "prec",
+    "sat",
+    "x2",
+    "x4",
+    "x8",
+    "d2",
+    "d4",
+    "d8",
+];
 
 /// Longest accepted input line, in bytes (a named limit so hostile input cannot make work quadratic).
 pub const MAX_LINE_LEN: usize = 64 * 1024;
@@ -37,11 +59,16 @@ impl fmt::Display for TextError {
 impl std::error::Error for TextError {}
 
 /// Parses IL text into a program.
+///
+/// Lines before the version line may hold macro definitions (`mdef` … `mend`, guide §7.19).
 pub fn parse_text(text: &str) -> Result<Program, TextError> {
     let mut program: Option<Program> = None;
+    let mut macros = Vec::new();
     let mut legacy_vertex = false;
+    let mut last_line = 1;
     for (n, raw) in text.lines().enumerate() {
         let line_no = n + 1;
+        last_line = line_no;
         if raw.len() > MAX_LINE_LEN {
             return Err(TextError {
                 line: line_no,
@@ -59,37 +86,58 @@ pub fn parse_text(text: &str) -> Result<Program, TextError> {
             text: raw,
             line: line_no,
         };
-        match &mut program {
-            None => program = Some(line.version(trimmed, start)?),
-            Some(p) => {
-                let inst = line.instruction(trimmed, start, &mut legacy_vertex)?;
-                p.body.push(inst);
-            }
+        if program.is_none() && trimmed.starts_with("il_") {
+            let mut p = line.version(trimmed, start)?;
+            p.macros = std::mem::take(&mut macros);
+            program = Some(p);
+            continue;
         }
+        let (inst, inst_prec) = line.instruction(trimmed, start, &mut legacy_vertex)?;
+        let body = match &mut program {
+            Some(p) => &mut p.body,
+            None => &mut macros,
+        };
+        if let Some(mask) = inst_prec {
+            // `_prec` stands for an IL_OP_PREFIX packet before the instruction (amd-il.md §1.10).
+            body.push(Inst::new(Opcode::Prefix).ctrl(il_model::Control(mask)));
+        }
+        body.push(inst);
     }
     program.ok_or(TextError {
-        line: 1,
+        line: last_line,
         column: 1,
         message: "no version line (`il_cs_2_0`, …)".into(),
     })
 }
 
-/// The code part of a line: everything before `;` or `//`.
+/// The code part of a line: everything before `;` or `//` outside a quoted string.
 fn strip_comment(line: &str) -> &str {
-    let cut = [line.find(';'), line.find("//")]
-        .into_iter()
-        .flatten()
-        .min();
-    match cut {
-        Some(i) => line.get(..i).unwrap_or(line),
-        None => line,
+    let mut quoted = false;
+    let mut prev_slash = false;
+    for (i, c) in line.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            ';' if !quoted => return line.get(..i).unwrap_or(line),
+            '/' if !quoted && prev_slash => return line.get(..i - 1).unwrap_or(line),
+            _ => {}
+        }
+        prev_slash = c == '/' && !quoted;
     }
+    line
 }
 
 /// One line being parsed, for locating errors.
 struct Line<'a> {
     text: &'a str,
     line: usize,
+}
+
+/// Instruction-level suffixes that belong to the destination or to a prefix packet.
+#[derive(Default)]
+struct Pending {
+    sat: bool,
+    shift: Option<ShiftScale>,
+    prec: Option<u16>,
 }
 
 /// A piece of a line with its byte offset in the line.
@@ -153,30 +201,69 @@ impl Line<'_> {
         Ok(program)
     }
 
+    /// One instruction line; also returns the precise mask of a `_prec` suffix.
     fn instruction(
         &mut self,
         text: &str,
         at: usize,
         legacy_vertex: &mut bool,
-    ) -> Result<Inst, TextError> {
+    ) -> Result<(Inst, Option<u16>), TextError> {
         let code = Piece { text, at };
         let mut items = self.split_items(code)?;
         if items.is_empty() {
             return Err(self.err(at, "empty instruction"));
         }
-        let word = items.remove(0);
+        let mut word = items.remove(0);
+        // `dcl_interface_ptr_id(0)_dynamic(0)[1][2]`: the brackets hold two trailing values.
+        let mut bracket_values = Vec::new();
+        if let Some(open) = word.text.find('[') {
+            let tail = word.slice(open);
+            word = Piece {
+                text: word.text.get(..open).unwrap_or(""),
+                at: word.at,
+            };
+            let mut rest = tail;
+            while let Some(inner) = rest.text.strip_prefix('[') {
+                let close = inner
+                    .find(']')
+                    .ok_or_else(|| self.err(rest.at, "unclosed `[`"))?;
+                bracket_values.push(self.number(Piece {
+                    text: inner.get(..close).unwrap_or(""),
+                    at: rest.at + 1,
+                })?);
+                rest = rest.slice(close + 2);
+            }
+            if !rest.text.is_empty() {
+                return Err(self.err(rest.at, format!("unexpected `{}`", rest.text)));
+            }
+        }
         // A suffix written after a blank (`dcl_lds_sharing_mode _wavefrontRel`) belongs to the word.
         let mut suffix_pieces = Vec::new();
         while items.first().is_some_and(|p| p.text.starts_with('_')) {
             suffix_pieces.push(items.remove(0));
         }
-        let mut inst = self.mnemonic(word, &suffix_pieces)?;
-        // `_sat` / `_x2` … were parked on a placeholder destination (see `Line::pending`).
-        let pending = inst.dst.pop();
+        let (mut inst, pending) = self.mnemonic(word, &suffix_pieces)?;
         let info = inst.info();
         if matches!(inst.op, Opcode::Dclv | Opcode::Initv) {
             // DX9 vertex shaders name VERTEX registers `v#` too (amd-il.md §2.2).
             *legacy_vertex = true;
+        }
+        let ctx = Ctx {
+            legacy_vertex: *legacy_vertex,
+        };
+        let end = at + text.len();
+        if inst.op == Opcode::Macrocall {
+            // `mcall(k) (outs), (ins)` (guide §7.19).
+            let [outs, ins] = items.as_slice() else {
+                return Err(self.err(end, "`mcall(k)` takes `(outputs), (inputs)`"));
+            };
+            for piece in self.paren_list(*outs)? {
+                inst.dst.push(self.dst(piece, ctx)?);
+            }
+            for piece in self.paren_list(*ins)? {
+                inst.src.push(self.src(piece, ctx, 0)?);
+            }
+            return Ok((inst, pending.prec));
         }
         let layout = info.control;
         let immediate_cb = inst.op == Opcode::DclConstBuffer && inst.ctrl.0 & 0x8000 != 0;
@@ -186,74 +273,107 @@ impl Line<'_> {
         } else {
             usize::from(info.src + layout.extra_srcs(inst.ctrl.0))
         };
-        let trailing_fields: Vec<&CtrlField> = layout
-            .fields()
-            .iter()
-            .filter(|f| f.kind == FieldKind::Operand)
-            .collect();
-        let mut rest = items.into_iter();
-        let ctx = Ctx {
-            legacy_vertex: *legacy_vertex,
-        };
+        let mut rest = items.into_iter().peekable();
         for _ in 0..n_dst {
-            let piece = rest.next().ok_or_else(|| {
-                self.err(
-                    at + text.len(),
-                    format!("`{}` needs a destination", info.mnemonic),
-                )
-            })?;
+            let piece = rest
+                .next()
+                .ok_or_else(|| self.err(end, format!("`{}` needs a destination", info.mnemonic)))?;
             inst.dst.push(self.dst(piece, ctx)?);
         }
-        if let Some(p) = pending {
-            match inst.dst.first_mut() {
-                Some(d) => {
-                    d.sat = p.sat;
-                    d.shift = p.shift;
-                }
-                None => {
-                    return Err(self.err(
-                        word.at,
-                        format!(
-                            "`{}` has no destination to saturate or scale",
-                            info.mnemonic
-                        ),
-                    ));
-                }
-            }
+        if pending.sat || pending.shift.is_some() {
+            let Some(d) = inst.dst.first_mut() else {
+                return Err(self.err(
+                    word.at,
+                    format!(
+                        "`{}` has no destination to saturate or scale",
+                        info.mnemonic
+                    ),
+                ));
+            };
+            d.sat = pending.sat;
+            d.shift = pending.shift.unwrap_or(ShiftScale::None);
         }
         for i in 0..n_src {
             let piece = rest.next().ok_or_else(|| {
                 self.err(
-                    at + text.len(),
+                    end,
                     format!("`{}` needs {n_src} source(s), found {i}", info.mnemonic),
                 )
             })?;
             inst.src.push(self.src(piece, ctx, 0)?);
         }
-        let remaining: Vec<Piece> = rest.collect();
-        let (extra_pieces, field_pieces) =
-            remaining.split_at(remaining.len().saturating_sub(trailing_fields.len()));
-        if field_pieces.len() != trailing_fields.len() {
-            return Err(self.err(
-                at + text.len(),
-                format!("`{}` needs a trailing number", info.mnemonic),
-            ));
+        let mut remaining: Vec<Piece> = rest.collect();
+        // Control values written as trailing numbers (`dcl_stream 1`); a missing one reads as 0.
+        let trailing_fields: Vec<&CtrlField> = layout
+            .fields()
+            .iter()
+            .filter(|f| f.kind == FieldKind::Operand)
+            .collect();
+        if !trailing_fields.is_empty() && remaining.len() == trailing_fields.len() {
+            for (field, piece) in trailing_fields.iter().zip(&remaining) {
+                let value = self.number(*piece)?;
+                inst.ctrl.0 |= self.fit(field, value, piece.at)?;
+            }
+            remaining.clear();
         }
-        for (field, piece) in trailing_fields.iter().zip(field_pieces) {
-            let value = self.number(*piece)?;
-            inst.ctrl.0 |= self.fit(field, value, piece.at)?;
+        match info.extra {
+            Extra::LabelList | Extra::InterfacePtr => {
+                inst.extra.extend(bracket_values.iter().copied());
+                if info.extra == Extra::InterfacePtr && bracket_values.len() != 2 {
+                    return Err(
+                        self.err(word.at, "`dcl_interface_ptr` needs `[array_size][length]`")
+                    );
+                }
+                match remaining.as_slice() {
+                    [eq, list] if eq.text == "=" => {
+                        for piece in self.brace_list(*list)? {
+                            inst.extra.push(self.number(piece)?);
+                        }
+                    }
+                    [] => {}
+                    [first, ..] => return Err(self.err(first.at, "expected `= {…}`")),
+                }
+                return Ok((inst, pending.prec));
+            }
+            Extra::Comment => {
+                match remaining.as_slice() {
+                    [one] if one.text.starts_with('"') => {
+                        let inner = one
+                            .text
+                            .strip_prefix('"')
+                            .and_then(|s| s.strip_suffix('"'))
+                            .ok_or_else(|| self.err(one.at, "unterminated string"))?;
+                        let mut bytes = inner.as_bytes().to_vec();
+                        // NUL-terminated and padded to whole words (amd-il.md §1.11).
+                        bytes.push(0);
+                        while !bytes.len().is_multiple_of(4) {
+                            bytes.push(0);
+                        }
+                        inst.extra = bytes
+                            .chunks_exact(4)
+                            .map(|c| u32::from_le_bytes(c.try_into().unwrap_or([0; 4])))
+                            .collect();
+                    }
+                    pieces => {
+                        for piece in pieces {
+                            inst.extra.push(self.word(*piece)?);
+                        }
+                    }
+                }
+                return Ok((inst, pending.prec));
+            }
+            _ => {}
+        }
+        if !bracket_values.is_empty() {
+            return Err(self.err(word.at, format!("`{}` takes no `[…]`", info.mnemonic)));
         }
         let want = match info.extra {
-            Extra::None => Some(0),
-            Extra::Label
-            | Extra::CaseValue
-            | Extra::Float
-            | Extra::ResourceFormat
-            | Extra::MacroSignature => Some(1),
+            Extra::None | Extra::ResourceFormat | Extra::MacroSignature => Some(0),
+            Extra::Label | Extra::CaseValue | Extra::Float => Some(1),
             Extra::Words(n) => Some(usize::from(n)),
             Extra::CountedWords => {
-                if extra_pieces.len() > 3 {
-                    return Err(self.err(extra_pieces[3].at, "at most 3 values (amd-il.md §1.11)"));
+                if let Some(extra) = remaining.get(3) {
+                    return Err(self.err(extra.at, "at most 3 values (amd-il.md §1.11)"));
                 }
                 None
             }
@@ -261,9 +381,9 @@ impl Line<'_> {
             _ => None,
         };
         if let Some(want) = want
-            && extra_pieces.len() != want
+            && remaining.len() != want
         {
-            let where_ = extra_pieces.get(want).map_or(at + text.len(), |p| p.at);
+            let where_ = remaining.get(want).map_or(end, |p| p.at);
             return Err(self.err(
                 where_,
                 format!(
@@ -273,29 +393,60 @@ impl Line<'_> {
                 ),
             ));
         }
-        for piece in extra_pieces {
-            inst.extra.push(self.word(*piece)?);
+        for piece in remaining {
+            inst.extra.push(self.word(piece)?);
         }
-        Ok(inst)
+        Ok((inst, pending.prec))
     }
 
-    /// Splits the code of a line into items at blanks and commas outside brackets and parentheses.
+    /// The items of `(a, b)`.
+    fn paren_list<'a>(&self, piece: Piece<'a>) -> Result<Vec<Piece<'a>>, TextError> {
+        let inner = piece
+            .text
+            .strip_prefix('(')
+            .and_then(|s| s.strip_suffix(')'))
+            .ok_or_else(|| self.err(piece.at, "expected a parenthesised list"))?;
+        self.split_items(Piece {
+            text: inner,
+            at: piece.at + 1,
+        })
+    }
+
+    /// The items of `{a, b}`.
+    fn brace_list<'a>(&self, piece: Piece<'a>) -> Result<Vec<Piece<'a>>, TextError> {
+        let inner = piece
+            .text
+            .strip_prefix('{')
+            .and_then(|s| s.strip_suffix('}'))
+            .ok_or_else(|| self.err(piece.at, "expected a list in braces"))?;
+        self.split_items(Piece {
+            text: inner,
+            at: piece.at + 1,
+        })
+    }
+
+    /// Splits code at blanks and commas outside brackets, parentheses, braces and quotes.
     fn split_items<'a>(&self, code: Piece<'a>) -> Result<Vec<Piece<'a>>, TextError> {
         let mut items = Vec::new();
         let mut depth: i32 = 0;
+        let mut quoted = false;
         let mut start: Option<usize> = None;
         for (i, c) in code.text.char_indices() {
-            match c {
-                '(' | '[' | '{' => depth += 1,
-                ')' | ']' | '}' => {
-                    depth -= 1;
-                    if depth < 0 {
-                        return Err(self.err(code.at + i, format!("unbalanced `{c}`")));
+            if c == '"' {
+                quoted = !quoted;
+            } else if !quoted {
+                match c {
+                    '(' | '[' | '{' => depth += 1,
+                    ')' | ']' | '}' => {
+                        depth -= 1;
+                        if depth < 0 {
+                            return Err(self.err(code.at + i, format!("unbalanced `{c}`")));
+                        }
                     }
+                    _ => {}
                 }
-                _ => {}
             }
-            let separator = depth == 0 && (c == ',' || c.is_whitespace());
+            let separator = !quoted && depth == 0 && (c == ',' || c.is_whitespace());
             if separator {
                 if let Some(s) = start.take() {
                     items.push(Piece {
@@ -307,8 +458,11 @@ impl Line<'_> {
                 start = Some(i);
             }
         }
-        if depth != 0 {
-            return Err(self.err(code.at + code.text.len(), "unclosed bracket or parenthesis"));
+        if depth != 0 || quoted {
+            return Err(self.err(
+                code.at + code.text.len(),
+                "unclosed bracket, parenthesis or string",
+            ));
         }
         if let Some(s) = start {
             items.push(Piece {
@@ -319,26 +473,29 @@ impl Line<'_> {
         Ok(items)
     }
 
-    /// The mnemonic with its suffixes: the longest known opcode spelling ending at a `_` boundary
+    /// The mnemonic with its suffixes: the longest known opcode spelling ending at a `_` or `(`
     /// whose remainder parses as suffixes of that opcode.
-    fn mnemonic(&self, word: Piece, extra_suffixes: &[Piece]) -> Result<Inst, TextError> {
+    fn mnemonic(
+        &self,
+        word: Piece,
+        extra_suffixes: &[Piece],
+    ) -> Result<(Inst, Pending), TextError> {
         let mut cuts: Vec<usize> = Vec::new();
         let mut depth = 0i32;
         for (i, c) in word.text.char_indices() {
             match c {
-                '(' => depth += 1,
+                '(' => {
+                    if depth == 0 {
+                        cuts.push(i);
+                    }
+                    depth += 1;
+                }
                 ')' => depth -= 1,
                 '_' if depth == 0 => cuts.push(i),
                 _ => {}
             }
         }
-        if let Some(p) = word.text.find('(') {
-            cuts.retain(|&c| c < p);
-            cuts.push(p);
-        }
         cuts.push(word.text.len());
-        cuts.sort_unstable();
-        cuts.dedup();
         let mut first_error = None;
         for &cut in cuts.iter().rev() {
             let base = word.text.get(..cut).unwrap_or("");
@@ -346,14 +503,15 @@ impl Line<'_> {
                 continue;
             };
             let mut inst = Inst::new(op);
-            let mut result = self.suffixes(&mut inst, word.slice(cut));
+            let mut pending = Pending::default();
+            let mut result = self.suffixes(&mut inst, &mut pending, word.slice(cut));
             for piece in extra_suffixes {
                 if result.is_ok() {
-                    result = self.suffixes(&mut inst, *piece);
+                    result = self.suffixes(&mut inst, &mut pending, *piece);
                 }
             }
             match result {
-                Ok(()) => return Ok(inst),
+                Ok(()) => return Ok((inst, pending)),
                 Err(e) => {
                     first_error.get_or_insert(e);
                 }
@@ -363,11 +521,32 @@ impl Line<'_> {
             .unwrap_or_else(|| self.err(word.at, format!("unknown instruction `{}`", word.text))))
     }
 
-    /// Parses `_name`, `_name(args)` suffixes into `inst` (control fields, escapes, dst modifiers
-    /// are kept on the side in `ctrl`/`pending`).
-    fn suffixes(&self, inst: &mut Inst, text: Piece) -> Result<(), TextError> {
+    /// Parses `_name`, `_name(args)` suffixes into `inst` and `pending`.
+    fn suffixes(
+        &self,
+        inst: &mut Inst,
+        pending: &mut Pending,
+        text: Piece,
+    ) -> Result<(), TextError> {
         let layout = inst.info().control;
         let mut rest = text;
+        if layout == ControlLayout::Macro
+            && let Some(inner) = rest.text.strip_prefix('(')
+        {
+            // `mdef(k)` / `mcall(k)`: the macro id (guide §7.19).
+            let close = inner
+                .find(')')
+                .ok_or_else(|| self.err(rest.at, "unclosed `(`"))?;
+            let id = self.number(Piece {
+                text: inner.get(..close).unwrap_or(""),
+                at: rest.at + 1,
+            })?;
+            inst.ctrl.0 |= u16::try_from(id)
+                .ok()
+                .filter(|v| *v <= 0x3FFF)
+                .ok_or_else(|| self.err(rest.at, "macro id too large"))?;
+            rest = rest.slice(close + 2);
+        }
         while !rest.text.is_empty() {
             let Some(after) = rest.text.strip_prefix('_') else {
                 return Err(self.err(
@@ -376,15 +555,15 @@ impl Line<'_> {
                 ));
             };
             let body = rest.slice(1);
-            // The suffix name runs to the next `_` or `(`; names containing `_` are matched whole.
             let (name, args, consumed) = self.split_suffix(after, layout, body.at)?;
-            self.apply_suffix(inst, layout, name, args, body.at)?;
+            self.apply_suffix(inst, pending, layout, name, args, body.at)?;
             rest = body.slice(consumed);
         }
         Ok(())
     }
 
-    /// Splits one suffix off `text` (which follows a `_`): returns its name, its parenthesised
+    /// Splits one suffix off `text` (which follows a `_`): its name (matched whole against the
+    /// names this opcode accepts, longest first, so names containing `_` work), its parenthesised
     /// argument if any, and the number of bytes consumed.
     fn split_suffix<'t>(
         &self,
@@ -392,22 +571,14 @@ impl Line<'_> {
         layout: ControlLayout,
         at: usize,
     ) -> Result<(&'t str, Option<&'t str>, usize), TextError> {
-        // Candidate names: every layout field name/alias/choice word, plus the generic ones.
-        let mut names: Vec<&str> = vec![
-            "control",
-            "primod",
-            "secmod",
-            "resourceformat",
-            "addroffset",
-            "sat",
-            "x2",
-            "x4",
-            "x8",
-            "d2",
-            "d4",
-            "d8",
-        ];
-        for f in layout.fields() {
+        let mut names: Vec<&str> = GENERIC_SUFFIXES.to_vec();
+        if layout == ControlLayout::DclResource {
+            names.extend(["fmtx", "fmty", "fmtz", "fmtw", "format"]);
+        }
+        if layout == ControlLayout::Macro {
+            names.extend(["out", "in", "outline", "signature"]);
+        }
+        for f in layout.fields().iter().chain(layout.primary_fields()) {
             if !f.name.is_empty() {
                 names.push(f.name);
             }
@@ -441,49 +612,189 @@ impl Line<'_> {
     fn apply_suffix(
         &self,
         inst: &mut Inst,
+        pending: &mut Pending,
         layout: ControlLayout,
         name: &str,
         arg: Option<&str>,
         at: usize,
     ) -> Result<(), TextError> {
-        let hex_arg = |s: &Self| -> Result<u32, TextError> {
+        let info = inst.info();
+        let number = |s: &Self| -> Result<u32, TextError> {
             let a =
                 arg.ok_or_else(|| s.err(at, format!("`_{name}` needs a value in parentheses")))?;
-            parse_u32(a).ok_or_else(|| s.err(at, format!("`{a}` is not a number")))
+            parse_u32(a.trim()).ok_or_else(|| s.err(at, format!("`{a}` is not a number")))
+        };
+        let first_extra = |inst: &mut Inst| -> usize {
+            if inst.extra.is_empty() {
+                inst.extra.push(0);
+            }
+            0
         };
         match (name, arg) {
-            ("control", _) => {
-                let v = hex_arg(self)?;
+            ("control", Some(_)) => {
+                let v = number(self)?;
                 inst.ctrl.0 |= u16::try_from(v)
                     .map_err(|_| self.err(at, "control value wider than 16 bits"))?;
                 return Ok(());
             }
-            ("primod", _) => {
-                inst.pri_mod = Some(hex_arg(self)?);
+            ("primod", Some(_)) => {
+                inst.pri_mod = Some(inst.pri_mod.unwrap_or(0) | number(self)?);
                 return Ok(());
             }
-            ("secmod", _) => {
-                inst.sec_mod = Some(hex_arg(self)?);
+            ("secmod", Some(_)) => {
+                inst.sec_mod = Some(number(self)?);
                 return Ok(());
             }
-            ("resourceformat", _) => {
-                inst.resource_format = Some(hex_arg(self)?);
+            ("resourceformat", Some(_)) => {
+                inst.resource_format = Some(number(self)?);
                 return Ok(());
             }
-            ("addroffset", _) => {
-                inst.addr_offset = Some(hex_arg(self)?);
+            ("resourcetype", Some(a)) => {
+                let usage = PixTexUsage::from_name(a)
+                    .ok_or_else(|| self.err(at, format!("`{a}` is not a resource type")))?;
+                inst.resource_format = Some(usage.value());
+                return Ok(());
+            }
+            ("addroffset", Some(_)) => {
+                inst.addr_offset = Some(number(self)?);
+                return Ok(());
+            }
+            ("aoffimmi" | "addroffimmi", Some(a)) => {
+                // Three signed 7.1 fixed-point values (value × 2 in a byte, amd-il.md §1.10).
+                let mut word = 0u32;
+                let parts: Vec<&str> = a.split(',').map(str::trim).collect();
+                if parts.len() != 3 {
+                    return Err(self.err(at, "`_aoffimmi(u,v,w)` takes three values"));
+                }
+                for (i, p) in parts.iter().enumerate() {
+                    let v: f64 = p
+                        .parse()
+                        .map_err(|_| self.err(at, format!("`{p}` is not an offset")))?;
+                    let twice = v * 2.0;
+                    if twice.fract() != 0.0 || !(-128.0..=127.0).contains(&twice) {
+                        return Err(self.err(
+                            at,
+                            format!("offset `{p}` is not a multiple of 0.5 in [-64, 63.5]"),
+                        ));
+                    }
+                    word |= u32::from(twice as i8 as u8) << (8 * i);
+                }
+                inst.addr_offset = Some(word);
+                return Ok(());
+            }
+            ("prec", None) => {
+                pending.prec = Some(0xF);
+                return Ok(());
+            }
+            ("prec", Some(a)) => {
+                let mut mask = 0u16;
+                for c in a.chars() {
+                    mask |= match c {
+                        'x' => 1,
+                        'y' => 2,
+                        'z' => 4,
+                        'w' => 8,
+                        _ => return Err(self.err(at, format!("`{c}` is not a component"))),
+                    };
+                }
+                pending.prec = Some(mask);
+                return Ok(());
+            }
+            ("sat", None) => {
+                pending.sat = true;
                 return Ok(());
             }
             _ => {}
         }
-        for field in layout.fields() {
+        if let (Some(shift), None) = (
+            ShiftScale::from_name(name).filter(|s| *s != ShiftScale::None),
+            arg,
+        ) {
+            pending.shift = Some(shift);
+            return Ok(());
+        }
+        if info.extra == Extra::ResourceFormat {
+            let axis = match name {
+                "fmtx" => Some(0),
+                "fmty" => Some(1),
+                "fmtz" => Some(2),
+                "fmtw" => Some(3),
+                _ => None,
+            };
+            if let (Some(i), Some(a)) = (axis, arg) {
+                let f = ElementFormat::from_name(a)
+                    .map(|f| f.value())
+                    .or_else(|| parse_u32(a).filter(|v| *v < 8))
+                    .ok_or_else(|| self.err(at, format!("`{a}` is not an element format")))?;
+                let k = first_extra(inst);
+                if let Some(w) = inst.extra.get_mut(k) {
+                    *w |= f << (20 + 3 * i);
+                }
+                return Ok(());
+            }
+            if name == "format" {
+                let v = number(self)?;
+                let k = first_extra(inst);
+                if let Some(w) = inst.extra.get_mut(k) {
+                    *w = v;
+                }
+                return Ok(());
+            }
+        }
+        if inst.op == Opcode::Macrodef {
+            let v = match (name, arg) {
+                ("out", Some(_)) => Some((number(self)? & 0xFF) << 8),
+                ("in", Some(_)) => Some(number(self)? & 0xFF),
+                ("outline", None) => Some(1 << 16),
+                ("signature", Some(_)) => Some(number(self)?),
+                _ => None,
+            };
+            if let Some(v) = v {
+                let k = first_extra(inst);
+                if let Some(w) = inst.extra.get_mut(k) {
+                    *w |= v;
+                }
+                return Ok(());
+            }
+        }
+        if layout == ControlLayout::DclResource
+            && name == "type"
+            && let Some(a) = arg
+            && let Some(ty) = a.strip_suffix(",unnorm")
+        {
+            // `_type(2d,unnorm)` (guide §7.5 DCL_RESOURCE).
+            inst.ctrl.0 |= 0x8000;
+            return self.apply_suffix(inst, pending, layout, name, Some(ty), at);
+        }
+        if let Some(bits) = self.field_value(layout.fields(), name, arg, at)? {
+            inst.ctrl.0 |= bits;
+            return Ok(());
+        }
+        if let Some(bits) = self.field_value(layout.primary_fields(), name, arg, at)? {
+            inst.pri_mod = Some(inst.pri_mod.unwrap_or(0) | u32::from(bits));
+            return Ok(());
+        }
+        Err(self.err(
+            at,
+            format!("`_{name}` is not a suffix of `{}`", info.mnemonic),
+        ))
+    }
+
+    /// The bits that suffix `name(arg)` sets among `fields`, if one of them accepts it.
+    fn field_value(
+        &self,
+        fields: &[CtrlField],
+        name: &str,
+        arg: Option<&str>,
+        at: usize,
+    ) -> Result<Option<u16>, TextError> {
+        for field in fields {
             let named =
                 !field.name.is_empty() && (field.name == name || field.aliases.contains(&name));
             let value = match (field.kind, arg) {
                 (FieldKind::Flag, None) if named => 1,
-                (FieldKind::Number { .. }, Some(a)) if named => {
-                    parse_u32(a).ok_or_else(|| self.err(at, format!("`{a}` is not a number")))?
-                }
+                (FieldKind::Number { .. }, Some(a)) if named => parse_u32(a.trim())
+                    .ok_or_else(|| self.err(at, format!("`{a}` is not a number")))?,
                 (FieldKind::Enum { names, .. }, Some(a)) if named => names
                     .iter()
                     .find(|(w, _)| *w == a)
@@ -498,34 +809,9 @@ impl Line<'_> {
                 }
                 _ => continue,
             };
-            inst.ctrl.0 |= self.fit(field, value, at)?;
-            return Ok(());
+            return self.fit(field, value, at).map(Some);
         }
-        // Destination modifiers written on the instruction (amd-il.md §3.6); they are applied to the
-        // destination once it is parsed, so keep them in a pending slot on the Inst's first dst.
-        if arg.is_none() {
-            if name == "sat" {
-                return self.pending(inst, |d| d.sat = true);
-            }
-            if let Some(shift) = ShiftScale::from_name(name).filter(|s| *s != ShiftScale::None) {
-                return self.pending(inst, |d| d.shift = shift);
-            }
-        }
-        Err(self.err(
-            at,
-            format!("`_{name}` is not a suffix of `{}`", inst.info().mnemonic),
-        ))
-    }
-
-    /// Records a destination modifier; it is moved onto the real destination in [`Line::dst`].
-    fn pending(&self, inst: &mut Inst, set: impl FnOnce(&mut Dst)) -> Result<(), TextError> {
-        if inst.dst.is_empty() {
-            inst.dst.push(Dst::new(Reg::new(RegType::Temp, 0)));
-        }
-        if let Some(d) = inst.dst.first_mut() {
-            set(d);
-        }
-        Ok(())
+        Ok(None)
     }
 
     /// Shifts `value` into `field`'s bits, checking that it fits.

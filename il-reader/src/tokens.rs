@@ -34,30 +34,50 @@ impl std::error::Error for TokenError {}
 /// Decodes a token stream into a program.
 pub fn decode_tokens(tokens: &[u32]) -> Result<Program, TokenError> {
     let mut d = Decoder { tokens, pos: 0 };
+    // §1.1: macro definitions (`mdef` … `mend`) may precede IL_Lang. An IL_Lang token is below 256,
+    // so a token whose low half is IL_OP_MACRODEF cannot be one.
+    let mut macros = Vec::new();
+    while tokens
+        .get(d.pos)
+        .is_some_and(|t| t & 0xFFFF == u32::from(Opcode::Macrodef.code()))
+    {
+        loop {
+            let inst = d.inst()?;
+            let done = inst.op == Opcode::Macroend;
+            macros.push(inst);
+            if done {
+                break;
+            }
+        }
+    }
+    let lang_at = d.pos;
     let lang = d.next("the IL_Lang token")?;
     if lang >> 8 != 0 {
         return Err(d.err_at(
-            0,
+            lang_at,
             "IL_Lang bits 31:8 are reserved and must be 0 (amd-il.md §1.2)",
         ));
     }
     let language = LanguageType::from_value(lang)
-        .ok_or_else(|| d.err_at(0, format!("unknown ILLanguageType {lang}")))?;
+        .ok_or_else(|| d.err_at(lang_at, format!("unknown ILLanguageType {lang}")))?;
+    let version_at = d.pos;
     let version = d.next("the IL_Version token")?;
     if version >> 26 != 0 {
         return Err(d.err_at(
-            1,
+            version_at,
             "IL_Version bits 31:26 are reserved and must be 0 (amd-il.md §1.3)",
         ));
     }
-    let shader = ShaderKind::from_value((version >> 16) & 0xFF)
-        .ok_or_else(|| d.err_at(1, format!("unknown shader type {}", (version >> 16) & 0xFF)))?;
+    let kind = (version >> 16) & 0xFF;
+    let shader = ShaderKind::from_value(kind)
+        .ok_or_else(|| d.err_at(version_at, format!("unknown shader type {kind}")))?;
     let mut program = Program {
         shader,
         version: (((version >> 8) & 0xFF) as u8, (version & 0xFF) as u8),
         language,
         multipass: version & (1 << 24) != 0,
         realtime: version & (1 << 25) != 0,
+        macros,
         body: Vec::new(),
     };
     while d.pos < tokens.len() {
@@ -157,6 +177,23 @@ impl Decoder<'_> {
         }
         inst.ctrl = Control(ctrl);
         let immediate_cb = op == Opcode::DclConstBuffer && ctrl & 0x8000 != 0;
+        if op == Opcode::Macrocall {
+            // §1.11: mcall(k) · {outputs 15:0, inputs 31:16} · dst tokens · src tokens. Every operand
+            // takes at least one token, so the counts are checked against what remains.
+            let sig_at = self.pos;
+            let sig = self.next("the macro call signature")?;
+            let (outs, ins) = ((sig & 0xFFFF) as usize, (sig >> 16) as usize);
+            if outs + ins > self.tokens.len() - self.pos {
+                return Err(self.err_at(sig_at, "macro call operand counts exceed the stream"));
+            }
+            for _ in 0..outs {
+                inst.dst.push(self.dst(0)?);
+            }
+            for _ in 0..ins {
+                inst.src.push(self.src(0)?);
+            }
+            return Ok(inst);
+        }
         for _ in 0..info.dst {
             inst.dst.push(self.dst(0)?);
         }
@@ -189,8 +226,8 @@ impl Decoder<'_> {
                 self.words(n as usize, "the labels")?
             }
             Extra::InterfacePtr => {
-                let mut head = self.words(3, "the interface-pointer header")?;
-                let n = head.get(2).copied().unwrap_or(0);
+                let mut head = self.words(2, "the interface-pointer sizes")?;
+                let n = self.next("the function-table count")?;
                 head.extend(self.words(n as usize, "the function-table ids")?);
                 head
             }

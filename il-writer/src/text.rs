@@ -9,9 +9,10 @@
 
 use std::fmt::Write;
 
+use il_model::enums::{ElementFormat, PixTexUsage};
 use il_model::{
-    CompSel, ControlLayout, DivComp, Dst, DstComp, Extra, FieldKind, Flow, IDENTITY, Index, Inst,
-    Opcode, Program, Reg, RegType, ShaderKind, ShiftScale, Src,
+    CompSel, ControlLayout, CtrlField, DivComp, Dst, DstComp, Extra, FieldKind, Flow, IDENTITY,
+    Index, Inst, Opcode, Program, Reg, RegType, ShaderKind, ShiftScale, Src,
 };
 
 /// Indentation per nesting level.
@@ -30,16 +31,50 @@ pub fn to_text(program: &Program) -> String {
         out.push_str("_rt");
     }
     out.push('\n');
+    let mut macro_layout = Layout::default();
+    let mut macros = String::new();
+    for inst in &program.macros {
+        let depth = macro_layout.depth_for(inst.info().flow);
+        for _ in 0..depth {
+            macros.push_str(INDENT);
+        }
+        macros.push_str(&inst_text(inst, program.shader));
+        macros.push('\n');
+    }
+    out.insert_str(0, &macros);
     let mut layout = Layout::default();
-    for inst in &program.body {
+    let mut prec = None;
+    for (i, inst) in program.body.iter().enumerate() {
+        if let Some(mask) = foldable_prefix(inst)
+            && program
+                .body
+                .get(i + 1)
+                .is_some_and(|next| foldable_prefix(next).is_none())
+        {
+            prec = Some(mask);
+            continue;
+        }
         let depth = layout.depth_for(inst.info().flow);
         for _ in 0..depth {
             out.push_str(INDENT);
         }
-        out.push_str(&inst_text(inst, program.shader));
+        out.push_str(&inst_text_prec(inst, program.shader, prec.take()));
         out.push('\n');
     }
     out
+}
+
+/// The precise mask of a plain `IL_OP_PREFIX` packet that can be written as `_prec…` on the next
+/// instruction (amd-il.md §1.10); `None` for anything else.
+fn foldable_prefix(inst: &Inst) -> Option<u16> {
+    let plain = inst.op == Opcode::Prefix
+        && (1..=0xF).contains(&inst.ctrl.0)
+        && inst.pri_mod.is_none()
+        && inst.sec_mod.is_none()
+        && inst.dst.is_empty()
+        && inst.src.is_empty()
+        && inst.extra.is_empty();
+    plain.then_some(inst.ctrl.0)
 }
 
 /// Nesting state for indentation.
@@ -135,79 +170,215 @@ impl Layout {
 
 /// One instruction's text without indentation or newline.
 pub fn inst_text(inst: &Inst, shader: ShaderKind) -> String {
-    let info = inst.info();
-    let layout = info.control;
-    let mut line = String::from(info.mnemonic);
-    let mut trailing: Vec<String> = Vec::new();
-    let ctrl = if layout == ControlLayout::CountOfExtra {
-        0
-    } else {
-        inst.ctrl.0
-    };
+    inst_text_prec(inst, shader, None)
+}
+
+/// Appends `_name…` for each field of `fields` in `value`; returns the bits rendered.
+fn render_fields(
+    fields: &[CtrlField],
+    value: u16,
+    line: &mut String,
+    trailing: &mut Vec<String>,
+) -> u16 {
     let mut rendered = 0u16;
-    for field in layout.fields() {
-        let value = field.get(ctrl);
+    for field in fields {
+        let v = field.get(value);
         match field.kind {
             FieldKind::Flag => {
-                if value != 0 {
+                if v != 0 {
                     let _ = write!(line, "_{}", field.name);
                 }
             }
             FieldKind::Number { always } => {
-                if always || value != 0 {
-                    let _ = write!(line, "_{}({value})", field.name);
+                if always || v != 0 {
+                    let _ = write!(line, "_{}({v})", field.name);
                 }
             }
             FieldKind::Enum {
                 names: list,
                 always,
             } => {
-                if always || value != 0 {
-                    match names(value, list) {
+                if always || v != 0 {
+                    match names(v, list) {
                         Some(word) => {
                             let _ = write!(line, "_{}({word})", field.name);
                         }
                         None => {
-                            let _ = write!(line, "_{}({value})", field.name);
+                            let _ = write!(line, "_{}({v})", field.name);
                         }
                     }
                 }
             }
-            FieldKind::Choice(list) => match names(value, list) {
+            FieldKind::Choice(list) => match names(v, list) {
                 Some("") => {}
                 Some(word) => {
                     let _ = write!(line, "_{word}");
                 }
-                // No word for this value: left to the `_control(..)` escape below.
+                // No word for this value: left to the `_control(..)` escape.
                 None => continue,
             },
-            FieldKind::Operand => trailing.push(value.to_string()),
+            FieldKind::Operand => trailing.push(v.to_string()),
             FieldKind::Hidden => {}
         }
         rendered |= field.mask();
     }
-    let leftover = ctrl
-        & !rendered
-        & if layout.owns_modifier_bits() {
-            0xFFFF
-        } else {
-            0x3FFF
-        };
+    rendered
+}
+
+/// A signed 7.1 fixed-point byte of `_aoffimmi` (amd-il.md §1.10) as text: `3`, `-1.5`.
+fn half_text(byte: u32) -> String {
+    let v = i32::from(byte as u8 as i8);
+    if v % 2 == 0 {
+        (v / 2).to_string()
+    } else {
+        format!("{:.1}", v as f32 / 2.0)
+    }
+}
+
+/// The text of a `comment` packet: a quoted string when the words hold printable ASCII padded with
+/// NULs to whole words (amd-il.md §1.11), else the raw words.
+fn comment_text(words: &[u32]) -> String {
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let end = bytes.iter().position(|b| *b == 0);
+    if let Some(end) = end {
+        let (text, pad) = bytes.split_at(end);
+        let padded_ok = pad.iter().all(|b| *b == 0) && pad.len() <= 4 && !pad.is_empty();
+        if padded_ok
+            && text
+                .iter()
+                .all(|b| (0x20..0x7F).contains(b) && !b"\";/".contains(b))
+        {
+            return format!("\"{}\"", String::from_utf8_lossy(text));
+        }
+    }
+    words
+        .iter()
+        .map(|w| format!("0x{w:08X}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One instruction's text; `prec` is the precise mask of a preceding `IL_OP_PREFIX` folded into
+/// this line as `_prec` / `_prec(mask)` (amd-il.md §1.10).
+fn inst_text_prec(inst: &Inst, shader: ShaderKind, prec: Option<u16>) -> String {
+    let info = inst.info();
+    let layout = info.control;
+    let mut line = String::from(info.mnemonic);
+    let mut trailing: Vec<String> = Vec::new();
+    let ctrl = match layout {
+        ControlLayout::CountOfExtra => 0,
+        _ => inst.ctrl.0,
+    };
+    let mut rendered = 0u16;
+    if layout == ControlLayout::Macro {
+        // `mdef(k)`, `mcall(k)` (guide §7.19).
+        let _ = write!(line, "({})", ctrl & 0x3FFF);
+        rendered |= 0x3FFF;
+    }
+    if layout == ControlLayout::DclResource {
+        // `dcl_resource_id(n)_type(t[,unnorm])` (guide §7.5 DCL_RESOURCE).
+        let ty = u32::from((ctrl >> 8) & 0xF);
+        let _ = write!(line, "_id({})", ctrl & 0xFF);
+        match names(ty, PixTexUsage::NAMES) {
+            Some(word) => {
+                let _ = write!(line, "_type({word}");
+            }
+            None => {
+                let _ = write!(line, "_type({ty}");
+            }
+        }
+        line.push_str(if ctrl & 0x8000 != 0 { ",unnorm)" } else { ")" });
+        rendered |= 0x8FFF;
+    } else {
+        rendered |= render_fields(layout.fields(), ctrl, &mut line, &mut trailing);
+    }
+    let owned = if layout.owns_modifier_bits() {
+        0xFFFF
+    } else {
+        0x3FFF
+    };
+    let leftover = ctrl & !rendered & owned;
     if leftover != 0 {
         // Bits the layout does not define (the verifier rejects them); kept so text stays lossless.
         let _ = write!(line, "_control({leftover:#06x})");
     }
     if let Some(p) = inst.pri_mod {
-        let _ = write!(line, "_primod({p:#010x})");
+        let fields = layout.primary_fields();
+        let defined = fields.iter().fold(0u32, |m, f| m | u32::from(f.mask()));
+        let before = line.len();
+        if p & !defined == 0 {
+            render_fields(fields, p as u16, &mut line, &mut trailing);
+        }
+        if line.len() == before {
+            let _ = write!(line, "_primod({p:#010x})");
+        }
     }
     if let Some(s) = inst.sec_mod {
         let _ = write!(line, "_secmod({s:#010x})");
     }
     if let Some(f) = inst.resource_format {
-        let _ = write!(line, "_resourceformat({f:#010x})");
+        match PixTexUsage::from_value(f) {
+            Some(u) => {
+                let _ = write!(line, "_resourcetype({})", u.name());
+            }
+            None => {
+                let _ = write!(line, "_resourceformat({f:#010x})");
+            }
+        }
     }
     if let Some(a) = inst.addr_offset {
-        let _ = write!(line, "_addroffset({a:#010x})");
+        if a >> 24 == 0 {
+            let _ = write!(
+                line,
+                "_aoffimmi({},{},{})",
+                half_text(a & 0xFF),
+                half_text((a >> 8) & 0xFF),
+                half_text((a >> 16) & 0xFF)
+            );
+        } else {
+            let _ = write!(line, "_addroffset({a:#010x})");
+        }
+    }
+    if info.extra == Extra::ResourceFormat
+        && let Some(&f) = inst.extra.first()
+    {
+        if f & 0xF_FFFF == 0 {
+            for (i, axis) in ["x", "y", "z", "w"].iter().enumerate() {
+                let v = (f >> (20 + 3 * i)) & 7;
+                let _ = write!(
+                    line,
+                    "_fmt{axis}({})",
+                    names(v, ElementFormat::NAMES).unwrap_or("unknown")
+                );
+            }
+        } else {
+            let _ = write!(line, "_format({f:#010x})");
+        }
+    }
+    if inst.op == Opcode::Macrodef
+        && let Some(&sig) = inst.extra.first()
+    {
+        if sig >> 17 == 0 {
+            let _ = write!(line, "_out({})_in({})", (sig >> 8) & 0xFF, sig & 0xFF);
+            if sig & (1 << 16) != 0 {
+                line.push_str("_outline");
+            }
+        } else {
+            let _ = write!(line, "_signature({sig:#010x})");
+        }
+    }
+    match prec {
+        Some(0xF) => line.push_str("_prec"),
+        Some(mask) => {
+            line.push_str("_prec(");
+            for (i, c) in ['x', 'y', 'z', 'w'].iter().enumerate() {
+                if mask & (1 << i) != 0 {
+                    line.push(*c);
+                }
+            }
+            line.push(')');
+        }
+        None => {}
     }
     if let Some(dst) = inst.dst.first() {
         if dst.shift != ShiftScale::None {
@@ -217,25 +388,53 @@ pub fn inst_text(inst: &Inst, shader: ShaderKind) -> String {
             line.push_str("_sat");
         }
     }
+    if info.extra == Extra::InterfacePtr {
+        let _ = write!(
+            line,
+            "[{}][{}]",
+            inst.extra.first().copied().unwrap_or(0),
+            inst.extra.get(1).copied().unwrap_or(0)
+        );
+    }
     let mut items: Vec<String> = Vec::new();
-    for dst in &inst.dst {
-        items.push(dst_text(dst, shader));
+    if inst.op == Opcode::Macrocall {
+        // `mcall(k) (outs), (ins)` — parentheses mandatory (guide §7.19).
+        let outs: Vec<String> = inst.dst.iter().map(|d| dst_text(d, shader)).collect();
+        let ins: Vec<String> = inst.src.iter().map(|s| src_text(s, shader)).collect();
+        items.push(format!("({})", outs.join(", ")));
+        items.push(format!("({})", ins.join(", ")));
+    } else {
+        items.extend(inst.dst.iter().map(|d| dst_text(d, shader)));
+        items.extend(inst.src.iter().map(|s| src_text(s, shader)));
     }
-    for src in &inst.src {
-        items.push(src_text(src, shader));
-    }
+    let list = |words: &[u32]| {
+        words
+            .iter()
+            .map(|w| w.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     match info.extra {
-        Extra::Words(4) if inst.op == Opcode::DclLiteral || inst.op == Opcode::Def => {
+        Extra::Words(4) if matches!(inst.op, Opcode::DclLiteral | Opcode::Def) => {
             items.extend(inst.extra.iter().map(|w| format!("0x{w:08X}")));
         }
+        Extra::ImmediateConstants => items.extend(inst.extra.iter().map(|w| format!("0x{w:08X}"))),
         Extra::CaseValue => items.extend(inst.extra.iter().map(|w| (*w as i32).to_string())),
         Extra::Float => items.extend(inst.extra.iter().map(|w| float_text(*w))),
+        Extra::Comment if !inst.extra.is_empty() => items.push(comment_text(&inst.extra)),
+        Extra::Comment => {}
+        Extra::LabelList => items.push(format!("= {{{}}}", list(&inst.extra))),
+        Extra::InterfacePtr => items.push(format!(
+            "= {{{}}}",
+            list(inst.extra.get(2..).unwrap_or(&[]))
+        )),
+        Extra::ResourceFormat | Extra::MacroSignature => {}
         _ => items.extend(inst.extra.iter().map(|w| w.to_string())),
     }
     items.extend(trailing);
     if !items.is_empty() {
         line.push(' ');
-        line.push_str(&items.join(", "));
+        line.push_str(&items.join(", ").replace(", = {", " = {"));
     }
     line
 }

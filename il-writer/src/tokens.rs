@@ -1,6 +1,6 @@
 //! Binary token writer (amd-il.md §1: IL_Lang, IL_Version, then instruction packets).
 
-use il_model::{ControlLayout, Dst, Extra, Index, Inst, Program, Reg, Src};
+use il_model::{ControlLayout, Dst, Extra, Index, Inst, Opcode, Program, Reg, Src};
 
 /// Encodes `program` as 32-bit tokens (amd-il.md §1.1–§1.11).
 ///
@@ -8,6 +8,10 @@ use il_model::{ControlLayout, Dst, Extra, Index, Inst, Program, Reg, Src};
 /// still returns tokens and never panics, but they may not decode back to the same model.
 pub fn to_tokens(program: &Program) -> Vec<u32> {
     let mut out = Vec::with_capacity(2 + program.body.len() * 6);
+    // §1.1: macro definitions may precede the IL_Lang token.
+    for inst in &program.macros {
+        encode_inst(inst, &mut out);
+    }
     // §1.2: IL_Lang, client type in bits 7:0.
     out.push(program.language.value());
     // §1.3: IL_Version.
@@ -57,6 +61,10 @@ fn encode_inst(inst: &Inst, out: &mut Vec<u32>) {
     out.extend(inst.sec_mod);
     out.extend(inst.resource_format);
     out.extend(inst.addr_offset);
+    if inst.op == Opcode::Macrocall {
+        // §1.11: mcall(k) · {outputs 15:0, inputs 31:16} · dst tokens · src tokens.
+        out.push((inst.dst.len() as u32 & 0xFFFF) | (inst.src.len() as u32 & 0xFFFF) << 16);
+    }
     for dst in &inst.dst {
         encode_dst(dst, out);
     }
@@ -74,6 +82,14 @@ fn encode_inst(inst: &Inst, out: &mut Vec<u32>) {
             out.push(inst.extra.len() as u32);
             out.extend_from_slice(&inst.extra);
         }
+        Extra::InterfacePtr => {
+            // Guide §7.18 DCL_INTERFACE_PTR: array_size · length · count · table ids.
+            let (head, ids) = inst.extra.split_at(inst.extra.len().min(2));
+            out.extend_from_slice(head);
+            out.push(ids.len() as u32);
+            out.extend_from_slice(ids);
+        }
+        Extra::MacroSignature if inst.op == Opcode::Macrocall => {}
         Extra::Comment => {
             // §1.11: length (number of following dwords) in bits 15:0.
             out.push(inst.extra.len() as u32 & 0xFFFF);
