@@ -1,1 +1,98 @@
 //! A SPIR-V validator whose diagnostics name the rule and the instruction.
+//!
+//! [`validate`] checks a module read by `spv_reader` against the rules of the project's
+//! SPIR-V digest (spirv.md §2, rule ids `V-*`; reader-level rules `R-*` of §1.6 that the
+//! tolerant reader leaves to us) for Shader and Kernel modules, in the client environment
+//! of [`Options::target_env`]. It collects every error of a module — each check goes on
+//! after a failure unless continuing would only repeat the same problem — and returns
+//! either the [`ModuleInfo`] facts later stages rely on or the [`Diagnostics`].
+//!
+//! The reference is spirv-val 2025.5: the verdict (valid or not) is meant to agree with it
+//! on every module; [`mutate`] builds the mutated modules that measure this.
+//!
+//! ```
+//! use spv_reader::rspirv::binary::Assemble;
+//! use spv_reader::rspirv::dr::Builder;
+//! use spv_reader::spirv;
+//!
+//! let mut b = Builder::new();
+//! b.capability(spirv::Capability::Shader);
+//! b.memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
+//! let void = b.type_void();
+//! let fn_ty = b.type_function(void, vec![]);
+//! let main = b.begin_function(void, None, spirv::FunctionControl::NONE, fn_ty).unwrap();
+//! b.begin_block(None).unwrap();
+//! b.ret().unwrap();
+//! b.end_function().unwrap();
+//! b.entry_point(spirv::ExecutionModel::GLCompute, main, "main", vec![]);
+//! b.execution_mode(main, spirv::ExecutionMode::LocalSize, vec![8, 8, 1]);
+//! let words = b.module().assemble();
+//!
+//! let module = spv_reader::read_words(&words).unwrap();
+//! let info = spv_validate::validate(&module, &spv_validate::Options::default()).unwrap();
+//! assert_eq!(info.entry_points[0].local_size, Some([8, 8, 1]));
+//! ```
+
+#![cfg_attr(
+    not(test),
+    warn(clippy::panic, clippy::unwrap_used, clippy::expect_used)
+)]
+#![cfg_attr(not(test), warn(clippy::indexing_slicing))]
+
+mod caps;
+mod cfg;
+mod checks;
+mod ctx;
+mod diag;
+mod dom;
+mod env;
+mod info;
+pub mod limits;
+mod operands;
+
+pub use diag::{Diagnostic, Diagnostics};
+pub use env::{ParseTargetEnvError, TargetEnv};
+pub use info::{BlockInfo, EntryPointInfo, FunctionInfo, ModuleInfo};
+
+use spv_reader::Module;
+
+/// How to validate.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[non_exhaustive]
+pub struct Options {
+    /// The client environment; the default validates core SPIR-V at the module's version.
+    pub target_env: TargetEnv,
+}
+
+impl Options {
+    /// Options for environment `target_env`.
+    pub fn new(target_env: TargetEnv) -> Self {
+        Options { target_env }
+    }
+}
+
+/// Validates `module` in the environment of `options`: the facts later stages rely on, or
+/// every diagnostic found.
+pub fn validate(module: &Module, options: &Options) -> Result<ModuleInfo, Diagnostics> {
+    let env = match options.target_env {
+        TargetEnv::ModuleVersion => TargetEnv::Universal(module.header().version.1),
+        env => env,
+    };
+    let mut ctx = ctx::Ctx::new(module, env);
+    let facts = checks::run(&mut ctx);
+    if ctx.diags.is_empty() {
+        Ok(info::build(&ctx, facts))
+    } else {
+        Err(Diagnostics(std::mem::take(&mut ctx.diags)))
+    }
+}
+
+/// Whether `bytes` is a valid module in `env`: it reads and validates without error.
+pub fn verdict(bytes: &[u8], env: TargetEnv) -> bool {
+    spv_reader::read(bytes).is_ok_and(|m| validate(&m, &Options::new(env)).is_ok())
+}
+
+/// [`verdict`] for words.
+pub fn verdict_words(words: &[u32], env: TargetEnv) -> bool {
+    spv_reader::read_words(words).is_ok_and(|m| validate(&m, &Options::new(env)).is_ok())
+}

@@ -1,0 +1,231 @@
+//! The declared capabilities closed under "Implicitly Declares" (SPIR-V §3.2.30, digest
+//! V-CAP-4), and the facts about single capabilities the checks need: the first version
+//! that defines them (§9.1 "Missing before") and the extensions that enable them earlier.
+
+use spv_reader::spirv::Capability as C;
+
+/// A set of capabilities, closed under implication when built by [`CapabilitySet::new`].
+#[derive(Clone, Default, Debug)]
+pub(crate) struct CapabilitySet {
+    /// Raw capability values, sorted and deduplicated.
+    raw: Vec<u32>,
+}
+
+/// What each capability implicitly declares (SPIR-V §3.2.30, the "Implicitly Declares"
+/// column); capabilities that imply nothing are absent.
+fn implies(cap: C) -> &'static [C] {
+    match cap {
+        C::Shader => &[C::Matrix],
+        C::Geometry
+        | C::Tessellation
+        | C::AtomicStorage
+        | C::ImageGatherExtended
+        | C::StorageImageMultisample
+        | C::UniformBufferArrayDynamicIndexing
+        | C::SampledImageArrayDynamicIndexing
+        | C::StorageBufferArrayDynamicIndexing
+        | C::StorageImageArrayDynamicIndexing
+        | C::ClipDistance
+        | C::CullDistance
+        | C::SampleRateShading
+        | C::SampledRect
+        | C::InputAttachment
+        | C::SparseResidency
+        | C::MinLod
+        | C::SampledCubeArray
+        | C::ImageMSArray
+        | C::StorageImageExtendedFormats
+        | C::ImageQuery
+        | C::DerivativeControl
+        | C::InterpolationFunction
+        | C::TransformFeedback
+        | C::StorageImageReadWithoutFormat
+        | C::StorageImageWriteWithoutFormat
+        | C::DrawParameters
+        | C::MultiView
+        | C::VariablePointersStorageBuffer
+        | C::PhysicalStorageBufferAddresses
+        | C::ShaderNonUniform
+        | C::RuntimeDescriptorArray
+        | C::DemoteToHelperInvocation
+        | C::Float16ImageAMD
+        | C::ImageGatherBiasLodAMD
+        | C::FragmentMaskAMD
+        | C::StencilExportEXT
+        | C::ImageReadWriteLodAMD
+        | C::Int64ImageEXT
+        | C::ShaderClockKHR
+        | C::FragmentShadingRateKHR
+        | C::RayQueryKHR
+        | C::RayTracingKHR
+        | C::RayTracingNV
+        | C::RayTracingProvisionalKHR
+        | C::RayQueryProvisionalKHR
+        | C::MeshShadingNV
+        | C::MeshShadingEXT
+        | C::FragmentShaderSampleInterlockEXT
+        | C::FragmentShaderPixelInterlockEXT
+        | C::FragmentShaderShadingRateInterlockEXT
+        | C::FragmentBarycentricKHR
+        | C::SampleMaskPostDepthCoverage
+        | C::GeometryShaderPassthroughNV
+        | C::ShaderViewportIndexLayerEXT
+        | C::ShaderViewportMaskNV => &[C::Shader],
+        C::Vector16
+        | C::Float16Buffer
+        | C::ImageBasic
+        | C::Pipes
+        | C::DeviceEnqueue
+        | C::LiteralSampler
+        | C::NamedBarrier => &[C::Kernel],
+        C::Int64Atomics => &[C::Int64],
+        C::ImageReadWrite | C::ImageMipmap => &[C::ImageBasic],
+        C::TessellationPointSize => &[C::Tessellation],
+        C::GeometryPointSize | C::GeometryStreams | C::MultiViewport => &[C::Geometry],
+        C::ImageCubeArray => &[C::SampledCubeArray],
+        C::ImageRect => &[C::SampledRect],
+        C::GenericPointer => &[C::Addresses],
+        C::Image1D => &[C::Sampled1D],
+        C::ImageBuffer => &[C::SampledBuffer],
+        C::SubgroupDispatch => &[C::DeviceEnqueue],
+        C::PipeStorage => &[C::Pipes],
+        C::GroupNonUniformVote
+        | C::GroupNonUniformArithmetic
+        | C::GroupNonUniformBallot
+        | C::GroupNonUniformShuffle
+        | C::GroupNonUniformShuffleRelative
+        | C::GroupNonUniformClustered
+        | C::GroupNonUniformQuad
+        | C::GroupNonUniformPartitionedNV => &[C::GroupNonUniform],
+        C::UniformAndStorageBuffer16BitAccess => &[C::StorageBuffer16BitAccess],
+        C::UniformAndStorageBuffer8BitAccess => &[C::StorageBuffer8BitAccess],
+        C::VariablePointers => &[C::VariablePointersStorageBuffer],
+        C::InputAttachmentArrayDynamicIndexing => &[C::InputAttachment],
+        C::UniformTexelBufferArrayDynamicIndexing => &[C::SampledBuffer],
+        C::StorageTexelBufferArrayDynamicIndexing => &[C::ImageBuffer],
+        C::UniformBufferArrayNonUniformIndexing
+        | C::SampledImageArrayNonUniformIndexing
+        | C::StorageBufferArrayNonUniformIndexing
+        | C::StorageImageArrayNonUniformIndexing => &[C::ShaderNonUniform],
+        C::InputAttachmentArrayNonUniformIndexing => &[C::InputAttachment, C::ShaderNonUniform],
+        C::UniformTexelBufferArrayNonUniformIndexing => &[C::SampledBuffer, C::ShaderNonUniform],
+        C::StorageTexelBufferArrayNonUniformIndexing => &[C::ImageBuffer, C::ShaderNonUniform],
+        _ => &[],
+    }
+}
+
+impl CapabilitySet {
+    /// The closure of the declared capabilities `declared` (raw values) under implication.
+    pub(crate) fn new(declared: &[u32]) -> Self {
+        let mut raw: Vec<u32> = declared.to_vec();
+        let mut i = 0;
+        // Each round adds only values not yet present, and there are finitely many
+        // capabilities, so the loop ends.
+        while let Some(&v) = raw.get(i) {
+            if let Some(cap) = C::from_u32(v) {
+                for &implied in implies(cap) {
+                    if !raw.contains(&(implied as u32)) {
+                        raw.push(implied as u32);
+                    }
+                }
+            }
+            i += 1;
+        }
+        raw.sort_unstable();
+        raw.dedup();
+        CapabilitySet { raw }
+    }
+
+    /// Whether `cap` is in the set.
+    pub(crate) fn has(&self, cap: C) -> bool {
+        self.raw.binary_search(&(cap as u32)).is_ok()
+    }
+
+    /// Whether any of `caps` is in the set (an empty list is satisfied).
+    pub(crate) fn any(&self, caps: &[C]) -> bool {
+        caps.is_empty() || caps.iter().any(|&c| self.has(c))
+    }
+}
+
+/// The first SPIR-V minor version defining `cap` and the extensions that make it usable
+/// before that (SPIR-V §9.1 of the digest; capabilities of 1.0 are absent).
+pub(crate) fn capability_version(cap: C) -> Option<(u8, &'static [&'static str])> {
+    Some(match cap {
+        C::SubgroupDispatch | C::NamedBarrier | C::PipeStorage => (1, &[]),
+        C::GroupNonUniform
+        | C::GroupNonUniformVote
+        | C::GroupNonUniformArithmetic
+        | C::GroupNonUniformBallot
+        | C::GroupNonUniformShuffle
+        | C::GroupNonUniformShuffleRelative
+        | C::GroupNonUniformClustered
+        | C::GroupNonUniformQuad => (3, &[]),
+        C::DrawParameters => (3, &["SPV_KHR_shader_draw_parameters"]),
+        C::StorageBuffer16BitAccess
+        | C::UniformAndStorageBuffer16BitAccess
+        | C::StoragePushConstant16
+        | C::StorageInputOutput16 => (3, &["SPV_KHR_16bit_storage"]),
+        C::DeviceGroup => (3, &["SPV_KHR_device_group"]),
+        C::MultiView => (3, &["SPV_KHR_multiview"]),
+        C::VariablePointersStorageBuffer | C::VariablePointers => {
+            (3, &["SPV_KHR_variable_pointers"])
+        }
+        C::DenormPreserve
+        | C::DenormFlushToZero
+        | C::SignedZeroInfNanPreserve
+        | C::RoundingModeRTE
+        | C::RoundingModeRTZ => (4, &["SPV_KHR_float_controls"]),
+        C::StorageBuffer8BitAccess
+        | C::UniformAndStorageBuffer8BitAccess
+        | C::StoragePushConstant8 => (5, &["SPV_KHR_8bit_storage"]),
+        C::ShaderNonUniform
+        | C::RuntimeDescriptorArray
+        | C::InputAttachmentArrayDynamicIndexing
+        | C::UniformTexelBufferArrayDynamicIndexing
+        | C::StorageTexelBufferArrayDynamicIndexing
+        | C::UniformBufferArrayNonUniformIndexing
+        | C::SampledImageArrayNonUniformIndexing
+        | C::StorageBufferArrayNonUniformIndexing
+        | C::StorageImageArrayNonUniformIndexing
+        | C::InputAttachmentArrayNonUniformIndexing
+        | C::UniformTexelBufferArrayNonUniformIndexing
+        | C::StorageTexelBufferArrayNonUniformIndexing => (5, &["SPV_EXT_descriptor_indexing"]),
+        C::VulkanMemoryModel | C::VulkanMemoryModelDeviceScope => {
+            (5, &["SPV_KHR_vulkan_memory_model"])
+        }
+        C::PhysicalStorageBufferAddresses => (
+            5,
+            &[
+                "SPV_EXT_physical_storage_buffer",
+                "SPV_KHR_physical_storage_buffer",
+            ],
+        ),
+        C::ShaderLayer | C::ShaderViewportIndex => (5, &[]),
+        C::DemoteToHelperInvocation => (6, &["SPV_EXT_demote_to_helper_invocation"]),
+        C::DotProductInputAll
+        | C::DotProductInput4x8Bit
+        | C::DotProductInput4x8BitPacked
+        | C::DotProduct => (6, &["SPV_KHR_integer_dot_product"]),
+        C::UniformDecoration => (6, &[]),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn implication_is_transitive() {
+        // VariablePointers ⇒ VariablePointersStorageBuffer ⇒ Shader ⇒ Matrix (§3.2.30).
+        let set = CapabilitySet::new(&[C::VariablePointers as u32]);
+        assert!(set.has(C::VariablePointersStorageBuffer));
+        assert!(set.has(C::Shader));
+        assert!(set.has(C::Matrix));
+        assert!(!set.has(C::Kernel));
+        // Kernel implies nothing (digest V-CAP-4).
+        let kernel = CapabilitySet::new(&[C::Kernel as u32]);
+        assert!(!kernel.has(C::Shader));
+        assert!(kernel.any(&[C::Shader, C::Kernel]));
+    }
+}

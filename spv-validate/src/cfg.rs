@@ -1,0 +1,138 @@
+//! Each function's control-flow graph over dense block indices: branch successors and
+//! predecessors, the merge instruction of each header, and the plain dominator tree from the
+//! entry block.
+//!
+//! Built once by [`build`] and shared by the CFG, structured-CFG and SSA-dominance checks.
+
+use spv_reader::spirv::Op;
+use spv_reader::{Id, InstIndex};
+
+use crate::ctx::{Ctx, NONE};
+use crate::dom::{DomTree, Graph};
+use crate::operands::Kind;
+
+/// A header's merge instruction, resolved to block indices.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Merge {
+    /// The `OpSelectionMerge`/`OpLoopMerge` instruction.
+    pub(crate) inst: InstIndex,
+    /// Merge block index ([`NONE`] when the operand is not a label of this function).
+    pub(crate) merge: u32,
+    /// Continue target index for `OpLoopMerge` ([`NONE`] when not a label of this
+    /// function); `None` for `OpSelectionMerge`.
+    pub(crate) cont: Option<u32>,
+}
+
+/// The control-flow facts of one function definition.
+pub(crate) struct FuncCfg {
+    /// Index of the function in `Module::functions()`.
+    pub(crate) func: u32,
+    /// Branch edges between blocks (duplicates removed, target order kept).
+    pub(crate) graph: Graph,
+    /// The merge instruction of each block, if any.
+    pub(crate) merges: Vec<Option<Merge>>,
+    /// Whether each block is reachable from the entry block along branch edges.
+    pub(crate) reachable: Vec<bool>,
+    /// Plain dominators from the entry block (unreachable blocks are outside the tree).
+    pub(crate) dom: DomTree,
+}
+
+impl FuncCfg {
+    /// Successor block indices of block `b`.
+    pub(crate) fn succs(&self, b: u32) -> &[u32] {
+        self.graph.succs.get(b as usize).map_or(&[], |v| v)
+    }
+
+    /// Predecessor block indices of block `b`.
+    pub(crate) fn preds(&self, b: u32) -> &[u32] {
+        self.graph.preds.get(b as usize).map_or(&[], |v| v)
+    }
+
+    /// Whether block `b` is reachable from the entry along branch edges.
+    pub(crate) fn is_reachable(&self, b: u32) -> bool {
+        self.reachable.get(b as usize).copied().unwrap_or(false)
+    }
+}
+
+/// The block index of `label` in function `func`, if it is an `OpLabel` of that function.
+pub(crate) fn block_of_label(ctx: &Ctx<'_>, func: u32, label: Id) -> Option<u32> {
+    let (f, b) = ctx.def_block(label)?;
+    (f == func && ctx.def_op(label) == Some(Op::Label)).then_some(b)
+}
+
+/// The branch targets (label ids) named by a terminator, in operand order.
+pub(crate) fn branch_targets(ctx: &Ctx<'_>, term: InstIndex) -> Vec<Id> {
+    let Some(inst) = ctx.m.inst(term) else {
+        return Vec::new();
+    };
+    let ids = ctx.id_refs(inst).filter(|(o, _)| o.kind == Kind::Id);
+    match inst.opcode() {
+        Some(Op::Branch) => ids.map(|(_, id)| id).take(1).collect(),
+        // Condition first, then the two labels.
+        Some(Op::BranchConditional) => ids.skip(1).take(2).map(|(_, id)| id).collect(),
+        // Selector first, then Default and the case labels.
+        Some(Op::Switch) => ids.skip(1).map(|(_, id)| id).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Builds the CFG of every function definition (declarations have none).
+pub(crate) fn build(ctx: &Ctx<'_>) -> Vec<FuncCfg> {
+    let mut out = Vec::new();
+    for (fi, f) in ctx.m.functions().iter().enumerate() {
+        if f.blocks.is_empty() {
+            continue;
+        }
+        let fi = fi as u32;
+        let n = f.blocks.len();
+        let mut graph = Graph::new(n);
+        let mut merges = Vec::with_capacity(n);
+        for (bi, b) in f.blocks.iter().enumerate() {
+            let mut seen: Vec<u32> = Vec::new();
+            for label in branch_targets(ctx, b.terminator) {
+                if let Some(t) = block_of_label(ctx, fi, label)
+                    && !seen.contains(&t)
+                {
+                    seen.push(t);
+                    graph.add_edge(bi as u32, t);
+                }
+            }
+            let merge = b.merge.and_then(|mi| {
+                let inst = ctx.m.inst(mi)?;
+                let words = inst.words();
+                let label = |i: usize| {
+                    words
+                        .get(i)
+                        .and_then(|&w| block_of_label(ctx, fi, Id(w)))
+                        .unwrap_or(NONE)
+                };
+                Some(Merge {
+                    inst: mi,
+                    merge: label(1),
+                    cont: (inst.opcode() == Some(Op::LoopMerge)).then(|| label(2)),
+                })
+            });
+            merges.push(merge);
+        }
+        let reachable = {
+            let mut r = vec![false; n];
+            for b in graph.post_order(0) {
+                if let Some(x) = r.get_mut(b as usize) {
+                    *x = true;
+                }
+            }
+            r
+        };
+        // spirv-val computes dominators by a traversal from the entry block, so blocks the
+        // entry does not reach have no dominator and are not ordered (checked with probes).
+        let dom = DomTree::new(&graph, 0);
+        out.push(FuncCfg {
+            func: fi,
+            graph,
+            merges,
+            reachable,
+            dom,
+        });
+    }
+    out
+}

@@ -1,0 +1,165 @@
+//! What the tolerant reader leaves to the validator (reader checklist of
+//! spirv.md §1.6) and the version and capability gates on opcodes (V-CAP-1, V-CAP-2):
+//! unknown opcodes and enumerants, operands that do not consume the word count exactly,
+//! opcodes missing before (or after) the module's version, opcodes whose enabling
+//! capability or extension is not declared, and the module version against the
+//! environment.
+
+use spv_reader::spirv::Op;
+
+use crate::caps::capability_version;
+use crate::ctx::Ctx;
+use crate::diag::opcode_name;
+use crate::operands::{decode, grammar_of};
+
+/// (first minor version, last minor version, extensions enabling it earlier) of opcodes
+/// whose availability depends on the version (digest §9.1).
+fn opcode_versions(op: Op) -> Option<(u8, u8, &'static [&'static str])> {
+    let op_num = op as u32;
+    Some(match op {
+        Op::ModuleProcessed
+        | Op::SizeOf
+        | Op::TypePipeStorage
+        | Op::ConstantPipeStorage
+        | Op::CreatePipeFromPipeStorage
+        | Op::GetKernelLocalSizeForSubgroupCount
+        | Op::GetKernelMaxNumSubgroups
+        | Op::TypeNamedBarrier
+        | Op::NamedBarrierInitialize
+        | Op::MemoryNamedBarrier => (1, 6, &[]),
+        Op::ExecutionModeId | Op::DecorateId => (2, 6, &[]),
+        _ if (333..=366).contains(&op_num) => (3, 6, &[]),
+        Op::CopyLogical | Op::PtrEqual | Op::PtrNotEqual | Op::PtrDiff => (4, 6, &[]),
+        Op::DecorateString | Op::MemberDecorateString => (
+            4,
+            6,
+            &[
+                "SPV_GOOGLE_decorate_string",
+                "SPV_GOOGLE_hlsl_functionality1",
+            ],
+        ),
+        Op::TerminateInvocation => (6, 6, &["SPV_KHR_terminate_invocation"]),
+        Op::DemoteToHelperInvocation => (6, 6, &["SPV_EXT_demote_to_helper_invocation"]),
+        Op::SDot | Op::UDot | Op::SUDot | Op::SDotAccSat | Op::UDotAccSat | Op::SUDotAccSat => {
+            (6, 6, &["SPV_KHR_integer_dot_product"])
+        }
+        Op::AtomicCompareExchangeWeak => (0, 3, &[]),
+        Op::LessOrGreater => (0, 5, &[]),
+        _ => return None,
+    })
+}
+
+/// Runs the encoding checks; returns whether every instruction decoded (later checks rely
+/// on decoded operands).
+pub(crate) fn check(ctx: &mut Ctx<'_>) -> bool {
+    let m = ctx.m;
+    if let Some(max) = ctx.env.max_spirv_minor()
+        && ctx.version > max
+    {
+        ctx.report(
+            "V-CAP-2",
+            None,
+            Vec::new(),
+            format!(
+                "invalid SPIR-V binary version 1.{} for target environment {} (at most 1.{max})",
+                ctx.version, ctx.env
+            ),
+        );
+    }
+    let mut all_decoded = true;
+    let mut scratch = Vec::new();
+    for inst in m.instructions() {
+        let i = inst.index();
+        let opcode = inst.raw_opcode();
+        let Some(g) = grammar_of(opcode) else {
+            all_decoded = false;
+            ctx.err(
+                "R-4",
+                i,
+                &[],
+                format!("invalid opcode {opcode}: not in the SPIR-V grammar"),
+            );
+            continue;
+        };
+        if !ctx.decoded.get(i.0 as usize).copied().unwrap_or(false) {
+            all_decoded = false;
+            let err = decode(inst, &mut scratch).err();
+            let (rule, message) = match err {
+                Some(e) if e.enumerant => ("R-7", e.message),
+                Some(e) => ("R-5", e.message),
+                None => ("R-5", "the operands do not decode".to_owned()),
+            };
+            ctx.err(rule, i, &[], format!("{}: {message}", opcode_name(opcode)));
+            continue;
+        }
+        let op = g.opcode;
+        if op == Op::Capability {
+            check_capability_version(ctx, inst);
+        }
+        if let Some((min, max, exts)) = opcode_versions(op) {
+            let by_ext = exts.iter().any(|e| ctx.has_ext(e));
+            if ctx.version < min && !by_ext {
+                ctx.err(
+                    "V-CAP-2",
+                    i,
+                    &[],
+                    format!(
+                        "{} requires SPIR-V version 1.{min} or later",
+                        opcode_name(opcode)
+                    ),
+                );
+            } else if ctx.version > max {
+                ctx.err(
+                    "V-CAP-2",
+                    i,
+                    &[],
+                    format!(
+                        "{} is not allowed after SPIR-V version 1.{max}",
+                        opcode_name(opcode)
+                    ),
+                );
+            }
+        }
+        if !g.capabilities.is_empty()
+            && !ctx.caps.any(g.capabilities)
+            && !g.extensions.iter().any(|e| ctx.has_ext(e))
+        {
+            let names: Vec<String> = g.capabilities.iter().map(|c| format!("{c:?}")).collect();
+            ctx.err(
+                "V-CAP-1",
+                i,
+                &[],
+                format!(
+                    "{} requires one of these capabilities: {}",
+                    opcode_name(opcode),
+                    names.join(" ")
+                ),
+            );
+        }
+    }
+    all_decoded
+}
+
+/// V-CAP-2: a capability operand defined only from a later version than the module's, and
+/// not enabled by a declared extension.
+fn check_capability_version(ctx: &mut Ctx<'_>, inst: spv_reader::Inst<'_>) {
+    let Some(&raw) = inst.words().get(1) else {
+        return;
+    };
+    let Some(cap) = spv_reader::spirv::Capability::from_u32(raw) else {
+        return;
+    };
+    if let Some((min, exts)) = capability_version(cap)
+        && ctx.version < min
+        && !exts.iter().any(|e| ctx.has_ext(e))
+    {
+        ctx.err(
+            "V-CAP-2",
+            inst.index(),
+            &[],
+            format!(
+                "operand {cap:?}({raw}) of OpCapability requires SPIR-V version 1.{min} or later"
+            ),
+        );
+    }
+}

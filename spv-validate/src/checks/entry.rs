@@ -1,0 +1,429 @@
+//! Entry points, execution modes and the static call graph (V-EP, V-FN-6, SPIR-V §2.16.1,
+//! §3.2.5, §3.3.5): entry-point functions, duplicate names, the modes each execution model
+//! permits and requires, workgroup sizes, and (from SPIR-V 1.4) complete interface lists.
+//!
+//! The call trees and referenced globals computed here are also facts for `ModuleInfo`.
+
+use std::collections::HashSet;
+
+use spv_reader::spirv::{BuiltIn, Decoration, ExecutionMode as M, ExecutionModel as X, Op};
+use spv_reader::{Constant, Id, Type};
+
+use crate::checks::Facts;
+use crate::ctx::Ctx;
+
+/// Per function (index in `Module::functions`): called function ids and referenced
+/// module-scope variables, both in first-use order.
+pub(crate) struct CallGraph {
+    pub(crate) calls: Vec<Vec<Id>>,
+    pub(crate) globals: Vec<Vec<Id>>,
+}
+
+/// Collects calls and global references of every function.
+pub(crate) fn call_graph(ctx: &Ctx<'_>) -> CallGraph {
+    let m = ctx.m;
+    let global_set: HashSet<u32> = m.global_variables().iter().map(|g| g.id.0).collect();
+    let mut calls = Vec::new();
+    let mut globals = Vec::new();
+    for f in m.functions() {
+        let mut c: Vec<Id> = Vec::new();
+        let mut g: Vec<Id> = Vec::new();
+        for inst in m.instructions_in(f.def.0..f.end.0) {
+            if inst.opcode() == Some(Op::FunctionCall)
+                && let Some(&callee) = inst.words().get(3)
+                && !c.contains(&Id(callee))
+            {
+                c.push(Id(callee));
+            }
+            for (_, id) in ctx.id_refs(inst) {
+                if global_set.contains(&id.0) && !g.contains(&id) {
+                    g.push(id);
+                }
+            }
+        }
+        calls.push(c);
+        globals.push(g);
+    }
+    CallGraph { calls, globals }
+}
+
+/// The functions reachable from `root` through calls (root first; bounded by the number of
+/// functions since each is visited once).
+pub(crate) fn call_tree(ctx: &Ctx<'_>, graph: &CallGraph, root: Id) -> Vec<Id> {
+    let m = ctx.m;
+    let mut order = vec![root];
+    let mut k = 0;
+    while let Some(&f) = order.get(k) {
+        k += 1;
+        if let Some(fi) = m.functions().iter().position(|x| x.id == f)
+            && let Some(callees) = graph.calls.get(fi)
+        {
+            for &c in callees {
+                if !order.contains(&c) && m.function(c).is_some() {
+                    order.push(c);
+                }
+            }
+        }
+    }
+    order
+}
+
+/// Which execution models a mode is valid for (`None` = no restriction known).
+fn mode_models(mode: M) -> Option<&'static [X]> {
+    const FRAG: &[X] = &[X::Fragment];
+    const COMPUTE: &[X] = &[
+        X::GLCompute,
+        X::Kernel,
+        X::TaskNV,
+        X::MeshNV,
+        X::TaskEXT,
+        X::MeshEXT,
+    ];
+    const GEOM_TESS: &[X] = &[
+        X::Geometry,
+        X::TessellationControl,
+        X::TessellationEvaluation,
+    ];
+    const TESS: &[X] = &[X::TessellationControl, X::TessellationEvaluation];
+    Some(match mode {
+        M::OriginUpperLeft
+        | M::OriginLowerLeft
+        | M::PixelCenterInteger
+        | M::EarlyFragmentTests
+        | M::DepthReplacing
+        | M::DepthGreater
+        | M::DepthLess
+        | M::DepthUnchanged => FRAG,
+        M::LocalSize | M::LocalSizeId => COMPUTE,
+        M::LocalSizeHint | M::LocalSizeHintId | M::VecTypeHint | M::ContractionOff => &[X::Kernel],
+        M::Invocations
+        | M::InputPoints
+        | M::InputLines
+        | M::InputLinesAdjacency
+        | M::InputTrianglesAdjacency
+        | M::OutputLineStrip
+        | M::OutputTriangleStrip => &[X::Geometry],
+        M::Triangles => GEOM_TESS,
+        M::SpacingEqual
+        | M::SpacingFractionalEven
+        | M::SpacingFractionalOdd
+        | M::VertexOrderCw
+        | M::VertexOrderCcw
+        | M::PointMode
+        | M::Quads
+        | M::Isolines => TESS,
+        _ => return None,
+    })
+}
+
+/// Modes that may be given several times for one entry point (once per Target Width, or
+/// with different operands).
+fn mode_repeats(mode: u32) -> bool {
+    [
+        M::DenormPreserve,
+        M::DenormFlushToZero,
+        M::SignedZeroInfNanPreserve,
+        M::RoundingModeRTE,
+        M::RoundingModeRTZ,
+        M::FPFastMathDefault,
+    ]
+    .iter()
+    .any(|&m| m as u32 == mode)
+}
+
+pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts) {
+    let m = ctx.m;
+    let graph = call_graph(ctx);
+    let called: HashSet<u32> = graph.calls.iter().flatten().map(|id| id.0).collect();
+    let mut names: HashSet<(u32, &str)> = HashSet::new();
+    for ep in m.entry_points() {
+        let i = ep.inst;
+        let Some(f) = m.function(ep.function) else {
+            ctx.err(
+                "V-EP-5",
+                i,
+                &[ep.function],
+                format!("OpEntryPoint Entry Point {} is not a function", ep.function),
+            );
+            facts.call_trees.push(Vec::new());
+            facts.entry_globals.push(Vec::new());
+            continue;
+        };
+        if called.contains(&ep.function.0) {
+            ctx.err(
+                "V-EP-2",
+                i,
+                &[ep.function],
+                format!(
+                    "function {} is targeted by both an OpEntryPoint and an OpFunctionCall",
+                    ep.function
+                ),
+            );
+        }
+        if !names.insert((ep.execution_model, ep.name.as_str())) {
+            ctx.err(
+                "V-EP-3",
+                i,
+                &[ep.function],
+                format!(
+                    "2 entry points have the same execution model and name \"{}\"",
+                    ep.name
+                ),
+            );
+        }
+        if let Some(Type::Function { ret, params }) = ctx.ty(f.function_type) {
+            if !matches!(ctx.ty(*ret), Some(Type::Void)) {
+                ctx.err(
+                    "V-FN-6",
+                    i,
+                    &[ep.function],
+                    format!(
+                        "OpEntryPoint Entry Point {}'s function return type is not void",
+                        ep.function
+                    ),
+                );
+            }
+            if !params.is_empty() && ctx.env.is_vulkan() {
+                ctx.err(
+                    "V-FN-6",
+                    i,
+                    &[ep.function],
+                    format!(
+                        "OpEntryPoint Entry Point {}'s function parameter count is not zero",
+                        ep.function
+                    ),
+                );
+            }
+        }
+        let tree = call_tree(ctx, &graph, ep.function);
+        let mut globals: Vec<Id> = Vec::new();
+        for &fid in &tree {
+            if let Some(fi) = m.functions().iter().position(|x| x.id == fid)
+                && let Some(g) = graph.globals.get(fi)
+            {
+                for &v in g {
+                    if !globals.contains(&v) {
+                        globals.push(v);
+                    }
+                }
+            }
+        }
+        globals.sort_by_key(|v| m.def(*v).map_or(0, |d| d.index().0));
+        check_modes(ctx, ep);
+        facts.call_trees.push(tree);
+        facts.entry_globals.push(globals);
+    }
+    // V-EP-5: every OpExecutionMode targets an entry point.
+    for em in m.execution_modes() {
+        if !m.entry_points().iter().any(|ep| ep.function == em.target) {
+            ctx.err(
+                "V-EP-5",
+                em.inst,
+                &[em.target],
+                format!(
+                    "OpExecutionMode Entry Point {} is not the Entry Point operand of an \
+                     OpEntryPoint",
+                    em.target
+                ),
+            );
+        }
+    }
+}
+
+/// Whether some constant of the module is decorated BuiltIn WorkgroupSize.
+fn has_workgroup_size_builtin(ctx: &Ctx<'_>) -> bool {
+    ctx.m.instructions().any(|inst| {
+        inst.result_id().is_some_and(|id| {
+            ctx.m.constant(id).is_some()
+                && ctx.m.decorations(id).any(|d| {
+                    d.kind == Decoration::BuiltIn as u32
+                        && d.operands.first() == Some(&(BuiltIn::WorkgroupSize as u32))
+                })
+        })
+    })
+}
+
+/// The execution modes of one entry point (V-EP-5…9, V-EP-11).
+fn check_modes(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint) {
+    let m = ctx.m;
+    let model = ep.model();
+    let modes: Vec<&spv_reader::ExecutionMode> = m
+        .execution_modes()
+        .iter()
+        .filter(|em| em.target == ep.function)
+        .collect();
+    let mut seen: HashSet<u32> = HashSet::new();
+    for em in &modes {
+        if !mode_repeats(em.mode) && !seen.insert(em.mode) {
+            ctx.err(
+                "V-EP-6",
+                em.inst,
+                &[ep.function],
+                "an execution mode is declared twice for the same entry point",
+            );
+        }
+        let Some(mode) = em.execution_mode() else {
+            continue;
+        };
+        if let (Some(models), Some(model)) = (mode_models(mode), model)
+            && !models.contains(&model)
+        {
+            ctx.err(
+                "V-EP-5",
+                em.inst,
+                &[ep.function],
+                format!(
+                    "execution mode {mode:?} cannot be used with the {model:?} execution model"
+                ),
+            );
+        }
+        let id_form = matches!(
+            mode,
+            M::LocalSizeId | M::LocalSizeHintId | M::SubgroupsPerWorkgroupId
+        );
+        if em.is_id != id_form && !matches!(mode, M::FPFastMathDefault) {
+            ctx.err(
+                "V-EP-5",
+                em.inst,
+                &[ep.function],
+                if em.is_id {
+                    format!("OpExecutionModeId is only valid when the mode operands are ids ({mode:?} takes literals)")
+                } else {
+                    format!("OpExecutionMode is only valid when the mode operands are not ids ({mode:?} takes ids)")
+                },
+            );
+        }
+        match (mode, em.operands.as_slice()) {
+            (M::LocalSize, &[x, y, z]) if u64::from(x) * u64::from(y) * u64::from(z) == 0 => {
+                ctx.err(
+                    "V-EP-9",
+                    em.inst,
+                    &[ep.function],
+                    "Local Size execution mode must not have a product of zero",
+                );
+            }
+            (M::LocalSizeId, ids) => {
+                for &id in ids {
+                    let ok = ctx.type_of(Id(id)).is_some_and(|t| ctx.is_int_scalar(t))
+                        && ctx
+                            .m
+                            .constant(Id(id))
+                            .is_some_and(|c| !matches!(c, Constant::Undef { .. }));
+                    if !ok {
+                        ctx.err(
+                            "V-EP-5",
+                            em.inst,
+                            &[Id(id)],
+                            "LocalSizeId operands must be integer scalar constant instructions",
+                        );
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let has = |mode: M| modes.iter().any(|em| em.mode == mode as u32);
+    let count = |list: &[M]| list.iter().filter(|&&mm| has(mm)).count();
+    if count(&[M::LocalSize, M::LocalSizeId]) > 1
+        || count(&[M::LocalSizeHint, M::LocalSizeHintId]) > 1
+    {
+        ctx.err(
+            "V-EP-8",
+            ep.inst,
+            &[ep.function],
+            "at most one of LocalSize and LocalSizeId (and of their hints) may be declared",
+        );
+    }
+    if !ctx.shader {
+        return;
+    }
+    match model {
+        Some(X::Fragment) => {
+            match count(&[M::OriginUpperLeft, M::OriginLowerLeft]) {
+                0 => ctx.err(
+                    "V-EP-11",
+                    ep.inst,
+                    &[ep.function],
+                    "Fragment execution model entry points require either an OriginUpperLeft or \
+                     OriginLowerLeft execution mode",
+                ),
+                1 => {}
+                _ => ctx.err(
+                    "V-EP-11",
+                    ep.inst,
+                    &[ep.function],
+                    "Fragment execution model entry points can only specify one of \
+                     OriginUpperLeft and OriginLowerLeft execution modes",
+                ),
+            }
+            if ctx.env.is_vulkan() && has(M::OriginLowerLeft) {
+                ctx.err(
+                    "V-EP-11",
+                    ep.inst,
+                    &[ep.function],
+                    "in the Vulkan environment, the OriginLowerLeft execution mode must not be used",
+                );
+            }
+            if count(&[M::DepthGreater, M::DepthLess, M::DepthUnchanged]) > 1 {
+                ctx.err(
+                    "V-EP-11",
+                    ep.inst,
+                    &[ep.function],
+                    "Fragment execution model entry points can specify at most one of \
+                     DepthGreater, DepthLess or DepthUnchanged execution modes",
+                );
+            }
+        }
+        Some(X::TessellationControl | X::TessellationEvaluation)
+            if count(&[
+                M::SpacingEqual,
+                M::SpacingFractionalEven,
+                M::SpacingFractionalOdd,
+            ]) > 1
+                || count(&[M::Triangles, M::Quads, M::Isolines]) > 1
+                || count(&[M::VertexOrderCw, M::VertexOrderCcw]) > 1 =>
+        {
+            ctx.err(
+                "V-EP-11",
+                ep.inst,
+                &[ep.function],
+                "tessellation entry points can specify at most one spacing, one primitive \
+                 and one vertex order execution mode",
+            );
+        }
+        Some(X::Geometry) => {
+            let inputs = count(&[
+                M::InputPoints,
+                M::InputLines,
+                M::InputLinesAdjacency,
+                M::Triangles,
+                M::InputTrianglesAdjacency,
+            ]);
+            let outputs = count(&[M::OutputPoints, M::OutputLineStrip, M::OutputTriangleStrip]);
+            if inputs != 1 || outputs != 1 {
+                ctx.err(
+                    "V-EP-11",
+                    ep.inst,
+                    &[ep.function],
+                    "Geometry execution model entry points must specify exactly one input \
+                     primitive and exactly one output primitive execution mode",
+                );
+            }
+        }
+        Some(X::GLCompute)
+            if ctx.env.is_vulkan()
+                && count(&[M::LocalSize, M::LocalSizeId]) == 0
+                && !has_workgroup_size_builtin(ctx) =>
+        {
+            ctx.err(
+                "V-EP-11",
+                ep.inst,
+                &[ep.function],
+                "in the Vulkan environment, GLCompute execution model entry points require \
+                 either the LocalSize or LocalSizeId execution mode or an object decorated \
+                 with WorkgroupSize",
+            );
+        }
+        _ => {}
+    }
+}

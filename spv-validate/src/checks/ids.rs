@@ -1,0 +1,181 @@
+//! Ids and SSA form (V-SSA-1, V-SSA-4, V-SSA-5) and forward references (V-LAY-10, V-LAY-3,
+//! V-LAY-4): every referenced id is defined, defined before its use unless the use is one of
+//! the seven allowed forward references (digest §1.5), used only inside the function that
+//! defines it, and of the right kind: Result Types name types, value operands name values
+//! (not types, labels, functions or imports).
+//!
+//! Dominance of definitions over uses (V-SSA-2/3) needs the CFG and lives in `ssa.rs`.
+
+use spv_reader::spirv::Op;
+use spv_reader::{Id, Inst, Type};
+
+use crate::checks::layout::{is_non_semantic, is_type_decl};
+use crate::ctx::{Ctx, NONE};
+use crate::diag::opcode_name;
+use crate::operands::Kind;
+
+/// Whether every id operand of `op` may name anything (annotations, debug names, entry
+/// points and modes, type declarations, which have their own checks).
+fn takes_any_ids(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Name
+            | Op::MemberName
+            | Op::Decorate
+            | Op::MemberDecorate
+            | Op::DecorateId
+            | Op::DecorateString
+            | Op::MemberDecorateString
+            | Op::GroupDecorate
+            | Op::GroupMemberDecorate
+            | Op::EntryPoint
+            | Op::ExecutionMode
+            | Op::ExecutionModeId
+            | Op::Line
+            | Op::Source
+            | Op::SelectionMerge
+            | Op::LoopMerge
+            | Op::Branch
+    )
+}
+
+/// Whether the `n`-th IdRef operand (0-based, Result Type and Result not counted) of `op`
+/// names something other than a value by design: a label, function, type or import.
+fn names_non_value(op: Op, n: usize) -> bool {
+    match op {
+        Op::BranchConditional | Op::Switch => n > 0,
+        Op::Phi => n % 2 == 1,
+        Op::FunctionCall | Op::ExtInst | Op::Function => n == 0,
+        Op::CooperativeMatrixLengthKHR | Op::CooperativeMatrixLengthNV => n == 0,
+        Op::UntypedVariableKHR | Op::UntypedAccessChainKHR | Op::UntypedInBoundsAccessChainKHR => {
+            n == 0
+        }
+        Op::EnqueueKernel
+        | Op::GetKernelNDrangeSubGroupCount
+        | Op::GetKernelNDrangeMaxSubGroupSize
+        | Op::GetKernelWorkGroupSize
+        | Op::GetKernelPreferredWorkGroupSizeMultiple
+        | Op::GetKernelLocalSizeForSubgroupCount
+        | Op::GetKernelMaxNumSubgroups => true,
+        _ => false,
+    }
+}
+
+pub(crate) fn check(ctx: &mut Ctx<'_>) {
+    let m = ctx.m;
+    // OpTypeForwardPointer declarations: pointer id → instruction index.
+    let mut forward_declared: Vec<(Id, u32)> = Vec::new();
+    for inst in m.instructions() {
+        if inst.opcode() == Some(Op::TypeForwardPointer)
+            && let Some(&p) = inst.words().get(1)
+        {
+            forward_declared.push((Id(p), inst.index().0));
+        }
+    }
+    forward_declared.sort_unstable();
+    let mut problems: Vec<(&'static str, Vec<Id>, String)> = Vec::new();
+    for inst in m.instructions() {
+        let Some(op) = inst.opcode() else { continue };
+        problems.clear();
+        check_inst(ctx, inst, op, &forward_declared, &mut problems);
+        for (rule, ids, message) in problems.drain(..) {
+            ctx.err(rule, inst.index(), &ids, message);
+        }
+    }
+}
+
+fn check_inst(
+    ctx: &Ctx<'_>,
+    inst: Inst<'_>,
+    op: Op,
+    forward_declared: &[(Id, u32)],
+    out: &mut Vec<(&'static str, Vec<Id>, String)>,
+) {
+    let m = ctx.m;
+    let i = inst.index().0;
+    let here_func = ctx.inst_func.get(i as usize).copied().unwrap_or(NONE);
+    let non_semantic = is_non_semantic(ctx, inst);
+    let any_ids = takes_any_ids(op) || non_semantic;
+    let type_decl = is_type_decl(op);
+    let mut n_ref = 0usize;
+    for (operand, id) in ctx.id_refs(inst) {
+        let ordinal = n_ref;
+        if operand.kind != Kind::ResultType {
+            n_ref += 1;
+        }
+        let Some(def) = m.def(id) else {
+            out.push(("V-SSA-1", vec![id], format!("ID {id} has not been defined")));
+            continue;
+        };
+        let def_op = def.opcode();
+        // Forward references (digest §1.5, seven cases).
+        if def.index().0 > i {
+            let allowed = any_ids
+                || op == Op::Phi
+                || op == Op::TypeForwardPointer
+                || matches!(def_op, Some(Op::Function | Op::Label))
+                || forward_declared
+                    .binary_search_by_key(&id, |&(p, _)| p)
+                    .ok()
+                    .and_then(|k| forward_declared.get(k))
+                    .is_some_and(|&(_, at)| at < i && type_decl);
+            if !allowed {
+                let rule = if matches!(op, Op::Source | Op::Line) {
+                    "V-LAY-3"
+                } else {
+                    "V-LAY-10"
+                };
+                out.push((
+                    rule,
+                    vec![id],
+                    format!("ID {id} is used before its definition (a forward reference {} does not allow)", opcode_name(op as u16)),
+                ));
+            }
+        }
+        // Function locality (V-SSA-4).
+        let def_func = ctx.id_func.get(id.0 as usize).copied().unwrap_or(NONE);
+        if def_func != NONE && here_func != NONE && def_func != here_func {
+            out.push((
+                "V-SSA-4",
+                vec![id],
+                format!("ID {id} is defined in another function than the one using it"),
+            ));
+            continue;
+        }
+        // Kinds (V-SSA-5).
+        let def_is_type = def_op.is_some_and(is_type_decl);
+        if operand.kind == Kind::ResultType {
+            if !def_is_type {
+                out.push((
+                    "V-SSA-5",
+                    vec![id],
+                    format!("the Result Type {id} is not a type"),
+                ));
+            }
+            continue;
+        }
+        if any_ids || type_decl || names_non_value(op, ordinal) {
+            continue;
+        }
+        if def_is_type {
+            if op != Op::SizeOf {
+                out.push((
+                    "V-SSA-5",
+                    vec![id],
+                    format!("operand {id} cannot be a type"),
+                ));
+            }
+        } else if def.result_type().is_none()
+            && !matches!(m.ty(id), Some(Type::ForwardPointer { .. }))
+        {
+            out.push((
+                "V-SSA-5",
+                vec![id],
+                format!(
+                    "operand {id} requires a type (it is the result of {})",
+                    opcode_name(def.raw_opcode())
+                ),
+            ));
+        }
+    }
+}

@@ -1,0 +1,299 @@
+//! Logical layout (SPIR-V §2.4, digest §1.5; rules V-LAY-1…9, V-EP-1): the section order
+//! of module-level instructions, what may appear inside functions, function declarations
+//! before definitions, function-local variables at the start of the entry block, OpPhi at
+//! the start of its block, and OpLine/OpNoLine placement.
+
+use spv_reader::spirv::{self, Op};
+use spv_reader::{Id, InstIndex};
+
+use crate::ctx::{Ctx, NONE};
+use crate::diag::opcode_name;
+
+/// The module-level sections of SPIR-V §2.4, in order.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Section {
+    Capability,
+    Extension,
+    ExtInstImport,
+    MemoryModel,
+    EntryPoint,
+    ExecutionMode,
+    DebugSource,
+    DebugName,
+    DebugModuleProcessed,
+    Annotation,
+    Types,
+    Functions,
+}
+
+impl Section {
+    fn name(self) -> &'static str {
+        match self {
+            Section::Capability => "capabilities",
+            Section::Extension => "extensions",
+            Section::ExtInstImport => "extended instruction imports",
+            Section::MemoryModel => "memory model",
+            Section::EntryPoint => "entry points",
+            Section::ExecutionMode => "execution modes",
+            Section::DebugSource => "debug (source)",
+            Section::DebugName => "debug (names)",
+            Section::DebugModuleProcessed => "debug (module processed)",
+            Section::Annotation => "annotations",
+            Section::Types => "types, constants and global variables",
+            Section::Functions => "functions",
+        }
+    }
+}
+
+/// Whether `op` declares a type.
+pub(crate) fn is_type_decl(op: Op) -> bool {
+    crate::operands::grammar_of(op as u16).is_some_and(|g| g.opname.starts_with("Type"))
+}
+
+/// Whether `op` is a constant instruction (including specialization constants).
+pub(crate) fn is_constant_op(op: Op) -> bool {
+    matches!(
+        op,
+        Op::ConstantTrue
+            | Op::ConstantFalse
+            | Op::Constant
+            | Op::ConstantComposite
+            | Op::ConstantSampler
+            | Op::ConstantNull
+            | Op::SpecConstantTrue
+            | Op::SpecConstantFalse
+            | Op::SpecConstant
+            | Op::SpecConstantComposite
+            | Op::SpecConstantOp
+            | Op::ConstantCompositeReplicateEXT
+            | Op::SpecConstantCompositeReplicateEXT
+            | Op::ConstantPipeStorage
+    )
+}
+
+/// Whether `inst` is an `OpExtInst` of a `NonSemantic.*` set (allowed at module scope).
+pub(crate) fn is_non_semantic(ctx: &Ctx<'_>, inst: spv_reader::Inst<'_>) -> bool {
+    inst.opcode() == Some(Op::ExtInst)
+        && inst
+            .words()
+            .get(3)
+            .and_then(|&set| ctx.m.ext_inst_set(Id(set)))
+            .is_some_and(|name| name.starts_with("NonSemantic."))
+}
+
+/// The module-level section `op` belongs to, `None` for instructions only allowed inside
+/// functions (or allowed in several places: OpLine, OpNoLine, OpUndef, OpExtInst).
+fn section_of(op: Op) -> Option<Section> {
+    Some(match op {
+        Op::Capability => Section::Capability,
+        Op::Extension => Section::Extension,
+        Op::ExtInstImport => Section::ExtInstImport,
+        Op::MemoryModel => Section::MemoryModel,
+        Op::EntryPoint => Section::EntryPoint,
+        Op::ExecutionMode | Op::ExecutionModeId => Section::ExecutionMode,
+        Op::String | Op::SourceExtension | Op::Source | Op::SourceContinued => Section::DebugSource,
+        Op::Name | Op::MemberName => Section::DebugName,
+        Op::ModuleProcessed => Section::DebugModuleProcessed,
+        Op::Decorate
+        | Op::MemberDecorate
+        | Op::DecorationGroup
+        | Op::GroupDecorate
+        | Op::GroupMemberDecorate
+        | Op::DecorateId
+        | Op::DecorateString
+        | Op::MemberDecorateString => Section::Annotation,
+        Op::Variable | Op::UntypedVariableKHR => Section::Types,
+        Op::Function => Section::Functions,
+        _ if is_type_decl(op) || is_constant_op(op) => Section::Types,
+        _ => return None,
+    })
+}
+
+pub(crate) fn check(ctx: &mut Ctx<'_>) {
+    let m = ctx.m;
+    let mut current = Section::Capability;
+    let mut memory_models = 0usize;
+    let mut in_function = false;
+    let mut seen_definition = false;
+    for inst in m.instructions() {
+        let i = inst.index();
+        let Some(op) = inst.opcode() else { continue };
+        let fi = ctx.inst_func.get(i.0 as usize).copied().unwrap_or(NONE);
+        if fi != NONE {
+            if !in_function {
+                in_function = true;
+                current = Section::Functions;
+            }
+            check_in_function(ctx, i, op);
+            if op == Op::Function
+                && let Some(f) = m.functions().get(fi as usize)
+            {
+                if f.blocks.is_empty() && seen_definition {
+                    ctx.err(
+                        "V-LAY-6",
+                        i,
+                        &[f.id],
+                        format!(
+                            "function declaration {} appears after a function definition",
+                            f.id
+                        ),
+                    );
+                }
+                seen_definition |= !f.blocks.is_empty();
+            }
+            continue;
+        }
+        if op == Op::MemoryModel {
+            memory_models += 1;
+        }
+        match section_of(op) {
+            Some(section) if in_function => ctx.err(
+                "V-LAY-1",
+                i,
+                &[],
+                format!(
+                    "{} belongs to the {} section and cannot follow function definitions",
+                    opcode_name(op as u16),
+                    section.name()
+                ),
+            ),
+            Some(section) if section < current => ctx.err(
+                "V-LAY-1",
+                i,
+                &[],
+                format!(
+                    "{} belongs to the {} section, which comes before the {} section it \
+                     appears in",
+                    opcode_name(op as u16),
+                    section.name(),
+                    current.name()
+                ),
+            ),
+            Some(section) => current = section,
+            None => {
+                let allowed_here = match op {
+                    Op::Line | Op::NoLine | Op::Undef => current >= Section::Types,
+                    Op::ExtInst => current >= Section::Types && is_non_semantic(ctx, inst),
+                    _ => false,
+                };
+                if allowed_here {
+                    if current < Section::Types {
+                        current = Section::Types;
+                    }
+                } else {
+                    let rule = if matches!(op, Op::Line | Op::NoLine) {
+                        "V-LAY-5"
+                    } else {
+                        "V-LAY-1"
+                    };
+                    ctx.err(
+                        rule,
+                        i,
+                        &[],
+                        format!(
+                            "{} cannot appear in the {} section",
+                            opcode_name(op as u16),
+                            current.name()
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    if memory_models == 0 {
+        ctx.report(
+            "V-LAY-2",
+            None,
+            Vec::new(),
+            "the module has no OpMemoryModel (exactly one is required)",
+        );
+    }
+    if m.entry_points().is_empty() && !ctx.has_cap(spirv::Capability::Linkage) {
+        ctx.report(
+            "V-EP-1",
+            None,
+            Vec::new(),
+            "the module has no OpEntryPoint and does not declare the Linkage capability",
+        );
+    }
+    check_blocks(ctx);
+}
+
+/// Instructions inside a function: module-level instructions are not allowed, nor are
+/// global variables.
+fn check_in_function(ctx: &mut Ctx<'_>, i: InstIndex, op: Op) {
+    let module_only = match section_of(op) {
+        Some(Section::Functions) => false,
+        Some(Section::Types) => !matches!(op, Op::Variable | Op::UntypedVariableKHR),
+        Some(_) => true,
+        None => false,
+    };
+    if module_only {
+        ctx.err(
+            "V-LAY-1",
+            i,
+            &[],
+            format!(
+                "{} cannot appear in a function body",
+                opcode_name(op as u16)
+            ),
+        );
+    }
+}
+
+/// Placement inside blocks: local variables (V-LAY-7), OpPhi (V-LAY-8), OpLine/OpNoLine
+/// (V-LAY-9).
+fn check_blocks(ctx: &mut Ctx<'_>) {
+    let m = ctx.m;
+    for f in m.functions() {
+        for (bi, b) in f.blocks.iter().enumerate() {
+            let mut in_prefix_vars = bi == 0;
+            let mut in_prefix_phis = true;
+            for inst in m.instructions_in(b.first.0..b.terminator.0) {
+                let i = inst.index();
+                let Some(op) = inst.opcode() else { continue };
+                let debug_line = matches!(op, Op::Line | Op::NoLine);
+                match op {
+                    Op::Variable => {
+                        if !in_prefix_vars {
+                            ctx.err(
+                                "V-LAY-7",
+                                i,
+                                &inst.result_id().into_iter().collect::<Vec<_>>(),
+                                "all OpVariable instructions in a function must be the first \
+                                 instructions in the first block",
+                            );
+                        }
+                        in_prefix_phis = false;
+                    }
+                    Op::Phi => {
+                        if bi == 0 {
+                            ctx.err(
+                                "V-CFG-2",
+                                i,
+                                &[],
+                                "OpPhi in the entry block, which has no predecessors",
+                            );
+                        } else if !in_prefix_phis {
+                            ctx.err(
+                                "V-LAY-8",
+                                i,
+                                &[],
+                                "OpPhi must appear before all non-OpPhi instructions of its \
+                                 block (except OpLine/OpNoLine)",
+                            );
+                        }
+                    }
+                    _ if debug_line => {}
+                    _ if is_non_semantic(ctx, inst) => {
+                        in_prefix_phis = false;
+                    }
+                    _ => {
+                        in_prefix_vars = false;
+                        in_prefix_phis = false;
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+//! The validation passes, in the order they run, and the facts they leave for
+//! [`crate::ModuleInfo`].
+//!
+//! Order matters only for noise: when the encoding pass finds operands that do not decode,
+//! nothing after it can trust an operand, so the run stops there; when ids are undefined or
+//! of the wrong kind, the type-directed passes would mostly repeat those errors, so they are
+//! skipped. Every other pass runs on every module and reports everything it finds.
+
+mod decorations;
+mod encoding;
+mod entry;
+mod flow;
+mod ids;
+pub(crate) mod layout;
+mod types;
+
+use spv_reader::Id;
+
+use crate::cfg::{self, FuncCfg};
+use crate::ctx::Ctx;
+
+/// Facts computed along the way that [`crate::ModuleInfo`] exposes.
+#[derive(Default)]
+pub(crate) struct Facts {
+    /// Each function definition's CFG.
+    pub(crate) cfgs: Vec<FuncCfg>,
+    /// Per entry point (module order): the functions its call tree reaches.
+    pub(crate) call_trees: Vec<Vec<Id>>,
+    /// Per entry point: the module-scope variables its call tree references.
+    pub(crate) entry_globals: Vec<Vec<Id>>,
+}
+
+/// Runs every pass over the module in `ctx`.
+pub(crate) fn run(ctx: &mut Ctx<'_>) -> Facts {
+    let mut facts = Facts::default();
+    if !encoding::check(ctx) {
+        return facts;
+    }
+    layout::check(ctx);
+    let before_ids = ctx.diags.len();
+    ids::check(ctx);
+    let ids_ok = ctx.diags.len() == before_ids;
+    types::check(ctx);
+    if !ids_ok {
+        return facts;
+    }
+    decorations::check(ctx);
+    entry::check(ctx, &mut facts);
+    facts.cfgs = cfg::build(ctx);
+    flow::check(ctx, &facts.cfgs);
+    facts
+}

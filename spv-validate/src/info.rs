@@ -1,0 +1,247 @@
+//! [`ModuleInfo`]: the facts a valid module guarantees, in the form later stages (spv-cfg,
+//! the lowering) use them — value types per id, entry points with their interfaces,
+//! execution modes and resolved workgroup size, and each function's blocks with successors.
+
+use spv_reader::spirv::{BuiltIn, Decoration, ExecutionMode};
+use spv_reader::{Constant, Id};
+
+use crate::checks::Facts;
+use crate::ctx::{Ctx, NONE};
+use crate::env::TargetEnv;
+
+/// What a valid module guarantees.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ModuleInfo {
+    /// SPIR-V (major, minor) of the module.
+    pub version: (u8, u8),
+    /// The environment it was validated for (resolved: never `ModuleVersion`).
+    pub target_env: TargetEnv,
+    /// Whether `Shader` is declared (directly or implied): structured control flow holds.
+    pub shader: bool,
+    /// Whether `Kernel` is declared.
+    pub kernel: bool,
+    /// Raw addressing model of `OpMemoryModel`.
+    pub addressing_model: u32,
+    /// Raw memory model of `OpMemoryModel`.
+    pub memory_model: u32,
+    /// Result type of each id (0 when the id has none), indexed by id.
+    value_types: Vec<u32>,
+    /// The entry points, in module order.
+    pub entry_points: Vec<EntryPointInfo>,
+    /// Function definitions and declarations, in module order.
+    pub functions: Vec<FunctionInfo>,
+}
+
+impl ModuleInfo {
+    /// The Result Type of the instruction defining `id` (a checked type id).
+    pub fn value_type(&self, id: Id) -> Option<Id> {
+        match self.value_types.get(id.0 as usize) {
+            Some(&0) | None => None,
+            Some(&t) => Some(Id(t)),
+        }
+    }
+
+    /// The function whose `OpFunction` result is `id`.
+    pub fn function(&self, id: Id) -> Option<&FunctionInfo> {
+        self.functions.iter().find(|f| f.id == id)
+    }
+}
+
+/// An entry point and what it needs from its environment.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct EntryPointInfo {
+    /// Its name.
+    pub name: String,
+    /// Raw execution model.
+    pub execution_model: u32,
+    /// The entry function.
+    pub function: Id,
+    /// The interface ids of `OpEntryPoint`.
+    pub interface: Vec<Id>,
+    /// Every `OpExecutionMode`/`OpExecutionModeId` for it: (raw mode, operand words).
+    pub modes: Vec<(u32, Vec<u32>)>,
+    /// The workgroup size when statically known: from a `WorkgroupSize` built-in constant
+    /// (which takes precedence, SPIR-V §3.2.20), `LocalSize`, or `LocalSizeId` (the default
+    /// values of specialization constants).
+    pub local_size: Option<[u32; 3]>,
+    /// For each dimension of `local_size`, the specialization constant that may change it.
+    pub local_size_spec: [Option<Id>; 3],
+    /// The functions its static call tree reaches, the entry function first.
+    pub call_tree: Vec<Id>,
+    /// The module-scope variables its call tree references, in module order.
+    pub globals: Vec<Id>,
+}
+
+/// A function and its blocks.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct FunctionInfo {
+    /// Result id of `OpFunction`.
+    pub id: Id,
+    /// The blocks in module order (empty for a declaration); index 0 is the entry block.
+    pub blocks: Vec<BlockInfo>,
+    /// (label, block index), sorted by label.
+    labels: Vec<(Id, u32)>,
+}
+
+impl FunctionInfo {
+    /// The index of the block with label `label`.
+    pub fn block_index(&self, label: Id) -> Option<u32> {
+        self.labels
+            .binary_search_by_key(&label, |&(l, _)| l)
+            .ok()
+            .and_then(|i| self.labels.get(i))
+            .map(|&(_, b)| b)
+    }
+}
+
+/// One block of a function.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct BlockInfo {
+    /// Its label.
+    pub label: Id,
+    /// Successor block indices (distinct, in terminator operand order).
+    pub successors: Vec<u32>,
+    /// Predecessor block indices (distinct).
+    pub predecessors: Vec<u32>,
+    /// The merge block of its merge instruction, if it is a header.
+    pub merge: Option<u32>,
+    /// The continue target, if it is a loop header.
+    pub continue_target: Option<u32>,
+    /// Whether the entry block reaches it along branch edges.
+    pub reachable: bool,
+    /// Its immediate dominator (over the augmented CFG), `None` for the entry block and for
+    /// blocks whose only dominator is the pseudo entry.
+    pub idom: Option<u32>,
+}
+
+/// Builds the facts of a module that passed every check.
+pub(crate) fn build(ctx: &Ctx<'_>, facts: Facts) -> ModuleInfo {
+    let m = ctx.m;
+    let mut value_types = vec![0u32; m.header().bound as usize];
+    for inst in m.instructions() {
+        if let (Some(r), Some(t)) = (inst.result_id(), inst.result_type())
+            && let Some(slot) = value_types.get_mut(r.0 as usize)
+        {
+            *slot = t.0;
+        }
+    }
+    let mut functions = Vec::new();
+    for (fi, f) in m.functions().iter().enumerate() {
+        let cfg = facts.cfgs.iter().find(|c| c.func == fi as u32);
+        let n = f.blocks.len() as u32;
+        let blocks = f
+            .blocks
+            .iter()
+            .enumerate()
+            .map(|(bi, b)| {
+                let bi = bi as u32;
+                let merge = cfg.and_then(|c| c.merges.get(bi as usize).copied().flatten());
+                BlockInfo {
+                    label: b.label,
+                    successors: cfg.map_or_else(Vec::new, |c| c.succs(bi).to_vec()),
+                    predecessors: cfg.map_or_else(Vec::new, |c| c.preds(bi).to_vec()),
+                    merge: merge.map(|mg| mg.merge).filter(|&x| x != NONE),
+                    continue_target: merge.and_then(|mg| mg.cont).filter(|&x| x != NONE),
+                    reachable: cfg.is_some_and(|c| c.is_reachable(bi)),
+                    idom: cfg
+                        .and_then(|c| c.dom.idom.get(bi as usize).copied())
+                        .filter(|&d| d < n),
+                }
+            })
+            .collect();
+        let mut labels: Vec<(Id, u32)> = f
+            .blocks
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.label, i as u32))
+            .collect();
+        labels.sort_unstable();
+        functions.push(FunctionInfo {
+            id: f.id,
+            blocks,
+            labels,
+        });
+    }
+    let entry_points = m
+        .entry_points()
+        .iter()
+        .enumerate()
+        .map(|(ei, ep)| {
+            let modes: Vec<(u32, Vec<u32>)> = m
+                .execution_modes()
+                .iter()
+                .filter(|em| em.target == ep.function)
+                .map(|em| (em.mode, em.operands.clone()))
+                .collect();
+            let (local_size, local_size_spec) = local_size(ctx, ep.function);
+            EntryPointInfo {
+                name: ep.name.clone(),
+                execution_model: ep.execution_model,
+                function: ep.function,
+                interface: ep.interface.clone(),
+                modes,
+                local_size,
+                local_size_spec,
+                call_tree: facts.call_trees.get(ei).cloned().unwrap_or_default(),
+                globals: facts.entry_globals.get(ei).cloned().unwrap_or_default(),
+            }
+        })
+        .collect();
+    ModuleInfo {
+        version: m.header().version,
+        target_env: ctx.env,
+        shader: ctx.shader,
+        kernel: ctx.kernel,
+        addressing_model: ctx.addressing,
+        memory_model: ctx.memory_model,
+        value_types,
+        entry_points,
+        functions,
+    }
+}
+
+type Size = (Option<[u32; 3]>, [Option<Id>; 3]);
+
+/// The workgroup size of the entry point `function` (SPIR-V §3.2.20 WorkgroupSize, §3.2.5
+/// LocalSize/LocalSizeId).
+fn local_size(ctx: &Ctx<'_>, function: Id) -> Size {
+    let m = ctx.m;
+    let scalar = |id: Id| -> (Option<u32>, Option<Id>) {
+        match m.constant(id) {
+            Some(Constant::Scalar { bits, spec, .. }) => (Some(*bits as u32), spec.then_some(id)),
+            _ => (None, None),
+        }
+    };
+    // A WorkgroupSize built-in constant applies to the whole module and wins over modes.
+    for inst in m.instructions() {
+        let Some(id) = inst.result_id() else { continue };
+        let is_builtin = m.decorations(id).any(|d| {
+            d.kind == Decoration::BuiltIn as u32
+                && d.operands.first() == Some(&(BuiltIn::WorkgroupSize as u32))
+        });
+        if !is_builtin {
+            continue;
+        }
+        if let Some(Constant::Composite { parts, .. }) = m.constant(id)
+            && let [x, y, z] = parts.as_slice()
+        {
+            let (a, b, c) = (scalar(*x), scalar(*y), scalar(*z));
+            if let (Some(a0), Some(b0), Some(c0)) = (a.0, b.0, c.0) {
+                return (Some([a0, b0, c0]), [a.1, b.1, c.1]);
+            }
+        }
+    }
+    for em in m.execution_modes().iter().filter(|e| e.target == function) {
+        match (em.execution_mode(), em.operands.as_slice()) {
+            (Some(ExecutionMode::LocalSize), &[x, y, z]) => return (Some([x, y, z]), [None; 3]),
+            (Some(ExecutionMode::LocalSizeId), &[x, y, z]) => {
+                let (a, b, c) = (scalar(Id(x)), scalar(Id(y)), scalar(Id(z)));
+                if let (Some(a0), Some(b0), Some(c0)) = (a.0, b.0, c.0) {
+                    return (Some([a0, b0, c0]), [a.1, b.1, c.1]);
+                }
+            }
+            _ => {}
+        }
+    }
+    (None, [None; 3])
+}

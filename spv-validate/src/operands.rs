@@ -1,0 +1,461 @@
+//! Operand decoding through the grammar (reader checklist R-5/R-7, spirv.md §1.4): which
+//! words of an instruction are ids, literals, strings and enumerants, including the
+//! parameters that some enumerants and mask bits add, and the context-dependent literal
+//! widths of `OpConstant`, `OpSpecConstant` and `OpSwitch`.
+//!
+//! The grammar tables come from `rspirv::grammar` (through spv-reader's re-export); the
+//! enumerant parameters, which that table does not carry, are spelled out here from the
+//! SPIR-V 1.6 grammar (§3.2.5 Execution Mode, §3.2.19 Decoration, §3.2.22 Loop Control,
+//! §3.2.25 Memory Operands, §3.2.33 Image Operands).
+
+use std::sync::OnceLock;
+
+use spv_reader::rspirv::grammar::{self, Instruction, OperandKind, OperandQuantifier};
+use spv_reader::spirv::{self, Op};
+use spv_reader::{Inst, Module, Type};
+
+/// What an operand is, as far as validation needs to know.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Kind {
+    /// The Result Type id.
+    ResultType,
+    /// The Result id.
+    Result,
+    /// Any other `<id>` operand (IdRef).
+    Id,
+    /// A Scope `<id>`.
+    Scope,
+    /// A Memory Semantics `<id>`.
+    Semantics,
+    /// A literal number (one or more words).
+    Literal,
+    /// A literal string.
+    String,
+    /// An enumerant or mask word of the given kind.
+    Enum(OperandKind),
+}
+
+impl Kind {
+    /// Whether the operand refers to an id defined elsewhere (every id but the Result).
+    pub(crate) fn is_ref(self) -> bool {
+        matches!(
+            self,
+            Kind::ResultType | Kind::Id | Kind::Scope | Kind::Semantics
+        )
+    }
+}
+
+/// One decoded operand: its kind and the words it occupies in the instruction.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Operand {
+    /// What the operand is.
+    pub(crate) kind: Kind,
+    /// Index of its first word in the instruction (0 is the opcode word).
+    pub(crate) word: u16,
+    /// Number of words.
+    pub(crate) len: u16,
+}
+
+/// Dense table of the grammar entries, indexed by opcode.
+fn table() -> &'static [Option<&'static Instruction<'static>>] {
+    static TABLE: OnceLock<Vec<Option<&'static Instruction<'static>>>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let max = grammar::INSTRUCTION_TABLE
+            .iter()
+            .map(|i| i.opcode as usize)
+            .max()
+            .unwrap_or(0);
+        let mut table = vec![None; max + 1];
+        for inst in grammar::INSTRUCTION_TABLE.iter() {
+            if let Some(slot) = table.get_mut(inst.opcode as usize) {
+                *slot = Some(inst);
+            }
+        }
+        table
+    })
+}
+
+/// The grammar entry of `opcode`, if the grammar knows it.
+pub(crate) fn grammar_of(opcode: u16) -> Option<&'static Instruction<'static>> {
+    table().get(usize::from(opcode)).copied().flatten()
+}
+
+/// A decoding problem: the word index where it happened and what went wrong.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub(crate) struct DecodeError {
+    /// What went wrong, phrased for a diagnostic.
+    pub(crate) message: String,
+    /// Whether the problem is an unknown enumerant (R-7) rather than a word-count one (R-5).
+    pub(crate) enumerant: bool,
+}
+
+/// Decoding state over one instruction.
+struct Decoder<'a, 'm> {
+    words: &'m [u32],
+    at: usize,
+    out: &'a mut Vec<Operand>,
+    module: &'m Module,
+}
+
+impl Decoder<'_, '_> {
+    fn remaining(&self) -> usize {
+        self.words.len().saturating_sub(self.at)
+    }
+
+    fn push(&mut self, kind: Kind, len: usize) -> Result<(), DecodeError> {
+        if self.remaining() < len {
+            return Err(DecodeError {
+                message: format!(
+                    "expected {len} more word(s) for an operand at word {} but the word count \
+                     is {}",
+                    self.at,
+                    self.words.len()
+                ),
+                enumerant: false,
+            });
+        }
+        self.out.push(Operand {
+            kind,
+            word: self.at as u16,
+            len: len as u16,
+        });
+        self.at += len;
+        Ok(())
+    }
+
+    fn word(&self) -> Option<u32> {
+        self.words.get(self.at).copied()
+    }
+
+    /// A literal string: words up to and including the one holding the nul.
+    fn string(&mut self) -> Result<(), DecodeError> {
+        let rest = self.words.get(self.at..).unwrap_or(&[]);
+        let Some(n) = rest.iter().position(|w| w.to_le_bytes().contains(&0)) else {
+            return Err(DecodeError {
+                message: "a literal string has no terminating nul inside the instruction"
+                    .to_owned(),
+                enumerant: false,
+            });
+        };
+        self.push(Kind::String, n + 1)
+    }
+
+    /// Number of words of a literal whose width is the width of type `ty`.
+    fn literal_words_of_type(&self, ty: u32) -> Result<usize, DecodeError> {
+        match self.module.ty(spv_reader::Id(ty)) {
+            Some(Type::Int { width, .. } | Type::Float { width }) if *width > 0 => {
+                Ok(width.div_ceil(32) as usize)
+            }
+            _ => Err(DecodeError {
+                message: format!(
+                    "the type %{ty} of a context-dependent literal is not an integer or \
+                     floating-point scalar type"
+                ),
+                enumerant: false,
+            }),
+        }
+    }
+
+    fn operand(&mut self, kind: OperandKind, opcode: u16) -> Result<(), DecodeError> {
+        match kind {
+            OperandKind::IdResultType => self.push(Kind::ResultType, 1),
+            OperandKind::IdResult => self.push(Kind::Result, 1),
+            OperandKind::IdRef => self.push(Kind::Id, 1),
+            OperandKind::IdScope => self.push(Kind::Scope, 1),
+            OperandKind::IdMemorySemantics => self.push(Kind::Semantics, 1),
+            OperandKind::LiteralInteger
+            | OperandKind::LiteralFloat
+            | OperandKind::LiteralExtInstInteger
+            | OperandKind::LiteralSpecConstantOpInteger => self.push(Kind::Literal, 1),
+            OperandKind::LiteralString => self.string(),
+            OperandKind::LiteralContextDependentNumber => {
+                // OpConstant / OpSpecConstant: the width of the Result Type (word 1).
+                let ty = self.words.get(1).copied().unwrap_or(0);
+                let n = self.literal_words_of_type(ty)?;
+                self.push(Kind::Literal, n)
+            }
+            OperandKind::PairLiteralIntegerIdRef => {
+                // OpSwitch: the literal is as wide as the Selector (word 1).
+                let selector = self.words.get(1).copied().unwrap_or(0);
+                let ty = self
+                    .module
+                    .result_type(spv_reader::Id(selector))
+                    .map_or(0, |t| t.0);
+                let n = self.literal_words_of_type(ty).unwrap_or(1);
+                self.push(Kind::Literal, n)?;
+                self.push(Kind::Id, 1)
+            }
+            OperandKind::PairIdRefLiteralInteger => {
+                self.push(Kind::Id, 1)?;
+                self.push(Kind::Literal, 1)
+            }
+            OperandKind::PairIdRefIdRef => {
+                self.push(Kind::Id, 1)?;
+                self.push(Kind::Id, 1)
+            }
+            _ => self.enumerant(kind, opcode),
+        }
+    }
+
+    /// An enumerant or mask word, then the parameters it implies.
+    fn enumerant(&mut self, kind: OperandKind, opcode: u16) -> Result<(), DecodeError> {
+        let Some(value) = self.word() else {
+            return self.push(Kind::Enum(kind), 1);
+        };
+        if !enumerant_known(kind, value) {
+            return Err(DecodeError {
+                message: format!("invalid {kind:?} operand: {value}"),
+                enumerant: true,
+            });
+        }
+        self.push(Kind::Enum(kind), 1)?;
+        match kind {
+            OperandKind::ImageOperands => {
+                for (bit, ids) in IMAGE_OPERAND_PARAMS {
+                    if value & bit != 0 {
+                        for _ in 0..*ids {
+                            self.push(Kind::Id, 1)?;
+                        }
+                    }
+                }
+                Ok(())
+            }
+            OperandKind::MemoryAccess => {
+                if value & 0x2 != 0 {
+                    self.push(Kind::Literal, 1)?;
+                }
+                if value & 0x8 != 0 {
+                    self.push(Kind::Scope, 1)?;
+                }
+                if value & 0x10 != 0 {
+                    self.push(Kind::Scope, 1)?;
+                }
+                if value & 0x1_0000 != 0 {
+                    self.push(Kind::Id, 1)?;
+                }
+                if value & 0x2_0000 != 0 {
+                    self.push(Kind::Id, 1)?;
+                }
+                Ok(())
+            }
+            OperandKind::LoopControl => {
+                // DependencyLength (0x8) through PartialCount (0x100) and the vendor bits
+                // from 0x10000 up each take one literal.
+                let with_literal = value & !0x7;
+                for _ in 0..with_literal.count_ones() {
+                    self.push(Kind::Literal, 1)?;
+                }
+                Ok(())
+            }
+            OperandKind::ExecutionMode => {
+                let (literals, ids) = execution_mode_params(value);
+                let is_id_form = opcode == Op::ExecutionModeId as u16;
+                for _ in 0..literals {
+                    self.push(Kind::Literal, 1)?;
+                }
+                for _ in 0..ids {
+                    self.push(if is_id_form { Kind::Id } else { Kind::Literal }, 1)?;
+                }
+                Ok(())
+            }
+            OperandKind::Decoration => self.decoration_params(value),
+            _ => Ok(()),
+        }
+    }
+
+    fn decoration_params(&mut self, value: u32) -> Result<(), DecodeError> {
+        use spirv::Decoration as D;
+        let Some(d) = D::from_u32(value) else {
+            return Ok(());
+        };
+        match d {
+            D::SpecId
+            | D::ArrayStride
+            | D::MatrixStride
+            | D::Stream
+            | D::Location
+            | D::Component
+            | D::Index
+            | D::Binding
+            | D::DescriptorSet
+            | D::Offset
+            | D::XfbBuffer
+            | D::XfbStride
+            | D::InputAttachmentIndex
+            | D::Alignment
+            | D::MaxByteOffset
+            | D::SecondaryViewportRelativeNV => self.push(Kind::Literal, 1),
+            D::BuiltIn => self.enumerant(OperandKind::BuiltIn, 0),
+            D::FuncParamAttr => self.enumerant(OperandKind::FunctionParameterAttribute, 0),
+            D::FPRoundingMode => self.enumerant(OperandKind::FPRoundingMode, 0),
+            D::FPFastMathMode => self.enumerant(OperandKind::FPFastMathMode, 0),
+            D::UniformId => self.push(Kind::Scope, 1),
+            D::AlignmentId | D::MaxByteOffsetId | D::CounterBuffer => self.push(Kind::Id, 1),
+            D::LinkageAttributes => {
+                self.string()?;
+                self.enumerant(OperandKind::LinkageType, 0)
+            }
+            D::UserSemantic | D::UserTypeGOOGLE => self.string(),
+            // Vendor decorations: their operands stay unchecked trailing words.
+            _ => {
+                let n = self.remaining();
+                if n > 0 {
+                    self.push(Kind::Literal, n)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// (mask bit, number of id parameters) of Image Operands, in bit order (SPIR-V §3.2.33).
+const IMAGE_OPERAND_PARAMS: &[(u32, u8)] = &[
+    (0x1, 1),      // Bias
+    (0x2, 1),      // Lod
+    (0x4, 2),      // Grad
+    (0x8, 1),      // ConstOffset
+    (0x10, 1),     // Offset
+    (0x20, 1),     // ConstOffsets
+    (0x40, 1),     // Sample
+    (0x80, 1),     // MinLod
+    (0x100, 1),    // MakeTexelAvailable (scope)
+    (0x200, 1),    // MakeTexelVisible (scope)
+    (0x1_0000, 1), // Offsets
+];
+
+/// (literal parameters, id-or-literal parameters) of an execution mode (SPIR-V §3.2.5).
+/// The second count holds the operands that are ids under `OpExecutionModeId`.
+fn execution_mode_params(mode: u32) -> (u8, u8) {
+    use spirv::ExecutionMode as E;
+    let Some(m) = E::from_u32(mode) else {
+        return (0, 0);
+    };
+    match m {
+        E::Invocations
+        | E::OutputVertices
+        | E::VecTypeHint
+        | E::SubgroupSize
+        | E::SubgroupsPerWorkgroup
+        | E::DenormPreserve
+        | E::DenormFlushToZero
+        | E::SignedZeroInfNanPreserve
+        | E::RoundingModeRTE
+        | E::RoundingModeRTZ
+        | E::OutputPrimitivesEXT => (1, 0),
+        E::LocalSize | E::LocalSizeHint => (3, 0),
+        E::SubgroupsPerWorkgroupId => (0, 1),
+        E::LocalSizeId | E::LocalSizeHintId => (0, 3),
+        E::FPFastMathDefault => (0, 2),
+        _ => (0, 0),
+    }
+}
+
+/// Whether `value` is a defined enumerant (or a mask of defined bits) of `kind`.
+pub(crate) fn enumerant_known(kind: OperandKind, value: u32) -> bool {
+    use spirv as s;
+    match kind {
+        OperandKind::ImageOperands => s::ImageOperands::from_bits(value).is_some(),
+        OperandKind::FPFastMathMode => s::FPFastMathMode::from_bits(value).is_some(),
+        OperandKind::SelectionControl => s::SelectionControl::from_bits(value).is_some(),
+        OperandKind::LoopControl => s::LoopControl::from_bits(value).is_some(),
+        OperandKind::FunctionControl => s::FunctionControl::from_bits(value).is_some(),
+        OperandKind::MemorySemantics => s::MemorySemantics::from_bits(value).is_some(),
+        OperandKind::MemoryAccess => s::MemoryAccess::from_bits(value).is_some(),
+        OperandKind::SourceLanguage => s::SourceLanguage::from_u32(value).is_some(),
+        OperandKind::ExecutionModel => s::ExecutionModel::from_u32(value).is_some(),
+        OperandKind::AddressingModel => s::AddressingModel::from_u32(value).is_some(),
+        OperandKind::MemoryModel => s::MemoryModel::from_u32(value).is_some(),
+        OperandKind::ExecutionMode => s::ExecutionMode::from_u32(value).is_some(),
+        OperandKind::StorageClass => s::StorageClass::from_u32(value).is_some(),
+        OperandKind::Dim => s::Dim::from_u32(value).is_some(),
+        OperandKind::SamplerAddressingMode => s::SamplerAddressingMode::from_u32(value).is_some(),
+        OperandKind::SamplerFilterMode => s::SamplerFilterMode::from_u32(value).is_some(),
+        OperandKind::ImageFormat => s::ImageFormat::from_u32(value).is_some(),
+        OperandKind::FPRoundingMode => s::FPRoundingMode::from_u32(value).is_some(),
+        OperandKind::LinkageType => s::LinkageType::from_u32(value).is_some(),
+        OperandKind::AccessQualifier => s::AccessQualifier::from_u32(value).is_some(),
+        OperandKind::FunctionParameterAttribute => {
+            s::FunctionParameterAttribute::from_u32(value).is_some()
+        }
+        OperandKind::Decoration => s::Decoration::from_u32(value).is_some(),
+        OperandKind::BuiltIn => s::BuiltIn::from_u32(value).is_some(),
+        OperandKind::Scope => s::Scope::from_u32(value).is_some(),
+        OperandKind::GroupOperation => s::GroupOperation::from_u32(value).is_some(),
+        OperandKind::Capability => s::Capability::from_u32(value).is_some(),
+        _ => true,
+    }
+}
+
+/// Decodes every operand of `inst` into `out` (cleared first). Unknown opcodes decode to
+/// nothing and return an error.
+pub(crate) fn decode(inst: Inst<'_>, out: &mut Vec<Operand>) -> Result<(), DecodeError> {
+    out.clear();
+    let opcode = inst.raw_opcode();
+    let Some(g) = grammar_of(opcode) else {
+        return Err(DecodeError {
+            message: format!("unknown opcode {opcode}"),
+            enumerant: true,
+        });
+    };
+    let mut d = Decoder {
+        words: inst.words(),
+        at: 1,
+        out,
+        module: inst.module(),
+    };
+    decode_operands(&mut d, g, opcode, false)?;
+    if opcode == Op::SpecConstantOp as u16 {
+        // The embedded opcode's operands follow, without Result Type and Result (§3.3.7).
+        let embedded = d.words.get(3).copied().unwrap_or(0);
+        let Some(inner) = u16::try_from(embedded).ok().and_then(grammar_of) else {
+            return Err(DecodeError {
+                message: format!("OpSpecConstantOp with an unknown opcode {embedded}"),
+                enumerant: true,
+            });
+        };
+        decode_operands(&mut d, inner, embedded as u16, true)?;
+    }
+    if d.remaining() > 0 {
+        return Err(DecodeError {
+            message: format!(
+                "the word count {} is larger than the {} words the operands take",
+                d.words.len(),
+                d.at
+            ),
+            enumerant: false,
+        });
+    }
+    Ok(())
+}
+
+fn decode_operands(
+    d: &mut Decoder<'_, '_>,
+    g: &Instruction<'_>,
+    opcode: u16,
+    skip_results: bool,
+) -> Result<(), DecodeError> {
+    for logical in g.operands {
+        if skip_results
+            && matches!(
+                logical.kind,
+                OperandKind::IdResultType | OperandKind::IdResult
+            )
+        {
+            continue;
+        }
+        match logical.quantifier {
+            OperandQuantifier::One => d.operand(logical.kind, opcode)?,
+            OperandQuantifier::ZeroOrOne => {
+                if d.remaining() > 0 {
+                    d.operand(logical.kind, opcode)?;
+                }
+            }
+            OperandQuantifier::ZeroOrMore => {
+                while d.remaining() > 0 {
+                    d.operand(logical.kind, opcode)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
