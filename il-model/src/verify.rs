@@ -129,7 +129,7 @@ impl Verifier<'_> {
             );
             self.check_declarations(inst, &mut declared);
             for dst in &inst.dst {
-                self.check_dst(dst);
+                self.check_dst(dst, inst);
             }
             for src in &inst.src {
                 self.check_src(src, inst);
@@ -535,7 +535,11 @@ impl Verifier<'_> {
         }
     }
 
-    fn check_dst(&mut self, dst: &Dst) {
+    fn check_dst(&mut self, dst: &Dst, inst: &Inst) {
+        // Declaration operands name the register they declare; they are not writes.
+        if is_declaration(inst.op) {
+            return;
+        }
         self.check_reg(&dst.reg, true);
         if dst.reg.index.is_some()
             && !matches!(
@@ -551,12 +555,17 @@ impl Verifier<'_> {
     }
 
     fn check_src(&mut self, src: &Src, inst: &Inst) {
-        // Declaration operands name the register they declare; they are not reads.
-        if inst.info().mnemonic.starts_with("dcl") {
+        if is_declaration(inst.op) {
             return;
         }
         self.check_reg(&src.reg, false);
     }
+}
+
+/// Declarations and DX9 definitions: their operands name registers rather than access them.
+fn is_declaration(op: Opcode) -> bool {
+    op.info().mnemonic.starts_with("dcl")
+        || matches!(op, Opcode::Def | Opcode::Defb | Opcode::Initv)
 }
 
 fn collect_regs<'a>(reg: &'a Reg, out: &mut Vec<&'a Reg>) {

@@ -393,8 +393,18 @@ impl Line<'_> {
                 ),
             ));
         }
+        // `def c0, 0.5, 1, 0, 0` (guide §3): float constants, so integers are floats too.
+        let floats = inst.op == Opcode::Def
+            && inst
+                .dst
+                .first()
+                .is_some_and(|d| d.reg.ty == RegType::ConstFloat);
         for piece in remaining {
-            inst.extra.push(self.word(piece)?);
+            let value = match (floats, piece.text.parse::<i32>()) {
+                (true, Ok(i)) if !piece.text.starts_with("0x") => (i as f32).to_bits(),
+                _ => self.word(piece)?,
+            };
+            inst.extra.push(value);
         }
         Ok((inst, pending.prec))
     }
@@ -499,7 +509,8 @@ impl Line<'_> {
         let mut first_error = None;
         for &cut in cuts.iter().rev() {
             let base = word.text.get(..cut).unwrap_or("");
-            let Some(op) = Opcode::from_mnemonic(base) else {
+            // The guide's own examples sometimes capitalise mnemonics (`INOT`, `Dcl_literal`).
+            let Some(op) = Opcode::from_mnemonic(&base.to_ascii_lowercase()) else {
                 continue;
             };
             let mut inst = Inst::new(op);
@@ -1025,6 +1036,10 @@ impl Line<'_> {
         let mut reg = Reg::new(ty, num.unwrap_or(0));
         match (num, brackets.as_slice()) {
             (_, []) => {}
+            // `c[0]` (guide §3 example): a numbered register written with its number in brackets.
+            (None, [first]) if ty.info().numbered && parse_u32(first.text.trim()).is_some() => {
+                reg.num = parse_u32(first.text.trim()).unwrap_or(0);
+            }
             (_, [first]) => reg.index = Some(self.index(*first, ctx, depth)?),
             (None, [first, second]) => {
                 match parse_u32(first.text.trim()) {
