@@ -1,0 +1,297 @@
+//! Lowering: a validated SPIR-V module and an entry point become an IL compute program.
+//!
+//! The lowering walks the entry function's structured region tree (spv-cfg) and emits IL for each
+//! block body in order. Values go to fresh temporaries ([`values`]); memory accesses become UAV,
+//! constant-buffer or register operations ([`memory`]); arithmetic maps one instruction to one or
+//! a few IL instructions ([`ops`]). The program is assembled at the end in the order AMD's own
+//! compiler used for compute kernels (amd-il.md §3.8): version, thread-group size, literals,
+//! resource declarations, code, `ret_dyn`, `end`.
+
+mod memory;
+mod ops;
+mod types;
+mod values;
+
+use il_model::{Inst, Opcode, Program, ShaderKind};
+use spv_reader::{Function, Id, Inst as SpvInst, Module, spirv};
+
+use crate::Options;
+use crate::error::{Error, Unsupported};
+use crate::reflect::Reflection;
+use memory::{Place, Resources};
+use values::{Registers, Value};
+
+/// Lowers the entry point `options.entry` (or the only GLCompute one) of `module`.
+pub fn lower(
+    module: &Module,
+    _info: &spv_validate::ModuleInfo,
+    options: &Options,
+) -> Result<(Program, Reflection), Error> {
+    let entry = pick_entry(module, options)?;
+    let function = module.function(entry.function).ok_or_else(|| {
+        Error::EntryPoint(format!(
+            "entry point function {} is not defined",
+            entry.function
+        ))
+    })?;
+    let mut lowerer = Lowerer::new(module, options);
+    lowerer.resources = Resources::collect(module, &[function])?;
+    lowerer.lower_function_body(function)?;
+    let workgroup_size = workgroup_size(module, entry.function)?;
+    let reflection = Reflection {
+        entry_point: entry.name.clone(),
+        workgroup_size,
+        resources: lowerer.resources.bindings(module),
+    };
+    Ok((lowerer.assemble(workgroup_size), reflection))
+}
+
+/// The entry point to translate: the one named in the options, else the only GLCompute one.
+fn pick_entry<'m>(
+    module: &'m Module,
+    options: &Options,
+) -> Result<&'m spv_reader::EntryPoint, Error> {
+    let compute = |e: &&spv_reader::EntryPoint| e.model() == Some(spirv::ExecutionModel::GLCompute);
+    if let Some(name) = &options.entry {
+        let entry = module
+            .entry_points()
+            .iter()
+            .find(|e| &e.name == name)
+            .ok_or_else(|| Error::EntryPoint(format!("no entry point named `{name}`")))?;
+        if !compute(&entry) {
+            return Err(Unsupported::at(
+                module,
+                entry.inst,
+                format!("entry point `{name}`: only GLCompute entry points are translated"),
+            )
+            .into());
+        }
+        return Ok(entry);
+    }
+    let mut candidates = module.entry_points().iter().filter(compute);
+    match (candidates.next(), candidates.next()) {
+        (Some(entry), None) => Ok(entry),
+        (None, _) => match module.entry_points().first() {
+            Some(other) => Err(Unsupported::at(
+                module,
+                other.inst,
+                "only GLCompute entry points are translated",
+            )
+            .into()),
+            None => Err(Error::EntryPoint(
+                "the module has no entry point".to_string(),
+            )),
+        },
+        (Some(_), Some(_)) => Err(Error::EntryPoint(
+            "the module has several GLCompute entry points; choose one with --entry".to_string(),
+        )),
+    }
+}
+
+/// The work-group size from `LocalSize` (SPIR-V §3.2.5); (1, 1, 1) when the module gives none.
+fn workgroup_size(module: &Module, function: Id) -> Result<[u32; 3], Error> {
+    for mode in module.execution_modes() {
+        if mode.target != function {
+            continue;
+        }
+        if mode.execution_mode() == Some(spirv::ExecutionMode::LocalSize)
+            && let [x, y, z, ..] = mode.operands[..]
+        {
+            return Ok([x, y, z]);
+        }
+    }
+    Ok([1, 1, 1])
+}
+
+/// The state of one translation.
+pub(crate) struct Lowerer<'m> {
+    module: &'m Module,
+    #[allow(dead_code, reason = "read by spec-constant and family-gated lowering")]
+    options: &'m Options,
+    regs: Registers,
+    /// The value of each SSA id that has been lowered, by id.
+    values: Vec<Option<Value>>,
+    /// The place each pointer id designates, by id.
+    places: Vec<Option<Place>>,
+    resources: Resources,
+    /// Resource declarations (`dcl_raw_uav_id(n)`, ...), in id order.
+    code: Vec<Inst>,
+}
+
+impl<'m> Lowerer<'m> {
+    fn new(module: &'m Module, options: &'m Options) -> Lowerer<'m> {
+        let bound = module.header().bound as usize;
+        Lowerer {
+            module,
+            options,
+            regs: Registers::default(),
+            values: vec![None; bound],
+            places: vec![None; bound],
+            resources: Resources::default(),
+            code: Vec::new(),
+        }
+    }
+
+    /// Emits one IL instruction into the code stream.
+    fn emit(&mut self, inst: Inst) {
+        self.code.push(inst);
+    }
+
+    /// The value of `id`: a lowered result, or a constant turned into a literal.
+    fn value(&mut self, id: Id, at: SpvInst<'_>) -> Result<Value, Error> {
+        if let Some(Some(value)) = self.values.get(id.0 as usize) {
+            return Ok(value.clone());
+        }
+        if let Some(value) = self.constant_value(id)? {
+            if let Some(slot) = self.values.get_mut(id.0 as usize) {
+                *slot = Some(value.clone());
+            }
+            return Ok(value);
+        }
+        Err(Unsupported::at(
+            self.module,
+            at.index(),
+            format!("operand {id} (its definition is not lowered)"),
+        )
+        .into())
+    }
+
+    /// Records the value of result `id`.
+    fn set_value(&mut self, id: Id, value: Value) {
+        if let Some(slot) = self.values.get_mut(id.0 as usize) {
+            *slot = Some(value);
+        }
+    }
+
+    /// A literal for a scalar or vector constant, `None` when `id` is no constant.
+    fn constant_value(&mut self, id: Id) -> Result<Option<Value>, Error> {
+        let Some(constant) = self.module.constant(id) else {
+            return Ok(None);
+        };
+        let shape = types::shape_of(self.module, constant.ty())?;
+        let mut words = [0u32; 4];
+        for (element, word) in words.iter_mut().enumerate().take(usize::from(shape.count)) {
+            *word = self.constant_word(id, element)?;
+        }
+        if shape.count == 1 {
+            return Ok(Some(self.regs.scalar(words[0])));
+        }
+        Ok(Some(Value::in_reg(self.regs.literal(words), shape.count)))
+    }
+
+    /// Element `element` of constant `id` as a 32-bit word.
+    fn constant_word(&self, id: Id, element: usize) -> Result<u32, Error> {
+        use spv_reader::Constant as C;
+        match self.module.constant(id) {
+            Some(C::Bool {
+                value, spec: false, ..
+            }) => Ok(if *value { u32::MAX } else { 0 }),
+            // A 32-bit scalar's bits are its low word; 64-bit shapes were refused by shape_of.
+            Some(C::Scalar {
+                bits, spec: false, ..
+            }) => Ok(*bits as u32),
+            Some(C::Null { .. }) | Some(C::Undef { .. }) => Ok(0),
+            Some(C::Composite {
+                parts, spec: false, ..
+            }) => match parts.get(element) {
+                Some(part) => self.constant_word(*part, 0),
+                None => Err(
+                    Unsupported::new(format!("constant {id}: missing element {element}")).into(),
+                ),
+            },
+            Some(c) if c.is_spec() => {
+                Err(Unsupported::new(format!("specialization constant {id}")).into())
+            }
+            _ => Err(Unsupported::new(format!("constant {id}")).into()),
+        }
+    }
+
+    /// Lowers the blocks of `function` in order.
+    fn lower_function_body(&mut self, function: &Function) -> Result<(), Error> {
+        if function.blocks.len() != 1 {
+            let at = function
+                .blocks
+                .get(1)
+                .map(|b| b.label_inst)
+                .unwrap_or(function.def);
+            return Err(Unsupported::at(
+                self.module,
+                at,
+                "control flow (functions of more than one block)",
+            )
+            .into());
+        }
+        for block in &function.blocks {
+            for index in block.body() {
+                let Some(inst) = self.module.inst(spv_reader::InstIndex(index)) else {
+                    continue;
+                };
+                self.lower_inst(inst)?;
+            }
+            let Some(terminator) = self.module.inst(block.terminator) else {
+                continue;
+            };
+            self.lower_terminator(terminator)?;
+        }
+        Ok(())
+    }
+
+    /// Lowers one non-terminator instruction.
+    fn lower_inst(&mut self, inst: SpvInst<'m>) -> Result<(), Error> {
+        use spirv::Op;
+        let Some(op) = inst.opcode() else {
+            return Err(Unsupported::at(
+                self.module,
+                inst.index(),
+                "an opcode unknown to this version",
+            )
+            .into());
+        };
+        match op {
+            // Debug lines and NonSemantic instructions have no effect (SPIR-V §2.2.6, 1.6).
+            Op::Line | Op::NoLine | Op::Nop => Ok(()),
+            Op::ExtInst if self.is_non_semantic(inst) => Ok(()),
+            Op::Variable => self.lower_local_variable(inst),
+            Op::AccessChain | Op::InBoundsAccessChain => self.lower_access_chain(inst),
+            Op::Load => self.lower_load(inst),
+            Op::Store => self.lower_store(inst),
+            _ => self.lower_op(op, inst),
+        }
+    }
+
+    /// Whether `inst` is an `OpExtInst` of a `NonSemantic.*` set, which has no effect.
+    fn is_non_semantic(&self, inst: SpvInst<'_>) -> bool {
+        inst.opcode() == Some(spirv::Op::ExtInst)
+            && inst
+                .operands()
+                .first()
+                .and_then(|set| self.module.ext_inst_set(Id(*set)))
+                .is_some_and(|name| name.starts_with("NonSemantic."))
+    }
+
+    /// Lowers a block terminator of the entry function.
+    fn lower_terminator(&mut self, inst: SpvInst<'m>) -> Result<(), Error> {
+        match inst.opcode() {
+            Some(spirv::Op::Return) => {
+                self.emit(Inst::new(Opcode::RetDyn));
+                Ok(())
+            }
+            _ => Err(Unsupported::at(self.module, inst.index(), "this terminator").into()),
+        }
+    }
+
+    /// The finished program: declarations first, then the code, then `end`.
+    fn assemble(self, workgroup_size: [u32; 3]) -> Program {
+        let mut program = Program::new(ShaderKind::Compute);
+        // The writer derives the control field (the number of values) from the extra words.
+        program.push(Inst::new(Opcode::DclNumThreadPerGroup).extra(&workgroup_size));
+        program.body.extend(self.regs.literal_decls());
+        program.body.extend(self.resources.declarations());
+        program.body.extend(self.code);
+        if program.body.last().map(|i| i.op) != Some(Opcode::RetDyn) {
+            program.push(Inst::new(Opcode::RetDyn));
+        }
+        program.push(Inst::new(Opcode::End));
+        program
+    }
+}

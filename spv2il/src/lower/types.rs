@@ -1,0 +1,130 @@
+//! How SPIR-V types map onto IL registers and onto buffer bytes.
+//!
+//! IL has one kind of storage for values: 4×32-bit registers (amd-il.md §7.1, §9 "Types"). A
+//! 32-bit scalar or boolean takes one component, a vector of up to four 32-bit components takes
+//! one register. Booleans are 0 / 0xFFFFFFFF, as every IL compare writes them (amd-il.md §0.2).
+//! Buffer layouts come from the module's explicit Offset / ArrayStride / MatrixStride
+//! decorations (SPIR-V §2.18.1), never from a layout rule of our own.
+
+use spv_reader::{Id, Module, Type, spirv};
+
+use crate::error::Unsupported;
+
+/// The kind of one 32-bit component.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scalar {
+    /// A boolean: 0 or 0xFFFFFFFF.
+    Bool,
+    /// A 32-bit integer; signedness only matters where an instruction does not say.
+    Int {
+        /// Signedness as declared.
+        signed: bool,
+    },
+    /// A 32-bit float.
+    Float,
+}
+
+/// The register shape of a value type: a scalar or a vector of 32-bit components.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// The component kind.
+    pub scalar: Scalar,
+    /// Number of components, 1–4.
+    pub count: u8,
+}
+
+/// The register shape of `ty`, or why it has none we support.
+pub fn shape_of(module: &Module, ty: Id) -> Result<Shape, Unsupported> {
+    match module.ty(ty) {
+        Some(Type::Vector { component, count }) => {
+            let scalar = scalar_of(module, *component)?;
+            match u8::try_from(*count) {
+                Ok(count @ 1..=4) => Ok(Shape { scalar, count }),
+                _ => Err(Unsupported::new(format!("vectors of {count} components"))),
+            }
+        }
+        _ => Ok(Shape {
+            scalar: scalar_of(module, ty)?,
+            count: 1,
+        }),
+    }
+}
+
+fn scalar_of(module: &Module, ty: Id) -> Result<Scalar, Unsupported> {
+    match module.ty(ty) {
+        Some(Type::Bool) => Ok(Scalar::Bool),
+        Some(Type::Int { width: 32, signed }) => Ok(Scalar::Int { signed: *signed }),
+        Some(Type::Float { width: 32 }) => Ok(Scalar::Float),
+        Some(Type::Int { width, .. }) => Err(Unsupported::new(format!("{width}-bit integers"))),
+        Some(Type::Float { width }) => Err(Unsupported::new(format!("{width}-bit floats"))),
+        Some(other) => Err(Unsupported::new(format!(
+            "values of type {}",
+            type_name(other)
+        ))),
+        None => Err(Unsupported::new(format!("values of type {ty}"))),
+    }
+}
+
+/// A short name of a type for messages.
+pub fn type_name(ty: &Type) -> &'static str {
+    match ty {
+        Type::Void => "void",
+        Type::Bool => "bool",
+        Type::Int { .. } => "integer",
+        Type::Float { .. } => "float",
+        Type::Vector { .. } => "vector",
+        Type::Matrix { .. } => "matrix",
+        Type::Array { .. } => "array",
+        Type::RuntimeArray { .. } => "runtime array",
+        Type::Struct { .. } => "struct",
+        Type::Pointer { .. } | Type::UntypedPointer { .. } | Type::ForwardPointer { .. } => {
+            "pointer"
+        }
+        Type::Function { .. } => "function",
+        Type::Image { .. } => "image",
+        Type::Sampler => "sampler",
+        Type::SampledImage { .. } => "sampled image",
+        Type::Other { .. } => "opaque",
+    }
+}
+
+/// The storage class and pointee of a pointer type.
+pub fn pointer_parts(module: &Module, ty: Id) -> Option<(spirv::StorageClass, Id)> {
+    match module.ty(ty) {
+        Some(Type::Pointer {
+            storage_class,
+            pointee,
+        }) => Some((spirv::StorageClass::from_u32(*storage_class)?, *pointee)),
+        _ => None,
+    }
+}
+
+/// The value of a 32-bit integer constant (used for array lengths and constant indices).
+pub fn constant_u32(module: &Module, id: Id) -> Option<u32> {
+    match module.constant(id) {
+        Some(spv_reader::Constant::Scalar {
+            bits, spec: false, ..
+        }) => u32::try_from(*bits).ok(),
+        _ => None,
+    }
+}
+
+/// The single literal operand of decoration `kind` on `id`, if present.
+pub fn decoration_literal(module: &Module, id: Id, kind: spirv::Decoration) -> Option<u32> {
+    module
+        .decoration(id, kind)
+        .and_then(|d| d.operands.first().copied())
+}
+
+/// The `Offset` decoration of member `member` of struct `ty`.
+pub fn member_offset(module: &Module, ty: Id, member: u32) -> Option<u32> {
+    module
+        .member_decorations(ty, member)
+        .find(|d| d.decoration() == Some(spirv::Decoration::Offset))
+        .and_then(|d| d.operands.first().copied())
+}
+
+/// The byte stride between consecutive elements of an array or runtime array type.
+pub fn array_stride(module: &Module, ty: Id) -> Option<u32> {
+    decoration_literal(module, ty, spirv::Decoration::ArrayStride)
+}

@@ -1,0 +1,80 @@
+//! What a runtime needs to know to run a translated program: which IL resource id each
+//! (set, binding) became, the constant buffers the driver must fill, the work-group size, and
+//! the specialization-constant values the translation used.
+//!
+//! IL ids are assigned deterministically: resources of one IL kind are numbered in ascending
+//! (set, binding) order, so the same module always gets the same ids.
+
+use serde_json::{Value, json};
+
+/// The IL kind of a bound resource.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ResourceKind {
+    /// A storage buffer as a raw (byte-addressed) UAV: `dcl_raw_uav_id(n)`.
+    RawUav,
+    /// A uniform buffer as a constant buffer: `dcl_cb cbN[size]`.
+    ConstantBuffer,
+}
+
+impl ResourceKind {
+    /// The spelling used in the reflection JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            ResourceKind::RawUav => "raw_uav",
+            ResourceKind::ConstantBuffer => "constant_buffer",
+        }
+    }
+}
+
+/// One SPIR-V resource variable and the IL resource it became.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResourceBinding {
+    /// `DescriptorSet` decoration.
+    pub set: u32,
+    /// `Binding` decoration.
+    pub binding: u32,
+    /// The IL kind.
+    pub kind: ResourceKind,
+    /// The IL id (`_id(n)` of a UAV, `n` of `cbN`).
+    pub il_id: u32,
+    /// The variable's name (OpName), when the module has one.
+    pub name: Option<String>,
+}
+
+/// Everything [`crate::translate`] reports besides the program.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reflection {
+    /// The translated entry point's name.
+    pub entry_point: String,
+    /// Work-group size (LocalSize / LocalSizeId / the WorkgroupSize built-in).
+    pub workgroup_size: [u32; 3],
+    /// Every resource the program uses, in (set, binding) order.
+    pub resources: Vec<ResourceBinding>,
+}
+
+impl Reflection {
+    /// The reflection as pretty-printed JSON (stable key order).
+    pub fn to_json(&self) -> String {
+        let resources: Vec<Value> = self
+            .resources
+            .iter()
+            .map(|r| {
+                json!({
+                    "set": r.set,
+                    "binding": r.binding,
+                    "kind": r.kind.name(),
+                    "il_id": r.il_id,
+                    "name": r.name,
+                })
+            })
+            .collect();
+        let value = json!({
+            "entry_point": self.entry_point,
+            "workgroup_size": self.workgroup_size,
+            "resources": resources,
+        });
+        // Serialising a Value built from plain data cannot fail; fall back to the compact form
+        // rather than panicking should that ever change.
+        serde_json::to_string_pretty(&value).unwrap_or_else(|_| value.to_string())
+    }
+}

@@ -1,0 +1,117 @@
+//! The `spv2il` binary on good and bad input: one clear error line naming the file and the
+//! problem, a non-zero exit status, and never a panic.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn spv2il(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_spv2il"))
+        .args(args)
+        .output()
+        .expect("the spv2il binary runs")
+}
+
+fn scratch(name: &str, contents: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("spv2il-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, contents).expect("write scratch file");
+    path
+}
+
+fn sample() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shaders/gid_mul_add.spv")
+}
+
+/// Asserts a translation error: exit status 1, nothing on stdout, exactly one stderr line that
+/// names the file and contains `problem`, and no panic message.
+fn assert_one_line_error(output: &Output, file: &Path, problem: &str) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "stderr: {stderr}");
+    assert!(output.stdout.is_empty());
+    assert_eq!(stderr.lines().count(), 1, "one line expected: {stderr}");
+    assert!(
+        stderr.contains(&file.display().to_string()),
+        "names the file: {stderr}"
+    );
+    assert!(stderr.contains(problem), "says `{problem}`: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn translates_the_sample() {
+    let output = spv2il(&[sample().to_str().expect("utf-8 path")]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = String::from_utf8(output.stdout).expect("IL text is UTF-8");
+    assert!(text.starts_with("il_cs_2_0\n"));
+    assert!(text.ends_with("end\n"));
+}
+
+#[test]
+fn emits_binary_tokens() {
+    let output = spv2il(&["--emit", "binary", sample().to_str().expect("utf-8 path")]);
+    assert!(output.status.success());
+    assert_eq!(output.stdout.len() % 4, 0);
+    // Token 1 is IL_Version: il_cs_2_0 = 0x00030200 (amd-il.md §1.3), little-endian.
+    assert_eq!(&output.stdout[4..8], &[0x00, 0x02, 0x03, 0x00]);
+}
+
+#[test]
+fn missing_file() {
+    let path = std::env::temp_dir().join("spv2il-cli-no-such-file.spv");
+    assert_one_line_error(
+        &spv2il(&[path.to_str().expect("utf-8")]),
+        &path,
+        "cannot read",
+    );
+}
+
+#[test]
+fn empty_file() {
+    let path = scratch("empty.spv", b"");
+    assert_one_line_error(
+        &spv2il(&[path.to_str().expect("utf-8")]),
+        &path,
+        "not a readable SPIR-V module",
+    );
+}
+
+#[test]
+fn random_bytes() {
+    // A fixed xorshift sequence, so the bytes are the same on every run.
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let bytes: Vec<u8> = (0..4096)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state as u8
+        })
+        .collect();
+    let path = scratch("random.spv", &bytes);
+    assert_one_line_error(
+        &spv2il(&[path.to_str().expect("utf-8")]),
+        &path,
+        "not a readable SPIR-V module",
+    );
+}
+
+#[test]
+fn text_file() {
+    let path = scratch("shader.comp", b"#version 450\nvoid main() {}\n");
+    assert_one_line_error(
+        &spv2il(&[path.to_str().expect("utf-8")]),
+        &path,
+        "not a readable SPIR-V module",
+    );
+}
+
+#[test]
+fn usage_error_exits_2() {
+    let output = spv2il(&["--emit", "nonsense", "x.spv"]);
+    assert_eq!(output.status.code(), Some(2));
+}

@@ -1,0 +1,96 @@
+//! IL snapshot tests: every test shader under `tests/shaders/` is translated and its IL text
+//! compared with the reviewed `.il` file beside it (or, for a shader the translator must refuse,
+//! its error with the `.err` file). `BLESS=1 cargo test` rewrites the expectations; read every
+//! diff before committing it.
+//!
+//! Each translation is also round-tripped: IL text → il-reader → IL text must be unchanged, and
+//! tokens → il-reader → model must equal the program, so the writers and readers are checked on
+//! every program the translator produces.
+
+use std::path::{Path, PathBuf};
+
+fn shader_modules(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("tests/shaders is readable")
+        .map(|e| e.expect("directory entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            shader_modules(&path, out);
+        } else if path.extension().is_some_and(|e| e == "spv") {
+            out.push(path);
+        }
+    }
+}
+
+/// Compares `actual` with the file at `expected_path`, or rewrites it under BLESS=1. Returns a
+/// failure description.
+fn check_snapshot(expected_path: &Path, actual: &str, bless: bool) -> Option<String> {
+    let expected = std::fs::read_to_string(expected_path).unwrap_or_default();
+    if expected == actual {
+        return None;
+    }
+    if bless {
+        std::fs::write(expected_path, actual).expect("write snapshot");
+        return None;
+    }
+    Some(format!(
+        "{} differs (BLESS=1 rewrites it):\n{}",
+        expected_path.display(),
+        pretty_assertions::StrComparison::new(&expected, actual)
+    ))
+}
+
+#[test]
+fn il_snapshots() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shaders");
+    let bless = std::env::var_os("BLESS").is_some();
+    let mut modules = Vec::new();
+    shader_modules(&root, &mut modules);
+    assert!(!modules.is_empty(), "no test shaders found");
+    let mut failures = Vec::new();
+    for spv in &modules {
+        let bytes = std::fs::read(spv).expect("read .spv");
+        match spv2il::translate(&bytes, &spv2il::Options::default()) {
+            Ok(translation) => {
+                let text = translation.text();
+                failures.extend(check_snapshot(&spv.with_extension("il"), &text, bless));
+                match il_reader::parse_text(&text) {
+                    Ok(parsed) => {
+                        let again = il_writer::to_text(&parsed);
+                        if again != text {
+                            failures
+                                .push(format!("{}: text round trip changes the IL", spv.display()));
+                        }
+                    }
+                    Err(e) => failures.push(format!(
+                        "{}: il-reader rejects our text: {e}",
+                        spv.display()
+                    )),
+                }
+                match il_reader::decode_tokens(&translation.tokens()) {
+                    Ok(decoded) if decoded == translation.program => {}
+                    Ok(_) => failures.push(format!(
+                        "{}: token round trip changes the program",
+                        spv.display()
+                    )),
+                    Err(e) => failures.push(format!(
+                        "{}: il-reader rejects our tokens: {e}",
+                        spv.display()
+                    )),
+                }
+            }
+            Err(error) => {
+                let message = format!("{error}\n");
+                failures.extend(check_snapshot(&spv.with_extension("err"), &message, bless));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} snapshot failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
