@@ -260,6 +260,7 @@ impl Line<'_> {
             for piece in self.paren_list(*outs)? {
                 inst.dst.push(self.dst(piece, ctx)?);
             }
+            self.apply_pending(&mut inst, &pending, word.at)?;
             for piece in self.paren_list(*ins)? {
                 inst.src.push(self.src(piece, ctx, 0)?);
             }
@@ -280,19 +281,7 @@ impl Line<'_> {
                 .ok_or_else(|| self.err(end, format!("`{}` needs a destination", info.mnemonic)))?;
             inst.dst.push(self.dst(piece, ctx)?);
         }
-        if pending.sat || pending.shift.is_some() {
-            let Some(d) = inst.dst.first_mut() else {
-                return Err(self.err(
-                    word.at,
-                    format!(
-                        "`{}` has no destination to saturate or scale",
-                        info.mnemonic
-                    ),
-                ));
-            };
-            d.sat = pending.sat;
-            d.shift = pending.shift.unwrap_or(ShiftScale::None);
-        }
+        self.apply_pending(&mut inst, &pending, word.at)?;
         for i in 0..n_src {
             let piece = rest.next().ok_or_else(|| {
                 self.err(
@@ -407,6 +396,28 @@ impl Line<'_> {
             inst.extra.push(value);
         }
         Ok((inst, pending.prec))
+    }
+
+    /// Moves `_sat` / `_x2` … from the mnemonic onto the first destination (amd-il.md §3.6).
+    fn apply_pending(
+        &self,
+        inst: &mut Inst,
+        pending: &Pending,
+        at: usize,
+    ) -> Result<(), TextError> {
+        if !pending.sat && pending.shift.is_none() {
+            return Ok(());
+        }
+        let mnemonic = inst.info().mnemonic;
+        let Some(d) = inst.dst.first_mut() else {
+            return Err(self.err(
+                at,
+                format!("`{mnemonic}` has no destination to saturate or scale"),
+            ));
+        };
+        d.sat = pending.sat;
+        d.shift = pending.shift.unwrap_or(ShiftScale::None);
+        Ok(())
     }
 
     /// The items of `(a, b)`.
@@ -1065,7 +1076,7 @@ impl Line<'_> {
         if let Some(n) = parse_u32(text) {
             return Ok(Index::Imm(n));
         }
-        let (expr, offset) = match text.rfind('+') {
+        let (expr, offset) = match last_top_level_plus(text) {
             Some(i) => {
                 let off = text.get(i + 1..).unwrap_or("").trim();
                 let v = parse_u32(off)
@@ -1112,6 +1123,21 @@ struct Ctx {
     legacy_vertex: bool,
 }
 
+/// The byte offset of the last `+` outside brackets (the offset of an index expression).
+fn last_top_level_plus(text: &str) -> Option<usize> {
+    let mut depth = 0i32;
+    let mut found = None;
+    for (i, c) in text.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            '+' if depth == 0 => found = Some(i),
+            _ => {}
+        }
+    }
+    found
+}
+
 /// `a<n>.<c>` or `aL.<c>` as an IL_Rel_Addr token (amd-il.md §1.7).
 fn addr_register(text: &str) -> Option<u32> {
     let (reg, comp) = text.split_once('.')?;
@@ -1122,8 +1148,8 @@ fn addr_register(text: &str) -> Option<u32> {
         "w" => 3,
         _ => return None,
     };
-    let (num, loop_rel) = if reg == "aL" {
-        (0, 1)
+    let (num, loop_rel) = if let Some(n) = reg.strip_prefix("aL") {
+        (if n.is_empty() { 0 } else { n.parse().ok()? }, 1)
     } else {
         let n: u32 = reg.strip_prefix('a')?.parse().ok()?;
         (n, 0)

@@ -12,7 +12,7 @@ use std::fmt::Write;
 use il_model::enums::{ElementFormat, PixTexUsage};
 use il_model::{
     CompSel, ControlLayout, CtrlField, DivComp, Dst, DstComp, Extra, FieldKind, Flow, IDENTITY,
-    Index, Inst, Opcode, Program, Reg, RegType, ShaderKind, ShiftScale, Src,
+    Index, Inst, Opcode, Program, Reg, ShaderKind, ShiftScale, Src,
 };
 
 /// Indentation per nesting level.
@@ -547,10 +547,11 @@ fn index_text(index: &Index, shader: ShaderKind) -> String {
             // IL_Rel_Addr (amd-il.md §1.7): register 15:0, loop-relative 16, component 19:17.
             let reg = rel_addr & 0xFFFF;
             let comp = (rel_addr >> 17) & 7;
-            let mut s = if rel_addr & (1 << 16) != 0 {
-                "aL".to_string()
-            } else {
-                format!("a{reg}")
+            // `aL` is the loop register; a non-zero register number is kept after it.
+            let mut s = match (rel_addr & (1 << 16) != 0, reg) {
+                (true, 0) => "aL".to_string(),
+                (true, n) => format!("aL{n}"),
+                (false, n) => format!("a{n}"),
             };
             let _ = write!(
                 s,
@@ -583,15 +584,15 @@ pub fn reg_text(reg: &Reg, shader: ShaderKind) -> String {
         (Some(index @ Index::Rel { .. }), Some(second)) if reg.num == 0 => {
             let _ = write!(s, "[{}][{second}]", index_text(index, shader));
         }
-        (index, second) => {
-            if info.numbered || reg.num != 0 || reg.ty == RegType::Vertex {
+        (Some(index), Some(second)) => {
+            let _ = write!(s, "{}[{}][{second}]", reg.num, index_text(index, shader));
+        }
+        (index, None) => {
+            if info.numbered || reg.num != 0 {
                 let _ = write!(s, "{}", reg.num);
             }
             if let Some(index) = index {
                 let _ = write!(s, "[{}]", index_text(index, shader));
-            }
-            if let Some(second) = second {
-                let _ = write!(s, "[{second}]");
             }
         }
     }
