@@ -48,6 +48,7 @@ mod dom;
 mod env;
 mod info;
 pub mod limits;
+pub mod mutate;
 mod operands;
 
 pub use diag::{Diagnostic, Diagnostics};
