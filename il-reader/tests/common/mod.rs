@@ -395,12 +395,12 @@ fn cs_src(rng: &mut Rng) -> Src {
         _ => Src::temp(rng.below(8) as u32),
     };
     let sw = ["x", "y", "xyzw", "wzyx", "xxyy", "z"];
-    src.swz(rng.pick(&sw))
+    src.swz(rng.pick::<&str>(&sw))
 }
 
 fn cs_dst(rng: &mut Rng) -> Dst {
     let masks = ["x___", "_y__", "xy__", "xyz_", "xyzw", "___w", "xyz0"];
-    Dst::temp(rng.below(8) as u32).mask(rng.pick(&masks))
+    Dst::temp(rng.below(8) as u32).mask(rng.pick::<&str>(&masks))
 }
 
 const CS_ALU: [Opcode; 24] = [
@@ -448,7 +448,7 @@ fn block(rng: &mut Rng, b: &mut Vec<Inst>, depth: usize, funcs: u32) {
                 b.push(
                     Inst::new(Opcode::UavRawStore)
                         .ctrl(Control::id(0))
-                        .dst(Dst::mem().mask(rng.pick(&["x___", "xy__", "xyzw"])))
+                        .dst(Dst::mem().mask(rng.pick::<&str>(&["x___", "xy__", "xyzw"])))
                         .src(cs_src(rng).swz("x"))
                         .src(cs_src(rng)),
                 );
