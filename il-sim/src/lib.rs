@@ -1,1 +1,128 @@
-//! An interpreter for AMD IL compute programs.
+//! An interpreter for AMD IL compute programs (`il_cs`), following the AMD IL reference guide
+//! v2.4 (digest: amd-il.md §0, §6, §7).
+//!
+//! [`run`] executes an [`il_model::Program`] for a [`Dispatch`]: a grid of work-groups whose size
+//! comes from `dcl_num_thread_per_group`, raw/structured/typed UAVs, SRVs and constant buffers
+//! bound by id, and a step limit that turns an endless loop into an error. Work-groups run one
+//! after another; the invocations of a group run in lock-step at barrier granularity, so
+//! `fence_threads*` behaves as a work-group barrier. LDS is per group and starts zeroed.
+//!
+//! Semantics follow the guide's instruction pages: booleans are 0 / 0xFFFFFFFF; `mul`/`mad`/`dp*`
+//! without `_ieee` make 0·x = 0; fp32 denormals are flushed on input and output of float
+//! instructions (§7.2.1), not by moves; scalar transcendentals read `.w` and broadcast; shifts
+//! use five bits of a replicated amount; `div`/`rcp`/`rsq`/`log` follow `_zeroop`; `mod` returns
+//! the dividend for a zero divisor; compare-exchange operand order differs between UAV and LDS.
+//!
+//! Where the guide leaves a result undefined il-sim makes one documented choice:
+//! * `ftoi`/`ftou` outside their range saturate, NaN converts to 0; `utof` rounds to nearest even;
+//! * `udiv`/`umod` by zero give 0xFFFFFFFF (the D3D11 rule);
+//! * `ffb_hi`/`ffb_shi` count from the MSB (DX11 `firstbit_hi`);
+//! * `sqrt`/`rsq`/`log`/`pow` of negative numbers give NaN; `inf_else_max` means infinity;
+//! * `len`/`dist` use xyz (the pages' prose) rather than xyzw (their pseudo-code);
+//! * out-of-range UAV/SRV/LDS dword loads return 0 and stores are dropped (guide §7.2.12); a
+//!   partially out-of-range multi-dword access is decided per dword; constant-buffer reads past
+//!   the declared size return 0;
+//! * typed UAVs hold 32-bit single-channel elements; loads return (v, 0, 0, 1);
+//! * LDS starts zeroed in every group; `lds_load` writes its dword to every enabled component;
+//! * unaligned dword addresses, indexed-temp indices out of range, calls deeper than 32 and
+//!   barriers not reached by a whole group are errors ([`ErrorKind::Runtime`]) rather than
+//!   guesses.
+//!
+//! No program makes [`run`] panic: malformed programs (unbalanced blocks, undeclared resources,
+//! register numbers beyond [`MAX_TEMP_REGISTERS`], ...) give a [`SimError`] that names the
+//! instruction.
+
+mod alu;
+mod error;
+mod exec;
+mod prepare;
+
+pub use error::{ErrorKind, SimError};
+pub use exec::MAX_CALL_DEPTH;
+pub use prepare::{
+    MAX_CB_ELEMENTS, MAX_CB_ID, MAX_INDEXED_TEMP_ELEMENTS, MAX_LDS_BYTES, MAX_TEMP_REGISTERS,
+};
+
+use il_model::Program;
+
+/// Most invocations in one work-group (the AMD runtime's hardware limit, amd-il.md §8.5).
+pub const MAX_GROUP_SIZE: u64 = 1024;
+
+/// The step limit [`Dispatch::new`] sets: enough for every test kernel, small enough to stop an
+/// endless loop within seconds.
+pub const DEFAULT_STEP_LIMIT: u64 = 200_000_000;
+
+/// What to run a program on: the grid, the bound memory and the step limit.
+#[derive(Clone, Debug)]
+pub struct Dispatch {
+    /// Number of work-groups in x, y, z.
+    pub groups: [u32; 3],
+    /// Work-group size; `None` takes it from `dcl_num_thread_per_group`. A program declaring
+    /// `dcl_max_thread_per_group` needs it here.
+    pub group_size: Option<[u32; 3]>,
+    /// UAV memory by UAV id (`uavs[n]` backs `_id(n)`); the program reads and writes it.
+    pub uavs: Vec<Vec<u8>>,
+    /// SRV memory by SRV id (read-only).
+    pub srvs: Vec<Vec<u8>>,
+    /// Constant buffers by number (`cbs[n]` backs `cbN`), as vec4 elements of raw words.
+    pub cbs: Vec<Vec<[u32; 4]>>,
+    /// Most instructions the whole dispatch may execute before [`ErrorKind::StepLimit`].
+    pub step_limit: u64,
+}
+
+impl Dispatch {
+    /// A dispatch of `groups` work-groups with no memory bound and [`DEFAULT_STEP_LIMIT`].
+    pub fn new(groups: [u32; 3]) -> Dispatch {
+        Dispatch {
+            groups,
+            group_size: None,
+            uavs: Vec::new(),
+            srvs: Vec::new(),
+            cbs: Vec::new(),
+            step_limit: DEFAULT_STEP_LIMIT,
+        }
+    }
+}
+
+/// What a run did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Work-groups run.
+    pub groups: u64,
+    /// Invocations run.
+    pub invocations: u64,
+    /// Instructions executed, over all invocations.
+    pub steps: u64,
+    /// Work-group barriers released.
+    pub barriers: u64,
+}
+
+/// Runs `program` for `dispatch`, updating its UAV memory in place.
+pub fn run(program: &Program, dispatch: &mut Dispatch) -> Result<Stats, SimError> {
+    let prep = prepare::prepare(program)?;
+    let group_size = match (prep.group_size, dispatch.group_size) {
+        (Some(declared), Some(given)) if declared != given => {
+            return Err(SimError::whole(
+                ErrorKind::Malformed,
+                format!(
+                    "the dispatch's group size {given:?} differs from dcl_num_thread_per_group {declared:?}"
+                ),
+            ));
+        }
+        (Some(size), _) | (None, Some(size)) => size,
+        (None, None) => {
+            return Err(SimError::whole(
+                ErrorKind::Malformed,
+                "no work-group size: the program has no dcl_num_thread_per_group and the dispatch gives none",
+            ));
+        }
+    };
+    let count = group_size.iter().map(|&d| u64::from(d)).product::<u64>();
+    if count == 0 || count > MAX_GROUP_SIZE {
+        return Err(SimError::whole(
+            ErrorKind::Malformed,
+            format!("work-group size {group_size:?} is outside 1..={MAX_GROUP_SIZE} invocations"),
+        ));
+    }
+    exec::run(program, &prep, dispatch, group_size)
+}
