@@ -243,6 +243,7 @@ impl Line<'_> {
             suffix_pieces.push(items.remove(0));
         }
         let (mut inst, pending) = self.mnemonic(word, &suffix_pieces)?;
+        self.check_header(&mut inst, word.at)?;
         let info = inst.info();
         if matches!(inst.op, Opcode::Dclv | Opcode::Initv) {
             // DX9 vertex shaders name VERTEX registers `v#` too (amd-il.md §2.2).
@@ -396,6 +397,59 @@ impl Line<'_> {
             inst.extra.push(value);
         }
         Ok((inst, pending.prec))
+    }
+
+    /// Rules tying the control field to the modifier tokens (amd-il.md §1.4, §1.10), so that every
+    /// parsed instruction encodes to tokens that decode back to it.
+    fn check_header(&self, inst: &mut Inst, at: usize) -> Result<(), TextError> {
+        let layout = inst.info().control;
+        let ctrl = inst.ctrl.0;
+        if !layout.owns_modifier_bits() && ctrl & 0xC000 != 0 {
+            return Err(self.err(
+                at,
+                "control bits 31:30 are the modifier-present flags here (amd-il.md §1.4)",
+            ));
+        }
+        if layout.owns_modifier_bits() && (inst.pri_mod.is_some() || inst.sec_mod.is_some()) {
+            return Err(self.err(
+                at,
+                "this instruction has no modifier tokens (amd-il.md §1.4)",
+            ));
+        }
+        if layout == ControlLayout::CountOfExtra && ctrl != 0 {
+            return Err(self.err(
+                at,
+                "the control field is the number of values here (amd-il.md §1.11)",
+            ));
+        }
+        let sample_like = matches!(layout, ControlLayout::Sample | ControlLayout::Load);
+        if sample_like && ctrl & (1 << 13) != 0 {
+            return Err(self.err(
+                at,
+                "write `_aoffimmi(u,v,w)` rather than control bit 29 (amd-il.md §1.10)",
+            ));
+        }
+        if inst.addr_offset.is_some() && !sample_like {
+            return Err(self.err(
+                at,
+                "only sample/load instructions take `_aoffimmi` (amd-il.md §1.10)",
+            ));
+        }
+        let ext_layout =
+            sample_like || matches!(layout, ControlLayout::ResInfo | ControlLayout::BufInfo);
+        let ext = ext_layout && ctrl & (1 << 12) != 0;
+        match (ext, inst.resource_format) {
+            // `_ext` without `_resourcetype(…)`: the token is still present; its value is UNKNOWN.
+            (true, None) => inst.resource_format = Some(0),
+            (false, Some(_)) => {
+                return Err(self.err(
+                    at,
+                    "`_resourcetype` needs an `_ext` sample/load instruction (amd-il.md §1.10)",
+                ));
+            }
+            _ => {}
+        }
+        Ok(())
     }
 
     /// Moves `_sat` / `_x2` … from the mnemonic onto the first destination (amd-il.md §3.6).
