@@ -103,6 +103,69 @@ fn augmented_roots(
     Ok(roots)
 }
 
+/// The graph a tree is computed on, with its pseudo-root's edges.
+///
+/// The *primary* roots are the entry (dominators) or the blocks without successors
+/// (post-dominators). Edges from blocks the primary roots do not reach into blocks they do
+/// reach are dropped, so that unreachable code (or code that never returns) does not change
+/// the trees of the blocks the definitions are about (SPIR-V §2.2.5: paths from the entry, or
+/// to a function termination instruction). The remaining blocks get extra roots.
+pub(crate) fn augmented_graph(
+    cfg: &Cfg,
+    post: bool,
+    structured: bool,
+    budget: &mut Budget,
+) -> Result<(Graph, Graph, Vec<u32>), CfgError> {
+    let n = cfg.len();
+    let fwd = if structured {
+        Graph::from_lists(
+            n,
+            cfg.blocks()
+                .map(|b| cfg.structured_succs(b).into_iter().map(|s| s.0)),
+        )?
+    } else {
+        Graph::from_lists(n, cfg.blocks().map(|b| cfg.succs(b).iter().map(|s| s.0)))?
+    };
+    let bwd = fwd.reverse();
+    let (g, rg) = if post { (bwd, fwd) } else { (fwd, bwd) };
+    let primary: Vec<u32> = if post {
+        (0..n as u32).filter(|&u| rg.succ(u).is_empty()).collect()
+    } else {
+        vec![0]
+    };
+    let mut covered = vec![false; n];
+    postorder_from(&g, primary.iter().copied(), &mut covered, budget)?;
+    let g = Graph::from_lists(
+        n,
+        (0..n as u32).map(|u| {
+            g.succ(u)
+                .iter()
+                .copied()
+                .filter(|&v| covered[u as usize] || !covered[v as usize])
+                .collect::<Vec<u32>>()
+        }),
+    )?;
+    let rg = g.reverse();
+    // Sources of `g`: nodes without predecessors in `g`.
+    let sources = (0..n as u32).filter(|&u| rg.succ(u).is_empty());
+    let roots = if post {
+        augmented_roots(
+            &g,
+            primary.iter().copied().chain(sources),
+            (0..n as u32).rev(),
+            budget,
+        )?
+    } else {
+        augmented_roots(
+            &g,
+            primary.iter().copied().chain(sources),
+            0..n as u32,
+            budget,
+        )?
+    };
+    Ok((g, rg, roots))
+}
+
 /// A dominator (or post-dominator) tree over the blocks of one function.
 #[derive(Clone, Debug)]
 pub struct DomTree {
@@ -206,25 +269,7 @@ impl DomTree {
         structured: bool,
         budget: &mut Budget,
     ) -> Result<DomTree, CfgError> {
-        let n = cfg.len();
-        let fwd = if structured {
-            Graph::from_lists(
-                n,
-                cfg.blocks()
-                    .map(|b| cfg.structured_succs(b).into_iter().map(|s| s.0)),
-            )?
-        } else {
-            Graph::from_lists(n, cfg.blocks().map(|b| cfg.succs(b).iter().map(|s| s.0)))?
-        };
-        let bwd = fwd.reverse();
-        let (g, rg) = if post { (bwd, fwd) } else { (fwd, bwd) };
-        // Sources of `g`: nodes without predecessors in `g`.
-        let sources: Vec<u32> = (0..n as u32).filter(|&u| rg.succ(u).is_empty()).collect();
-        let roots = if post {
-            augmented_roots(&g, sources, (0..n as u32).rev(), budget)?
-        } else {
-            augmented_roots(&g, std::iter::once(0).chain(sources), 0..n as u32, budget)?
-        };
+        let (g, rg, roots) = augmented_graph(cfg, post, structured, budget)?;
         let (idom, _) = compute_idoms(&g, &rg, &roots, budget)?;
         DomTree::from_idoms(idom)
     }
@@ -396,34 +441,8 @@ mod tests {
                 for structured in [false, true] {
                     let mut budget = Budget::new();
                     let tree = DomTree::build(&cfg, post, structured, &mut budget).unwrap();
-                    // Rebuild the same augmented graph and roots to feed the reference.
-                    let n = cfg.len();
-                    let fwd = if structured {
-                        Graph::from_lists(
-                            n,
-                            cfg.blocks()
-                                .map(|b| cfg.structured_succs(b).into_iter().map(|s| s.0)),
-                        )
-                        .unwrap()
-                    } else {
-                        Graph::from_lists(n, cfg.blocks().map(|b| cfg.succs(b).iter().map(|s| s.0)))
-                            .unwrap()
-                    };
-                    let bwd = fwd.reverse();
-                    let (g, rg) = if post { (bwd, fwd) } else { (fwd, bwd) };
-                    let sources: Vec<u32> =
-                        (0..n as u32).filter(|&u| rg.succ(u).is_empty()).collect();
-                    let roots = if post {
-                        augmented_roots(&g, sources, (0..n as u32).rev(), &mut budget).unwrap()
-                    } else {
-                        augmented_roots(
-                            &g,
-                            std::iter::once(0).chain(sources),
-                            0..n as u32,
-                            &mut budget,
-                        )
-                        .unwrap()
-                    };
+                    let (g, _, roots) =
+                        augmented_graph(&cfg, post, structured, &mut budget).unwrap();
                     let expect = naive::idoms(&g, &roots);
                     assert_eq!(
                         tree.idom, expect,
@@ -443,6 +462,35 @@ mod tests {
                             }
                             assert_eq!(tree.dominates(a, b), chain);
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    /// For blocks reachable from the entry, the augmented tree equals the textbook definition
+    /// on the unaugmented graph (paths from the entry only): unreachable predecessors change
+    /// nothing.
+    #[test]
+    fn unreachable_code_does_not_change_reachable_dominators() {
+        let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+        for _ in 0..2000 {
+            let cfg = random_cfg(&mut rng);
+            let tree = DomTree::dominators(&cfg).unwrap();
+            let g = Graph::from_lists(
+                cfg.len(),
+                cfg.blocks().map(|b| cfg.succs(b).iter().map(|s| s.0)),
+            )
+            .unwrap();
+            let expect = naive::idoms(&g, &[0]);
+            let reachable = cfg.reachable();
+            for b in cfg.blocks() {
+                if reachable[b.index()] {
+                    let want = expect[b.index()];
+                    let want = (want as usize) < cfg.len();
+                    assert_eq!(tree.idom(b).is_some(), want, "{cfg:?}");
+                    if want {
+                        assert_eq!(tree.idom(b).map(|d| d.0), Some(expect[b.index()]));
                     }
                 }
             }

@@ -1,0 +1,516 @@
+//! The structurizer that follows merge instructions (SPIR-V §2.11, `spirv.md` §3.3–3.5).
+//!
+//! Each construct becomes labels of the labeled form ([`Lab`]):
+//!
+//! * selection header `x` with merge `m`: `Scope(m){ x; branches }` followed by `m`'s code;
+//! * loop header `h` with merge `m` and continue target `c`:
+//!   `Scope(m){ Loop(h){ Scope(c){ h; branches }; c's code } }` followed by `m`'s code (no
+//!   `Scope(c)` when `c == h`, the single-block loop);
+//! * switch header with merge `m`: `Scope(m){ x; Switch{ one arm per case construct } }`,
+//!   where a case that falls through to the next case (SPIR-V §2.11.3) wraps its body in a
+//!   `Scope` of the next case, whose arm then follows it (C fall-through). A case target that
+//!   has phis cannot be entered both directly and by fall-through in IL without running the
+//!   direct entry's copies on the fall-through path; such a target (and the rest of its chain)
+//!   is placed after the switch instead, behind a `Scope` of its own.
+//!
+//! A branch to a label of an enclosing construct (merge, continue target, loop header, next
+//! case) becomes `Br`; a branch to any other block emits that block inline, where the branch
+//! is taken. The walk never trusts the merge instructions: whenever a block would have to be
+//! emitted twice (the function is not structured the way its merges say), it gives up with a
+//! reason and the caller falls back to the general structurizer. So the output is correct by
+//! construction for any input; only its shape depends on the merges.
+
+use crate::cfg::{BlockIdx, Cfg, Merge, Terminator};
+use crate::error::CfgError;
+use crate::lab::{Lab, LabArm};
+use crate::limits::{Budget, MAX_REGION_DEPTH};
+use crate::region::Cond;
+
+/// Why the merge-driven walk stopped.
+pub(crate) enum Fail {
+    /// The merges do not describe the CFG; fall back to the general structurizer.
+    Unstructured(String),
+    /// A hard error (limits).
+    Error(CfgError),
+}
+
+impl From<CfgError> for Fail {
+    fn from(e: CfgError) -> Fail {
+        Fail::Error(e)
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum CtxKind {
+    Scope,
+    Loop,
+    /// A case target of the switch with this index in `switches`.
+    Case(usize),
+}
+
+struct Ctx {
+    block: BlockIdx,
+    kind: CtxKind,
+    active: bool,
+}
+
+struct MergeWalk<'a> {
+    cfg: &'a Cfg,
+    reachable: &'a [bool],
+    emitted: Vec<bool>,
+    ctx: Vec<Ctx>,
+    /// Per open switch: the case the arm being emitted falls through to.
+    falls_into: Vec<Option<BlockIdx>>,
+    depth: usize,
+    budget: &'a mut Budget,
+}
+
+/// Builds the labeled form from merge instructions, or explains why it cannot.
+pub(crate) fn structurize_merges(cfg: &Cfg, budget: &mut Budget) -> Result<Vec<Lab>, Fail> {
+    let reachable = cfg.reachable();
+    let mut walk = MergeWalk {
+        cfg,
+        reachable: &reachable,
+        emitted: vec![false; cfg.len()],
+        ctx: Vec::new(),
+        falls_into: Vec::new(),
+        depth: 0,
+        budget,
+    };
+    let mut out = Vec::new();
+    if !cfg.preds(cfg.entry()).is_empty() {
+        return Err(unstructured("the entry block is a branch target (V-CFG-2)"));
+    }
+    walk.emit(cfg.entry(), &mut out)?;
+    if let Some(b) = cfg
+        .blocks()
+        .find(|b| reachable[b.index()] && !walk.emitted[b.index()])
+    {
+        return Err(Fail::Unstructured(format!(
+            "block {} was never placed",
+            cfg.name(b)
+        )));
+    }
+    Ok(out)
+}
+
+fn unstructured(why: &str) -> Fail {
+    Fail::Unstructured(why.to_string())
+}
+
+impl MergeWalk<'_> {
+    fn lookup(&self, t: BlockIdx) -> Option<CtxKind> {
+        self.ctx
+            .iter()
+            .rev()
+            .find(|c| c.active && c.block == t)
+            .map(|c| c.kind)
+    }
+
+    fn push(&mut self, block: BlockIdx, kind: CtxKind) {
+        self.ctx.push(Ctx {
+            block,
+            kind,
+            active: true,
+        });
+    }
+
+    fn twice(&self, b: BlockIdx) -> Fail {
+        Fail::Unstructured(format!(
+            "block {} is reached from outside the construct that placed it",
+            self.cfg.name(b)
+        ))
+    }
+
+    /// Emits the edge `from → to`: its phi copies, then `Br` to an enclosing label (returns
+    /// `None`) or `Some(to)` when the caller must continue with `to`'s code inline.
+    fn jump(
+        &mut self,
+        from: BlockIdx,
+        to: BlockIdx,
+        out: &mut Vec<Lab>,
+    ) -> Result<Option<BlockIdx>, Fail> {
+        if self.cfg.block(to).has_phis {
+            out.push(Lab::Edge(from, to));
+        }
+        if let Some(kind) = self.lookup(to) {
+            if let CtxKind::Case(sw) = kind {
+                let Some(slot) = self.falls_into.get_mut(sw) else {
+                    return Err(Fail::Error(CfgError::Internal(
+                        "case label of a closed switch",
+                    )));
+                };
+                match *slot {
+                    None => *slot = Some(to),
+                    Some(other) if other == to => {}
+                    Some(_) => {
+                        return Err(unstructured("a case falls through to two cases (V-SCF-17)"));
+                    }
+                }
+            }
+            out.push(Lab::Br(to.0));
+            return Ok(None);
+        }
+        if self.emitted[to.index()] {
+            return Err(self.twice(to));
+        }
+        Ok(Some(to))
+    }
+
+    /// Appends the code starting at block `x` (and everything placed after it).
+    fn emit(&mut self, x: BlockIdx, out: &mut Vec<Lab>) -> Result<(), Fail> {
+        if self.depth >= MAX_REGION_DEPTH {
+            return Err(Fail::Error(CfgError::DepthLimit {
+                limit: MAX_REGION_DEPTH,
+            }));
+        }
+        self.depth += 1;
+        let r = self.emit_chain(x, out);
+        self.depth -= 1;
+        r
+    }
+
+    fn emit_chain(&mut self, mut x: BlockIdx, out: &mut Vec<Lab>) -> Result<(), Fail> {
+        loop {
+            self.budget.charge(1)?;
+            if !self.reachable[x.index()] {
+                // Never taken: labels are only made for reachable blocks and inline targets
+                // are successors of emitted (reachable) blocks. Kept as a safe answer.
+                out.push(Lab::Unreachable);
+                return Ok(());
+            }
+            if self.emitted[x.index()] {
+                return Err(self.twice(x));
+            }
+            self.emitted[x.index()] = true;
+            let data = self.cfg.block(x);
+            let next = match data.merge {
+                Merge::Loop {
+                    merge,
+                    continue_target,
+                } => self.emit_loop(x, merge, continue_target, out)?,
+                Merge::Selection { merge } => self.emit_selection(x, merge, out)?,
+                Merge::None => {
+                    out.push(Lab::Block(x));
+                    self.terminator(x, out)?
+                }
+            };
+            match next {
+                Some(t) => x = t,
+                None => return Ok(()),
+            }
+        }
+    }
+
+    /// A label block that must be new: not yet emitted and not already a label.
+    fn new_label(&self, b: BlockIdx) -> Result<bool, Fail> {
+        if self.lookup(b).is_some() {
+            return Ok(false);
+        }
+        if self.emitted[b.index()] {
+            return Err(self.twice(b));
+        }
+        Ok(true)
+    }
+
+    fn emit_loop(
+        &mut self,
+        h: BlockIdx,
+        m: BlockIdx,
+        c: BlockIdx,
+        out: &mut Vec<Lab>,
+    ) -> Result<Option<BlockIdx>, Fail> {
+        if !matches!(
+            self.cfg.block(h).terminator,
+            Terminator::Branch(_) | Terminator::BranchConditional { .. }
+        ) {
+            return Err(unstructured(
+                "OpLoopMerge not followed by a branch (V-CFG-8)",
+            ));
+        }
+        if m == h || c == m {
+            return Err(unstructured(
+                "loop merge equals its header or continue target (V-SCF-7)",
+            ));
+        }
+        // A merge block or continue target that no branch reaches needs no label: nothing
+        // jumps there, and the code after it would be dead.
+        let m_new = self.reachable[m.index()] && self.new_label(m)?;
+        let c_new = c != h && self.reachable[c.index()] && self.new_label(c)?;
+        let base = self.ctx.len();
+        if m_new {
+            self.push(m, CtxKind::Scope);
+        }
+        self.push(h, CtxKind::Loop);
+        if c_new {
+            self.push(c, CtxKind::Scope);
+        }
+        let mut inner = vec![Lab::Block(h)];
+        let r = self.terminator(h, &mut inner).and_then(|next| match next {
+            Some(t) => self.emit(t, &mut inner),
+            None => Ok(()),
+        });
+        if c_new {
+            self.ctx.pop();
+        }
+        let r = r.and_then(|()| {
+            if c_new {
+                let mut body = vec![Lab::Scope(c.0, std::mem::take(&mut inner))];
+                self.emit(c, &mut body)?;
+                inner = body;
+            }
+            Ok(())
+        });
+        self.ctx.truncate(base);
+        r?;
+        let lp = Lab::Loop(h.0, inner);
+        if m_new {
+            out.push(Lab::Scope(m.0, vec![lp]));
+            Ok(Some(m))
+        } else {
+            out.push(lp);
+            Ok(None)
+        }
+    }
+
+    fn emit_selection(
+        &mut self,
+        x: BlockIdx,
+        m: BlockIdx,
+        out: &mut Vec<Lab>,
+    ) -> Result<Option<BlockIdx>, Fail> {
+        if m == x {
+            return Err(unstructured("a header is its own merge block (V-SCF-5)"));
+        }
+        if !self.reachable[m.index()] || !self.new_label(m)? {
+            out.push(Lab::Block(x));
+            return self.terminator(x, out);
+        }
+        self.push(m, CtxKind::Scope);
+        let mut inner = vec![Lab::Block(x)];
+        let r = self.terminator(x, &mut inner).and_then(|next| match next {
+            Some(t) => self.emit(t, &mut inner),
+            None => Ok(()),
+        });
+        self.ctx.pop();
+        r?;
+        out.push(Lab::Scope(m.0, inner));
+        Ok(Some(m))
+    }
+
+    /// Emits `x`'s terminator; returns the block whose code continues the sequence, if any.
+    fn terminator(&mut self, x: BlockIdx, out: &mut Vec<Lab>) -> Result<Option<BlockIdx>, Fail> {
+        match &self.cfg.block(x).terminator {
+            Terminator::Return | Terminator::ReturnValue => out.push(Lab::Return(x)),
+            Terminator::Kill | Terminator::TerminateInvocation => out.push(Lab::Kill(x)),
+            Terminator::Unreachable => out.push(Lab::Unreachable),
+            Terminator::Branch(t) => return self.jump(x, *t, out),
+            Terminator::BranchConditional {
+                true_target,
+                false_target,
+            } => {
+                let (t, f) = (*true_target, *false_target);
+                let cond = |value| Cond::Branch { block: x, value };
+                let t_label = self.lookup(t).is_some();
+                let f_label = self.lookup(f).is_some();
+                if t_label != f_label {
+                    // `if (c) break;` and friends: the jump arm goes into the `If`, the other
+                    // arm's code continues the sequence.
+                    let (jump_to, value, other) =
+                        if t_label { (t, true, f) } else { (f, false, t) };
+                    let mut arm = Vec::new();
+                    self.jump(x, jump_to, &mut arm)?;
+                    out.push(Lab::If(cond(value), arm, Vec::new()));
+                    return self.jump(x, other, out);
+                }
+                let mut then_ = Vec::new();
+                if let Some(next) = self.jump(x, t, &mut then_)? {
+                    self.emit(next, &mut then_)?;
+                }
+                let mut else_ = Vec::new();
+                if let Some(next) = self.jump(x, f, &mut else_)? {
+                    self.emit(next, &mut else_)?;
+                }
+                out.push(Lab::If(cond(true), then_, else_));
+            }
+            Terminator::Switch { default, cases, .. } => {
+                let (default, cases) = (*default, cases.clone());
+                return self.switch(x, default, &cases, out);
+            }
+        }
+        Ok(None)
+    }
+
+    fn switch(
+        &mut self,
+        x: BlockIdx,
+        default: BlockIdx,
+        cases: &[(u64, BlockIdx)],
+        out: &mut Vec<Lab>,
+    ) -> Result<Option<BlockIdx>, Fail> {
+        // Distinct targets in order of first appearance, with their literals.
+        let mut targets: Vec<(BlockIdx, Vec<u64>, bool)> = Vec::new();
+        for &(lit, t) in cases {
+            match targets.iter_mut().find(|e| e.0 == t) {
+                Some(e) => e.1.push(lit),
+                None => targets.push((t, vec![lit], false)),
+            }
+        }
+        match targets.iter_mut().find(|e| e.0 == default) {
+            Some(e) => e.2 = true,
+            None => targets.push((default, Vec::new(), true)),
+        }
+        if targets.len() == 1 {
+            return self.jump(x, default, out);
+        }
+        // Case constructs: targets that are not labels of enclosing constructs.
+        let mut case_targets = Vec::new();
+        for (t, _, _) in &targets {
+            if self.lookup(*t).is_none() {
+                if self.emitted[t.index()] {
+                    return Err(self.twice(*t));
+                }
+                case_targets.push(*t);
+            }
+        }
+        let sw = self.falls_into.len();
+        self.falls_into.push(None);
+        let base = self.ctx.len();
+        for &t in &case_targets {
+            self.push(t, CtxKind::Case(sw));
+        }
+        let mut bodies: Vec<(Vec<Lab>, Option<BlockIdx>)> = Vec::new();
+        let mut result = Ok(());
+        for (i, &target) in case_targets.iter().enumerate() {
+            self.ctx[base + i].active = false;
+            self.falls_into[sw] = None;
+            let mut body = Vec::new();
+            result = self.emit(target, &mut body);
+            self.ctx[base + i].active = true;
+            if result.is_err() {
+                break;
+            }
+            bodies.push((body, self.falls_into[sw]));
+        }
+        self.ctx.truncate(base);
+        self.falls_into.pop();
+        result?;
+
+        // Fall-through chains: next[i] = index of the case that case i falls into.
+        let index_of = |b: BlockIdx| case_targets.iter().position(|&t| t == b);
+        let k = case_targets.len();
+        let mut next = vec![usize::MAX; k];
+        let mut prev = vec![usize::MAX; k];
+        for (i, (_, f)) in bodies.iter().enumerate() {
+            if let Some(j) = f.and_then(index_of) {
+                if prev[j] != usize::MAX || j == i {
+                    return Err(unstructured(
+                        "a case is fallen into by two cases (V-SCF-18)",
+                    ));
+                }
+                next[i] = j;
+                prev[j] = i;
+            }
+        }
+        // A fallen-into case with phis, and every case after it in its chain, moves after
+        // the switch; the others stay in place for IL fall-through.
+        let mut moved = vec![false; k];
+        for i in 0..k {
+            if prev[i] != usize::MAX && self.cfg.block(case_targets[i]).has_phis {
+                let mut j = i;
+                let mut steps = 0;
+                while j != usize::MAX && !moved[j] {
+                    moved[j] = true;
+                    j = next[j];
+                    steps += 1;
+                    if steps > k {
+                        return Err(unstructured("switch cases fall through in a cycle"));
+                    }
+                }
+            }
+        }
+        let mut bodies: Vec<Option<Vec<Lab>>> = bodies.into_iter().map(|(b, _)| Some(b)).collect();
+        let mut arms = Vec::new();
+        let mut moved_order = Vec::new();
+        for (t, literals, is_default) in &targets {
+            let arm = |body: Vec<Lab>| LabArm {
+                literals: literals.clone(),
+                default: *is_default,
+                body,
+            };
+            let Some(i) = index_of(*t) else {
+                // A label of an enclosing construct (usually the switch's merge).
+                let mut body = Vec::new();
+                self.jump(x, *t, &mut body)?;
+                arms.push(arm(body));
+                continue;
+            };
+            if moved[i] {
+                // Direct entry: the edge's copies, then a jump to the code after the switch.
+                let mut body = Vec::new();
+                if self.cfg.block(*t).has_phis {
+                    body.push(Lab::Edge(x, *t));
+                }
+                body.push(Lab::Br(t.0));
+                arms.push(arm(body));
+                if prev[i] == usize::MAX || !moved[prev[i]] {
+                    // Head of a moved chain segment: record the segment in chain order.
+                    let mut j = i;
+                    while j != usize::MAX {
+                        moved_order.push(j);
+                        j = next[j];
+                        if moved_order.len() > k {
+                            return Err(unstructured("switch cases fall through in a cycle"));
+                        }
+                    }
+                }
+                continue;
+            }
+            if prev[i] != usize::MAX {
+                // Placed right after the case that falls into it.
+                continue;
+            }
+            // Head of an in-place chain: the arm and the arms it falls through to.
+            let mut j = i;
+            let mut steps = 0;
+            while j != usize::MAX && !moved[j] {
+                steps += 1;
+                if steps > k {
+                    return Err(unstructured("switch cases fall through in a cycle"));
+                }
+                let (_, lits, dflt) = targets
+                    .iter()
+                    .find(|e| e.0 == case_targets[j])
+                    .ok_or(Fail::Error(CfgError::Internal("case target lost")))?;
+                let mut body = Vec::new();
+                if self.cfg.block(case_targets[j]).has_phis {
+                    body.push(Lab::Edge(x, case_targets[j]));
+                }
+                body.extend(bodies[j].take().unwrap_or_default());
+                if next[j] != usize::MAX && !moved[next[j]] {
+                    body = vec![Lab::Scope(case_targets[next[j]].0, body)];
+                }
+                arms.push(LabArm {
+                    literals: lits.clone(),
+                    default: *dflt,
+                    body,
+                });
+                j = next[j];
+            }
+        }
+        let moved_bodies: Vec<Vec<Lab>> = moved_order
+            .iter()
+            .map(|&j| bodies[j].take().unwrap_or_default())
+            .collect();
+        if bodies.iter().any(Option::is_some) {
+            return Err(unstructured("switch cases fall through in a cycle"));
+        }
+        let mut core = vec![Lab::Switch(x, arms)];
+        for (j, body) in moved_order.into_iter().zip(moved_bodies) {
+            core = vec![Lab::Scope(case_targets[j].0, core)];
+            core.extend(body);
+        }
+        out.extend(core);
+        Ok(None)
+    }
+}

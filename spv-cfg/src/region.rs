@@ -1,0 +1,220 @@
+//! The structured region tree: what the lowering to a structured target (AMD IL) consumes.
+//!
+//! # Semantics
+//!
+//! A function body is a sequence `Vec<Region>` executed in order. The constructs and their
+//! control transfers are exactly those of AMD IL (`amd-il.md` §6.1, §7.6), so each maps 1:1 onto
+//! IL flow-control instructions with no further analysis:
+//!
+//! | Region | Meaning | IL |
+//! |---|---|---|
+//! | [`Region::Block`]`(b)` | Execute the body of block `b`: every instruction except `OpLabel`, `OpPhi`, the merge instruction and the terminator. | the block's instructions |
+//! | [`Region::Edge`]`{from, to}` | The CFG edge `from → to` is taken *here*: perform the `OpPhi` copies of `to` for predecessor `from`, as one parallel copy. Emitted only for edges into blocks with phis ([`BlockData::has_phis`](crate::BlockData::has_phis)), and always after `Block(from)` and before `Block(to)`. | copies |
+//! | [`Region::If`] | Test [`Cond`]; run `then_` or `else_`; continue after the `If`. | `if_logicalnz`/`else`/`endif` |
+//! | [`Region::Loop`] | Run `body` forever: falling off its end starts the next iteration. Only `Break` (or a function exit) leaves it. | `whileloop` … `endloop` |
+//! | [`Region::Switch`] | Select the arm whose `literals` contain the selector value of block `selector`'s `OpSwitch`, else the arm marked `default`, else skip the switch. Run arm bodies from there on **with C fall-through**: falling off an arm's end enters the next arm's body; falling off the last arm leaves the switch. | `switch`/`case`/`default`/`endswitch` |
+//! | [`Region::Break`] | Leave the innermost enclosing `Loop` **or** `Switch`. | `break` |
+//! | [`Region::Continue`] | Start the next iteration of the innermost enclosing `Loop` (crossing any `Switch` in between). | `continue` |
+//! | [`Region::SetVar`] | Assign a synthetic variable. | `mov` |
+//! | [`Region::Return`], [`Region::Kill`], [`Region::Unreachable`] | Function exits. | `ret_dyn`, `discard`…, nothing/trap |
+//!
+//! `Break` and `Continue` always refer to the *innermost* construct of the kind above, never to
+//! an outer one: exits that cross several loops or switches are already expanded into synthetic
+//! variables and single-level breaks, so the lowering never needs labels.
+//!
+//! # Conditions and when they may be read
+//!
+//! [`Cond::Branch`]`{block, value}` is true when the condition operand of `block`'s
+//! `OpBranchConditional` equals `value`; a [`Region::Switch`] reads the selector of `block`'s
+//! `OpSwitch`. Both are only read after `Block(block)` has executed and before it executes
+//! again, so the SSA value is current; no `Edge` or `SetVar` between them changes it.
+//!
+//! # Synthetic variables
+//!
+//! Variables are numbered `0..num_vars` ([`Structured::num_vars`]); each holds a small unsigned
+//! integer. The tree always assigns a variable before reading it. Two uses exist:
+//! * the *exit variable* carries a pending multi-level exit (a `break` out of a loop from inside
+//!   a switch, a jump past code that must be skipped, ...): it is 0 when nothing is pending;
+//!   the tree sets it, leaves constructs with `Break`, and tests it after each construct
+//!   ("ladder"), resetting it to 0 where the exit arrives;
+//! * the *dispatch variable* of an irreducible loop tells the loop's dispatcher which entry
+//!   block to run next.
+//!
+//! # Which blocks appear
+//!
+//! Every block reachable from the entry over branch edges appears in exactly one
+//! `Block` node (no duplication). Unreachable blocks do not appear; an unreachable merge block
+//! or continue target of a structured construct becomes `Unreachable`.
+
+use crate::cfg::BlockIdx;
+
+/// A synthetic variable of the region tree, numbered from 0 per function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Var(pub u32);
+
+/// The condition of an [`Region::If`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cond {
+    /// The `OpBranchConditional` condition of `block` is `value`.
+    Branch {
+        /// The block ending in `OpBranchConditional`.
+        block: BlockIdx,
+        /// `true`: the branch to the true label is taken; `false`: the false label.
+        value: bool,
+    },
+    /// The synthetic variable `var` holds `value`.
+    VarEq {
+        /// The variable.
+        var: Var,
+        /// The compared value.
+        value: u32,
+    },
+}
+
+/// One arm of a [`Region::Switch`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SwitchArm {
+    /// Case literals that enter this arm, as written in the `OpSwitch` (see
+    /// [`Terminator::Switch`](crate::Terminator::Switch) for their encoding).
+    pub literals: Vec<u64>,
+    /// Whether this arm is also the `default` entry (at most one arm is).
+    pub default: bool,
+    /// The arm's body; falling off its end continues into the next arm's body.
+    pub body: Vec<Region>,
+}
+
+/// A node of the region tree; see the [module documentation](self) for the exact semantics.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Region {
+    /// Execute the body of a block.
+    Block(BlockIdx),
+    /// Take the CFG edge `from → to` here (phi copies of `to` for predecessor `from`).
+    Edge {
+        /// The predecessor block.
+        from: BlockIdx,
+        /// The successor block (which has phis).
+        to: BlockIdx,
+    },
+    /// Two-way selection. For [`Cond::Branch`] tests, `then_` is never empty unless `else_`
+    /// is too (the condition is flipped instead).
+    If {
+        /// The tested condition.
+        cond: Cond,
+        /// Runs when the condition holds.
+        then_: Vec<Region>,
+        /// Runs otherwise (often empty).
+        else_: Vec<Region>,
+    },
+    /// An infinite loop, left only by `Break` or a function exit.
+    Loop {
+        /// The loop body; falling off its end starts the next iteration.
+        body: Vec<Region>,
+    },
+    /// A C-style switch with fall-through between consecutive arms.
+    Switch {
+        /// The block whose `OpSwitch` selector is tested.
+        selector: BlockIdx,
+        /// The arms in order.
+        arms: Vec<SwitchArm>,
+    },
+    /// Leave the innermost enclosing `Loop` or `Switch`.
+    Break,
+    /// Next iteration of the innermost enclosing `Loop`.
+    Continue,
+    /// Assign `value` to a synthetic variable.
+    SetVar {
+        /// The variable.
+        var: Var,
+        /// The assigned value.
+        value: u32,
+    },
+    /// Leave the function through `block`'s `OpReturn` / `OpReturnValue`.
+    Return {
+        /// The returning block (its terminator holds the returned value, if any).
+        block: BlockIdx,
+    },
+    /// End the invocation through `block`'s `OpKill` / `OpTerminateInvocation`.
+    Kill {
+        /// The block ending in the kill.
+        block: BlockIdx,
+    },
+    /// Control never gets here (`OpUnreachable`, or an unreachable merge block).
+    Unreachable,
+}
+
+/// Which algorithm produced a region tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// Built from the merge instructions (SPIR-V §2.11 structured control flow).
+    Merges,
+    /// Built by the general structurizer from dominance and loop analysis alone.
+    General,
+}
+
+/// Counts describing a region tree, for reports and code-growth measurements.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RegionStats {
+    /// `Block` nodes (equals the number of reachable blocks: nothing is duplicated).
+    pub blocks: usize,
+    /// `Edge` nodes.
+    pub edges: usize,
+    /// All nodes.
+    pub nodes: usize,
+    /// Nodes that exist only for structuring: `SetVar` and `If`s testing a variable.
+    pub synthetic: usize,
+    /// `Loop` nodes.
+    pub loops: usize,
+    /// Deepest nesting of `If`/`Loop`/`Switch`.
+    pub depth: usize,
+}
+
+/// The structured form of one function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Structured {
+    /// The function body.
+    pub body: Vec<Region>,
+    /// Number of synthetic variables used (`Var(0)..Var(num_vars)`).
+    pub num_vars: u32,
+    /// The algorithm that produced `body`.
+    pub strategy: Strategy,
+    /// When merge instructions were requested but could not be followed, why the general
+    /// structurizer was used instead.
+    pub fallback_reason: Option<String>,
+}
+
+impl Structured {
+    /// Counts nodes of the tree (iteratively; no recursion).
+    pub fn stats(&self) -> RegionStats {
+        let mut s = RegionStats::default();
+        let mut stack: Vec<(&[Region], usize)> = vec![(&self.body, 0)];
+        while let Some((seq, depth)) = stack.pop() {
+            s.depth = s.depth.max(depth);
+            for r in seq {
+                s.nodes += 1;
+                match r {
+                    Region::Block(_) => s.blocks += 1,
+                    Region::Edge { .. } => s.edges += 1,
+                    Region::SetVar { .. } => s.synthetic += 1,
+                    Region::If { cond, then_, else_ } => {
+                        if matches!(cond, Cond::VarEq { .. }) {
+                            s.synthetic += 1;
+                        }
+                        stack.push((then_, depth + 1));
+                        stack.push((else_, depth + 1));
+                    }
+                    Region::Loop { body } => {
+                        s.loops += 1;
+                        stack.push((body, depth + 1));
+                    }
+                    Region::Switch { arms, .. } => {
+                        for a in arms {
+                            stack.push((&a.body, depth + 1));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        s
+    }
+}
