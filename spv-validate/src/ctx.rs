@@ -277,6 +277,22 @@ impl<'m> Ctx<'m> {
         )
     }
 
+    /// The value of an integer constant (a specialization constant gives its default),
+    /// masked to the constant's width.
+    pub(crate) fn const_scalar(&self, id: Id) -> Option<u64> {
+        match self.m.constant(id)? {
+            spv_reader::Constant::Scalar { bits, ty, .. } if self.is_int_scalar(*ty) => {
+                let width = self.width(*ty).unwrap_or(64);
+                Some(if width >= 64 {
+                    *bits
+                } else {
+                    bits & ((1u64 << width) - 1)
+                })
+            }
+            _ => None,
+        }
+    }
+
     /// Whether `ty` is or contains (through arrays and structs) a type satisfying `pred`.
     /// Depth is bounded by [`crate::limits::MAX_TYPE_DEPTH`].
     pub(crate) fn contains(&self, ty: Id, pred: &dyn Fn(&Type) -> bool) -> bool {

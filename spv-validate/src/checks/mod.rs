@@ -11,8 +11,11 @@ mod encoding;
 mod entry;
 mod flow;
 mod ids;
+mod instructions;
 pub(crate) mod layout;
+mod memory;
 mod types;
+mod values;
 
 use spv_reader::Id;
 
@@ -44,6 +47,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>) -> Facts {
     if !ids_ok {
         return facts;
     }
+    instructions::check(ctx);
     decorations::check(ctx);
     entry::check(ctx, &mut facts);
     facts.cfgs = cfg::build(ctx);
