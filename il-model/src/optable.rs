@@ -386,7 +386,7 @@ const TEXLDB_FIELDS: [CtrlField; 4] = [
 
 /// Layout of the control field of an opcode (amd-il.md §1.12). Each layout is a list of
 /// [`CtrlField`]s; bits that no field covers must be zero.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ControlLayout {
     /// Control must be 0.
     None,

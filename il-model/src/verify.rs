@@ -14,7 +14,7 @@ use std::collections::HashSet;
 use std::fmt;
 
 use crate::Opcode;
-use crate::enums::CompSel;
+use crate::enums::{CompSel, DivComp, DstComp, ShiftScale};
 use crate::optable::{ControlLayout, Extra, Family, Flow, ShaderModel};
 use crate::program::{Dst, Index, Inst, Program, Reg, Src};
 use crate::regs::RegType;
@@ -49,6 +49,134 @@ enum Block {
     Phase,
     Macro,
 }
+
+/// Instructions and registers seen so far, for the mutual-exclusion rules of Appendix C.3.
+#[derive(Default)]
+struct Seen {
+    num_thread_per_group: bool,
+    max_thread_per_group: bool,
+    stream_ops: bool,
+    plain_emit_ops: bool,
+    owner_computes_lds: bool,
+    random_access_lds: bool,
+    depth_kinds: u8,
+    vertex_declared: bool,
+}
+
+/// Integer, bit, multimedia and memory instructions: no `_sat`/shift and no float-only source
+/// modifiers (guide §2.2.5, §2.2.7 Table 2.10, §7.13 "no modifiers").
+const INTEGER_OPS: &[Opcode] = &[
+    Opcode::IAdd,
+    Opcode::INegate,
+    Opcode::IMul,
+    Opcode::IMulHigh,
+    Opcode::IMad,
+    Opcode::IMul24,
+    Opcode::IMad24,
+    Opcode::IMul24High,
+    Opcode::IMax,
+    Opcode::IMin,
+    Opcode::IEq,
+    Opcode::INe,
+    Opcode::ILt,
+    Opcode::IGe,
+    Opcode::And,
+    Opcode::IOr,
+    Opcode::IXor,
+    Opcode::INot,
+    Opcode::IShl,
+    Opcode::IShr,
+    Opcode::ICarry,
+    Opcode::IBorrow,
+    Opcode::UDiv,
+    Opcode::UMod,
+    Opcode::UMul,
+    Opcode::UMulHigh,
+    Opcode::UMad,
+    Opcode::UMul24,
+    Opcode::UMad24,
+    Opcode::UMul24High,
+    Opcode::UMax,
+    Opcode::UMin,
+    Opcode::UGe,
+    Opcode::ULt,
+    Opcode::UShr,
+    Opcode::UBitExtract,
+    Opcode::IBitExtract,
+    Opcode::UBitInsert,
+    Opcode::UBitReverse,
+    Opcode::ICountbits,
+    Opcode::IFirstbit,
+    Opcode::BitAlign,
+    Opcode::ByteAlign,
+    Opcode::Sad,
+    Opcode::SadHi,
+    Opcode::Sad4,
+    Opcode::U4lerp,
+    Opcode::F2U4,
+    Opcode::Ftoi,
+    Opcode::Ftou,
+    Opcode::I64Add,
+    Opcode::I64Eq,
+    Opcode::I64Ge,
+    Opcode::I64Lt,
+    Opcode::I64Ne,
+    Opcode::I64Max,
+    Opcode::I64Min,
+    Opcode::I64Negate,
+    Opcode::I64Shl,
+    Opcode::I64Shr,
+    Opcode::U64Ge,
+    Opcode::U64Lt,
+    Opcode::U64Max,
+    Opcode::U64Min,
+    Opcode::U64Shr,
+];
+
+/// 64-bit results that go to `.xy` or `.zw` (guide §7.2.5, §7.2.8; amd-il.md §0 item 10).
+const PAIR_RESULT_OPS: &[Opcode] = &[
+    Opcode::DAdd,
+    Opcode::DMul,
+    Opcode::DDiv,
+    Opcode::DMuladd,
+    Opcode::DMax,
+    Opcode::DMin,
+    Opcode::DMov,
+    Opcode::DMovc,
+    Opcode::DSqrt,
+    Opcode::DRcp,
+    Opcode::DRsq,
+    Opcode::DFrac,
+    Opcode::DLdexp,
+    Opcode::F2D,
+    Opcode::I64Add,
+    Opcode::I64Negate,
+    Opcode::I64Max,
+    Opcode::I64Min,
+    Opcode::U64Max,
+    Opcode::U64Min,
+    Opcode::I64Shl,
+    Opcode::I64Shr,
+    Opcode::U64Shr,
+];
+
+/// Shifts whose amount (`src1`) must be one replicated component (guide §7.7, amd-il.md §0 item 5).
+const SHIFT_OPS: &[Opcode] = &[
+    Opcode::IShl,
+    Opcode::IShr,
+    Opcode::UShr,
+    Opcode::I64Shl,
+    Opcode::I64Shr,
+    Opcode::U64Shr,
+];
+
+/// Stores whose destination is the mask-only `mem` register (guide §7.16; amd-il.md §6.3/§6.4).
+const MEM_DST_OPS: &[Opcode] = &[
+    Opcode::UavRawStore,
+    Opcode::UavStructStore,
+    Opcode::LdsStoreVec,
+    Opcode::LdsWriteVec,
+];
 
 /// Declared objects, by kind and number.
 #[derive(Default)]
@@ -116,6 +244,8 @@ impl Verifier<'_> {
         let mut stack: Vec<Block> = Vec::new();
         let mut after_endmain = false;
         let mut func_labels = HashSet::new();
+        let mut seen = Seen::default();
+        self.check_macros();
         for (at, inst) in body.iter().enumerate() {
             self.at = at;
             self.check_shape(inst);
@@ -128,11 +258,20 @@ impl Verifier<'_> {
                 &labels,
             );
             self.check_declarations(inst, &mut declared);
+            self.check_operand_rules(inst);
+            self.check_exclusions(inst, &mut seen);
+            if matches!(inst.op, Opcode::Dclv | Opcode::Initv) {
+                seen.vertex_declared = true;
+            }
             for dst in &inst.dst {
                 self.check_dst(dst, inst);
             }
             for src in &inst.src {
                 self.check_src(src, inst);
+            }
+            if !seen.vertex_declared && !is_declaration(inst.op) && uses_reg(inst, RegType::Vertex)
+            {
+                self.err("VERTEX registers need a `dclv` or `initv` first (guide §4.1)");
             }
         }
         if let (Some(a), Some(b)) = (self.saw_sm40, self.saw_sm30) {
@@ -496,6 +635,242 @@ impl Verifier<'_> {
         }
     }
 
+    /// Macro definitions before the version line: `mdef` … `mend` groups (guide §7.19).
+    fn check_macros(&mut self) {
+        let mut open = false;
+        for (at, inst) in self.program.macros.iter().enumerate() {
+            let message = match (inst.op, open) {
+                (Opcode::Macrodef, false) => {
+                    open = true;
+                    None
+                }
+                (Opcode::Macrodef, true) => Some("`mdef` inside a macro body (guide §7.19)"),
+                (Opcode::Macroend, true) => {
+                    open = false;
+                    None
+                }
+                (_, false) => {
+                    Some("only macro definitions may precede the version line (guide §7.19)")
+                }
+                _ => None,
+            };
+            if let Some(message) = message {
+                self.errors.push(VerifyError {
+                    inst: None,
+                    message: format!("macro instruction {at}: {message}"),
+                });
+            }
+        }
+        if open {
+            self.errors.push(VerifyError {
+                inst: None,
+                message: "a macro lacks its `mend` (guide §7.19)".into(),
+            });
+        }
+    }
+
+    /// Masks, swizzles and modifiers legal for the opcode, and the forms the text syntax can
+    /// express (guide §2.2.4–§2.2.8, §7).
+    fn check_operand_rules(&mut self, inst: &Inst) {
+        let op = inst.op;
+        let info = inst.info();
+        if info.control == ControlLayout::CountOfExtra && inst.ctrl.0 != 0 {
+            self.err("the control field of this declaration is derived from its values (amd-il.md §1.11)");
+        }
+        if inst
+            .dst
+            .iter()
+            .skip(1)
+            .any(|d| d.sat || d.shift != ShiftScale::None)
+        {
+            self.err("only the first destination can carry `_sat` or a shift (amd-il.md §3.6)");
+        }
+        if is_declaration(op) {
+            self.check_declaration_operand(inst);
+            return;
+        }
+        let integer = INTEGER_OPS.contains(&op)
+            || info.model == ShaderModel::Sm40 && !info.mnemonic.starts_with("sample");
+        for dst in &inst.dst {
+            let writes = dst.mask.iter().filter(|c| **c == DstComp::Write).count();
+            if dst.mask.iter().all(|c| *c == DstComp::NoWrite) {
+                self.err("the write mask selects no component (guide §2.2.5)");
+            }
+            if integer && (dst.sat || dst.shift != ShiftScale::None) {
+                self.err(format!(
+                    "`{}` takes no `_sat` or shift (guide §2.2.5)",
+                    info.mnemonic
+                ));
+            }
+            let scalar_result = info.mnemonic.contains("_read_") && info.mnemonic != "lds_read_vec"
+                || info.mnemonic.starts_with("append_buf");
+            if scalar_result && writes != 1 {
+                self.err(format!(
+                    "`{}` returns one value: the mask must write one component (guide §7.16)",
+                    info.mnemonic
+                ));
+            }
+            if PAIR_RESULT_OPS.contains(&op) {
+                let m = dst.mask.map(|c| c == DstComp::Write);
+                if m != [true, true, false, false] && m != [false, false, true, true] {
+                    self.err(format!(
+                        "`{}` writes a 64-bit pair: mask `.xy__` or `.__zw` (guide §7.2.5)",
+                        info.mnemonic
+                    ));
+                }
+            }
+            let mem = dst.reg.ty == RegType::GenericMem;
+            if MEM_DST_OPS.contains(&op) && !mem {
+                self.err(format!(
+                    "`{}` stores through the `mem` destination (guide §7.16)",
+                    info.mnemonic
+                ));
+            }
+            if mem && !(MEM_DST_OPS.contains(&op) || info.mnemonic.contains("store")) {
+                self.err("`mem` is only the mask of store instructions (guide §5)");
+            }
+        }
+        for src in &inst.src {
+            if integer
+                && (src.invert
+                    || src.bias
+                    || src.x2
+                    || src.sign
+                    || src.abs
+                    || src.clamp
+                    || src.divcomp != DivComp::None)
+            {
+                self.err(format!(
+                    "`{}` allows only swizzle and negate on sources (guide §2.2.7 Table 2.10)",
+                    info.mnemonic
+                ));
+            }
+        }
+        if SHIFT_OPS.contains(&op)
+            && let Some(amount) = inst.src.get(1)
+            && amount.swizzle.iter().any(|c| *c != amount.swizzle[0])
+        {
+            self.err("the shift amount must be one replicated component (guide §7.7)");
+        }
+        for operand in inst
+            .dst
+            .iter()
+            .map(|d| &d.reg)
+            .chain(inst.src.iter().map(|s| &s.reg))
+        {
+            self.check_representable(operand);
+        }
+    }
+
+    /// The operand of `dcl_literal` / `dcl_cb` / `dcl_indexed_temp_array` / `dcl_shared_temp`.
+    fn check_declaration_operand(&mut self, inst: &Inst) {
+        let want = match inst.op {
+            Opcode::DclLiteral => Some((RegType::Literal, false)),
+            Opcode::DclConstBuffer if inst.ctrl.0 & 0x8000 == 0 => Some((RegType::ConstBuff, true)),
+            Opcode::DclIndexedTempArray => Some((RegType::ITemp, true)),
+            Opcode::DclSharedTemp => Some((RegType::SharedTemp, false)),
+            _ => None,
+        };
+        if let (Some((ty, sized)), Some(src)) = (want, inst.src.first()) {
+            let size_ok = matches!(src.reg.index, Some(Index::Imm(_))) == sized;
+            if src.reg.ty != ty || !size_ok || src.reg.dim2.is_some() || src.has_modifier() {
+                let form = if sized {
+                    "name[size]"
+                } else {
+                    "a plain register"
+                };
+                self.err(format!(
+                    "`{}` declares a {ty:?} register written as {form} (guide §7.5)",
+                    inst.info().mnemonic
+                ));
+            }
+        }
+    }
+
+    /// Operand shapes the text syntax cannot tell apart (amd-il.md §3.3; il-writer's `reg_text`).
+    fn check_representable(&mut self, reg: &Reg) {
+        if let Some(Index::Rel { reg: index, .. }) = &reg.index
+            && index.reg.ty == RegType::Addr
+        {
+            self.err("an `a#` index is written `[a0.x]`, the DX9 address-register form; use it (amd-il.md §1.7)");
+        }
+        if let Some(second) = &reg.dim2 {
+            let plain = second.reg.ty == reg.ty
+                && second.reg.index.is_none()
+                && second.reg.dim2.is_none()
+                && !second.has_modifier();
+            let relative = second.reg.ty == RegType::ConstBool
+                && second.reg.num == 0
+                && matches!(second.reg.index, Some(Index::Rel { .. }))
+                && second.reg.dim2.is_none()
+                && !second.has_modifier();
+            if !plain && !relative {
+                self.err("a second index must be a number or a register-relative expression (guide §2.2.8)");
+            }
+        }
+    }
+
+    /// Appendix C.3 mutual exclusions.
+    fn check_exclusions(&mut self, inst: &Inst, seen: &mut Seen) {
+        let (flag, other, rule) = match inst.op {
+            Opcode::DclNumThreadPerGroup => (
+                &mut seen.num_thread_per_group,
+                seen.max_thread_per_group,
+                "dcl_num_thread_per_group ✕ dcl_max_thread_per_group",
+            ),
+            Opcode::DclMaxThreadPerGroup => (
+                &mut seen.max_thread_per_group,
+                seen.num_thread_per_group,
+                "dcl_num_thread_per_group ✕ dcl_max_thread_per_group",
+            ),
+            Opcode::DclStream
+            | Opcode::EmitStream
+            | Opcode::CutStream
+            | Opcode::EmitThenCutStream => (
+                &mut seen.stream_ops,
+                seen.plain_emit_ops,
+                "stream ✕ non-stream emit/cut",
+            ),
+            Opcode::Emit | Opcode::Cut | Opcode::EmitThenCut => (
+                &mut seen.plain_emit_ops,
+                seen.stream_ops,
+                "stream ✕ non-stream emit/cut",
+            ),
+            Opcode::DclLdsSizePerThread
+            | Opcode::DclLdsSharingMode
+            | Opcode::LdsReadVec
+            | Opcode::LdsWriteVec => (
+                &mut seen.owner_computes_lds,
+                seen.random_access_lds,
+                "owner-computes ✕ random-access LDS",
+            ),
+            Opcode::DclLds | Opcode::DclStructLds => (
+                &mut seen.random_access_lds,
+                seen.owner_computes_lds,
+                "owner-computes ✕ random-access LDS",
+            ),
+            _ => {
+                for (i, ty) in [RegType::Depth, RegType::DepthLe, RegType::DepthGe]
+                    .into_iter()
+                    .enumerate()
+                {
+                    if inst.dst.iter().any(|d| d.reg.ty == ty) {
+                        seen.depth_kinds |= 1 << i;
+                    }
+                }
+                if seen.depth_kinds.count_ones() > 1 {
+                    self.err("oDepth ✕ oDepthLE ✕ oDepthGE (guide Appendix C.3)");
+                    seen.depth_kinds = 0;
+                }
+                return;
+            }
+        };
+        *flag = true;
+        if other {
+            self.err(format!("{rule} (guide Appendix C.3)"));
+        }
+    }
+
     fn check_reg(&mut self, reg: &Reg, write: bool) {
         let info = reg.ty.info();
         if write && !info.writable {
@@ -560,6 +935,18 @@ impl Verifier<'_> {
         }
         self.check_reg(&src.reg, false);
     }
+}
+
+/// Whether any operand of `inst` (indices included) is a register of type `ty`.
+fn uses_reg(inst: &Inst, ty: RegType) -> bool {
+    let mut regs = Vec::new();
+    for dst in &inst.dst {
+        collect_regs(&dst.reg, &mut regs);
+    }
+    for src in &inst.src {
+        collect_regs(&src.reg, &mut regs);
+    }
+    regs.iter().any(|r| r.ty == ty)
 }
 
 /// Declarations and DX9 definitions: their operands name registers rather than access them.

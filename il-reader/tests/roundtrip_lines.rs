@@ -159,10 +159,12 @@ fn canonical_lines_round_trip_through_tokens() {
 }
 
 #[test]
-fn milestone_program_verifies() {
+fn milestone_program_verifies_but_for_its_two_group_sizes() {
+    // The listing declares both work-group size forms to exercise both spellings; Appendix C.3
+    // forbids that, and it is the only rule the listing breaks.
     let program = parse_text(LINES).expect("parses");
-    assert_eq!(
-        il_model::verify(&program, il_model::Family::Evergreen),
-        Ok(())
-    );
+    let errors = il_model::verify(&program, il_model::Family::Evergreen).expect_err("C.3");
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert_eq!(errors[0].inst, Some(1));
+    assert!(errors[0].message.contains("Appendix C.3"));
 }
