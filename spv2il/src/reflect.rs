@@ -14,6 +14,10 @@ pub enum ResourceKind {
     RawUav,
     /// A uniform buffer as a constant buffer: `dcl_cb cbN[size]`.
     ConstantBuffer,
+    /// The push-constant block as a constant buffer.
+    PushConstants,
+    /// Values IL has no register for, filled by the runtime: element 0 = NumWorkgroups (x, y, z).
+    DriverConstants,
 }
 
 impl ResourceKind {
@@ -22,6 +26,8 @@ impl ResourceKind {
         match self {
             ResourceKind::RawUav => "raw_uav",
             ResourceKind::ConstantBuffer => "constant_buffer",
+            ResourceKind::PushConstants => "push_constants",
+            ResourceKind::DriverConstants => "driver_constants",
         }
     }
 }
@@ -29,16 +35,18 @@ impl ResourceKind {
 /// One SPIR-V resource variable and the IL resource it became.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ResourceBinding {
-    /// `DescriptorSet` decoration.
-    pub set: u32,
-    /// `Binding` decoration.
-    pub binding: u32,
+    /// `DescriptorSet` decoration (`None` for push and driver constants).
+    pub set: Option<u32>,
+    /// `Binding` decoration (`None` for push and driver constants).
+    pub binding: Option<u32>,
     /// The IL kind.
     pub kind: ResourceKind,
     /// The IL id (`_id(n)` of a UAV, `n` of `cbN`).
     pub il_id: u32,
     /// The variable's name (OpName), when the module has one.
     pub name: Option<String>,
+    /// Size in bytes of a constant buffer (16-byte elements); `None` for UAVs.
+    pub size: Option<u32>,
 }
 
 /// Everything [`crate::translate`] reports besides the program.
@@ -48,8 +56,10 @@ pub struct Reflection {
     pub entry_point: String,
     /// Work-group size (LocalSize / LocalSizeId / the WorkgroupSize built-in).
     pub workgroup_size: [u32; 3],
-    /// Every resource the program uses, in (set, binding) order.
+    /// Every resource the program uses: UAVs in (set, binding) order, then constant buffers.
     pub resources: Vec<ResourceBinding>,
+    /// Bytes of LDS (Workgroup memory) the program declares.
+    pub lds_bytes: u32,
 }
 
 impl Reflection {
@@ -65,6 +75,7 @@ impl Reflection {
                     "kind": r.kind.name(),
                     "il_id": r.il_id,
                     "name": r.name,
+                    "size": r.size,
                 })
             })
             .collect();
@@ -72,6 +83,7 @@ impl Reflection {
             "entry_point": self.entry_point,
             "workgroup_size": self.workgroup_size,
             "resources": resources,
+            "lds_bytes": self.lds_bytes,
         });
         // Serialising a Value built from plain data cannot fail; fall back to the compact form
         // rather than panicking should that ever change.

@@ -1,23 +1,44 @@
-//! Memory: which IL storage each SPIR-V variable becomes, and how pointers, loads and stores
-//! are lowered.
+//! Memory: pointers, loads, stores, atomics and barriers.
 //!
-//! * StorageBuffer variables (and Uniform variables of `BufferBlock` structs, the pre-1.3 spelling)
-//!   become raw UAVs (`dcl_raw_uav_id(n)`), addressed in bytes (amd-il.md §0.8); the byte offset
-//!   of every access comes from the module's Offset and ArrayStride decorations.
-//! * Function variables of scalar or vector type become one temporary register each.
-//! * Built-in inputs (GlobalInvocationId, ...) are IL system registers (amd-il.md §9 "Built-ins").
+//! A pointer is lowered to a [`Place`]:
+//! * Function variables of scalar or vector type are one temporary register each;
+//! * built-in inputs (GlobalInvocationId, ...) are IL system registers (amd-il.md §9
+//!   "Built-ins"), and NumWorkgroups is element 0 of the driver constant buffer;
+//! * everything else is bytes of a memory space — a raw UAV (storage buffers), a constant
+//!   buffer (uniform buffers, push constants) or LDS (Workgroup variables) — at a byte offset
+//!   made of a constant part and an optional dynamic part held in a register. Offsets inside
+//!   buffers come from the module's explicit layout (SPIR-V §2.18.1); Workgroup memory, which
+//!   has none, uses the packed layout of [`resources::natural_size`].
 //!
-//! A pointer is lowered to a [`Place`]: the storage plus, for buffers, a byte offset made of a
-//! constant part and an optional dynamic part held in a register.
+//! All UAV and LDS addresses are byte addresses (amd-il.md §0.8); constant buffers are read in
+//! 16-byte elements (amd-il.md §9 "Storage classes").
 
-use il_model::{Control, Inst, Opcode, Reg, RegType, Src};
-use spv_reader::{Function, Id, Inst as SpvInst, Module, Type, spirv};
+use il_model::{CompSel, Control, Dst, DstComp, Inst, Opcode, Reg, RegType, Src};
+use spv_reader::{Id, Inst as SpvInst, Module, Type, spirv};
 
 use super::Lowerer;
-use super::types::{self, Shape};
+use super::resources;
+use super::types::{self, Scalar, Shape};
 use super::values::{Value, dst_first};
 use crate::error::{Error, Unsupported};
-use crate::reflect::{ResourceBinding, ResourceKind};
+
+/// A memory space with byte addresses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Space {
+    /// Raw UAV `n`.
+    Uav(u32),
+    /// Constant buffer `n` (read-only).
+    Cb(u32),
+    /// LDS 0 (Workgroup memory).
+    Lds,
+}
+
+impl Space {
+    /// Whether offsets follow the module's explicit layout decorations.
+    fn explicit_layout(self) -> bool {
+        self != Space::Lds
+    }
+}
 
 /// What a pointer id designates.
 #[derive(Clone, Debug)]
@@ -33,11 +54,11 @@ pub enum Place {
     },
     /// A read-only built-in input, already a value.
     Builtin(Value),
-    /// Bytes of a raw UAV.
-    Buffer {
-        /// The IL UAV id.
-        uav: u32,
-        /// Byte offset from the start of the buffer.
+    /// Bytes of a memory space.
+    Memory {
+        /// The space.
+        space: Space,
+        /// Byte offset from the start of the space.
         offset: ByteOffset,
         /// The pointee type.
         pointee: Id,
@@ -51,96 +72,17 @@ pub struct ByteOffset {
     pub constant: u32,
     /// The dynamic part (a one-element value), if any.
     pub dynamic: Option<Value>,
+    /// Whether the dynamic part is a multiple of 16 (needed to read constant buffers, whose
+    /// elements are 16 bytes, with a register-relative index).
+    pub dynamic_aligned_16: bool,
 }
 
-/// The resource variables a program uses and the IL ids they get.
-#[derive(Default)]
-pub struct Resources {
-    /// Storage-buffer variables in (set, binding) order; the position is the UAV id.
-    uavs: Vec<(u32, u32, Id)>,
-}
-
-impl Resources {
-    /// Finds the resource variables that `functions` refer to and numbers them by
-    /// (set, binding), so the same module always gets the same ids (DESIGN.md "Built-ins").
-    pub fn collect(module: &Module, functions: &[&Function]) -> Result<Resources, Error> {
-        let mut used = vec![false; module.header().bound as usize];
-        for function in functions {
-            let Some(range) = function
-                .def
-                .0
-                .checked_add(1)
-                .map(|start| start..function.end.0)
-            else {
-                continue;
-            };
-            for inst in module.instructions_in(range) {
-                for word in inst.operands() {
-                    if let Some(flag) = used.get_mut(*word as usize) {
-                        *flag = true;
-                    }
-                }
-            }
-        }
-        let mut uavs = Vec::new();
-        for variable in module.global_variables() {
-            if !used.get(variable.id.0 as usize).copied().unwrap_or(false) {
-                continue;
-            }
-            if !is_storage_buffer(module, variable.ty) {
-                continue;
-            }
-            let set =
-                types::decoration_literal(module, variable.id, spirv::Decoration::DescriptorSet);
-            let binding =
-                types::decoration_literal(module, variable.id, spirv::Decoration::Binding);
-            uavs.push((set.unwrap_or(0), binding.unwrap_or(0), variable.id));
-        }
-        uavs.sort();
-        Ok(Resources { uavs })
-    }
-
-    /// The UAV id of storage-buffer variable `id`.
-    pub fn uav_of(&self, id: Id) -> Option<u32> {
-        let position = self.uavs.iter().position(|(_, _, var)| *var == id)?;
-        u32::try_from(position).ok()
-    }
-
-    /// `dcl_raw_uav_id(n)` for every UAV, in id order.
-    pub fn declarations(&self) -> impl Iterator<Item = Inst> + '_ {
-        (0u16..)
-            .zip(&self.uavs)
-            .map(|(n, _)| Inst::new(Opcode::DclRawUav).ctrl(Control::id(n)))
-    }
-
-    /// The reflection entries.
-    pub fn bindings(&self, module: &Module) -> Vec<ResourceBinding> {
-        (0u32..)
-            .zip(&self.uavs)
-            .map(|(il_id, (set, binding, var))| ResourceBinding {
-                set: *set,
-                binding: *binding,
-                kind: ResourceKind::RawUav,
-                il_id,
-                name: module
-                    .name(*var)
-                    .filter(|n| !n.is_empty())
-                    .map(str::to_string),
-            })
-            .collect()
-    }
-}
-
-/// Whether pointer type `ty` points at a storage buffer block (SPIR-V §2.16.2: StorageBuffer
-/// class, or Uniform class with a `BufferBlock` struct before SPIR-V 1.3).
-fn is_storage_buffer(module: &Module, ty: Id) -> bool {
-    match types::pointer_parts(module, ty) {
-        Some((spirv::StorageClass::StorageBuffer, _)) => true,
-        Some((spirv::StorageClass::Uniform, pointee)) => module
-            .decoration(pointee, spirv::Decoration::BufferBlock)
-            .is_some(),
-        _ => false,
-    }
+impl ByteOffset {
+    const ZERO: ByteOffset = ByteOffset {
+        constant: 0,
+        dynamic: None,
+        dynamic_aligned_16: true,
+    };
 }
 
 /// The IL register holding a compute built-in, and how many elements it has.
@@ -153,6 +95,37 @@ fn builtin_register(builtin: spirv::BuiltIn) -> Option<(RegType, u8)> {
         B::LocalInvocationIndex => (RegType::ThreadIdInGroupFlat, 1),
         _ => return None,
     })
+}
+
+/// The built-in decoration of variable `id`, if any.
+pub fn builtin_of(module: &Module, id: Id) -> Option<spirv::BuiltIn> {
+    module
+        .decoration(id, spirv::Decoration::BuiltIn)
+        .and_then(|d| d.operands.first().copied())
+        .and_then(spirv::BuiltIn::from_u32)
+}
+
+/// The positional mask text writing the first `count` components.
+fn mask_text(count: u8) -> &'static str {
+    match count {
+        1 => "x___",
+        2 => "xy__",
+        3 => "xyz_",
+        _ => "xyzw",
+    }
+}
+
+/// Attaches the location of `inst` to an unlocated [`Unsupported`].
+pub(super) fn located(module: &Module, inst: SpvInst<'_>, unsupported: Unsupported) -> Error {
+    if unsupported.location.is_some() {
+        return unsupported.into();
+    }
+    Unsupported::at(module, inst.index(), unsupported.feature).into()
+}
+
+/// A temporary holding one element, as a value.
+fn temp_value(reg: u32, count: u8) -> Value {
+    Value::in_reg(Reg::new(RegType::Temp, reg), count)
 }
 
 impl<'m> Lowerer<'m> {
@@ -177,23 +150,37 @@ impl<'m> Lowerer<'m> {
             .ok_or_else(|| unsupported(format!("pointer {id}")))?;
         let (class, pointee) =
             types::pointer_parts(module, ty).ok_or_else(|| unsupported(format!("pointer {id}")))?;
+        let memory = |space| Place::Memory {
+            space,
+            offset: ByteOffset::ZERO,
+            pointee,
+        };
         if let Some(uav) = self.resources.uav_of(id) {
-            return Ok(Place::Buffer {
-                uav,
+            return Ok(memory(Space::Uav(uav)));
+        }
+        if let Some(cb) = self.resources.cb_of(id) {
+            return Ok(memory(Space::Cb(cb)));
+        }
+        if let Some(offset) = self.resources.lds_offset_of(id) {
+            return Ok(Place::Memory {
+                space: Space::Lds,
                 offset: ByteOffset {
-                    constant: 0,
-                    dynamic: None,
+                    constant: offset,
+                    ..ByteOffset::ZERO
                 },
                 pointee,
             });
         }
         if class == spirv::StorageClass::Input {
-            let builtin = module
-                .decoration(id, spirv::Decoration::BuiltIn)
-                .and_then(|d| d.operands.first().copied())
-                .and_then(spirv::BuiltIn::from_u32);
+            let builtin = builtin_of(module, id);
             if let Some((reg_type, count)) = builtin.and_then(builtin_register) {
                 return Ok(Place::Builtin(Value::in_reg(Reg::new(reg_type, 0), count)));
+            }
+            if builtin == Some(spirv::BuiltIn::NumWorkgroups)
+                && let Some(cb) = self.resources.driver_cb()
+            {
+                let reg = Reg::new(RegType::ConstBuff, cb).at(0);
+                return Ok(Place::Builtin(Value::in_reg(reg, 3)));
             }
             let name = builtin.map_or_else(
                 || "an input variable".to_string(),
@@ -228,34 +215,42 @@ impl<'m> Lowerer<'m> {
                     .src(value.src()),
             );
         }
-        self.places[result.0 as usize] = Some(Place::Register {
-            reg,
-            shape,
-            first: 0,
-        });
+        self.set_place(
+            result,
+            Place::Register {
+                reg,
+                shape,
+                first: 0,
+            },
+        );
         Ok(())
     }
 
-    /// `OpAccessChain`: walks the indices through the pointee type, accumulating a byte offset
-    /// for buffers (SPIR-V §2.18.1 explicit layout) or an element for registers.
+    fn set_place(&mut self, id: Id, place: Place) {
+        if let Some(slot) = self.places.get_mut(id.0 as usize) {
+            *slot = Some(place);
+        }
+    }
+
+    /// `OpAccessChain` / `OpInBoundsAccessChain`: walks the indices through the pointee type.
     pub(super) fn lower_access_chain(&mut self, inst: SpvInst<'m>) -> Result<(), Error> {
         let module = self.module;
         let operands = inst.operands();
-        let (Some(result), Some(base)) = (inst.result_id(), operands.first()) else {
+        let (Some(result), Some((base, indices))) = (inst.result_id(), operands.split_first())
+        else {
             return Err(
                 Unsupported::at(module, inst.index(), "an access chain without a base").into(),
             );
         };
-        let indices = &operands[1..];
         let place = match self.place(Id(*base), inst)? {
-            Place::Buffer {
-                uav,
+            Place::Memory {
+                space,
                 offset,
                 pointee,
             } => {
-                let (offset, pointee) = self.buffer_chain(inst, offset, pointee, indices)?;
-                Place::Buffer {
-                    uav,
+                let (offset, pointee) = self.memory_chain(inst, space, offset, pointee, indices)?;
+                Place::Memory {
+                    space,
                     offset,
                     pointee,
                 }
@@ -294,7 +289,7 @@ impl<'m> Lowerer<'m> {
                 }
             },
         };
-        self.places[result.0 as usize] = Some(place);
+        self.set_place(result, place);
         Ok(())
     }
 
@@ -310,44 +305,42 @@ impl<'m> Lowerer<'m> {
         })
     }
 
-    /// Applies `indices` to a buffer pointer, returning the new offset and pointee type.
-    fn buffer_chain(
+    /// Applies `indices` to a memory pointer, returning the new offset and pointee type.
+    fn memory_chain(
         &mut self,
         inst: SpvInst<'m>,
+        space: Space,
         mut offset: ByteOffset,
         mut pointee: Id,
         indices: &[u32],
     ) -> Result<(ByteOffset, Id), Error> {
         let module = self.module;
+        let missing = |what: &str| Error::from(Unsupported::at(module, inst.index(), what));
         for index in indices {
             let index = Id(*index);
             match module.ty(pointee) {
                 Some(Type::Struct { members }) => {
                     let member = self.constant_index(inst, index)?;
-                    let Some(member_type) = members.get(member as usize) else {
-                        return Err(Unsupported::at(
-                            module,
-                            inst.index(),
-                            "a member index past the struct",
-                        )
-                        .into());
-                    };
-                    let member_offset =
-                        types::member_offset(module, pointee, member).ok_or_else(|| {
-                            Unsupported::at(
-                                module,
-                                inst.index(),
-                                "a struct member without an Offset",
-                            )
-                        })?;
+                    let member_type = *members
+                        .get(member as usize)
+                        .ok_or_else(|| missing("a member index past the struct"))?;
+                    let member_offset = if space.explicit_layout() {
+                        types::member_offset(module, pointee, member)
+                    } else {
+                        resources::natural_member_offset(module, pointee, member)
+                    }
+                    .ok_or_else(|| missing("a struct member without an Offset"))?;
                     offset.constant = offset.constant.wrapping_add(member_offset);
-                    pointee = *member_type;
+                    pointee = member_type;
                 }
                 Some(Type::Array { element, .. }) | Some(Type::RuntimeArray { element }) => {
-                    let stride = types::array_stride(module, pointee).ok_or_else(|| {
-                        Unsupported::at(module, inst.index(), "an array without an ArrayStride")
-                    })?;
                     let element = *element;
+                    let stride = if space.explicit_layout() {
+                        types::array_stride(module, pointee)
+                    } else {
+                        resources::natural_size(module, element)
+                    }
+                    .ok_or_else(|| missing("an array without an ArrayStride"))?;
                     self.add_scaled(inst, &mut offset, index, stride)?;
                     pointee = element;
                 }
@@ -356,20 +349,13 @@ impl<'m> Lowerer<'m> {
                     self.add_scaled(inst, &mut offset, index, 4)?;
                     pointee = component;
                 }
-                _ => {
-                    return Err(Unsupported::at(
-                        module,
-                        inst.index(),
-                        "this access chain into a buffer",
-                    )
-                    .into());
-                }
+                _ => return Err(missing("this access chain into memory")),
             }
         }
         Ok((offset, pointee))
     }
 
-    /// `offset += index * stride`, folding constants and emitting `imul`/`ishl` and `iadd` for
+    /// `offset += index * stride`, folding constants and emitting `ishl`/`imul` and `iadd` for
     /// dynamic indices.
     fn add_scaled(
         &mut self,
@@ -401,7 +387,8 @@ impl<'m> Lowerer<'m> {
                     .src(factor.element(0)),
             );
         }
-        let scaled = Value::in_reg(Reg::new(RegType::Temp, scaled), 1);
+        offset.dynamic_aligned_16 &= stride.is_multiple_of(16);
+        let scaled = temp_value(scaled, 1);
         offset.dynamic = Some(match offset.dynamic.take() {
             None => scaled,
             Some(previous) => {
@@ -412,13 +399,13 @@ impl<'m> Lowerer<'m> {
                         .src(previous.element(0))
                         .src(scaled.element(0)),
                 );
-                Value::in_reg(Reg::new(RegType::Temp, sum), 1)
+                temp_value(sum, 1)
             }
         });
         Ok(())
     }
 
-    /// The byte address of a buffer access as a scalar source.
+    /// The byte address of an access as a scalar source.
     fn address(&mut self, offset: &ByteOffset) -> Src {
         match &offset.dynamic {
             None => self.regs.scalar(offset.constant).element(0),
@@ -432,9 +419,18 @@ impl<'m> Lowerer<'m> {
                         .src(dynamic.element(0))
                         .src(constant.element(0)),
                 );
-                Src::temp(sum).swz("x")
+                temp_value(sum, 1).element(0)
             }
         }
+    }
+
+    /// `address + 4 * element`, for the per-dword LDS accesses.
+    fn address_plus(&mut self, offset: &ByteOffset, element: u8) -> Src {
+        let shifted = ByteOffset {
+            constant: offset.constant.wrapping_add(4 * u32::from(element)),
+            ..offset.clone()
+        };
+        self.address(&shifted)
     }
 
     /// `OpLoad`.
@@ -452,32 +448,121 @@ impl<'m> Lowerer<'m> {
             Place::Builtin(value) => value,
             Place::Register { reg, first, .. } => {
                 let copy = self.regs.temp();
-                let mut source = Value::in_reg(Reg::new(RegType::Temp, reg), shape.count);
+                let mut source = temp_value(reg, shape.count);
                 source.comps.rotate_left(usize::from(first.min(3)));
                 self.emit(
                     Inst::new(Opcode::Mov)
                         .dst(dst_first(copy, shape.count))
                         .src(source.src()),
                 );
-                Value::in_reg(Reg::new(RegType::Temp, copy), shape.count)
+                temp_value(copy, shape.count)
             }
-            Place::Buffer { uav, offset, .. } => {
-                if shape.scalar == types::Scalar::Bool {
+            Place::Memory { space, offset, .. } => {
+                if shape.scalar == Scalar::Bool && space != Space::Lds {
                     return Err(Unsupported::at(module, inst.index(), "booleans in buffers").into());
                 }
-                let address = self.address(&offset);
-                let loaded = self.regs.temp();
-                self.emit(
-                    Inst::new(Opcode::UavRawLoad)
-                        .ctrl(Control::id(uav as u16))
-                        .dst(dst_first(loaded, shape.count))
-                        .src(address),
-                );
-                Value::in_reg(Reg::new(RegType::Temp, loaded), shape.count)
+                self.load_memory(inst, space, &offset, shape.count)?
             }
         };
         self.set_value(result, value);
         Ok(())
+    }
+
+    /// Loads `count` consecutive dwords from memory into a fresh temporary.
+    fn load_memory(
+        &mut self,
+        inst: SpvInst<'m>,
+        space: Space,
+        offset: &ByteOffset,
+        count: u8,
+    ) -> Result<Value, Error> {
+        let loaded = self.regs.temp();
+        match space {
+            Space::Uav(uav) => {
+                let address = self.address(offset);
+                self.emit(
+                    Inst::new(Opcode::UavRawLoad)
+                        .ctrl(Control::id(uav as u16))
+                        .dst(dst_first(loaded, count))
+                        .src(address),
+                );
+                Ok(temp_value(loaded, count))
+            }
+            Space::Lds => {
+                // lds_load reads one dword into dst.x (amd-il.md §6.4); gather the elements.
+                for element in 0..count {
+                    let address = self.address_plus(offset, element);
+                    let dword = self.regs.temp();
+                    self.emit(
+                        Inst::new(Opcode::LdsLoad)
+                            .ctrl(Control::id(0))
+                            .dst(dst_first(dword, 1))
+                            .src(address),
+                    );
+                    let mut dst = Dst::temp(loaded);
+                    dst.mask = [DstComp::NoWrite; 4];
+                    dst.mask[usize::from(element.min(3))] = DstComp::Write;
+                    self.emit(
+                        Inst::new(Opcode::Mov)
+                            .dst(dst)
+                            .src(Src::temp(dword).swz("x")),
+                    );
+                }
+                Ok(temp_value(loaded, count))
+            }
+            Space::Cb(cb) => {
+                let first_comp = (offset.constant >> 2) & 3;
+                if first_comp + u32::from(count) > 4 {
+                    return Err(Unsupported::at(
+                        self.module,
+                        inst.index(),
+                        "a constant-buffer value that straddles two 16-byte elements",
+                    )
+                    .into());
+                }
+                let element = offset.constant >> 4;
+                let reg = match &offset.dynamic {
+                    None => Reg::new(RegType::ConstBuff, cb).at(element),
+                    Some(dynamic) if offset.dynamic_aligned_16 => {
+                        let index = self.regs.temp();
+                        let four = self.regs.scalar(4);
+                        self.emit(
+                            Inst::new(Opcode::UShr)
+                                .dst(dst_first(index, 1))
+                                .src(dynamic.element(0))
+                                .src(four.element(0)),
+                        );
+                        let offset = (element != 0).then_some(element);
+                        Reg::new(RegType::ConstBuff, cb)
+                            .rel(temp_value(index, 1).element(0), offset)
+                    }
+                    Some(_) => {
+                        return Err(Unsupported::at(
+                            self.module,
+                            inst.index(),
+                            "dynamic indexing of a constant buffer with a stride that is not a multiple of 16",
+                        )
+                        .into());
+                    }
+                };
+                let mut value = Value::in_reg(reg, count);
+                for (position, comp) in value.comps.iter_mut().enumerate() {
+                    *comp = match (first_comp as usize + position).min(3) {
+                        0 => CompSel::X,
+                        1 => CompSel::Y,
+                        2 => CompSel::Z,
+                        _ => CompSel::W,
+                    };
+                }
+                // Copy out of the constant buffer so later uses need no index register.
+                self.emit(
+                    Inst::new(Opcode::Mov)
+                        .dst(dst_first(loaded, count))
+                        .src(value.src()),
+                );
+                Ok(temp_value(loaded, count))
+            }
+        }
     }
 
     /// `OpStore`.
@@ -492,47 +577,286 @@ impl<'m> Lowerer<'m> {
                 let mut dst = dst_first(reg, 0);
                 for element in 0..usize::from(value.count) {
                     if let Some(comp) = dst.mask.get_mut(usize::from(first) + element) {
-                        *comp = il_model::DstComp::Write;
+                        *comp = DstComp::Write;
                     }
                 }
                 let mut src = value.src();
                 src.swizzle.rotate_right(usize::from(first.min(3)));
                 self.emit(Inst::new(Opcode::Mov).dst(dst).src(src));
             }
-            Place::Buffer { uav, offset, .. } => {
+            Place::Memory {
+                space: Space::Uav(uav),
+                offset,
+                ..
+            } => {
                 let address = self.address(&offset);
                 self.emit(
                     Inst::new(Opcode::UavRawStore)
                         .ctrl(Control::id(uav as u16))
-                        .dst(il_model::Dst::mem().mask(mask_text(value.count)))
+                        .dst(Dst::mem().mask(mask_text(value.count)))
                         .src(address)
                         .src(value.src()),
                 );
             }
-            Place::Builtin(_) => {
+            Place::Memory {
+                space: Space::Lds,
+                offset,
+                ..
+            } => {
+                for element in 0..value.count {
+                    let address = self.address_plus(&offset, element);
+                    self.emit(
+                        Inst::new(Opcode::LdsStore)
+                            .ctrl(Control::id(0))
+                            .src(address)
+                            .src(value.element(usize::from(element))),
+                    );
+                }
+            }
+            Place::Memory {
+                space: Space::Cb(_),
+                ..
+            }
+            | Place::Builtin(_) => {
                 return Err(
-                    Unsupported::at(module, inst.index(), "a store to a built-in input").into(),
+                    Unsupported::at(module, inst.index(), "a store to read-only memory").into(),
                 );
             }
         }
         Ok(())
     }
-}
 
-/// The positional mask text writing the first `count` components.
-fn mask_text(count: u8) -> &'static str {
-    match count {
-        1 => "x___",
-        2 => "xy__",
-        3 => "xyz_",
-        _ => "xyzw",
+    /// `OpAtomic*` on a storage buffer or Workgroup memory (SPIR-V §3.3.18; amd-il.md §9
+    /// "Synchronisation and atomics"). The returned old value becomes the result.
+    pub(super) fn lower_atomic(&mut self, op: spirv::Op, inst: SpvInst<'m>) -> Result<(), Error> {
+        use spirv::Op;
+        let module = self.module;
+        let operands = inst.operands();
+        let Some(pointer) = operands.first() else {
+            return Err(
+                Unsupported::at(module, inst.index(), "an atomic without a pointer").into(),
+            );
+        };
+        let Place::Memory { space, offset, .. } = self.place(Id(*pointer), inst)? else {
+            return Err(Unsupported::at(module, inst.index(), "atomics on this storage").into());
+        };
+        let address = self.address(&offset);
+        // Operand layout (SPIR-V §3.3.18): pointer, scope, semantics[, unequal semantics], values.
+        let value_at = |n: usize| operands.get(n).map(|w| Id(*w));
+        match op {
+            Op::AtomicLoad => {
+                let value = self.load_memory(inst, space, &offset, 1)?;
+                if let Some(result) = inst.result_id() {
+                    self.set_value(result, value);
+                }
+                return Ok(());
+            }
+            Op::AtomicStore => {
+                let Some(value) = value_at(3) else {
+                    return Err(Unsupported::at(
+                        module,
+                        inst.index(),
+                        "an atomic store without a value",
+                    )
+                    .into());
+                };
+                let value = self.value(value, inst)?;
+                let old = self.regs.temp();
+                let exchange = match space {
+                    Space::Uav(_) => Opcode::UavReadXchg,
+                    _ => Opcode::LdsReadXchg,
+                };
+                let ctrl = self.space_control(inst, space)?;
+                self.emit(
+                    Inst::new(exchange)
+                        .ctrl(ctrl)
+                        .dst(dst_first(old, 1))
+                        .src(address)
+                        .src(value.element(0)),
+                );
+                return Ok(());
+            }
+            _ => {}
+        }
+        let (uav_op, lds_op, operand) = match op {
+            Op::AtomicExchange => (
+                Opcode::UavReadXchg,
+                Opcode::LdsReadXchg,
+                AtomicOperand::Value(3),
+            ),
+            Op::AtomicIAdd => (
+                Opcode::UavReadAdd,
+                Opcode::LdsReadAdd,
+                AtomicOperand::Value(3),
+            ),
+            Op::AtomicISub => (
+                Opcode::UavReadSub,
+                Opcode::LdsReadSub,
+                AtomicOperand::Value(3),
+            ),
+            Op::AtomicIIncrement => (Opcode::UavReadAdd, Opcode::LdsReadAdd, AtomicOperand::One),
+            Op::AtomicIDecrement => (Opcode::UavReadSub, Opcode::LdsReadSub, AtomicOperand::One),
+            Op::AtomicSMin => (
+                Opcode::UavReadMin,
+                Opcode::LdsReadMin,
+                AtomicOperand::Value(3),
+            ),
+            Op::AtomicSMax => (
+                Opcode::UavReadMax,
+                Opcode::LdsReadMax,
+                AtomicOperand::Value(3),
+            ),
+            Op::AtomicUMin => (
+                Opcode::UavReadUmin,
+                Opcode::LdsReadUmin,
+                AtomicOperand::Value(3),
+            ),
+            Op::AtomicUMax => (
+                Opcode::UavReadUmax,
+                Opcode::LdsReadUmax,
+                AtomicOperand::Value(3),
+            ),
+            Op::AtomicAnd => (
+                Opcode::UavReadAnd,
+                Opcode::LdsReadAnd,
+                AtomicOperand::Value(3),
+            ),
+            Op::AtomicOr => (
+                Opcode::UavReadOr,
+                Opcode::LdsReadOr,
+                AtomicOperand::Value(3),
+            ),
+            Op::AtomicXor => (
+                Opcode::UavReadXor,
+                Opcode::LdsReadXor,
+                AtomicOperand::Value(3),
+            ),
+            Op::AtomicCompareExchange => (
+                Opcode::UavReadCmpXchg,
+                Opcode::LdsReadCmpXchg,
+                AtomicOperand::ValueComparator,
+            ),
+            _ => return Err(Unsupported::at(module, inst.index(), format!("Op{op:?}")).into()),
+        };
+        let il_op = match space {
+            Space::Uav(_) => uav_op,
+            Space::Lds => lds_op,
+            Space::Cb(_) => {
+                return Err(
+                    Unsupported::at(module, inst.index(), "atomics on read-only memory").into(),
+                );
+            }
+        };
+        let ctrl = self.space_control(inst, space)?;
+        let result = self.regs.temp();
+        let mut il = Inst::new(il_op)
+            .ctrl(ctrl)
+            .dst(dst_first(result, 1))
+            .src(address);
+        match operand {
+            AtomicOperand::One => il = il.src(self.regs.scalar(1).element(0)),
+            AtomicOperand::Value(n) => {
+                let id = value_at(n).ok_or_else(|| {
+                    Unsupported::at(module, inst.index(), "a missing atomic operand")
+                })?;
+                il = il.src(self.value(id, inst)?.element(0));
+            }
+            AtomicOperand::ValueComparator => {
+                // OpAtomicCompareExchange: pointer, scope, equal, unequal, Value, Comparator.
+                let (Some(value), Some(comparator)) = (value_at(4), value_at(5)) else {
+                    return Err(
+                        Unsupported::at(module, inst.index(), "a missing atomic operand").into(),
+                    );
+                };
+                let value = self.value(value, inst)?.element(0);
+                let comparator = self.value(comparator, inst)?.element(0);
+                // UAV: src1 = new value, src2 = comparand; LDS: src1 = comparand, src2 = new
+                // value (amd-il.md §0.7).
+                il = match space {
+                    Space::Uav(_) => il.src(value).src(comparator),
+                    _ => il.src(comparator).src(value),
+                };
+            }
+        }
+        self.emit(il);
+        if let Some(id) = inst.result_id() {
+            self.set_value(id, temp_value(result, 1));
+        }
+        Ok(())
+    }
+
+    /// The control field naming the resource of an access in `space`.
+    fn space_control(&self, inst: SpvInst<'_>, space: Space) -> Result<Control, Error> {
+        match space {
+            Space::Uav(uav) => Ok(Control::id(uav as u16)),
+            Space::Lds => Ok(Control::id(0)),
+            Space::Cb(_) => {
+                Err(Unsupported::at(self.module, inst.index(), "writing read-only memory").into())
+            }
+        }
+    }
+
+    /// `OpControlBarrier` and `OpMemoryBarrier` become `fence` with the options their memory
+    /// semantics ask for (amd-il.md §6.6): `_threads` for a work-group execution barrier, `_lds`
+    /// for Workgroup memory, `_memory` for buffer and image memory.
+    pub(super) fn lower_barrier(&mut self, op: spirv::Op, inst: SpvInst<'m>) -> Result<(), Error> {
+        let module = self.module;
+        let operands = inst.operands();
+        let (execution, semantics_id) = match op {
+            spirv::Op::ControlBarrier => (operands.first().copied(), operands.get(2).copied()),
+            _ => (None, operands.get(1).copied()),
+        };
+        let semantics = semantics_id
+            .and_then(|id| types::constant_u32(module, Id(id)))
+            .ok_or_else(|| {
+                Unsupported::at(
+                    module,
+                    inst.index(),
+                    "memory semantics that are not a constant",
+                )
+            })?;
+        let mut ctrl = Control::NONE;
+        if let Some(scope) = execution {
+            let scope = types::constant_u32(module, Id(scope)).ok_or_else(|| {
+                Unsupported::at(module, inst.index(), "a scope that is not a constant")
+            })?;
+            if scope == spirv::Scope::Workgroup as u32 {
+                ctrl = ctrl | Control::FENCE_THREADS;
+            } else if scope != spirv::Scope::Subgroup as u32
+                && scope != spirv::Scope::Invocation as u32
+            {
+                return Err(Unsupported::at(
+                    module,
+                    inst.index(),
+                    "an execution barrier wider than a work-group",
+                )
+                .into());
+            }
+        }
+        let bits = spirv::MemorySemantics::from_bits_truncate(semantics);
+        if bits.contains(spirv::MemorySemantics::WORKGROUP_MEMORY) {
+            ctrl = ctrl | Control::FENCE_LDS;
+        }
+        if bits.intersects(
+            spirv::MemorySemantics::UNIFORM_MEMORY
+                | spirv::MemorySemantics::CROSS_WORKGROUP_MEMORY
+                | spirv::MemorySemantics::IMAGE_MEMORY,
+        ) {
+            ctrl = ctrl | Control::FENCE_MEMORY;
+        }
+        if ctrl != Control::NONE {
+            self.emit(Inst::new(Opcode::Fence).ctrl(ctrl));
+        }
+        Ok(())
     }
 }
 
-/// Attaches the location of `inst` to an unlocated [`Unsupported`].
-pub(super) fn located(module: &Module, inst: SpvInst<'_>, unsupported: Unsupported) -> Error {
-    if unsupported.location.is_some() {
-        return unsupported.into();
-    }
-    Unsupported::at(module, inst.index(), unsupported.feature).into()
+/// The value operand of an atomic.
+enum AtomicOperand {
+    /// The id at this operand position.
+    Value(usize),
+    /// The constant 1 (increment, decrement).
+    One,
+    /// Compare-exchange's Value and Comparator.
+    ValueComparator,
 }

@@ -7,18 +7,21 @@
 //! compiler used for compute kernels (amd-il.md §3.8): version, thread-group size, literals,
 //! resource declarations, code, `ret_dyn`, `end`.
 
+mod flow;
 mod memory;
 mod ops;
+mod resources;
 mod types;
 mod values;
 
 use il_model::{Inst, Opcode, Program, ShaderKind};
-use spv_reader::{Function, Id, Inst as SpvInst, Module, spirv};
+use spv_reader::{Id, Inst as SpvInst, Module, spirv};
 
 use crate::Options;
 use crate::error::{Error, Unsupported};
 use crate::reflect::Reflection;
-use memory::{Place, Resources};
+use memory::Place;
+use resources::Resources;
 use values::{Registers, Value};
 
 /// Lowers the entry point `options.entry` (or the only GLCompute one) of `module`.
@@ -35,13 +38,18 @@ pub fn lower(
         ))
     })?;
     let mut lowerer = Lowerer::new(module, options);
-    lowerer.resources = Resources::collect(module, &[function])?;
+    let needs_driver_cb = module
+        .global_variables()
+        .iter()
+        .any(|v| memory::builtin_of(module, v.id) == Some(spirv::BuiltIn::NumWorkgroups));
+    lowerer.resources = Resources::collect(module, &[function], needs_driver_cb)?;
     lowerer.lower_function_body(function)?;
     let workgroup_size = workgroup_size(module, entry.function)?;
     let reflection = Reflection {
         entry_point: entry.name.clone(),
         workgroup_size,
         resources: lowerer.resources.bindings(module),
+        lds_bytes: lowerer.resources.lds_bytes(),
     };
     Ok((lowerer.assemble(workgroup_size), reflection))
 }
@@ -88,8 +96,53 @@ fn pick_entry<'m>(
     }
 }
 
-/// The work-group size from `LocalSize` (SPIR-V §3.2.5); (1, 1, 1) when the module gives none.
+/// The work-group size: a constant decorated `WorkgroupSize` wins over the execution modes
+/// (SPIR-V §3.2.20 WorkgroupSize); then `LocalSize`, or `LocalSizeId` with constant operands
+/// (SPIR-V §3.2.5); (1, 1, 1) when the module gives none.
 fn workgroup_size(module: &Module, function: Id) -> Result<[u32; 3], Error> {
+    for inst in module.instructions() {
+        let Some(id) = inst.result_id() else { continue };
+        if module.constant(id).is_none()
+            || memory::builtin_of(module, id) != Some(spirv::BuiltIn::WorkgroupSize)
+        {
+            continue;
+        }
+        if let Some(spv_reader::Constant::Composite {
+            parts, spec: false, ..
+        }) = module.constant(id)
+            && let [x, y, z] = parts[..]
+            && let (Some(x), Some(y), Some(z)) = (
+                types::constant_u32(module, x),
+                types::constant_u32(module, y),
+                types::constant_u32(module, z),
+            )
+        {
+            return Ok([x, y, z]);
+        }
+        return Err(Unsupported::at(
+            module,
+            inst.index(),
+            "a WorkgroupSize that is not a plain constant",
+        )
+        .into());
+    }
+    for mode in module.execution_modes() {
+        if mode.target == function
+            && mode.execution_mode() == Some(spirv::ExecutionMode::LocalSizeId)
+            && let [x, y, z, ..] = mode.operands[..]
+        {
+            let size = |w| types::constant_u32(module, Id(w));
+            if let (Some(x), Some(y), Some(z)) = (size(x), size(y), size(z)) {
+                return Ok([x, y, z]);
+            }
+            return Err(Unsupported::at(
+                module,
+                mode.inst,
+                "LocalSizeId with specialization constants",
+            )
+            .into());
+        }
+    }
     for mode in module.execution_modes() {
         if mode.target != function {
             continue;
@@ -114,7 +167,7 @@ pub(crate) struct Lowerer<'m> {
     /// The place each pointer id designates, by id.
     places: Vec<Option<Place>>,
     resources: Resources,
-    /// Resource declarations (`dcl_raw_uav_id(n)`, ...), in id order.
+    /// The code emitted so far, in program order.
     code: Vec<Inst>,
 }
 
@@ -206,36 +259,6 @@ impl<'m> Lowerer<'m> {
         }
     }
 
-    /// Lowers the blocks of `function` in order.
-    fn lower_function_body(&mut self, function: &Function) -> Result<(), Error> {
-        if function.blocks.len() != 1 {
-            let at = function
-                .blocks
-                .get(1)
-                .map(|b| b.label_inst)
-                .unwrap_or(function.def);
-            return Err(Unsupported::at(
-                self.module,
-                at,
-                "control flow (functions of more than one block)",
-            )
-            .into());
-        }
-        for block in &function.blocks {
-            for index in block.body() {
-                let Some(inst) = self.module.inst(spv_reader::InstIndex(index)) else {
-                    continue;
-                };
-                self.lower_inst(inst)?;
-            }
-            let Some(terminator) = self.module.inst(block.terminator) else {
-                continue;
-            };
-            self.lower_terminator(terminator)?;
-        }
-        Ok(())
-    }
-
     /// Lowers one non-terminator instruction.
     fn lower_inst(&mut self, inst: SpvInst<'m>) -> Result<(), Error> {
         use spirv::Op;
@@ -255,6 +278,22 @@ impl<'m> Lowerer<'m> {
             Op::AccessChain | Op::InBoundsAccessChain => self.lower_access_chain(inst),
             Op::Load => self.lower_load(inst),
             Op::Store => self.lower_store(inst),
+            Op::ControlBarrier | Op::MemoryBarrier => self.lower_barrier(op, inst),
+            Op::AtomicLoad
+            | Op::AtomicStore
+            | Op::AtomicExchange
+            | Op::AtomicCompareExchange
+            | Op::AtomicIIncrement
+            | Op::AtomicIDecrement
+            | Op::AtomicIAdd
+            | Op::AtomicISub
+            | Op::AtomicSMin
+            | Op::AtomicUMin
+            | Op::AtomicSMax
+            | Op::AtomicUMax
+            | Op::AtomicAnd
+            | Op::AtomicOr
+            | Op::AtomicXor => self.lower_atomic(op, inst),
             _ => self.lower_op(op, inst),
         }
     }
@@ -267,17 +306,6 @@ impl<'m> Lowerer<'m> {
                 .first()
                 .and_then(|set| self.module.ext_inst_set(Id(*set)))
                 .is_some_and(|name| name.starts_with("NonSemantic."))
-    }
-
-    /// Lowers a block terminator of the entry function.
-    fn lower_terminator(&mut self, inst: SpvInst<'m>) -> Result<(), Error> {
-        match inst.opcode() {
-            Some(spirv::Op::Return) => {
-                self.emit(Inst::new(Opcode::RetDyn));
-                Ok(())
-            }
-            _ => Err(Unsupported::at(self.module, inst.index(), "this terminator").into()),
-        }
     }
 
     /// The finished program: declarations first, then the code, then `end`.

@@ -1,0 +1,444 @@
+//! Control flow: a function's region tree (spv-cfg) becomes IL's structured flow control.
+//!
+//! The tree already has IL's shape (spv-cfg `region` module docs): `If` becomes
+//! `if_logicalnz`/`if_logicalz` … `else` … `endif`, `Loop` becomes `whileloop` … `endloop`,
+//! `Switch` becomes `switch`/`case`/`default`/`endswitch` with C fall-through, and `Break` /
+//! `Continue` are single-level (AMD IL guide §7.4; amd-il.md §6.1, §7.6). Multi-level exits
+//! arrive as synthetic variables, which live in one temporary register each.
+//!
+//! `OpPhi` results get their register before any block is lowered; each `Edge` region then
+//! performs the phi copies of that edge as one parallel copy (SPIR-V §3.3.17 OpPhi: all phis of
+//! a block read their operands before any of them is written).
+
+use il_model::{Inst, Opcode, Reg, RegType};
+use spv_cfg::{
+    BlockData, BlockIdx, Cfg, Cond, Merge, Region, Strategy, Structured, Terminator, Var,
+};
+use spv_reader::{Function, Id, Inst as SpvInst, InstIndex, spirv};
+
+use super::Lowerer;
+use super::memory::located;
+use super::types;
+use super::values::{Value, dst_first};
+use crate::error::{Error, Unsupported};
+
+/// Per-function state of the control-flow lowering.
+pub(super) struct FlowContext<'f> {
+    function: &'f Function,
+    /// The register of each synthetic variable of the region tree.
+    var_regs: Vec<u32>,
+}
+
+impl<'m> Lowerer<'m> {
+    /// Lowers the body of `function`: structures its CFG, gives phis their registers, then
+    /// emits the region tree.
+    pub(super) fn lower_function_body(&mut self, function: &Function) -> Result<(), Error> {
+        let module = self.module;
+        let cfg = build_cfg(module, function)?;
+        let structured: Structured = spv_cfg::structurize(&cfg, Strategy::Merges).map_err(|e| {
+            Error::from(Unsupported::at(
+                module,
+                function.def,
+                format!("this control flow ({e})"),
+            ))
+        })?;
+        self.assign_phi_registers(function)?;
+        let var_regs = (0..structured.num_vars).map(|_| self.regs.temp()).collect();
+        let context = FlowContext { function, var_regs };
+        self.lower_regions(&context, &structured.body)
+    }
+
+    /// Gives every `OpPhi` result of `function` a register of its own.
+    fn assign_phi_registers(&mut self, function: &Function) -> Result<(), Error> {
+        let module = self.module;
+        for block in &function.blocks {
+            for inst in module.instructions_in(block.body()) {
+                if inst.opcode() != Some(spirv::Op::Phi) {
+                    continue;
+                }
+                let (Some(result), Some(ty)) = (inst.result_id(), inst.result_type()) else {
+                    continue;
+                };
+                let shape = types::shape_of(module, ty).map_err(|u| located(module, inst, u))?;
+                let reg = self.regs.temp();
+                self.set_value(
+                    result,
+                    Value::in_reg(Reg::new(RegType::Temp, reg), shape.count),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// Emits a sequence of regions.
+    fn lower_regions(
+        &mut self,
+        context: &FlowContext<'_>,
+        regions: &[Region],
+    ) -> Result<(), Error> {
+        for region in regions {
+            self.lower_region(context, region)?;
+        }
+        Ok(())
+    }
+
+    /// Emits one region; nesting depth is bounded by spv-cfg's limits on the tree it built.
+    fn lower_region(&mut self, context: &FlowContext<'_>, region: &Region) -> Result<(), Error> {
+        match region {
+            Region::Block(block) => self.lower_block(context, *block),
+            Region::Edge { from, to } => self.lower_edge(context, *from, *to),
+            Region::If { cond, then_, else_ } => {
+                let test = self.condition(context, *cond)?;
+                let (op, src) = match test {
+                    Test::NonZero(src) => (Opcode::IfLogicalnz, src),
+                    Test::Zero(src) => (Opcode::IfLogicalz, src),
+                };
+                self.emit(Inst::new(op).src(src));
+                self.lower_regions(context, then_)?;
+                if !else_.is_empty() {
+                    self.emit(Inst::new(Opcode::Else));
+                    self.lower_regions(context, else_)?;
+                }
+                self.emit(Inst::new(Opcode::Endif));
+                Ok(())
+            }
+            Region::Loop { body } => {
+                self.emit(Inst::new(Opcode::While));
+                self.lower_regions(context, body)?;
+                self.emit(Inst::new(Opcode::Endloop));
+                Ok(())
+            }
+            Region::Switch { selector, arms } => {
+                let terminator = self.terminator(context, *selector)?;
+                let Some(selector_id) = terminator.operands().first() else {
+                    return Err(Unsupported::at(
+                        self.module,
+                        terminator.index(),
+                        "a switch without a selector",
+                    )
+                    .into());
+                };
+                let value = self.value(Id(*selector_id), terminator)?;
+                self.emit(Inst::new(Opcode::Switch).src(value.element(0)));
+                for arm in arms {
+                    for literal in &arm.literals {
+                        // IL case values are 32-bit (amd-il.md §6.1); wider selectors are refused
+                        // when the selector value is lowered, so the low word is the literal.
+                        self.emit(Inst::new(Opcode::Case).extra(&[*literal as u32]));
+                    }
+                    if arm.default {
+                        self.emit(Inst::new(Opcode::Default));
+                    }
+                    self.lower_regions(context, &arm.body)?;
+                }
+                self.emit(Inst::new(Opcode::Endswitch));
+                Ok(())
+            }
+            Region::Break => {
+                self.emit(Inst::new(Opcode::Break));
+                Ok(())
+            }
+            Region::Continue => {
+                self.emit(Inst::new(Opcode::Continue));
+                Ok(())
+            }
+            Region::SetVar { var, value } => {
+                let reg = var_register(context, *var)?;
+                let literal = self.regs.scalar(*value);
+                self.emit(
+                    Inst::new(Opcode::Mov)
+                        .dst(dst_first(reg, 1))
+                        .src(literal.element(0)),
+                );
+                Ok(())
+            }
+            Region::Return { block } => {
+                let terminator = self.terminator(context, *block)?;
+                if terminator.opcode() == Some(spirv::Op::ReturnValue) {
+                    return Err(Unsupported::at(
+                        self.module,
+                        terminator.index(),
+                        "returning a value from a function",
+                    )
+                    .into());
+                }
+                self.emit(Inst::new(Opcode::RetDyn));
+                Ok(())
+            }
+            Region::Kill { block } => {
+                let terminator = self.terminator(context, *block)?;
+                Err(Unsupported::at(
+                    self.module,
+                    terminator.index(),
+                    "killing an invocation in a compute shader",
+                )
+                .into())
+            }
+            // Control never arrives here; nothing needs to be emitted (SPIR-V §3.3.17
+            // OpUnreachable: behaviour is undefined if it is executed).
+            Region::Unreachable => Ok(()),
+        }
+    }
+
+    /// The reader's block for a region-tree block index (spv-cfg numbers blocks in module
+    /// order, entry = 0).
+    fn block(
+        &self,
+        context: &FlowContext<'_>,
+        block: BlockIdx,
+    ) -> Result<spv_reader::Block, Error> {
+        context
+            .function
+            .blocks
+            .get(block.index())
+            .copied()
+            .ok_or_else(|| {
+                Error::Internal(format!(
+                    "the region tree names block {block}, which the function lacks"
+                ))
+            })
+    }
+
+    fn terminator(&self, context: &FlowContext<'_>, block: BlockIdx) -> Result<SpvInst<'m>, Error> {
+        let block = self.block(context, block)?;
+        self.module
+            .inst(block.terminator)
+            .ok_or_else(|| Error::Internal(format!("terminator of {} is missing", block.label)))
+    }
+
+    /// The instructions of one block, phis excluded (their copies happen on the edges).
+    fn lower_block(&mut self, context: &FlowContext<'_>, block: BlockIdx) -> Result<(), Error> {
+        let block = self.block(context, block)?;
+        for index in block.body() {
+            let Some(inst) = self.module.inst(InstIndex(index)) else {
+                continue;
+            };
+            if inst.opcode() == Some(spirv::Op::Phi) {
+                continue;
+            }
+            self.lower_inst(inst)?;
+        }
+        Ok(())
+    }
+
+    /// The phi copies of the edge `from → to`, as one parallel copy: when a source reads a
+    /// register that another copy of the same edge writes, every source is first copied to a
+    /// fresh temporary.
+    fn lower_edge(
+        &mut self,
+        context: &FlowContext<'_>,
+        from: BlockIdx,
+        to: BlockIdx,
+    ) -> Result<(), Error> {
+        let from_label = self.block(context, from)?.label;
+        let to_block = self.block(context, to)?;
+        let module = self.module;
+        let mut copies: Vec<(Value, Value)> = Vec::new();
+        for inst in module.instructions_in(to_block.body()) {
+            if inst.opcode() != Some(spirv::Op::Phi) {
+                continue;
+            }
+            let Some(result) = inst.result_id() else {
+                continue;
+            };
+            let incoming = inst
+                .operands()
+                .chunks_exact(2)
+                .find(|pair| pair.get(1) == Some(&from_label.0))
+                .and_then(|pair| pair.first().copied());
+            let Some(incoming) = incoming else {
+                return Err(Unsupported::at(
+                    module,
+                    inst.index(),
+                    format!("a phi without an operand for {from_label}"),
+                )
+                .into());
+            };
+            let destination = self.value(result, inst)?;
+            let source = self.value(Id(incoming), inst)?;
+            copies.push((destination, source));
+        }
+        let overlapping = copies
+            .iter()
+            .any(|(_, source)| copies.iter().any(|(dst, _)| dst.reg == source.reg));
+        if overlapping {
+            let mut staged = Vec::with_capacity(copies.len());
+            for (destination, source) in copies {
+                let temp = self.regs.temp();
+                self.emit(
+                    Inst::new(Opcode::Mov)
+                        .dst(dst_first(temp, source.count))
+                        .src(source.src()),
+                );
+                staged.push((
+                    destination,
+                    Value::in_reg(Reg::new(RegType::Temp, temp), source.count),
+                ));
+            }
+            copies = staged;
+        }
+        for (destination, source) in copies {
+            let dst = dst_first(destination.reg.num, destination.count);
+            self.emit(Inst::new(Opcode::Mov).dst(dst).src(source.src()));
+        }
+        Ok(())
+    }
+
+    /// The IL test for a region-tree condition.
+    fn condition(&mut self, context: &FlowContext<'_>, cond: Cond) -> Result<Test, Error> {
+        match cond {
+            Cond::Branch { block, value } => {
+                let terminator = self.terminator(context, block)?;
+                let Some(condition) = terminator.operands().first() else {
+                    return Err(Unsupported::at(
+                        self.module,
+                        terminator.index(),
+                        "a branch without a condition",
+                    )
+                    .into());
+                };
+                let condition = self.value(Id(*condition), terminator)?.element(0);
+                // Booleans are 0 / 0xFFFFFFFF; `if_logicalnz` tests any bit (amd-il.md §0.2).
+                Ok(if value {
+                    Test::NonZero(condition)
+                } else {
+                    Test::Zero(condition)
+                })
+            }
+            Cond::VarEq { var, value } => {
+                let reg = var_register(context, var)?;
+                let literal = self.regs.scalar(value);
+                let test = self.regs.temp();
+                self.emit(
+                    Inst::new(Opcode::IEq)
+                        .dst(dst_first(test, 1))
+                        .src(Value::in_reg(Reg::new(RegType::Temp, reg), 1).element(0))
+                        .src(literal.element(0)),
+                );
+                Ok(Test::NonZero(
+                    Value::in_reg(Reg::new(RegType::Temp, test), 1).element(0),
+                ))
+            }
+        }
+    }
+}
+
+/// A branch test: the scalar source is non-zero, or zero.
+enum Test {
+    NonZero(il_model::Src),
+    Zero(il_model::Src),
+}
+
+fn var_register(context: &FlowContext<'_>, var: Var) -> Result<u32, Error> {
+    context
+        .var_regs
+        .get(var.0 as usize)
+        .copied()
+        .ok_or_else(|| {
+            Error::Internal(format!(
+                "the region tree uses undeclared variable {}",
+                var.0
+            ))
+        })
+}
+
+/// The abstract CFG of `function` for spv-cfg: blocks numbered in module order, terminators
+/// and merge instructions with their targets as block indices.
+fn build_cfg(module: &spv_reader::Module, function: &Function) -> Result<Cfg, Error> {
+    let index_of = |label: u32, at: SpvInst<'_>| -> Result<BlockIdx, Error> {
+        let position = function
+            .blocks
+            .iter()
+            .position(|b| b.label.0 == label)
+            .ok_or_else(|| {
+                Error::from(Unsupported::at(
+                    module,
+                    at.index(),
+                    format!("a branch to %{label}, which is no block of this function"),
+                ))
+            })?;
+        Ok(BlockIdx(u32::try_from(position).unwrap_or(u32::MAX)))
+    };
+    let mut blocks = Vec::with_capacity(function.blocks.len());
+    for block in &function.blocks {
+        let Some(terminator) = module.inst(block.terminator) else {
+            return Err(Error::Internal(format!(
+                "block {} has no terminator",
+                block.label
+            )));
+        };
+        let operands = terminator.operands();
+        let target = |n: usize| -> Result<BlockIdx, Error> {
+            index_of(operands.get(n).copied().unwrap_or(0), terminator)
+        };
+        let kind = match terminator.opcode() {
+            Some(spirv::Op::Branch) => Terminator::Branch(target(0)?),
+            Some(spirv::Op::BranchConditional) => Terminator::BranchConditional {
+                true_target: target(1)?,
+                false_target: target(2)?,
+            },
+            Some(spirv::Op::Switch) => {
+                let selector = operands.first().map(|w| Id(*w)).unwrap_or(Id(0));
+                let width = module
+                    .result_type(selector)
+                    .and_then(|ty| match module.ty(ty) {
+                        Some(spv_reader::Type::Int { width, .. }) => Some(*width),
+                        _ => None,
+                    })
+                    .unwrap_or(32);
+                if width > 32 {
+                    return Err(Unsupported::at(
+                        module,
+                        terminator.index(),
+                        "switches on 64-bit selectors",
+                    )
+                    .into());
+                }
+                let mut cases = Vec::new();
+                for pair in operands.get(2..).unwrap_or_default().chunks_exact(2) {
+                    cases.push((u64::from(pair[0]), index_of(pair[1], terminator)?));
+                }
+                Terminator::Switch {
+                    selector_bits: width,
+                    default: target(1)?,
+                    cases,
+                }
+            }
+            Some(spirv::Op::Return) => Terminator::Return,
+            Some(spirv::Op::ReturnValue) => Terminator::ReturnValue,
+            Some(spirv::Op::Kill) => Terminator::Kill,
+            Some(spirv::Op::TerminateInvocation) => Terminator::TerminateInvocation,
+            Some(spirv::Op::Unreachable) => Terminator::Unreachable,
+            _ => {
+                return Err(
+                    Unsupported::at(module, terminator.index(), "this block terminator").into(),
+                );
+            }
+        };
+        let mut data = BlockData::new(kind);
+        data.label = block.label.0;
+        if let Some(merge) = block.merge.and_then(|m| module.inst(m)) {
+            let merge_operands = merge.operands();
+            let at = |n: usize| index_of(merge_operands.get(n).copied().unwrap_or(0), merge);
+            data.merge = match merge.opcode() {
+                Some(spirv::Op::SelectionMerge) => Merge::Selection { merge: at(0)? },
+                Some(spirv::Op::LoopMerge) => Merge::Loop {
+                    merge: at(0)?,
+                    continue_target: at(1)?,
+                },
+                _ => Merge::None,
+            };
+        }
+        data.has_phis = module
+            .instructions_in(block.body())
+            .any(|inst| inst.opcode() == Some(spirv::Op::Phi));
+        blocks.push(data);
+    }
+    Cfg::new(blocks).map_err(|e| {
+        Error::from(Unsupported::at(
+            module,
+            function.def,
+            format!("this control flow ({e})"),
+        ))
+    })
+}

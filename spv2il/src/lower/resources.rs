@@ -1,0 +1,325 @@
+//! Which IL resource each SPIR-V module-scope variable becomes, with deterministic ids.
+//!
+//! * Storage buffers → raw UAVs `dcl_raw_uav_id(n)`, numbered in (set, binding) order.
+//! * Uniform buffers, then the push-constant block, then the driver constants (values IL has no
+//!   register for, such as NumWorkgroups) → constant buffers `dcl_cb cbN[size]`, numbered in that
+//!   order (uniform buffers in (set, binding) order).
+//! * Workgroup variables → one LDS allocation `dcl_lds_id(0) bytes`, each variable at its own
+//!   4-byte-aligned offset in declaration order.
+//!
+//! Only variables that the entry point's functions mention are given resources.
+
+use il_model::{Inst, Opcode, Src};
+use spv_reader::{Function, Id, Module, Type, spirv};
+
+use super::types;
+use crate::error::{Error, Unsupported};
+use crate::reflect::{ResourceBinding, ResourceKind};
+
+/// Byte size limit for one LDS allocation: the 32 KiB of Evergreen and later parts (amd-il.md
+/// §8.5); larger Workgroup memory is refused rather than silently truncated.
+pub const LDS_BYTES_LIMIT: u32 = 32 * 1024;
+
+/// Elements (16-byte vec4 slots) of the driver constant buffer: element 0 holds NumWorkgroups.
+pub const DRIVER_CB_ELEMENTS: u32 = 1;
+
+/// A constant buffer the program reads.
+#[derive(Clone, Debug)]
+pub struct ConstantBuffer {
+    /// The variable, or `None` for the driver constants.
+    pub var: Option<Id>,
+    /// (set, binding) of a uniform buffer; `None` for push constants and driver constants.
+    pub binding: Option<(u32, u32)>,
+    /// Size in 16-byte elements.
+    pub elements: u32,
+    /// The reflection kind.
+    pub kind: ResourceKind,
+}
+
+/// The resources of one translation.
+#[derive(Default)]
+pub struct Resources {
+    /// Storage-buffer variables in (set, binding) order; the position is the UAV id.
+    uavs: Vec<(u32, u32, Id)>,
+    /// Constant buffers; the position is the cb number.
+    cbs: Vec<ConstantBuffer>,
+    /// Workgroup variables and their byte offsets in LDS 0.
+    lds: Vec<(Id, u32)>,
+    /// Total LDS bytes.
+    lds_bytes: u32,
+}
+
+impl Resources {
+    /// Finds the module-scope variables that `functions` refer to and assigns their IL ids.
+    /// `needs_driver_cb` reserves the driver constant buffer.
+    pub fn collect(
+        module: &Module,
+        functions: &[&Function],
+        needs_driver_cb: bool,
+    ) -> Result<Resources, Error> {
+        let used = mentioned_ids(module, functions);
+        let mut resources = Resources::default();
+        let mut uniforms = Vec::new();
+        let mut push_constant = None;
+        for variable in module.global_variables() {
+            if !used.get(variable.id.0 as usize).copied().unwrap_or(false) {
+                continue;
+            }
+            let Some((class, pointee)) = types::pointer_parts(module, variable.ty) else {
+                continue;
+            };
+            let set =
+                types::decoration_literal(module, variable.id, spirv::Decoration::DescriptorSet)
+                    .unwrap_or(0);
+            let binding =
+                types::decoration_literal(module, variable.id, spirv::Decoration::Binding)
+                    .unwrap_or(0);
+            let buffer_block = module
+                .decoration(pointee, spirv::Decoration::BufferBlock)
+                .is_some();
+            match class {
+                spirv::StorageClass::StorageBuffer => {
+                    resources.uavs.push((set, binding, variable.id))
+                }
+                spirv::StorageClass::Uniform if buffer_block => {
+                    resources.uavs.push((set, binding, variable.id));
+                }
+                spirv::StorageClass::Uniform => uniforms.push((set, binding, variable.id, pointee)),
+                spirv::StorageClass::PushConstant => push_constant = Some((variable.id, pointee)),
+                spirv::StorageClass::Workgroup => {
+                    let size = natural_size(module, pointee).ok_or_else(|| {
+                        Unsupported::at(module, variable.inst, "this Workgroup variable's type")
+                    })?;
+                    resources.lds.push((variable.id, resources.lds_bytes));
+                    resources.lds_bytes =
+                        resources.lds_bytes.saturating_add(size.next_multiple_of(4));
+                    if resources.lds_bytes > LDS_BYTES_LIMIT {
+                        return Err(Unsupported::at(
+                            module,
+                            variable.inst,
+                            format!("more than {LDS_BYTES_LIMIT} bytes of Workgroup memory"),
+                        )
+                        .into());
+                    }
+                }
+                _ => {}
+            }
+        }
+        resources.uavs.sort();
+        uniforms.sort();
+        for (set, binding, var, pointee) in uniforms {
+            resources.cbs.push(ConstantBuffer {
+                var: Some(var),
+                binding: Some((set, binding)),
+                elements: cb_elements(module, pointee),
+                kind: ResourceKind::ConstantBuffer,
+            });
+        }
+        if let Some((var, pointee)) = push_constant {
+            resources.cbs.push(ConstantBuffer {
+                var: Some(var),
+                binding: None,
+                elements: cb_elements(module, pointee),
+                kind: ResourceKind::PushConstants,
+            });
+        }
+        if needs_driver_cb {
+            resources.cbs.push(ConstantBuffer {
+                var: None,
+                binding: None,
+                elements: DRIVER_CB_ELEMENTS,
+                kind: ResourceKind::DriverConstants,
+            });
+        }
+        Ok(resources)
+    }
+
+    /// The UAV id of storage-buffer variable `id`.
+    pub fn uav_of(&self, id: Id) -> Option<u32> {
+        let position = self.uavs.iter().position(|(_, _, var)| *var == id)?;
+        u32::try_from(position).ok()
+    }
+
+    /// The cb number of uniform or push-constant variable `id`.
+    pub fn cb_of(&self, id: Id) -> Option<u32> {
+        let position = self.cbs.iter().position(|cb| cb.var == Some(id))?;
+        u32::try_from(position).ok()
+    }
+
+    /// The cb number of the driver constants, when reserved.
+    pub fn driver_cb(&self) -> Option<u32> {
+        let position = self
+            .cbs
+            .iter()
+            .position(|cb| cb.kind == ResourceKind::DriverConstants)?;
+        u32::try_from(position).ok()
+    }
+
+    /// The LDS byte offset of Workgroup variable `id`.
+    pub fn lds_offset_of(&self, id: Id) -> Option<u32> {
+        self.lds
+            .iter()
+            .find(|(var, _)| *var == id)
+            .map(|(_, offset)| *offset)
+    }
+
+    /// The declarations, in the order AMD's compiler wrote them (amd-il.md §3.8): constant
+    /// buffers, then UAVs, then LDS.
+    pub fn declarations(&self) -> Vec<Inst> {
+        let mut decls = Vec::new();
+        for (n, cb) in (0u32..).zip(&self.cbs) {
+            decls.push(Inst::new(Opcode::DclConstBuffer).src(Src::cb(n, cb.elements)));
+        }
+        for (n, _) in (0u16..).zip(&self.uavs) {
+            decls.push(Inst::new(Opcode::DclRawUav).ctrl(il_model::Control::id(n)));
+        }
+        if self.lds_bytes > 0 {
+            decls.push(
+                Inst::new(Opcode::DclLds)
+                    .ctrl(il_model::Control::id(0))
+                    .extra(&[self.lds_bytes]),
+            );
+        }
+        decls
+    }
+
+    /// Bytes of LDS the program declares.
+    pub fn lds_bytes(&self) -> u32 {
+        self.lds_bytes
+    }
+
+    /// The reflection entries: UAVs, then constant buffers.
+    pub fn bindings(&self, module: &Module) -> Vec<ResourceBinding> {
+        let name = |var: Id| {
+            module
+                .name(var)
+                .filter(|n| !n.is_empty())
+                .map(str::to_string)
+        };
+        let mut out: Vec<ResourceBinding> = (0u32..)
+            .zip(&self.uavs)
+            .map(|(il_id, (set, binding, var))| ResourceBinding {
+                set: Some(*set),
+                binding: Some(*binding),
+                kind: ResourceKind::RawUav,
+                il_id,
+                name: name(*var),
+                size: None,
+            })
+            .collect();
+        for (il_id, cb) in (0u32..).zip(&self.cbs) {
+            out.push(ResourceBinding {
+                set: cb.binding.map(|(set, _)| set),
+                binding: cb.binding.map(|(_, binding)| binding),
+                kind: cb.kind,
+                il_id,
+                name: cb.var.and_then(name),
+                size: Some(cb.elements * 16),
+            });
+        }
+        out
+    }
+}
+
+/// Per id: whether some instruction of `functions` has it as an operand word. A literal that
+/// happens to equal a variable id only costs an unused declaration.
+fn mentioned_ids(module: &Module, functions: &[&Function]) -> Vec<bool> {
+    let mut used = vec![false; module.header().bound as usize];
+    for function in functions {
+        let Some(start) = function.def.0.checked_add(1) else {
+            continue;
+        };
+        for inst in module.instructions_in(start..function.end.0) {
+            for word in inst.operands() {
+                if let Some(flag) = used.get_mut(*word as usize) {
+                    *flag = true;
+                }
+            }
+        }
+    }
+    used
+}
+
+/// Size in 16-byte elements of a constant-buffer block with explicit layout (at least 1).
+fn cb_elements(module: &Module, ty: Id) -> u32 {
+    explicit_size(module, ty, 0)
+        .unwrap_or(16)
+        .div_ceil(16)
+        .max(1)
+}
+
+/// Byte size of a type with explicit layout (Offset/ArrayStride/MatrixStride, SPIR-V §2.18.1).
+fn explicit_size(module: &Module, ty: Id, depth: u32) -> Option<u32> {
+    if depth > MAX_TYPE_DEPTH {
+        return None;
+    }
+    match module.ty(ty)? {
+        Type::Bool | Type::Int { .. } | Type::Float { .. } | Type::Vector { .. } => {
+            natural_size(module, ty)
+        }
+        Type::Array { element: _, length } => {
+            let stride = types::array_stride(module, ty)?;
+            stride.checked_mul(types::constant_u32(module, *length)?)
+        }
+        Type::RuntimeArray { .. } => Some(0),
+        Type::Struct { members } => {
+            let mut end = 0u32;
+            for (index, member) in (0u32..).zip(members) {
+                let offset = types::member_offset(module, ty, index)?;
+                let size = match module.ty(*member)? {
+                    Type::Matrix { count, .. } => {
+                        let stride = module
+                            .member_decorations(ty, index)
+                            .find(|d| d.decoration() == Some(spirv::Decoration::MatrixStride))
+                            .and_then(|d| d.operands.first().copied())?;
+                        stride.checked_mul(*count)?
+                    }
+                    _ => explicit_size(module, *member, depth + 1)?,
+                };
+                end = end.max(offset.checked_add(size)?);
+            }
+            Some(end)
+        }
+        _ => None,
+    }
+}
+
+/// Nesting limit for type walks: types are acyclic (SPIR-V §2.4), but a bound keeps a hostile
+/// module from recursing deeply.
+const MAX_TYPE_DEPTH: u32 = 64;
+
+/// Byte size of a type in our own packed layout (for Workgroup memory, which has no explicit
+/// layout): 4 bytes per 32-bit scalar, vectors and structs packed, arrays of packed elements.
+pub fn natural_size(module: &Module, ty: Id) -> Option<u32> {
+    natural_size_at(module, ty, 0)
+}
+
+fn natural_size_at(module: &Module, ty: Id, depth: u32) -> Option<u32> {
+    if depth > MAX_TYPE_DEPTH {
+        return None;
+    }
+    match module.ty(ty)? {
+        Type::Bool => Some(4),
+        Type::Int { width: 32, .. } | Type::Float { width: 32 } => Some(4),
+        Type::Vector { component, count } => {
+            natural_size_at(module, *component, depth + 1)?.checked_mul(*count)
+        }
+        Type::Array { element, length } => natural_size_at(module, *element, depth + 1)?
+            .checked_mul(types::constant_u32(module, *length)?),
+        Type::Struct { members } => members.iter().try_fold(0u32, |sum, m| {
+            sum.checked_add(natural_size_at(module, *m, depth + 1)?)
+        }),
+        _ => None,
+    }
+}
+
+/// Byte offset of member `member` of `ty` in the packed layout of [`natural_size`].
+pub fn natural_member_offset(module: &Module, ty: Id, member: u32) -> Option<u32> {
+    match module.ty(ty)? {
+        Type::Struct { members } => members
+            .iter()
+            .take(member as usize)
+            .try_fold(0u32, |sum, m| sum.checked_add(natural_size(module, *m)?)),
+        _ => None,
+    }
+}
