@@ -11,7 +11,8 @@
 //! name, which is ours.
 //!
 //! Where the guide and the digest disagree the guide wins: `emitthencut` (guide syntax line; the
-//! digest prefers `emitcut`, accepted as an alias); `gds_store` and `uav_arena_store` take a
+//! digest prefers `emitcut`, accepted as an alias); `dcl_num_instance` (guide syntax line; the
+//! digest's `dcl_num_instances` is accepted as an alias); `gds_store` and `uav_arena_store` take a
 //! destination (guide "Format" lines: 2-input 1-output and 1-input 1-output; the digest lists them
 //! without one).
 
@@ -632,7 +633,7 @@ pub enum Opcode {
     DclNumIcp = 302,
     /// `IL_DCL_NUM_OCP` — `dcl_num_ocp`.
     DclNumOcp = 303,
-    /// `IL_DCL_NUM_INSTANCES` — `dcl_num_instances`.
+    /// `IL_DCL_NUM_INSTANCES` — `dcl_num_instance`.
     DclNumInstances = 304,
     /// `IL_OP_HS_CP_PHASE` — `hs_cp_phase`.
     HsCpPhase = 305,
@@ -5865,8 +5866,8 @@ pub static OPCODES: [OpInfo; OPCODE_COUNT] = [
         Opcode::DclNumInstances,
         "IL_DCL_NUM_INSTANCES",
         Some(303),
-        "dcl_num_instances",
-        &[],
+        "dcl_num_instance",
+        &["dcl_num_instances"],
         0,
         0,
         C::Value,

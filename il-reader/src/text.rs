@@ -623,6 +623,19 @@ impl Line<'_> {
                 .ok_or_else(|| self.err(rest.at, "macro id too large"))?;
             rest = rest.slice(close + 2);
         }
+        if layout == ControlLayout::FirstBit
+            && let Some(inner) = rest.text.strip_prefix('(')
+        {
+            // The guide's syntax line writes `ffb(option)`; AMD's tools wrote `ffb_lo` (our form).
+            let close = inner
+                .find(')')
+                .ok_or_else(|| self.err(rest.at, "unclosed `(`"))?;
+            let option = inner.get(..close).unwrap_or("");
+            let value = il_model::enums::FirstBitType::from_name(option)
+                .ok_or_else(|| self.err(rest.at + 1, format!("`{option}` is not lo, hi or shi")))?;
+            inst.ctrl.0 |= value.value() as u16;
+            rest = rest.slice(close + 2);
+        }
         while !rest.text.is_empty() {
             let Some(after) = rest.text.strip_prefix('_') else {
                 return Err(self.err(

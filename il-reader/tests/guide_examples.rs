@@ -358,3 +358,41 @@ fn digest_constructed_kernels() {
         assert_eq!(to_text(&p), stripped);
     }
 }
+
+#[test]
+fn guide_spellings_next_to_amd_tool_spellings() {
+    // Guide syntax lines (`ffb(option)`, `emitthencut`, `dcl_num_instance`,
+    // `dcl_lds_sharing_mode _wavefrontRel`) and AMD-tool spellings (`ffb_hi`, `emitcut`, `and`,
+    // `round_posinf`, `vThreadGrpID`, `lds_read_add_resource(0)`) read the same; the writer prints
+    // one canonical form.
+    let pairs = [
+        ("ffb(hi) r0, r1", "ffb_hi r0, r1"),
+        ("and r0, r1, r2", "iand r0, r1, r2"),
+        ("round_posinf r0, r1", "round_plusinf r0, r1"),
+        (
+            "dcl_lds_sharing_mode _wavefrontAbs",
+            "dcl_lds_sharing_mode_wavefrontAbs",
+        ),
+        ("mov r0, vThreadGrpID", "mov r0, vThreadGrpId"),
+        ("mov r0, vaTid", "mov r0, vAbsTidFlat"),
+        (
+            "lds_read_add_resource(0) r0.x___, r1.x, r2.x",
+            "lds_read_add_id(0) r0.x___, r1.x, r2.x",
+        ),
+        ("mov r0.y r1", "mov r0._y__, r1"),
+        ("mov r0, mem0", "mov r0, mem"),
+    ];
+    for (variant, canonical) in pairs {
+        let p = parse_text(&format!("il_cs_2_0\n{variant}\nend\n"))
+            .unwrap_or_else(|e| panic!("{variant}: {e}"));
+        assert_eq!(to_text(&p), format!("il_cs_2_0\n{canonical}\nend\n"));
+    }
+    for (variant, canonical) in [
+        ("emitcut", "emitthencut"),
+        ("dcl_num_instances 2", "dcl_num_instance 2"),
+    ] {
+        let p = parse_text(&format!("il_gs_2_0\n{variant}\nend\n"))
+            .unwrap_or_else(|e| panic!("{variant}: {e}"));
+        assert_eq!(to_text(&p), format!("il_gs_2_0\n{canonical}\nend\n"));
+    }
+}
