@@ -14,6 +14,7 @@ mod ids;
 mod instructions;
 pub(crate) mod layout;
 mod memory;
+mod scf;
 mod types;
 mod values;
 
@@ -52,5 +53,6 @@ pub(crate) fn run(ctx: &mut Ctx<'_>) -> Facts {
     entry::check(ctx, &mut facts);
     facts.cfgs = cfg::build(ctx);
     flow::check(ctx, &facts.cfgs);
+    scf::check(ctx, &facts.cfgs);
     facts
 }
