@@ -15,6 +15,9 @@
 //! digest's `dcl_num_instances` is accepted as an alias); `gds_store` and `uav_arena_store` take a
 //! destination (guide "Format" lines: 2-input 1-output and 1-input 1-output; the digest lists them
 //! without one).
+//!
+//! Two undocumented declarations follow GRVK, which decodes driver-produced binaries:
+//! `dcl_typed_uav` carries one trailing word and `dcl_typeless_uav` two (the first is the stride).
 
 use crate::optable::{
     ControlLayout as C, Extra as E, FamilySet as F, Flow as W, OpInfo, ShaderModel as M,
@@ -2990,7 +2993,7 @@ pub static OPCODES: [OpInfo; OPCODE_COUNT] = [
         &[],
         0,
         0,
-        C::OutputTopology,
+        C::Value,
         E::None,
         W::None,
         S::GS,
@@ -7775,7 +7778,7 @@ pub static OPCODES: [OpInfo; OPCODE_COUNT] = [
         0,
         0,
         C::ResourceId,
-        E::None,
+        E::Words(1),
         W::None,
         S::ALL,
         F::SI_UP,
@@ -7791,7 +7794,7 @@ pub static OPCODES: [OpInfo; OPCODE_COUNT] = [
         0,
         0,
         C::ResourceId,
-        E::Words(3),
+        E::StrideLength,
         W::None,
         S::ALL,
         F::SI_UP,

@@ -8,8 +8,7 @@
 
 use crate::enums::{
     CmpValue, DataSize, ElementFormat, FirstBitType, ImportUsage, InterpMode, LdsSharingMode,
-    Matrix, NoiseType, OutputTopology, PixTexUsage, RelOp, Topology, TsDomain, TsOutputPrimitive,
-    TsPartition, UavReadType, ZeroOp,
+    Matrix, NoiseType, PixTexUsage, RelOp, Topology, UavReadType, ZeroOp,
 };
 use crate::opcode_table::Opcode;
 
@@ -241,6 +240,9 @@ pub enum Extra {
     MacroSignature,
     /// The resource-format word of `dcl_resource` (fmtx/y/z/w).
     ResourceFormat,
+    /// Two words of the undocumented `dcl_typeless_uav`, written `_stride(s)_length(l)` (AMD's
+    /// OpenCL compiler's spelling); GRVK reads the first as the stride.
+    StrideLength,
     /// `dcl_cb` with the immediate flag: a count then that many words.
     ImmediateConstants,
 }
@@ -267,6 +269,9 @@ pub enum FieldKind {
     /// A number written as a trailing operand after the instruction's other operands
     /// (`dcl_stream 1`, `hs_fork_phase 2`).
     Operand,
+    /// A bare word after the mnemonic naming the value (`dcl_ts_domain ts_domain_tri`,
+    /// `dcl_global_flags refactoringAllowed`); a value without a word prints nothing.
+    Word(&'static [(&'static str, u32)]),
     /// Derived by the writer (e.g. the count of [`Extra::CountedWords`]); never printed.
     Hidden,
 }
@@ -420,8 +425,6 @@ pub enum ControlLayout {
     DclOutput,
     /// `dcl_input_primitive`: `IL_TOPOLOGY`.
     InputPrimitive,
-    /// `dcl_output_topology`: `IL_OUTPUT_TOPOLOGY`.
-    OutputTopology,
     /// A plain number written as a trailing operand.
     Value,
     /// `dcl_ts_domain`.
@@ -531,25 +534,73 @@ impl ControlLayout {
             ControlLayout::DclInput => &DCL_INPUT_FIELDS,
             ControlLayout::DclOutput => fl!([enm("usage", 0, 5, ImportUsage::NAMES, false)]),
             ControlLayout::InputPrimitive => fl!([enm("type", 0, 6, Topology::NAMES, true)]),
-            ControlLayout::OutputTopology => fl!([enm("type", 0, 2, OutputTopology::NAMES, true)]),
             ControlLayout::Value => fl!([CtrlField::new("", 0, 14, FieldKind::Operand)]),
-            ControlLayout::TsDomain => fl!([enm("type", 0, 2, TsDomain::NAMES, true)]),
-            ControlLayout::TsPartition => fl!([enm("type", 0, 2, TsPartition::NAMES, true)]),
-            ControlLayout::TsOutputPrimitive => {
-                fl!([enm("type", 0, 2, TsOutputPrimitive::NAMES, true)])
-            }
-            ControlLayout::LdsSharingMode => fl!([CtrlField::new(
+            ControlLayout::TsDomain => fl!([CtrlField::new(
                 "",
                 0,
-                1,
-                FieldKind::Choice(LdsSharingMode::NAMES)
+                2,
+                FieldKind::Word(&[
+                    ("ts_domain_isoline", 0),
+                    ("ts_domain_tri", 1),
+                    ("ts_domain_quad", 2)
+                ])
             )]),
+            ControlLayout::TsPartition => fl!([CtrlField::new(
+                "",
+                0,
+                2,
+                FieldKind::Word(&[
+                    ("ts_partition_integer", 0),
+                    ("ts_partition_pow2", 1),
+                    ("ts_partition_fractional_odd", 2),
+                    ("ts_partition_fractional_even", 3)
+                ])
+            )]),
+            ControlLayout::TsOutputPrimitive => fl!([CtrlField::new(
+                "",
+                0,
+                2,
+                FieldKind::Word(&[
+                    ("ts_output_primitive_point", 0),
+                    ("ts_output_primitive_line", 1),
+                    ("ts_output_primitive_triangle_cw", 2),
+                    ("ts_output_primitive_triangle_ccw", 3)
+                ])
+            )]),
+            ControlLayout::LdsSharingMode => {
+                fl!([CtrlField::new(
+                    "",
+                    0,
+                    1,
+                    FieldKind::Choice(LdsSharingMode::NAMES)
+                )])
+            }
             ControlLayout::CountOfExtra => fl!([CtrlField::new("", 0, 14, FieldKind::Hidden)]),
             ControlLayout::GlobalFlags => fl!([
-                flag("refactoringAllowed", 0),
-                flag("forceEarlyDepthStencil", 1),
-                flag("enableRawStructuredBuffers", 2),
-                flag("enableDoublePrecisionFloatOps", 3),
+                CtrlField::new(
+                    "refactoringAllowed",
+                    0,
+                    1,
+                    FieldKind::Word(&[("refactoringAllowed", 1)])
+                ),
+                CtrlField::new(
+                    "forceEarlyDepthStencil",
+                    1,
+                    1,
+                    FieldKind::Word(&[("forceEarlyDepthStencil", 1)])
+                ),
+                CtrlField::new(
+                    "enableRawStructuredBuffers",
+                    2,
+                    1,
+                    FieldKind::Word(&[("enableRawStructuredBuffers", 1)])
+                ),
+                CtrlField::new(
+                    "enableDoublePrecisionFloatOps",
+                    3,
+                    1,
+                    FieldKind::Word(&[("enableDoublePrecisionFloatOps", 1)]),
+                ),
             ]),
             ControlLayout::ResourceId => fl!([id_field(14)]),
             ControlLayout::UavRawLoad => {

@@ -350,6 +350,7 @@ impl Verifier<'_> {
             Extra::MacroSignature => n == usize::from(inst.op == Opcode::Macrodef),
             Extra::InterfacePtr => n >= 2,
             Extra::Words(k) => n == usize::from(k),
+            Extra::StrideLength => n == 2,
             Extra::CountedWords => (1..=3).contains(&n),
             Extra::ImmediateConstants => immediate_cb || n == 0,
             Extra::Comment | Extra::LabelList => true,

@@ -292,7 +292,17 @@ impl Line<'_> {
             })?;
             inst.src.push(self.src(piece, ctx, 0)?);
         }
-        let mut remaining: Vec<Piece> = rest.collect();
+        let remaining: Vec<Piece> = rest.collect();
+        // Words naming control values (`dcl_ts_domain ts_domain_tri`, `dcl_global_flags
+        // refactoringAllowed forceEarlyDepthStencil`).
+        let mut kept = Vec::with_capacity(remaining.len());
+        for piece in remaining {
+            match self.word_field(layout, piece.text) {
+                Some(bits) => inst.ctrl.0 |= bits,
+                None => kept.push(piece),
+            }
+        }
+        let mut remaining = kept;
         // Control values written as trailing numbers (`dcl_stream 1`); a missing one reads as 0.
         let trailing_fields: Vec<&CtrlField> = layout
             .fields()
@@ -472,6 +482,17 @@ impl Line<'_> {
         d.sat = pending.sat;
         d.shift = pending.shift.unwrap_or(ShiftScale::None);
         Ok(())
+    }
+
+    /// The control bits a bare word sets, if it names a value of one of `layout`'s word fields.
+    fn word_field(&self, layout: ControlLayout, text: &str) -> Option<u16> {
+        layout.fields().iter().find_map(|f| match f.kind {
+            FieldKind::Word(list) => list
+                .iter()
+                .find(|(w, _)| *w == text)
+                .map(|(_, v)| ((v << f.lo) as u16) & f.mask()),
+            _ => None,
+        })
     }
 
     /// The items of `(a, b)`.
@@ -667,6 +688,7 @@ impl Line<'_> {
         if layout == ControlLayout::Macro {
             names.extend(["out", "in", "outline", "signature"]);
         }
+        names.extend(["stride", "length", "access"]);
         for f in layout.fields().iter().chain(layout.primary_fields()) {
             if !f.name.is_empty() {
                 names.push(f.name);
@@ -825,6 +847,26 @@ impl Line<'_> {
                 let v = number(self)?;
                 let k = first_extra(inst);
                 if let Some(w) = inst.extra.get_mut(k) {
+                    *w = v;
+                }
+                return Ok(());
+            }
+        }
+        if info.extra == Extra::StrideLength {
+            let slot = match (name, arg) {
+                ("stride", Some(_)) => Some(0),
+                ("length", Some(_)) => Some(1),
+                // Only the default access is encodable; the others' token form is unknown.
+                ("access", Some("read_write")) => return Ok(()),
+                ("access", Some(a)) => {
+                    return Err(self.err(at, format!("`_access({a})` has no known token encoding")));
+                }
+                _ => None,
+            };
+            if let Some(slot) = slot {
+                let v = number(self)?;
+                inst.extra.resize(inst.extra.len().max(2), 0);
+                if let Some(w) = inst.extra.get_mut(slot) {
                     *w = v;
                 }
                 return Ok(());

@@ -213,6 +213,7 @@ impl Decoder<'_> {
             | Extra::ResourceFormat
             | Extra::MacroSignature => self.words(1, "the trailing token")?,
             Extra::Words(n) => self.words(usize::from(n), "the trailing tokens")?,
+            Extra::StrideLength => self.words(2, "the stride and length")?,
             Extra::CountedWords => self.words(counted, "the counted values")?,
             Extra::Comment => {
                 let len = self.next("the comment length")?;

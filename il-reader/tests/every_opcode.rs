@@ -16,6 +16,7 @@ fn sample_bits(fields: &[il_model::CtrlField]) -> u16 {
     for f in fields {
         let v = match f.kind {
             FieldKind::Flag | FieldKind::Number { .. } | FieldKind::Operand => 1,
+            FieldKind::Word(names) => names.get(1).or(names.first()).map_or(0, |(_, v)| *v),
             FieldKind::Enum { names, .. } => names.get(1).or(names.first()).map_or(0, |(_, v)| *v),
             FieldKind::Choice(names) => names
                 .iter()
@@ -98,6 +99,7 @@ fn exemplar(info: &OpInfo) -> Inst {
         Extra::MacroSignature if info.op == Opcode::Macrodef => vec![0x0001_0102],
         Extra::MacroSignature => vec![],
         Extra::ResourceFormat => vec![0xB6D0_0000],
+        Extra::StrideLength => vec![4, 64],
     };
     inst
 }

@@ -362,16 +362,24 @@ fn digest_constructed_kernels() {
 #[test]
 fn guide_spellings_next_to_amd_tool_spellings() {
     // Guide syntax lines (`ffb(option)`, `emitthencut`, `dcl_num_instance`,
-    // `dcl_lds_sharing_mode _wavefrontRel`) and AMD-tool spellings (`ffb_hi`, `emitcut`, `and`,
-    // `round_posinf`, `vThreadGrpID`, `lds_read_add_resource(0)`) read the same; the writer prints
-    // one canonical form.
+    // `dcl_lds_sharing_mode _wavefrontRel`, flags after `dcl_global_flags`) and AMD-tool spellings
+    // (`ffb_hi`, `emitcut`, `and`, `round_posinf`, `vThreadGrpID`, `lds_read_add_resource(0)`,
+    // `dcl_typeless_uav_…_access(read_write)`) read the same; the writer prints one canonical form.
     let pairs = [
         ("ffb(hi) r0, r1", "ffb_hi r0, r1"),
         ("and r0, r1, r2", "iand r0, r1, r2"),
         ("round_posinf r0, r1", "round_plusinf r0, r1"),
         (
-            "dcl_lds_sharing_mode _wavefrontAbs",
             "dcl_lds_sharing_mode_wavefrontAbs",
+            "dcl_lds_sharing_mode _wavefrontAbs",
+        ),
+        (
+            "dcl_global_flags refactoringAllowed, enableDoublePrecisionFloatOps",
+            "dcl_global_flags refactoringAllowed enableDoublePrecisionFloatOps",
+        ),
+        (
+            "dcl_typeless_uav_id(11)_stride(4)_length(4)_access(read_write)",
+            "dcl_typeless_uav_id(11)_stride(4)_length(4)",
         ),
         ("mov r0, vThreadGrpID", "mov r0, vThreadGrpId"),
         ("mov r0, vaTid", "mov r0, vAbsTidFlat"),
@@ -390,6 +398,7 @@ fn guide_spellings_next_to_amd_tool_spellings() {
     for (variant, canonical) in [
         ("emitcut", "emitthencut"),
         ("dcl_num_instances 2", "dcl_num_instance 2"),
+        ("dcl_ts_domain ts_domain_tri", "dcl_ts_domain ts_domain_tri"),
     ] {
         let p = parse_text(&format!("il_gs_2_0\n{variant}\nend\n"))
             .unwrap_or_else(|e| panic!("{variant}: {e}"));

@@ -218,6 +218,11 @@ fn render_fields(
                 None => continue,
             },
             FieldKind::Operand => trailing.push(v.to_string()),
+            FieldKind::Word(list) => match names(v, list) {
+                Some(word) => trailing.push(word.to_string()),
+                // No word for this value: left to the `_control(..)` escape.
+                None => continue,
+            },
             FieldKind::Hidden => {}
         }
         rendered |= field.mask();
@@ -355,6 +360,16 @@ fn inst_text_prec(inst: &Inst, shader: ShaderKind, prec: Option<u16>) -> String 
             let _ = write!(line, "_format({f:#010x})");
         }
     }
+    if info.extra == Extra::StrideLength
+        && let [stride, length] = inst.extra.as_slice()
+    {
+        // AMD's OpenCL compiler wrote `dcl_typeless_uav_id(n)_stride(s)_length(l)_access(a)`.
+        let _ = write!(line, "_stride({stride})_length({length})");
+    }
+    if layout == ControlLayout::LdsSharingMode {
+        // Guide §7.5 writes the mode after a blank: `dcl_lds_sharing_mode _wavefrontRel`.
+        line = line.replacen("dcl_lds_sharing_mode_", "dcl_lds_sharing_mode _", 1);
+    }
     if inst.op == Opcode::Macrodef
         && let Some(&sig) = inst.extra.first()
     {
@@ -428,13 +443,23 @@ fn inst_text_prec(inst: &Inst, shader: ShaderKind, prec: Option<u16>) -> String 
             "= {{{}}}",
             list(inst.extra.get(2..).unwrap_or(&[]))
         )),
+        Extra::StrideLength if inst.extra.len() == 2 => {}
         Extra::ResourceFormat | Extra::MacroSignature => {}
         _ => items.extend(inst.extra.iter().map(|w| w.to_string())),
     }
-    items.extend(trailing);
+    // Words name control values (`dcl_global_flags refactoringAllowed`); the guide separates
+    // them by blanks, numbers (`dcl_stream 1`) are operands.
+    let (words, numbers): (Vec<String>, Vec<String>) = trailing
+        .into_iter()
+        .partition(|t| t.starts_with(|c: char| c.is_ascii_alphabetic()));
+    items.extend(numbers);
     if !items.is_empty() {
         line.push(' ');
         line.push_str(&items.join(", ").replace(", = {", " = {"));
+    }
+    if !words.is_empty() {
+        line.push(' ');
+        line.push_str(&words.join(" "));
     }
     line
 }

@@ -275,6 +275,7 @@ pub fn random_inst(rng: &mut Rng) -> Inst {
             rng.u32()
         }],
         Extra::Words(n) => words(rng, usize::from(n)),
+        Extra::StrideLength => words(rng, 2),
         Extra::CountedWords => {
             let n = rng.below(4);
             words(rng, n)
