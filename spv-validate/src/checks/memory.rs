@@ -382,6 +382,22 @@ fn check_vulkan_variable(ctx: &mut Ctx<'_>, inst: Inst<'_>, id: Id, sc: u32, poi
         }
         _ => {}
     }
+    let no_explicit_layout = matches!(sc_enum, Some(S::Function | S::Private | S::UniformConstant))
+        || (sc_enum == Some(S::Workgroup) && !ctx.has_cap(C::WorkgroupMemoryExplicitLayoutKHR));
+    if ctx.at_least(5)
+        && no_explicit_layout
+        && let Some(d) = explicit_layout_decoration(ctx, pointee, 0)
+    {
+        ctx.err(
+            "V-LAYOUT-10",
+            i,
+            &[id],
+            format!(
+                "[VUID-StandaloneSpirv-None-10684] invalid explicit layout decorations on the type \
+                 of {id}: its storage class has no explicit layout, but the type has {d:?}"
+            ),
+        );
+    }
     if matches!(
         sc_enum,
         Some(S::UniformConstant | S::Uniform | S::StorageBuffer)
@@ -765,5 +781,39 @@ pub(crate) fn check_array_length(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
     });
     if !ok {
         ctx.err("V-PTR-15", i, &[st], "OpArrayLength Structure must be a pointer to a struct whose member at the given index is its last, a runtime array");
+    }
+}
+
+/// The first explicit-layout decoration (Offset, ArrayStride, MatrixStride) found on `ty`
+/// or, recursively, on its members and elements.
+fn explicit_layout_decoration(ctx: &Ctx<'_>, ty: Id, depth: usize) -> Option<Decoration> {
+    if depth > crate::limits::MAX_TYPE_DEPTH {
+        return None;
+    }
+    match ctx.ty(ty)? {
+        Type::Array { element, .. } | Type::RuntimeArray { element } => {
+            if decorated(ctx, ty, Decoration::ArrayStride) {
+                return Some(Decoration::ArrayStride);
+            }
+            explicit_layout_decoration(ctx, *element, depth + 1)
+        }
+        Type::Struct { members } => {
+            for (k, &m) in members.iter().enumerate() {
+                for d in [Decoration::Offset, Decoration::MatrixStride] {
+                    if ctx
+                        .m
+                        .member_decorations(ty, k as u32)
+                        .any(|x| x.kind == d as u32)
+                    {
+                        return Some(d);
+                    }
+                }
+                if let Some(d) = explicit_layout_decoration(ctx, m, depth + 1) {
+                    return Some(d);
+                }
+            }
+            None
+        }
+        _ => None,
     }
 }

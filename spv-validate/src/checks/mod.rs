@@ -6,6 +6,7 @@
 //! of the wrong kind, the type-directed passes would mostly repeat those errors, so they are
 //! skipped. Every other pass runs on every module and reports everything it finds.
 
+mod block_layout;
 mod decorations;
 mod encoding;
 mod entry;
@@ -50,6 +51,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>) -> Facts {
     }
     instructions::check(ctx);
     decorations::check(ctx);
+    block_layout::check(ctx);
     entry::check(ctx, &mut facts);
     facts.cfgs = cfg::build(ctx);
     flow::check(ctx, &facts.cfgs);

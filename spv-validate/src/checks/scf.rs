@@ -248,7 +248,9 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
                 "V-SCF-1",
                 at,
                 vec![a, b],
-                format!("back-edges ({a} -> {b}) can only be formed between a block and a loop header"),
+                format!(
+                    "back-edges ({a} -> {b}) can only be formed between a block and a loop header"
+                ),
             );
             return;
         }
@@ -262,7 +264,12 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
             let count = latches.get(&b).map_or(0, Vec::len);
             if count != 1 {
                 let label = label_of(ctx, cfg, b);
-                let at = cfg.merges.get(b as usize).copied().flatten().map(|m| m.inst);
+                let at = cfg
+                    .merges
+                    .get(b as usize)
+                    .copied()
+                    .flatten()
+                    .map(|m| m.inst);
                 ctx.report(
                     "V-SCF-6",
                     at,
@@ -299,7 +306,10 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
                     loop_header: b,
                 });
                 if c != NONE {
-                    let latch = latches.get(&b).and_then(|l| l.first().copied()).unwrap_or(NONE);
+                    let latch = latches
+                        .get(&b)
+                        .and_then(|l| l.first().copied())
+                        .unwrap_or(NONE);
                     constructs.push(Construct {
                         kind: Kind::Continue,
                         entry: c,
@@ -351,7 +361,13 @@ fn construct_blocks(cfg: &FuncCfg, s: &Structure, c: &Construct) -> HashSet<u32>
 }
 
 /// Whether `dest` is a structured exit of construct `c` (spirv-val's `IsStructuredExit`).
-fn is_structured_exit(ctx: &Ctx<'_>, cfg: &FuncCfg, s: &Structure, c: &Construct, dest: u32) -> bool {
+fn is_structured_exit(
+    ctx: &Ctx<'_>,
+    cfg: &FuncCfg,
+    s: &Structure,
+    c: &Construct,
+    dest: u32,
+) -> bool {
     let merge_of = |b: u32| cfg.merges.get(b as usize).copied().flatten();
     match c.kind {
         Kind::Loop => merge_of(c.entry).is_some_and(|m| dest == m.merge || Some(dest) == m.cont),
@@ -399,7 +415,12 @@ fn is_structured_exit(ctx: &Ctx<'_>, cfg: &FuncCfg, s: &Structure, c: &Construct
     }
 }
 
-fn check_construct(ctx: &mut Ctx<'_>, cfg: &FuncCfg, s: &Structure, c: &Construct) -> Result<(), ()> {
+fn check_construct(
+    ctx: &mut Ctx<'_>,
+    cfg: &FuncCfg,
+    s: &Structure,
+    c: &Construct,
+) -> Result<(), ()> {
     if !s.reachable(c.entry) || c.exit == NONE {
         return Ok(());
     }
@@ -409,8 +430,19 @@ fn check_construct(ctx: &mut Ctx<'_>, cfg: &FuncCfg, s: &Structure, c: &Construc
         Kind::Loop => ("loop", "loop header"),
         Kind::Continue => ("continue", "continue target"),
     };
-    let merge_inst = cfg.merges.get(c.loop_header.min(c.entry) as usize).copied().flatten().map(|m| m.inst);
-    let header_merge_inst = cfg.merges.get(c.entry as usize).copied().flatten().map(|m| m.inst).or(merge_inst);
+    let merge_inst = cfg
+        .merges
+        .get(c.loop_header.min(c.entry) as usize)
+        .copied()
+        .flatten()
+        .map(|m| m.inst);
+    let header_merge_inst = cfg
+        .merges
+        .get(c.entry as usize)
+        .copied()
+        .flatten()
+        .map(|m| m.inst)
+        .or(merge_inst);
     if s.reachable(c.exit) && !s.dom.dominates(c.entry, c.exit) {
         let (rule, what) = match c.kind {
             Kind::Continue => ("V-SCF-9", "back-edge block"),
@@ -524,7 +556,14 @@ fn switch_targets(ctx: &Ctx<'_>, cfg: &FuncCfg, term: Inst<'_>) -> Vec<u32> {
 }
 
 /// V-SCF-16…21: the case constructs of one OpSwitch.
-fn check_switch(ctx: &mut Ctx<'_>, cfg: &FuncCfg, s: &Structure, term: Inst<'_>, header: u32, merge: u32) -> Result<(), ()> {
+fn check_switch(
+    ctx: &mut Ctx<'_>,
+    cfg: &FuncCfg,
+    s: &Structure,
+    term: Inst<'_>,
+    header: u32,
+    merge: u32,
+) -> Result<(), ()> {
     let targets = switch_targets(ctx, cfg, term);
     let case_targets: HashSet<u32> = targets.iter().copied().filter(|&t| t != merge).collect();
     let default = targets.first().copied().unwrap_or(NONE);
@@ -553,7 +592,11 @@ fn check_switch(ctx: &mut Ctx<'_>, cfg: &FuncCfg, s: &Structure, term: Inst<'_>,
                 f
             }
         };
-        let fall = if fall == default && !default_repeats { default_fall_through } else { fall };
+        let fall = if fall == default && !default_repeats {
+            default_fall_through
+        } else {
+            fall
+        };
         if fall != NONE {
             if k == 0 {
                 default_fall_through = fall;
@@ -578,7 +621,14 @@ fn check_switch(ctx: &mut Ctx<'_>, cfg: &FuncCfg, s: &Structure, term: Inst<'_>,
     for (&t, &count) in &targeted {
         if count > 1 {
             let tl = label_of(ctx, cfg, t);
-            ctx.err("V-SCF-18", term.index(), &[tl], format!("multiple case constructs have branches to the case construct that targets {tl}"));
+            ctx.err(
+                "V-SCF-18",
+                term.index(),
+                &[tl],
+                format!(
+                    "multiple case constructs have branches to the case construct that targets {tl}"
+                ),
+            );
             return Err(());
         }
     }
@@ -587,7 +637,13 @@ fn check_switch(ctx: &mut Ctx<'_>, cfg: &FuncCfg, s: &Structure, term: Inst<'_>,
 
 /// The case target that the case construct of `target` falls through to ([`NONE`] for
 /// none); two different ones violate V-SCF-17.
-fn case_fall_through(cfg: &FuncCfg, s: &Structure, target: u32, merge: u32, case_targets: &HashSet<u32>) -> Result<u32, ()> {
+fn case_fall_through(
+    cfg: &FuncCfg,
+    s: &Structure,
+    target: u32,
+    merge: u32,
+    case_targets: &HashSet<u32>,
+) -> Result<u32, ()> {
     let mut fall = NONE;
     let mut stack = vec![target];
     let mut visited = HashSet::new();
@@ -617,7 +673,9 @@ fn case_fall_through(cfg: &FuncCfg, s: &Structure, target: u32, merge: u32, case
 fn check_selections(ctx: &mut Ctx<'_>, cfg: &FuncCfg, s: &Structure) {
     let mut seen: HashSet<u32> = HashSet::new();
     for &b in s.post_order.iter().rev() {
-        let Some(term) = terminator(ctx, cfg, b) else { continue };
+        let Some(term) = terminator(ctx, cfg, b) else {
+            continue;
+        };
         let merge = cfg.merges.get(b as usize).copied().flatten();
         if let Some(m) = merge {
             seen.insert(m.merge);
@@ -628,8 +686,14 @@ fn check_selections(ctx: &mut Ctx<'_>, cfg: &FuncCfg, s: &Structure) {
         match term.opcode() {
             Some(Op::BranchConditional) => {
                 let words = term.words();
-                let t = words.get(2).and_then(|&l| block_of_label(ctx, cfg.func, Id(l))).unwrap_or(NONE);
-                let f = words.get(3).and_then(|&l| block_of_label(ctx, cfg.func, Id(l))).unwrap_or(NONE);
+                let t = words
+                    .get(2)
+                    .and_then(|&l| block_of_label(ctx, cfg.func, Id(l)))
+                    .unwrap_or(NONE);
+                let f = words
+                    .get(3)
+                    .and_then(|&l| block_of_label(ctx, cfg.func, Id(l)))
+                    .unwrap_or(NONE);
                 let t_unseen = seen.insert(t);
                 let f_unseen = seen.insert(f);
                 let selection_merge = merge.is_some_and(|m| m.cont.is_none());
@@ -640,7 +704,12 @@ fn check_selections(ctx: &mut Ctx<'_>, cfg: &FuncCfg, s: &Structure) {
             }
             Some(Op::Switch) => {
                 if merge.is_none() {
-                    ctx.err("V-SCF-2", term.index(), &[], "OpSwitch must be preceded by an OpSelectionMerge instruction");
+                    ctx.err(
+                        "V-SCF-2",
+                        term.index(),
+                        &[],
+                        "OpSwitch must be preceded by an OpSelectionMerge instruction",
+                    );
                     return;
                 }
                 for t in switch_targets(ctx, cfg, term) {
