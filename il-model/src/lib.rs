@@ -5,12 +5,14 @@
 //! * [`Opcode`] and [`OPCODES`]: one table row per Appendix-B opcode plus `IL_OP_MOVA`
 //!   ([`OPCODE_COUNT`] = 483), from which il-writer, il-reader and [`verify`] derive everything.
 //! * [`enums`]: every other numbered enumeration of the guide.
+//! * [`LiteralPool`]: deduplicated `l#` registers and their `dcl_literal` declarations.
 //! * [`verify`]: declarations before use, balanced blocks, call targets, legal registers per shader
 //!   kind, masks and swizzles per opcode, and device validity per [`Family`].
 //!
 //! This crate knows nothing of SPIR-V.
 
 pub mod enums;
+mod literals;
 mod opcode_table;
 mod optable;
 mod program;
@@ -23,6 +25,7 @@ use std::sync::OnceLock;
 pub use enums::{
     Addressing, CompSel, DivComp, DstComp, LanguageType, RelOp, ShaderKind, ShiftScale, ZeroOp,
 };
+pub use literals::LiteralPool;
 pub use opcode_table::{OPCODE_COUNT, OPCODES, Opcode};
 pub use optable::{
     ControlLayout, CtrlField, Extra, Family, FamilySet, FieldKind, Flow, OpInfo, ShaderModel,
