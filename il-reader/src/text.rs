@@ -118,6 +118,7 @@ fn strip_comment(line: &str) -> &str {
         match c {
             '"' => quoted = !quoted,
             ';' if !quoted => return line.get(..i).unwrap_or(line),
+            // `prev_slash` means a `/` precedes, so `i ≥ 1`.
             '/' if !quoted && prev_slash => return line.get(..i - 1).unwrap_or(line),
             _ => {}
         }
@@ -1148,6 +1149,7 @@ impl Line<'_> {
                 return Err(self.err(p.base + open, "unclosed `[`"));
             }
             let inner = Piece {
+                // `eat(']')` just advanced past the bracket, so `pos ≥ 1`.
                 text: p.text.get(inner_start..p.pos - 1).unwrap_or(""),
                 at: p.base + inner_start,
             };

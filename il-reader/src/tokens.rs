@@ -218,6 +218,7 @@ impl Decoder<'_> {
             Extra::Comment => {
                 let len = self.next("the comment length")?;
                 if len >> 16 != 0 {
+                    // `next` just consumed the length, so `pos ≥ 1`.
                     return Err(self.err_at(self.pos - 1, "comment length bits 31:16 must be 0"));
                 }
                 self.words(len as usize, "the comment text")?
