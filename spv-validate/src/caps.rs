@@ -147,6 +147,9 @@ impl CapabilitySet {
     }
 }
 
+/// Marks a capability that no SPIR-V version defines without an extension.
+pub(crate) const NEVER: u8 = u8::MAX;
+
 /// The first SPIR-V minor version defining `cap` and the extensions that make it usable
 /// before that (SPIR-V §9.1 of the digest; capabilities of 1.0 are absent).
 pub(crate) fn capability_version(cap: C) -> Option<(u8, &'static [&'static str])> {
@@ -207,6 +210,25 @@ pub(crate) fn capability_version(cap: C) -> Option<(u8, &'static [&'static str])
         | C::DotProductInput4x8BitPacked
         | C::DotProduct => (6, &["SPV_KHR_integer_dot_product"]),
         C::UniformDecoration => (6, &[]),
+        // Capabilities that only an extension provides (no core version has them).
+        C::RayTracingKHR => (NEVER, &["SPV_KHR_ray_tracing"]),
+        C::RayQueryKHR => (NEVER, &["SPV_KHR_ray_query"]),
+        C::RayTracingNV => (NEVER, &["SPV_NV_ray_tracing"]),
+        C::RayTracingPositionFetchKHR => (NEVER, &["SPV_KHR_ray_tracing_position_fetch"]),
+        C::MeshShadingEXT => (NEVER, &["SPV_EXT_mesh_shader"]),
+        C::MeshShadingNV => (NEVER, &["SPV_NV_mesh_shader"]),
+        C::FragmentShadingRateKHR => (NEVER, &["SPV_KHR_fragment_shading_rate"]),
+        C::FragmentBarycentricKHR => (
+            NEVER,
+            &[
+                "SPV_KHR_fragment_shader_barycentric",
+                "SPV_NV_fragment_shader_barycentric",
+            ],
+        ),
+        C::UntypedPointersKHR => (NEVER, &["SPV_KHR_untyped_pointers"]),
+        C::ShaderClockKHR => (NEVER, &["SPV_KHR_shader_clock"]),
+        C::Int64ImageEXT => (NEVER, &["SPV_EXT_shader_image_int64"]),
+        C::StencilExportEXT => (NEVER, &["SPV_EXT_shader_stencil_export"]),
         _ => return None,
     })
 }

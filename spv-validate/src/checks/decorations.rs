@@ -5,8 +5,8 @@
 
 use std::collections::HashSet;
 
-use spv_reader::spirv::{Decoration as D, Op};
-use spv_reader::{Id, InstIndex};
+use spv_reader::spirv::{Decoration as D, Op, StorageClass as S};
+use spv_reader::{Id, InstIndex, Type};
 
 use crate::ctx::Ctx;
 
@@ -84,6 +84,12 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
             );
         }
     }
+    for a in &list {
+        check_target(ctx, a);
+    }
+    if ctx.env.is_vulkan() && ctx.shader {
+        check_locations(ctx);
+    }
     // V-DEC-12: FuncParamAttr — no attribute twice on one id, Zext and Sext exclusive.
     let mut attrs: HashSet<(u32, u32)> = HashSet::new();
     for a in list.iter().filter(|a| a.kind == D::FuncParamAttr as u32) {
@@ -107,5 +113,291 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
                 format!("{} has both Zext and Sext FuncParamAttr", a.target),
             );
         }
+    }
+}
+
+/// Decorations that only apply to structure members (SPIR-V §3.2.19).
+fn member_only(d: D) -> bool {
+    matches!(d, D::Offset | D::MatrixStride | D::RowMajor | D::ColMajor)
+}
+
+/// Decorations that never apply to structure members.
+fn not_member(d: D) -> bool {
+    matches!(
+        d,
+        D::SpecId
+            | D::Block
+            | D::BufferBlock
+            | D::ArrayStride
+            | D::GLSLShared
+            | D::GLSLPacked
+            | D::CPacked
+            | D::Restrict
+            | D::Aliased
+            | D::Constant
+            | D::Uniform
+            | D::UniformId
+            | D::SaturatedConversion
+            | D::Index
+            | D::Binding
+            | D::DescriptorSet
+            | D::FuncParamAttr
+            | D::FPRoundingMode
+            | D::FPFastMathMode
+            | D::LinkageAttributes
+            | D::NoContraction
+            | D::InputAttachmentIndex
+            | D::Alignment
+            | D::MaxByteOffset
+            | D::AlignmentId
+            | D::MaxByteOffsetId
+            | D::NoSignedWrap
+            | D::NoUnsignedWrap
+            | D::NonUniform
+            | D::RestrictPointer
+            | D::AliasedPointer
+            | D::CounterBuffer
+    )
+}
+
+/// The storage class of a variable id, if `id` is an OpVariable.
+fn variable_class(ctx: &Ctx<'_>, id: Id) -> Option<u32> {
+    let def = ctx.m.def(id)?;
+    (def.opcode() == Some(Op::Variable))
+        .then(|| def.words().get(3).copied())
+        .flatten()
+}
+
+/// V-DEC-2: the decoration's target kind (SPIR-V §3.2.19 and the Vulkan interface rules).
+fn check_target(ctx: &mut Ctx<'_>, a: &Applied<'_>) {
+    let Some(d) = D::from_u32(a.kind) else { return };
+    let t = a.target;
+    let is_member = a.member != u32::MAX;
+    if is_member && not_member(d) {
+        ctx.err(
+            "V-DEC-2",
+            a.inst,
+            &[t],
+            format!("{d:?} cannot be applied to structure members"),
+        );
+        return;
+    }
+    if !is_member && member_only(d) {
+        ctx.err(
+            "V-DEC-2",
+            a.inst,
+            &[t],
+            format!("{d:?} can only be applied to structure members"),
+        );
+        return;
+    }
+    if is_member {
+        if let Some(Type::Struct { members }) = ctx.ty(t)
+            && a.member as usize >= members.len()
+        {
+            ctx.err(
+                "V-DEC-2",
+                a.inst,
+                &[t],
+                format!(
+                    "index {} provided in OpMemberDecorate for struct {t} is out of bounds",
+                    a.member
+                ),
+            );
+        } else if !matches!(ctx.ty(t), Some(Type::Struct { .. })) {
+            ctx.err(
+                "V-DEC-2",
+                a.inst,
+                &[t],
+                format!("OpMemberDecorate Structure type {t} is not a struct type"),
+            );
+        }
+        return;
+    }
+    let def_op = ctx.def_op(t);
+    let is_var = def_op == Some(Op::Variable);
+    let fail = |ctx: &mut Ctx<'_>, what: &str| {
+        ctx.err(
+            "V-DEC-2",
+            a.inst,
+            &[t],
+            format!("{d:?} decoration on target {t} must be {what}"),
+        );
+    };
+    match d {
+        D::SpecId => {
+            let scalar_spec = matches!(
+                def_op,
+                Some(Op::SpecConstant | Op::SpecConstantTrue | Op::SpecConstantFalse)
+            );
+            if !scalar_spec {
+                fail(ctx, "a scalar specialization constant");
+            }
+        }
+        D::Block | D::BufferBlock | D::GLSLShared | D::GLSLPacked | D::CPacked => {
+            if !matches!(ctx.ty(t), Some(Type::Struct { .. })) {
+                fail(ctx, "a structure type");
+            }
+        }
+        D::ArrayStride => {
+            if !matches!(
+                ctx.ty(t),
+                Some(
+                    Type::Array { .. }
+                        | Type::RuntimeArray { .. }
+                        | Type::Pointer { .. }
+                        | Type::UntypedPointer { .. }
+                )
+            ) {
+                fail(ctx, "an array or pointer type");
+            }
+        }
+        D::BuiltIn => {
+            let ok = is_var || ctx.m.constant(t).is_some();
+            if !ok {
+                ctx.err(
+                    "V-DEC-2",
+                    a.inst,
+                    &[t],
+                    "BuiltIns can only target variables, structure members or constants",
+                );
+            }
+        }
+        D::Location
+        | D::Component
+        | D::Index
+        | D::Binding
+        | D::DescriptorSet
+        | D::InputAttachmentIndex => {
+            if !is_var {
+                fail(ctx, "a variable");
+            } else if ctx.env.is_vulkan() {
+                let sc = variable_class(ctx, t).and_then(S::from_u32);
+                if matches!(d, D::Binding | D::DescriptorSet)
+                    && !matches!(sc, Some(S::StorageBuffer | S::Uniform | S::UniformConstant))
+                {
+                    ctx.err("V-DEC-2", a.inst, &[t], format!("[VUID-StandaloneSpirv-DescriptorSet-06491] {d:?} decoration on target {t} must be in the StorageBuffer, Uniform, or UniformConstant storage class"));
+                }
+                if matches!(d, D::Location | D::Component)
+                    && !matches!(
+                        sc,
+                        Some(
+                            S::Input
+                                | S::Output
+                                | S::RayPayloadKHR
+                                | S::IncomingRayPayloadKHR
+                                | S::HitAttributeKHR
+                                | S::CallableDataKHR
+                                | S::IncomingCallableDataKHR
+                                | S::ShaderRecordBufferKHR
+                        )
+                    )
+                {
+                    ctx.err("V-DEC-2", a.inst, &[t], "[VUID-StandaloneSpirv-Location-06672] Location decoration must not be applied to this storage class");
+                }
+            }
+        }
+        D::Restrict | D::Aliased | D::RestrictPointer | D::AliasedPointer => {
+            if !matches!(
+                def_op,
+                Some(Op::Variable | Op::FunctionParameter | Op::UntypedVariableKHR)
+            ) {
+                fail(ctx, "a memory object declaration");
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether interface variable `v` (or, for a struct, every member) carries a BuiltIn.
+fn is_builtin_variable(ctx: &Ctx<'_>, v: Id) -> bool {
+    if ctx.m.decoration(v, D::BuiltIn).is_some() {
+        return true;
+    }
+    let Some(ty) = ctx.type_of(v) else {
+        return false;
+    };
+    let Some((_, mut pointee)) = ctx.pointer(ty) else {
+        return false;
+    };
+    for _ in 0..crate::limits::MAX_TYPE_DEPTH {
+        match ctx.ty(pointee) {
+            Some(Type::Array { element, .. } | Type::RuntimeArray { element }) => {
+                pointee = *element
+            }
+            _ => break,
+        }
+    }
+    if ctx.m.decoration(pointee, D::BuiltIn).is_some() {
+        return true;
+    }
+    ctx.m
+        .member_decorations(pointee, 0)
+        .any(|d| d.kind == D::BuiltIn as u32)
+}
+
+/// Vulkan: user-defined Input/Output interface variables carry a Location (on the
+/// variable or on every member of its block) — VUID-StandaloneSpirv-Location-04916.
+fn check_locations(ctx: &mut Ctx<'_>) {
+    let m = ctx.m;
+    let mut problems: Vec<(InstIndex, Id)> = Vec::new();
+    let mut seen: HashSet<u32> = HashSet::new();
+    for ep in m.entry_points() {
+        let model = ep.model();
+        for &v in &ep.interface {
+            if !seen.insert(v.0) {
+                continue;
+            }
+            let Some(sc) = variable_class(ctx, v).and_then(S::from_u32) else {
+                continue;
+            };
+            if !matches!(sc, S::Input | S::Output) || is_builtin_variable(ctx, v) {
+                continue;
+            }
+            // Compute shaders have no user-defined interface; leave those to other rules.
+            if matches!(
+                model,
+                Some(
+                    spv_reader::spirv::ExecutionModel::GLCompute
+                        | spv_reader::spirv::ExecutionModel::Kernel
+                )
+            ) {
+                continue;
+            }
+            if m.decoration(v, D::Location).is_some() {
+                continue;
+            }
+            let Some(ty) = ctx.type_of(v) else { continue };
+            let Some((_, mut pointee)) = ctx.pointer(ty) else {
+                continue;
+            };
+            for _ in 0..crate::limits::MAX_TYPE_DEPTH {
+                match ctx.ty(pointee) {
+                    Some(Type::Array { element, .. }) => pointee = *element,
+                    _ => break,
+                }
+            }
+            let members_located = match ctx.ty(pointee) {
+                Some(Type::Struct { members }) => {
+                    !members.is_empty()
+                        && (0..members.len() as u32).all(|k| {
+                            m.member_decorations(pointee, k)
+                                .any(|d| d.kind == D::Location as u32)
+                        })
+                }
+                _ => false,
+            };
+            if !members_located && let Some(def) = m.def(v) {
+                problems.push((def.index(), v));
+            }
+        }
+    }
+    for (at, v) in problems {
+        ctx.err(
+            "V-DEC-2",
+            at,
+            &[v],
+            "[VUID-StandaloneSpirv-Location-04916] variable must be decorated with a location",
+        );
     }
 }

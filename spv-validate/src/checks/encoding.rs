@@ -7,7 +7,7 @@
 
 use spv_reader::spirv::Op;
 
-use crate::caps::capability_version;
+use crate::caps::{NEVER, capability_version};
 use crate::ctx::Ctx;
 use crate::diag::opcode_name;
 use crate::operands::{decode, grammar_of};
@@ -153,13 +153,50 @@ fn check_capability_version(ctx: &mut Ctx<'_>, inst: spv_reader::Inst<'_>) {
         && ctx.version < min
         && !exts.iter().any(|e| ctx.has_ext(e))
     {
+        let message = if min == NEVER {
+            format!(
+                "operand {cap:?}({raw}) of OpCapability requires one of these extensions: {}",
+                exts.join(" ")
+            )
+        } else {
+            format!(
+                "operand {cap:?}({raw}) of OpCapability requires SPIR-V version 1.{min} or later"
+            )
+        };
+        ctx.err("V-CAP-2", inst.index(), &[], message);
+    }
+    if ctx.env.is_vulkan() && !vulkan_capability(cap) {
         ctx.err(
             "V-CAP-2",
             inst.index(),
             &[],
-            format!(
-                "operand {cap:?}({raw}) of OpCapability requires SPIR-V version 1.{min} or later"
-            ),
+            format!("capability {cap:?} is not allowed by the Vulkan specification"),
         );
     }
+}
+
+/// Whether a Vulkan module may declare `cap` (the OpenCL-only capabilities may not).
+fn vulkan_capability(cap: spv_reader::spirv::Capability) -> bool {
+    use spv_reader::spirv::Capability as C;
+    !matches!(
+        cap,
+        C::Kernel
+            | C::Addresses
+            | C::Linkage
+            | C::Vector16
+            | C::Float16Buffer
+            | C::ImageBasic
+            | C::ImageReadWrite
+            | C::ImageMipmap
+            | C::Pipes
+            | C::Groups
+            | C::DeviceEnqueue
+            | C::LiteralSampler
+            | C::GenericPointer
+            | C::SubgroupDispatch
+            | C::NamedBarrier
+            | C::PipeStorage
+            | C::ImageRect
+            | C::SampledRect
+    )
 }

@@ -10,6 +10,7 @@ mod block_layout;
 mod decorations;
 mod encoding;
 mod entry;
+mod enums;
 mod flow;
 mod ids;
 mod instructions;
@@ -42,6 +43,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>) -> Facts {
         return facts;
     }
     layout::check(ctx);
+    enums::check(ctx);
     let before_ids = ctx.diags.len();
     ids::check(ctx);
     let ids_ok = ctx.diags.len() == before_ids;
