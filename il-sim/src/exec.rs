@@ -13,7 +13,7 @@ use il_model::enums::CmpValue;
 use crate::alu::{self, ONE_F32, boolean, fin, fout};
 use crate::error::{ErrorKind, Fault, Res, SimError};
 use crate::prepare::{Jump, Prepared, SrvKind, UavKind, ctrl_field, resource_id};
-use crate::{Dispatch, Stats};
+use crate::{Dispatch, Order, Stats};
 
 /// Deepest call nesting (guide CALL: "≤ 32 deep (a call beyond that is skipped)"). il-sim reports
 /// an error instead of silently skipping, since a skipped call is never what a translator means.
@@ -94,20 +94,19 @@ pub(crate) fn run(
     let groups = machine.dispatch.groups;
     let mut stats = Stats::default();
     let per_group = group_size.iter().map(|&d| u64::from(d)).product::<u64>();
-    for gz in 0..groups[2] {
-        for gy in 0..groups[1] {
-            for gx in 0..groups[0] {
-                let group = [gx, gy, gz];
-                // Flat ids fit in u32 for any dispatch the hardware can launch; wrap otherwise.
-                let group_flat = gz
-                    .wrapping_mul(groups[0].wrapping_mul(groups[1]))
-                    .wrapping_add(gy.wrapping_mul(groups[0]))
-                    .wrapping_add(gx);
-                machine.run_group(group, group_flat)?;
-                stats.groups += 1;
-                stats.invocations += per_group;
-            }
-        }
+    let total = groups.iter().map(|&g| u64::from(g)).product::<u64>();
+    for n in 0..total {
+        let flat = match machine.dispatch.order {
+            Order::Forward => n,
+            Order::Reverse => total - 1 - n,
+        };
+        let gx = (flat % u64::from(groups[0])) as u32;
+        let gy = (flat / u64::from(groups[0]) % u64::from(groups[1])) as u32;
+        let gz = (flat / (u64::from(groups[0]) * u64::from(groups[1]))) as u32;
+        // Flat ids fit in u32 for any dispatch the hardware can launch; wrap otherwise.
+        machine.run_group([gx, gy, gz], flat as u32)?;
+        stats.groups += 1;
+        stats.invocations += per_group;
     }
     stats.steps = machine.steps;
     stats.barriers = machine.barriers;
@@ -144,6 +143,9 @@ impl Machine<'_> {
                     });
                 }
             }
+        }
+        if self.dispatch.order == Order::Reverse {
+            invs.reverse();
         }
         loop {
             for inv in &mut invs {

@@ -52,6 +52,19 @@ pub const MAX_GROUP_SIZE: u64 = 1024;
 /// endless loop within seconds.
 pub const DEFAULT_STEP_LIMIT: u64 = 200_000_000;
 
+/// The order in which il-sim runs work-groups, and the invocations of a group between barriers.
+/// IL leaves the order open (guide §7.2.12: "no ordering guarantee among work-items for
+/// atomics"), so a result that changes with it depends on scheduling: atomics whose return
+/// values or final state are order-sensitive, or unsynchronised races.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Order {
+    /// Groups by increasing flat id; invocations by increasing flat local id.
+    #[default]
+    Forward,
+    /// Both in decreasing order.
+    Reverse,
+}
+
 /// What to run a program on: the grid, the bound memory and the step limit.
 #[derive(Clone, Debug)]
 pub struct Dispatch {
@@ -68,6 +81,8 @@ pub struct Dispatch {
     pub cbs: Vec<Vec<[u32; 4]>>,
     /// Most instructions the whole dispatch may execute before [`ErrorKind::StepLimit`].
     pub step_limit: u64,
+    /// The scheduling order.
+    pub order: Order,
 }
 
 impl Dispatch {
@@ -80,6 +95,7 @@ impl Dispatch {
             srvs: Vec::new(),
             cbs: Vec::new(),
             step_limit: DEFAULT_STEP_LIMIT,
+            order: Order::Forward,
         }
     }
 }

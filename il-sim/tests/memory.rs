@@ -375,3 +375,30 @@ end
     assert_eq!(&w[8..11], &[1, 2, 0]);
     assert_eq!(&w[16..19], &[1, 5, 21]);
 }
+
+#[test]
+fn the_schedule_order_decides_order_sensitive_atomics() {
+    // Each invocation exchanges (its id + 1) into word 0 and stores what it got back at word
+    // 1 + id. Forward: ids 0, 1, 2, 3 see 0, 1, 2, 3 and word 0 ends as 4. Reverse: ids 3, 2,
+    // 1, 0 see 0, 4, 3, 2 and word 0 ends as 1.
+    let text = "il_cs_2_0
+dcl_num_thread_per_group 4
+dcl_raw_uav_id(0)
+dcl_literal l0, 0, 1, 2, 4
+iadd r0.x, vTidInGrpFlat.x, l0.y
+uav_read_xchg_id(0) r1.x, l0.x, r0.x
+ishl r2.x, r0.x, l0.z
+uav_raw_store_id(0) mem.x, r2.x, r1.x
+end
+";
+    let program = parse(text);
+    let run_in = |order| {
+        let mut d = Dispatch::new([1, 1, 1]);
+        d.uavs = vec![vec![0; 20]];
+        d.order = order;
+        run(&program, &mut d).unwrap();
+        words(&d.uavs[0])
+    };
+    assert_eq!(run_in(il_sim::Order::Forward), vec![4, 0, 1, 2, 3]);
+    assert_eq!(run_in(il_sim::Order::Reverse), vec![1, 2, 3, 4, 0]);
+}
