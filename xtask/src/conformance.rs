@@ -4,7 +4,9 @@
 //! 1. spirv-val 2025.5 accepts every committed test shader (and rejects the ones marked
 //!    `invalid:`), so the test inputs are what they claim to be;
 //! 2. every module of `../shared/corpus` that the manifest marks valid is read by spv-reader
-//!    without error (skipped with a message when the corpus is absent).
+//!    without error (skipped with a message when the corpus is absent);
+//! 3. differential execution: our compute shaders and the corpus's run on lavapipe and, translated,
+//!    in il-sim, with the same inputs and equal outputs (`differential.rs`).
 
 use std::process::Command;
 
@@ -27,6 +29,9 @@ pub fn run() -> Result<(), String> {
                 failures.push(e);
             }
         }
+    }
+    if let Err(e) = crate::differential::run() {
+        failures.push(e);
     }
     if failures.is_empty() {
         Ok(())

@@ -7,6 +7,7 @@
 
 mod conformance;
 mod corpus;
+mod differential;
 mod shaders;
 mod tidy;
 mod tools;
@@ -24,6 +25,7 @@ Tasks:
                   spirv-as) and fail if a committed .spv differs; --write rewrites stale .spv files
   conformance     spirv-val 2025.5 accepts every committed test shader; every module of
                   ../shared/corpus that the manifest marks valid is read without error
+  differential    only the differential stage of conformance (lavapipe against il-sim)
   tidy            repository rules: dependency arrows, //! overviews, no #[ignore]
   bench [ARGS]    run the criterion benchmarks (extra ARGS go to cargo bench)
   fuzz TARGET [SECONDS]
@@ -49,6 +51,9 @@ fn main() -> ExitCode {
         "tidy" => tidy::run(),
         "bench" => bench(rest),
         "fuzz" => fuzz(rest),
+        // Internal: the conformance differential stage runs Vulkan in this child process.
+        "differential" => differential::run(),
+        differential::CHILD_TASK => differential::vulkan_child(rest),
         "help" | "--help" | "-h" => {
             print!("{HELP}");
             Ok(())
