@@ -224,44 +224,57 @@ fn check_target(ctx: &mut Ctx<'_>, a: &Applied<'_>) {
             format!("{d:?} decoration on target {t} must be {what}"),
         );
     };
-    match d {
-        D::SpecId => {
-            let scalar_spec = matches!(
-                def_op,
-                Some(Op::SpecConstant | Op::SpecConstantTrue | Op::SpecConstantFalse)
-            );
-            if !scalar_spec {
-                fail(ctx, "a scalar specialization constant");
-            }
-        }
+    let memory_object = matches!(
+        def_op,
+        Some(Op::Variable | Op::FunctionParameter | Op::UntypedVariableKHR)
+    );
+    let wanted = match d {
+        D::SpecId => (!matches!(
+            def_op,
+            Some(Op::SpecConstant | Op::SpecConstantTrue | Op::SpecConstantFalse)
+        ))
+        .then_some("a scalar specialization constant"),
         D::Block | D::BufferBlock | D::GLSLShared | D::GLSLPacked | D::CPacked => {
-            if !matches!(ctx.ty(t), Some(Type::Struct { .. })) {
-                fail(ctx, "a structure type");
-            }
+            (!matches!(ctx.ty(t), Some(Type::Struct { .. }))).then_some("a structure type")
         }
-        D::ArrayStride => {
-            if !matches!(
-                ctx.ty(t),
-                Some(
-                    Type::Array { .. }
-                        | Type::RuntimeArray { .. }
-                        | Type::Pointer { .. }
-                        | Type::UntypedPointer { .. }
-                )
-            ) {
-                fail(ctx, "an array or pointer type");
-            }
-        }
-        D::BuiltIn => {
-            let ok = is_var || ctx.m.constant(t).is_some();
-            if !ok {
-                ctx.err(
-                    "V-DEC-2",
-                    a.inst,
-                    &[t],
-                    "BuiltIns can only target variables, structure members or constants",
-                );
-            }
+        D::ArrayStride => (!matches!(
+            ctx.ty(t),
+            Some(
+                Type::Array { .. }
+                    | Type::RuntimeArray { .. }
+                    | Type::Pointer { .. }
+                    | Type::UntypedPointer { .. }
+            )
+        ))
+        .then_some("an array or pointer type"),
+        D::Restrict
+        | D::Aliased
+        | D::RestrictPointer
+        | D::AliasedPointer
+        | D::Volatile
+        | D::Coherent
+        | D::NonWritable
+        | D::NonReadable
+        | D::Flat
+        | D::NoPerspective
+        | D::Centroid
+        | D::Sample
+        | D::Patch => (!memory_object).then_some("a memory object declaration"),
+        D::Invariant => (!is_var).then_some("a variable"),
+        _ => None,
+    };
+    if let Some(what) = wanted {
+        fail(ctx, what);
+        return;
+    }
+    match d {
+        D::BuiltIn if !(is_var || ctx.m.constant(t).is_some()) => {
+            ctx.err(
+                "V-DEC-2",
+                a.inst,
+                &[t],
+                "BuiltIns can only target variables, structure members or constants",
+            );
         }
         D::Location
         | D::Component
@@ -295,14 +308,6 @@ fn check_target(ctx: &mut Ctx<'_>, a: &Applied<'_>) {
                 {
                     ctx.err("V-DEC-2", a.inst, &[t], "[VUID-StandaloneSpirv-Location-06672] Location decoration must not be applied to this storage class");
                 }
-            }
-        }
-        D::Restrict | D::Aliased | D::RestrictPointer | D::AliasedPointer => {
-            if !matches!(
-                def_op,
-                Some(Op::Variable | Op::FunctionParameter | Op::UntypedVariableKHR)
-            ) {
-                fail(ctx, "a memory object declaration");
             }
         }
         _ => {}
