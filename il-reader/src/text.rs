@@ -65,6 +65,7 @@ pub fn parse_text(text: &str) -> Result<Program, TextError> {
     let mut program: Option<Program> = None;
     let mut macros = Vec::new();
     let mut legacy_vertex = false;
+    let mut in_macro = false;
     let mut last_line = 1;
     for (n, raw) in text.lines().enumerate() {
         let line_no = n + 1;
@@ -87,12 +88,29 @@ pub fn parse_text(text: &str) -> Result<Program, TextError> {
             line: line_no,
         };
         if program.is_none() && trimmed.starts_with("il_") {
+            if in_macro {
+                return Err(line.err(start, "the macro before the version line lacks its `mend`"));
+            }
             let mut p = line.version(trimmed, start)?;
             p.macros = std::mem::take(&mut macros);
             program = Some(p);
             continue;
         }
         let (inst, inst_prec) = line.instruction(trimmed, start, &mut legacy_vertex)?;
+        if program.is_none() {
+            // Before the version line only whole macro definitions may stand (guide §7.19).
+            let allowed = match inst.op {
+                Opcode::Macrodef => !std::mem::replace(&mut in_macro, true),
+                Opcode::Macroend => std::mem::replace(&mut in_macro, false),
+                _ => in_macro,
+            };
+            if !allowed || inst_prec.is_some() && !in_macro {
+                return Err(line.err(
+                    start,
+                    "only `mdef` … `mend` macro definitions may precede the version line",
+                ));
+            }
+        }
         let body = match &mut program {
             Some(p) => &mut p.body,
             None => &mut macros,

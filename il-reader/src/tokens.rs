@@ -41,8 +41,13 @@ pub fn decode_tokens(tokens: &[u32]) -> Result<Program, TokenError> {
         .get(d.pos)
         .is_some_and(|t| t & 0xFFFF == u32::from(Opcode::Macrodef.code()))
     {
+        let start = d.pos;
         loop {
+            let at = d.pos;
             let inst = d.inst()?;
+            if inst.op == Opcode::Macrodef && at != start {
+                return Err(d.err_at(at, "`mdef` inside a macro body (guide §7.19)"));
+            }
             let done = inst.op == Opcode::Macroend;
             macros.push(inst);
             if done {
