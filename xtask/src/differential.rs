@@ -457,9 +457,14 @@ fn interface(module: &Module, entry: &str) -> Result<Interface, String> {
                 let words = match kind {
                     BufferKind::Storage => BUFFER_BYTES / 4,
                     BufferKind::Uniform => {
-                        let size =
-                            type_size(module, pointee, 0).unwrap_or(MAX_UNIFORM_BYTES as u64);
-                        (size.div_ceil(16) * 16).min(MAX_UNIFORM_BYTES as u64) as usize / 4
+                        let size = type_size(module, pointee, 0)
+                            .ok_or("a uniform block without an explicit layout")?;
+                        if size > MAX_UNIFORM_BYTES as u64 {
+                            return Err(format!(
+                                "a uniform block of {size} bytes (more than the {MAX_UNIFORM_BYTES} every device binds)"
+                            ));
+                        }
+                        size.div_ceil(16) as usize * 4
                     }
                 };
                 let mut kinds = vec![WordKind::Int; words.max(4)];
@@ -472,9 +477,15 @@ fn interface(module: &Module, entry: &str) -> Result<Interface, String> {
                 });
             }
             Some(StorageClass::PushConstant) => {
-                let size = type_size(module, pointee, 0).unwrap_or(MAX_PUSH_CONSTANT_BYTES as u64);
-                let words =
-                    (size.div_ceil(16) * 16).min(MAX_PUSH_CONSTANT_BYTES as u64) as usize / 4;
+                let size = type_size(module, pointee, 0)
+                    .ok_or("a push-constant block without an explicit layout")?;
+                if size > MAX_PUSH_CONSTANT_BYTES as u64 {
+                    return Err(format!(
+                        "a push-constant block of {size} bytes (more than the {MAX_PUSH_CONSTANT_BYTES} every device takes)"
+                    ));
+                }
+                // Push-constant ranges are multiples of 4 bytes; il-sim reads whole vec4s.
+                let words = size.div_ceil(16) as usize * 4;
                 let mut kinds = vec![WordKind::Int; words.max(4)];
                 mark(module, pointee, 0, None, &mut kinds, 0);
                 push = Some(Push { kinds });
