@@ -43,7 +43,7 @@ pub struct OpInfo {
     pub families: FamilySet,
     /// Shader-model partition (Appendix C.2).
     pub model: ShaderModel,
-    /// Needs a double-precision-capable part (Appendix D "[FP64]").
+    /// Needs a double-precision-capable part (Appendix D marks these `FP64`).
     pub fp64: bool,
 }
 
