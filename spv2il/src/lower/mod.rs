@@ -8,6 +8,7 @@
 //! resource declarations, code, `ret_dyn`, `end`.
 
 mod flow;
+mod glsl;
 mod memory;
 mod ops;
 mod resources;

@@ -1,21 +1,59 @@
-//! Arithmetic, logic, comparison, conversion and composite instructions.
+//! Arithmetic, logic, comparison, conversion, bit and composite instructions.
 //!
 //! Most SPIR-V operations map to one component-wise IL instruction (amd-il.md §9 table). The
-//! exceptions are written out where they occur: subtraction is addition with a negated source
-//! (integer negate is two's complement, amd-il.md §1.6), float multiplies carry `_ieee` so that
-//! 0·Inf is NaN as SPIR-V requires (amd-il.md §0.3), and comparisons IL has only one direction
-//! of swap their operands.
+//! exceptions are written out where they occur, each with the rule it follows:
+//!
+//! * subtraction is addition with a negated source (integer negate is two's complement,
+//!   amd-il.md §1.6); float multiplies carry `_ieee` so that 0·Inf is NaN (amd-il.md §0.3);
+//! * comparisons IL has in one direction only swap their operands; unordered float compares
+//!   are the `inot` of the complementary ordered compare, and `ne` is never used because the
+//!   guide and IEEE disagree on its NaN result (amd-il.md §7.2, §10.12);
+//! * IL has no signed division (amd-il.md §7.3): SDiv, SRem and SMod divide magnitudes with
+//!   `udiv`/`umod` and fix the sign; a zero divisor, undefined in SPIR-V and unspecified in IL,
+//!   gives all ones in every lane (the D3D11 rule), so the result is deterministic;
+//! * shifts need one replicated amount (amd-il.md §0.5): differing amounts take one instruction
+//!   per component; amounts of 32 or more are masked to five bits, a value SPIR-V allows
+//!   because the result is undefined there;
+//! * composites re-label components where they can (extracting, shuffling and copying emit
+//!   nothing) and gather elements with one `mov` per source register where they cannot.
 
-use il_model::{Control, Inst, Opcode, Reg, RegType, Src};
+use il_model::{Control, DstComp, Inst, Opcode, Reg, RegType, Src, ZeroOp};
 use spv_reader::{Id, Inst as SpvInst, spirv};
 
 use super::Lowerer;
 use super::memory::located;
-use super::types;
-use super::values::{Value, dst_first};
+use super::types::{self, Layout, Shape};
+use super::values::{Value, XYZW, dst_at, dst_first};
 use crate::error::{Error, Unsupported};
 
-/// How a component-wise SPIR-V operation becomes IL.
+/// All ones: IL's boolean true (amd-il.md §0.2), and the quotient of a division by zero.
+pub(super) const TRUE: u32 = u32::MAX;
+/// The sign bit of a 32-bit float or integer.
+pub(super) const SIGN_BIT: u32 = 0x8000_0000;
+/// Every bit of a float but the sign.
+pub(super) const MAGNITUDE_BITS: u32 = 0x7FFF_FFFF;
+/// The bits of +Inf; a float's magnitude bits above it are a NaN.
+pub(super) const INFINITY_BITS: u32 = 0x7F80_0000;
+
+/// A fresh temporary's value of `count` elements.
+pub(super) fn temp_value(reg: u32, count: u8) -> Value {
+    Value::in_reg(Reg::new(RegType::Temp, reg), count)
+}
+
+/// `src` with every component negated (`_neg(xyzw)`): float negation, or two's complement for
+/// integer instructions (amd-il.md §1.6).
+pub(super) fn negated(mut src: Src) -> Src {
+    src.neg = [true; 4];
+    src
+}
+
+/// `src` with the `_abs` modifier.
+pub(super) fn absolute(mut src: Src) -> Src {
+    src.abs = true;
+    src
+}
+
+/// How a component-wise SPIR-V operation becomes one IL instruction.
 #[derive(Clone, Copy)]
 struct Elementwise {
     op: Opcode,
@@ -24,6 +62,8 @@ struct Elementwise {
     swap: bool,
     /// Negate the second source (subtraction).
     negate_second: bool,
+    /// Negate the result with `inot` (unordered compares as the complement of ordered ones).
+    invert: bool,
 }
 
 const fn plain(op: Opcode) -> Elementwise {
@@ -32,33 +72,35 @@ const fn plain(op: Opcode) -> Elementwise {
         ctrl: Control::NONE,
         swap: false,
         negate_second: false,
+        invert: false,
     }
 }
 
 const fn swapped(op: Opcode) -> Elementwise {
     Elementwise {
-        op,
-        ctrl: Control::NONE,
         swap: true,
-        negate_second: false,
+        ..plain(op)
     }
 }
 
 const fn ieee(op: Opcode) -> Elementwise {
     Elementwise {
-        op,
         ctrl: Control::IEEE,
-        swap: false,
-        negate_second: false,
+        ..plain(op)
     }
 }
 
 const fn minus(op: Opcode) -> Elementwise {
     Elementwise {
-        op,
-        ctrl: Control::NONE,
-        swap: false,
         negate_second: true,
+        ..plain(op)
+    }
+}
+
+const fn not(mapping: Elementwise) -> Elementwise {
+    Elementwise {
+        invert: true,
+        ..mapping
     }
 }
 
@@ -69,11 +111,19 @@ fn elementwise(op: spirv::Op) -> Option<Elementwise> {
         Op::IAdd => plain(Opcode::IAdd),
         Op::ISub => minus(Opcode::IAdd),
         Op::IMul => plain(Opcode::IMul),
-        Op::UDiv => plain(Opcode::UDiv),
-        Op::UMod => plain(Opcode::UMod),
         Op::FAdd => plain(Opcode::Add),
         Op::FSub => minus(Opcode::Add),
         Op::FMul => ieee(Opcode::Mul),
+        // IL's default divide returns ±FLT_MAX for a zero divisor; `infinity` gives IEEE's
+        // ±Inf (amd-il.md §0.6). The sign comes from the dividend only, and 0/0 is not NaN:
+        // Vulkan sets no precision for divisors outside [2^-126, 2^126].
+        Op::FDiv => Elementwise {
+            ctrl: Control::zeroop(ZeroOp::Infinity),
+            ..plain(Opcode::Div)
+        },
+        // `mod` is a − b·trunc(a/b), the sign of the dividend (amd-il.md §6.13), which is
+        // OpFRem; a zero divisor returns the dividend, and SPIR-V leaves that case undefined.
+        Op::FRem => plain(Opcode::Mod),
         Op::BitwiseAnd | Op::LogicalAnd => plain(Opcode::And),
         Op::BitwiseOr | Op::LogicalOr => plain(Opcode::IOr),
         Op::BitwiseXor | Op::LogicalNotEqual => plain(Opcode::IXor),
@@ -92,13 +142,21 @@ fn elementwise(op: spirv::Op) -> Option<Elementwise> {
         Op::FOrdGreaterThanEqual => plain(Opcode::Ge),
         Op::FOrdGreaterThan => swapped(Opcode::Lt),
         Op::FOrdLessThanEqual => swapped(Opcode::Ge),
+        // Unordered compares are true when either operand is NaN: the complement of the
+        // opposite ordered compare (amd-il.md §9: FUnordLessThan = inot(ge)).
+        Op::FUnordNotEqual => not(plain(Opcode::Eq)),
+        Op::FUnordLessThan => not(plain(Opcode::Ge)),
+        Op::FUnordGreaterThanEqual => not(plain(Opcode::Lt)),
+        Op::FUnordGreaterThan => not(swapped(Opcode::Ge)),
+        Op::FUnordLessThanEqual => not(swapped(Opcode::Lt)),
         Op::Not | Op::LogicalNot => plain(Opcode::INot),
         Op::SNegate => plain(Opcode::INegate),
+        // Out-of-range conversions are undefined in SPIR-V (spirv.md §6.13 item 7). IL's
+        // `itof`/`utof` rounding is not stated by the guide (amd-il.md §10.13).
         Op::ConvertFToS => plain(Opcode::Ftoi),
         Op::ConvertFToU => plain(Opcode::Ftou),
         Op::ConvertSToF => plain(Opcode::Itof),
         Op::ConvertUToF => plain(Opcode::Utof),
-        Op::Bitcast | Op::CopyObject => plain(Opcode::Mov),
         _ => return None,
     })
 }
@@ -106,24 +164,479 @@ fn elementwise(op: spirv::Op) -> Option<Elementwise> {
 impl Lowerer<'_> {
     /// Lowers an instruction that is neither memory nor control flow.
     pub(super) fn lower_op(&mut self, op: spirv::Op, inst: SpvInst<'_>) -> Result<(), Error> {
+        use spirv::Op;
         if let Some(mapping) = elementwise(op) {
             return self.lower_elementwise(mapping, inst);
         }
-        Err(Unsupported::at(self.module, inst.index(), format!("Op{op:?}")).into())
+        let value = match op {
+            // An OpUndef value is a constant of the reader's table (read as zero where it is
+            // used, spirv.md §6.13 item 1); the instruction itself does nothing.
+            Op::Undef => return Ok(()),
+            Op::ExtInst => return self.lower_ext_inst(inst),
+            Op::CopyObject | Op::CopyLogical => self.operand(inst, 0)?,
+            Op::Bitcast => self.lower_bitcast(inst)?,
+            Op::UConvert | Op::SConvert | Op::FConvert => {
+                // Both types are scalars or vectors of different widths, so one of them is
+                // not 32-bit; the shape check names it.
+                let operand_type = self.operand_type(inst, 0)?;
+                self.shape(inst, operand_type)?;
+                self.result_shape(inst)?;
+                return Err(self.unsupported(inst, format!("Op{op:?} between 32-bit types")));
+            }
+            Op::SatConvertSToU => {
+                let a = self.operand(inst, 0)?;
+                let zero = self.word(0);
+                let count = self.result_shape(inst)?.count;
+                self.alu(Opcode::IMax, count, vec![a.src(), zero.src()])
+            }
+            Op::SatConvertUToS => {
+                let a = self.operand(inst, 0)?;
+                let max = self.word(MAGNITUDE_BITS);
+                let count = self.result_shape(inst)?.count;
+                self.alu(Opcode::UMin, count, vec![a.src(), max.src()])
+            }
+            Op::QuantizeToF16 => self.lower_quantize(inst)?,
+            Op::CompositeConstruct => self.lower_composite_construct(inst)?,
+            Op::CompositeExtract => self.lower_composite_extract(inst)?,
+            Op::CompositeInsert => self.lower_composite_insert(inst)?,
+            Op::VectorShuffle => self.lower_vector_shuffle(inst)?,
+            Op::VectorExtractDynamic => self.lower_extract_dynamic(inst)?,
+            Op::VectorInsertDynamic => self.lower_insert_dynamic(inst)?,
+            Op::Select => {
+                let condition = self.operand(inst, 0)?;
+                let accept = self.operand(inst, 1)?;
+                let reject = self.operand(inst, 2)?;
+                self.select(inst, &condition, &accept, &reject)?
+            }
+            Op::UDiv | Op::UMod => {
+                let a = self.operand(inst, 0)?;
+                let b = self.operand(inst, 1)?;
+                let count = self.result_shape(inst)?.count;
+                let il = if op == Op::UDiv {
+                    Opcode::UDiv
+                } else {
+                    Opcode::UMod
+                };
+                self.unsigned_divide(il, count, &a, &b)
+            }
+            Op::SDiv | Op::SRem | Op::SMod => self.lower_signed_division(op, inst)?,
+            Op::FMod => {
+                // a − b·floor(a/b): the sign of the divisor, exactly Vulkan's definition of
+                // OpFMod's precision (inherited from this formula).
+                let a = self.operand(inst, 0)?;
+                let b = self.operand(inst, 1)?;
+                let count = self.result_shape(inst)?.count;
+                let quotient = self.alu_c(
+                    Opcode::Div,
+                    Control::zeroop(ZeroOp::Infinity),
+                    count,
+                    vec![a.src(), b.src()],
+                );
+                let floor = self.alu(Opcode::RoundNegInf, count, vec![quotient.src()]);
+                self.alu_c(
+                    Opcode::Mad,
+                    Control::IEEE,
+                    count,
+                    vec![negated(b.src()), floor.src(), a.src()],
+                )
+            }
+            Op::FNegate => {
+                let a = self.operand(inst, 0)?;
+                let count = self.result_shape(inst)?.count;
+                self.alu(Opcode::Mov, count, vec![negated(a.src())])
+            }
+            Op::ShiftLeftLogical => self.lower_shift(Opcode::IShl, inst)?,
+            Op::ShiftRightArithmetic => self.lower_shift(Opcode::IShr, inst)?,
+            Op::ShiftRightLogical => self.lower_shift(Opcode::UShr, inst)?,
+            Op::BitFieldInsert => self.lower_bitfield_insert(inst)?,
+            Op::BitFieldSExtract => self.lower_bitfield_extract(Opcode::IBitExtract, inst)?,
+            Op::BitFieldUExtract => self.lower_bitfield_extract(Opcode::UBitExtract, inst)?,
+            Op::BitReverse => self.unary_checked(Opcode::UBitReverse, inst)?,
+            Op::BitCount => self.unary_checked(Opcode::ICountbits, inst)?,
+            Op::FOrdNotEqual | Op::LessOrGreater | Op::FUnordEqual => {
+                // a < b or b < a: false for NaN whatever the hardware's `ne` does.
+                let a = self.operand(inst, 0)?;
+                let b = self.operand(inst, 1)?;
+                let count = self.result_shape(inst)?.count;
+                let below = self.alu(Opcode::Lt, count, vec![a.src(), b.src()]);
+                let above = self.alu(Opcode::Lt, count, vec![b.src(), a.src()]);
+                let differ = self.alu(Opcode::IOr, count, vec![below.src(), above.src()]);
+                if op == Op::FUnordEqual {
+                    self.alu(Opcode::INot, count, vec![differ.src()])
+                } else {
+                    differ
+                }
+            }
+            Op::IsNan | Op::IsInf | Op::IsFinite | Op::IsNormal | Op::SignBitSet => {
+                self.lower_float_class(op, inst)?
+            }
+            Op::Ordered | Op::Unordered => {
+                // A float equals itself unless it is NaN.
+                let a = self.operand(inst, 0)?;
+                let b = self.operand(inst, 1)?;
+                let count = self.result_shape(inst)?.count;
+                let a_ordered = self.alu(Opcode::Eq, count, vec![a.src(), a.src()]);
+                let b_ordered = self.alu(Opcode::Eq, count, vec![b.src(), b.src()]);
+                let ordered = self.alu(Opcode::And, count, vec![a_ordered.src(), b_ordered.src()]);
+                if op == Op::Unordered {
+                    self.alu(Opcode::INot, count, vec![ordered.src()])
+                } else {
+                    ordered
+                }
+            }
+            Op::Any | Op::All => {
+                let vector = self.operand(inst, 0)?;
+                let il = if op == Op::Any {
+                    Opcode::IOr
+                } else {
+                    Opcode::And
+                };
+                self.reduce(il, &vector)
+            }
+            Op::Dot => {
+                let a = self.operand(inst, 0)?;
+                let b = self.operand(inst, 1)?;
+                self.dot(&a, &b, 1)
+            }
+            Op::VectorTimesScalar => {
+                let vector = self.operand(inst, 0)?;
+                let scalar = self.operand(inst, 1)?;
+                let count = self.result_shape(inst)?.count;
+                self.alu_c(
+                    Opcode::Mul,
+                    Control::IEEE,
+                    count,
+                    vec![vector.src(), scalar.element(0)],
+                )
+            }
+            Op::MatrixTimesScalar => {
+                let matrix = self.operand(inst, 0)?;
+                let scalar = self.operand(inst, 1)?;
+                let columns = self.columns(inst, &matrix)?;
+                let scaled = columns
+                    .iter()
+                    .map(|column| {
+                        self.alu_c(
+                            Opcode::Mul,
+                            Control::IEEE,
+                            column.count,
+                            vec![column.src(), scalar.element(0)],
+                        )
+                    })
+                    .collect();
+                Value::aggregate(scaled)
+            }
+            Op::VectorTimesMatrix => {
+                let vector = self.operand(inst, 0)?;
+                let matrix = self.operand(inst, 1)?;
+                let columns = self.columns(inst, &matrix)?;
+                self.vector_times_matrix(inst, &vector, &columns)?
+            }
+            Op::MatrixTimesVector => {
+                let matrix = self.operand(inst, 0)?;
+                let vector = self.operand(inst, 1)?;
+                let columns = self.columns(inst, &matrix)?;
+                self.matrix_times_vector(inst, &columns, &vector)?
+            }
+            Op::MatrixTimesMatrix => {
+                let left = self.operand(inst, 0)?;
+                let right = self.operand(inst, 1)?;
+                let left = self.columns(inst, &left)?;
+                let right = self.columns(inst, &right)?;
+                let mut product = Vec::with_capacity(right.len());
+                for column in &right {
+                    product.push(self.matrix_times_vector(inst, &left, column)?);
+                }
+                Value::aggregate(product)
+            }
+            Op::OuterProduct => {
+                let a = self.operand(inst, 0)?;
+                let b = self.operand(inst, 1)?;
+                let columns = (0..b.width())
+                    .map(|j| {
+                        self.alu_c(
+                            Opcode::Mul,
+                            Control::IEEE,
+                            a.count,
+                            vec![a.src(), b.element(j)],
+                        )
+                    })
+                    .collect();
+                Value::aggregate(columns)
+            }
+            Op::Transpose => {
+                let matrix = self.operand(inst, 0)?;
+                let columns = self.columns(inst, &matrix)?;
+                self.transpose(inst, &columns)?
+            }
+            Op::IAddCarry | Op::ISubBorrow | Op::UMulExtended | Op::SMulExtended => {
+                self.lower_extended(op, inst)?
+            }
+            _ => return Err(self.unsupported(inst, format!("Op{op:?}"))),
+        };
+        self.define(inst, value)
     }
+
+    // ----- helpers shared with the GLSL.std.450 lowering -----------------------------------
+
+    /// An [`Unsupported`] error located at `inst`.
+    pub(super) fn unsupported(&self, inst: SpvInst<'_>, feature: impl Into<String>) -> Error {
+        Unsupported::at(self.module, inst.index(), feature).into()
+    }
+
+    /// Records `value` as the result of `inst`.
+    pub(super) fn define(&mut self, inst: SpvInst<'_>, value: Value) -> Result<(), Error> {
+        let result = inst
+            .result_id()
+            .ok_or_else(|| self.unsupported(inst, "an operation without a result"))?;
+        self.set_value(result, value);
+        Ok(())
+    }
+
+    /// The register shape of type `ty`, located at `inst`.
+    pub(super) fn shape(&self, inst: SpvInst<'_>, ty: Id) -> Result<Shape, Error> {
+        types::shape_of(self.module, ty).map_err(|u| located(self.module, inst, u))
+    }
+
+    /// The register shape of the result of `inst`.
+    pub(super) fn result_shape(&self, inst: SpvInst<'_>) -> Result<Shape, Error> {
+        let ty = inst
+            .result_type()
+            .ok_or_else(|| self.unsupported(inst, "an operation without a result type"))?;
+        self.shape(inst, ty)
+    }
+
+    /// The register layout of the result of `inst`.
+    fn result_layout(&self, inst: SpvInst<'_>) -> Result<Layout, Error> {
+        let ty = inst
+            .result_type()
+            .ok_or_else(|| self.unsupported(inst, "an operation without a result type"))?;
+        types::layout_of(self.module, ty).map_err(|u| located(self.module, inst, u))
+    }
+
+    /// The type of operand `n` of `inst` (an id operand).
+    fn operand_type(&self, inst: SpvInst<'_>, n: usize) -> Result<Id, Error> {
+        let id = self.operand_id(inst, n)?;
+        self.module
+            .result_type(id)
+            .ok_or_else(|| self.unsupported(inst, format!("operand {id} without a type")))
+    }
+
+    /// The id in operand word `n` of `inst`.
+    pub(super) fn operand_id(&self, inst: SpvInst<'_>, n: usize) -> Result<Id, Error> {
+        inst.operands()
+            .get(n)
+            .map(|word| Id(*word))
+            .ok_or_else(|| self.unsupported(inst, format!("a missing operand {n}")))
+    }
+
+    /// The value of operand word `n` of `inst`.
+    pub(super) fn operand(&mut self, inst: SpvInst<'_>, n: usize) -> Result<Value, Error> {
+        let id = self.operand_id(inst, n)?;
+        self.operand_value(id, inst)
+    }
+
+    /// The value of `id`: a lowered result or a constant. Constants of struct, array and matrix
+    /// type become aggregates of their members' literals.
+    pub(super) fn operand_value(&mut self, id: Id, at: SpvInst<'_>) -> Result<Value, Error> {
+        if let Some(Some(value)) = self.values.get(id.0 as usize) {
+            return Ok(value.clone());
+        }
+        let module = self.module;
+        let aggregate_type = module.constant(id).and_then(|constant| {
+            matches!(
+                module.ty(constant.ty()),
+                Some(spv_reader::Type::Struct { .. })
+                    | Some(spv_reader::Type::Array { .. })
+                    | Some(spv_reader::Type::Matrix { .. })
+            )
+            .then(|| constant.ty())
+        });
+        let Some(ty) = aggregate_type else {
+            return self.value(id, at);
+        };
+        let value = match module.constant(id) {
+            Some(spv_reader::Constant::Composite {
+                parts, spec: false, ..
+            }) => {
+                let mut members = Vec::with_capacity(parts.len());
+                for part in parts {
+                    members.push(self.operand_value(*part, at)?);
+                }
+                Value::aggregate(members)
+            }
+            Some(spv_reader::Constant::Null { .. }) | Some(spv_reader::Constant::Undef { .. }) => {
+                let layout = types::layout_of(module, ty).map_err(|u| located(module, at, u))?;
+                self.zero_of(&layout)
+            }
+            _ => return self.value(id, at),
+        };
+        self.set_value(id, value.clone());
+        Ok(value)
+    }
+
+    /// A zero value of `layout` (OpConstantNull; also the value chosen for OpUndef).
+    fn zero_of(&mut self, layout: &Layout) -> Value {
+        match layout {
+            Layout::Vector(_) => self.word(0),
+            Layout::Aggregate(members) => {
+                Value::aggregate(members.iter().map(|member| self.zero_of(member)).collect())
+            }
+        }
+    }
+
+    /// A scalar literal.
+    pub(super) fn word(&mut self, word: u32) -> Value {
+        self.regs.scalar(word)
+    }
+
+    /// A scalar float literal.
+    pub(super) fn float(&mut self, value: f32) -> Value {
+        self.regs.scalar(value.to_bits())
+    }
+
+    /// Fails unless the target family has `op` (guide Appendix D; amd-il.md §8.4).
+    pub(super) fn require(&self, inst: SpvInst<'_>, op: Opcode) -> Result<(), Error> {
+        let info = op.info();
+        if info.families.contains(self.options.target) {
+            return Ok(());
+        }
+        Err(self.unsupported(
+            inst,
+            format!(
+                "`{}` (needed here) on {}",
+                info.mnemonic,
+                self.options.target.name()
+            ),
+        ))
+    }
+
+    /// Emits `op` on `sources` into the first `count` components of a fresh temporary.
+    pub(super) fn alu(&mut self, op: Opcode, count: u8, sources: Vec<Src>) -> Value {
+        self.alu_c(op, Control::NONE, count, sources)
+    }
+
+    /// [`Lowerer::alu`] with a control field (`_ieee`, `_zeroop(z)`, ...).
+    pub(super) fn alu_c(
+        &mut self,
+        op: Opcode,
+        ctrl: Control,
+        count: u8,
+        sources: Vec<Src>,
+    ) -> Value {
+        let reg = self.regs.temp();
+        let mut il = Inst::new(op).ctrl(ctrl).dst(dst_first(reg, count));
+        il.src = sources;
+        self.emit(il);
+        temp_value(reg, count)
+    }
+
+    /// A scalar IL operation that reads `.w` and broadcasts (amd-il.md §0.4), applied to each
+    /// element: one instruction per element, each reading that element replicated and writing
+    /// one component.
+    pub(super) fn alu_each(&mut self, op: Opcode, count: u8, sources: &[&Value]) -> Value {
+        let reg = self.regs.temp();
+        for i in 0..usize::from(count) {
+            let mut il = Inst::new(op).dst(dst_at(reg, i));
+            il.src = sources.iter().map(|value| value.element(i)).collect();
+            self.emit(il);
+        }
+        temp_value(reg, count)
+    }
+
+    /// A vector whose elements are the given one-element values: the components re-labelled
+    /// when they all live in one register, otherwise one `mov` per source register (constant
+    /// elements are first merged into one literal).
+    pub(super) fn gather(&mut self, elements: &[Value]) -> Value {
+        let elements: Vec<Value> = elements.iter().take(4).cloned().collect();
+        if let Some(value) = same_register(&elements) {
+            return value;
+        }
+        let mut elements = elements;
+        let constants: Vec<(usize, u32)> = elements
+            .iter()
+            .enumerate()
+            .filter_map(|(i, element)| {
+                let words = self.regs.constant_words(element)?;
+                Some((i, *words.first()?))
+            })
+            .collect();
+        // Constants from two or more literals become one literal; constants already in one
+        // literal are read from it by the swizzle.
+        // (The positions index `elements`, which they were enumerated from.)
+        let several_literals = constants.first().is_some_and(|(first, _)| {
+            constants
+                .iter()
+                .any(|(i, _)| elements[*i].reg != elements[*first].reg)
+        });
+        if several_literals {
+            let mut words = [0u32; 4];
+            for (i, word) in &constants {
+                words[*i] = *word;
+            }
+            let literal = self.regs.literal(words);
+            for (i, _) in &constants {
+                elements[*i] = Value {
+                    reg: literal.clone(),
+                    comps: [XYZW[*i]; 4],
+                    count: 1,
+                    members: Vec::new(),
+                };
+            }
+            if let Some(value) = same_register(&elements) {
+                return value;
+            }
+        }
+        let reg = self.regs.temp();
+        let mut done = [false; 4];
+        for i in 0..elements.len() {
+            if done[i] {
+                continue;
+            }
+            let source_reg = elements[i].reg.clone();
+            let mut dst = dst_first(reg, 0);
+            let mut src = Src::new(source_reg.clone());
+            src.swizzle = [elements[i].comps[0]; 4];
+            for (j, element) in elements.iter().enumerate().skip(i) {
+                if element.reg == source_reg {
+                    dst.mask[j] = DstComp::Write;
+                    src.swizzle[j] = element.comps[0];
+                    done[j] = true;
+                }
+            }
+            self.emit(Inst::new(Opcode::Mov).dst(dst).src(src));
+        }
+        let count = u8::try_from(elements.len().clamp(1, 4)).unwrap_or(4);
+        temp_value(reg, count)
+    }
+
+    /// `src` when one replicated component serves every element of `value` (a scalar, a splat
+    /// constant or a value whose elements share a component).
+    fn uniform_scalar(&self, value: &Value) -> Option<Src> {
+        let comps = &value.comps[..value.width()];
+        if comps.iter().all(|comp| *comp == comps[0]) {
+            return Some(value.element(0));
+        }
+        let words = self.regs.constant_words(value)?;
+        words
+            .iter()
+            .all(|word| *word == words[0])
+            .then(|| value.element(0))
+    }
+
+    /// The first element of `value` as a constant word, if it is one.
+    fn constant_scalar(&self, value: &Value) -> Option<u32> {
+        self.regs.constant_words(value)?.first().copied()
+    }
+
+    // ----- per-instruction lowerings --------------------------------------------------------
 
     /// A one-instruction component-wise operation on all operands.
     fn lower_elementwise(&mut self, mapping: Elementwise, inst: SpvInst<'_>) -> Result<(), Error> {
-        let module = self.module;
-        let (Some(result), Some(ty)) = (inst.result_id(), inst.result_type()) else {
-            return Err(
-                Unsupported::at(module, inst.index(), "an operation without a result").into(),
-            );
-        };
-        let shape = types::shape_of(module, ty).map_err(|u| located(module, inst, u))?;
+        let count = self.result_shape(inst)?.count;
         let mut sources: Vec<Src> = Vec::with_capacity(inst.operands().len());
-        for operand in inst.operands() {
-            sources.push(self.value(Id(*operand), inst)?.src());
+        for n in 0..inst.operands().len() {
+            sources.push(self.operand(inst, n)?.src());
         }
         if mapping.swap {
             sources.reverse();
@@ -133,16 +646,620 @@ impl Lowerer<'_> {
         {
             second.neg = [true; 4];
         }
-        let reg = self.regs.temp();
-        let mut il = Inst::new(mapping.op)
-            .ctrl(mapping.ctrl)
-            .dst(dst_first(reg, shape.count));
-        il.src = sources;
-        self.emit(il);
-        self.set_value(
-            result,
-            Value::in_reg(Reg::new(RegType::Temp, reg), shape.count),
-        );
-        Ok(())
+        let mut value = self.alu_c(mapping.op, mapping.ctrl, count, sources);
+        if mapping.invert {
+            value = self.alu(Opcode::INot, count, vec![value.src()]);
+        }
+        self.define(inst, value)
     }
+
+    /// A one-operand operation on a family that has it.
+    fn unary_checked(&mut self, op: Opcode, inst: SpvInst<'_>) -> Result<Value, Error> {
+        self.require(inst, op)?;
+        let a = self.operand(inst, 0)?;
+        let count = self.result_shape(inst)?.count;
+        Ok(self.alu(op, count, vec![a.src()]))
+    }
+
+    /// OpBitcast between 32-bit types of the same component count: the bits stay where they
+    /// are (IL registers are untyped, amd-il.md §7.1).
+    fn lower_bitcast(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
+        let operand_type = self.operand_type(inst, 0)?;
+        let from = self.shape(inst, operand_type)?;
+        let to = self.result_shape(inst)?;
+        if from.count != to.count {
+            return Err(self.unsupported(inst, "OpBitcast between vectors of different sizes"));
+        }
+        self.operand(inst, 0)
+    }
+
+    /// OpQuantizeToF16: through half precision and back (`f2f16`, `f162f`, EG+), with half
+    /// denormals flushed to a zero of the same sign as SPIR-V requires (spirv.md §6.13 item 8).
+    fn lower_quantize(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
+        self.require(inst, Opcode::F2F16)?;
+        let a = self.operand(inst, 0)?;
+        let count = self.result_shape(inst)?.count;
+        let half = self.alu(Opcode::F2F16, count, vec![a.src()]);
+        let exponent_mask = self.word(0x7C00);
+        let sign_mask = self.word(0x8000);
+        let exponent = self.alu(Opcode::And, count, vec![half.src(), exponent_mask.src()]);
+        let sign = self.alu(Opcode::And, count, vec![half.src(), sign_mask.src()]);
+        let flushed = self.alu(
+            Opcode::CmovLogical,
+            count,
+            vec![exponent.src(), half.src(), sign.src()],
+        );
+        Ok(self.alu(Opcode::F162F, count, vec![flushed.src()]))
+    }
+
+    fn lower_composite_construct(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
+        let layout = self.result_layout(inst)?;
+        let mut parts = Vec::with_capacity(inst.operands().len());
+        for n in 0..inst.operands().len() {
+            parts.push(self.operand(inst, n)?);
+        }
+        match layout {
+            Layout::Aggregate(members) => {
+                if members.len() != parts.len() {
+                    return Err(self.unsupported(inst, "a composite with a wrong member count"));
+                }
+                Ok(Value::aggregate(parts))
+            }
+            Layout::Vector(shape) => {
+                // Vector constituents are concatenated (SPIR-V OpCompositeConstruct).
+                let elements: Vec<Value> = parts.iter().flat_map(Value::elements).collect();
+                if elements.len() != usize::from(shape.count)
+                    || parts.iter().any(Value::is_aggregate)
+                {
+                    return Err(self.unsupported(inst, "a vector with a wrong element count"));
+                }
+                Ok(self.gather(&elements))
+            }
+        }
+    }
+
+    fn lower_composite_extract(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
+        let composite = self.operand(inst, 0)?;
+        let indices = inst.operands().get(1..).unwrap_or_default();
+        self.extract_path(inst, &composite, indices)
+    }
+
+    /// The part of `composite` that literal `indices` select.
+    fn extract_path(
+        &self,
+        inst: SpvInst<'_>,
+        composite: &Value,
+        indices: &[u32],
+    ) -> Result<Value, Error> {
+        let mut current = composite.clone();
+        for index in indices {
+            let index = *index as usize;
+            current = if current.is_aggregate() {
+                current
+                    .members
+                    .get(index)
+                    .cloned()
+                    .ok_or_else(|| self.unsupported(inst, "a composite index past the end"))?
+            } else if index < current.width() {
+                current.extract(index)
+            } else {
+                return Err(self.unsupported(inst, "a composite index past the end"));
+            };
+        }
+        Ok(current)
+    }
+
+    fn lower_composite_insert(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
+        let object = self.operand(inst, 0)?;
+        let composite = self.operand(inst, 1)?;
+        let indices = inst.operands().get(2..).unwrap_or_default();
+        self.insert_path(inst, &composite, indices, object)
+    }
+
+    /// `composite` with the part that `indices` select replaced by `object`.
+    fn insert_path(
+        &mut self,
+        inst: SpvInst<'_>,
+        composite: &Value,
+        indices: &[u32],
+        object: Value,
+    ) -> Result<Value, Error> {
+        let Some((first, rest)) = indices.split_first() else {
+            return Ok(object);
+        };
+        let index = *first as usize;
+        if composite.is_aggregate() {
+            let mut members = composite.members.clone();
+            let Some(member) = members.get(index).cloned() else {
+                return Err(self.unsupported(inst, "a composite index past the end"));
+            };
+            members[index] = self.insert_path(inst, &member, rest, object)?;
+            return Ok(Value::aggregate(members));
+        }
+        if !rest.is_empty() || index >= composite.width() || object.is_aggregate() {
+            return Err(self.unsupported(inst, "a composite index past the end"));
+        }
+        let mut elements = composite.elements();
+        elements[index] = object.extract(0);
+        Ok(self.gather(&elements))
+    }
+
+    fn lower_vector_shuffle(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
+        let first = self.operand(inst, 0)?;
+        let second = self.operand(inst, 1)?;
+        let pool: Vec<Value> = first
+            .elements()
+            .into_iter()
+            .chain(second.elements())
+            .collect();
+        let selectors = inst.operands().get(2..).unwrap_or_default();
+        // An undefined component (0xFFFFFFFF, spirv.md §6.13 item 5) repeats a selected one,
+        // so that it adds no source register.
+        let fallback = selectors
+            .iter()
+            .find_map(|s| pool.get(*s as usize))
+            .or(pool.first())
+            .cloned()
+            .ok_or_else(|| self.unsupported(inst, "a shuffle of empty vectors"))?;
+        let mut elements = Vec::with_capacity(selectors.len());
+        for selector in selectors {
+            let element = match pool.get(*selector as usize) {
+                Some(element) => element.clone(),
+                None if *selector == u32::MAX => fallback.clone(),
+                None => return Err(self.unsupported(inst, "a shuffle component past the end")),
+            };
+            elements.push(element);
+        }
+        if elements.is_empty() || elements.len() > 4 {
+            return Err(self.unsupported(inst, "a shuffle of more than four components"));
+        }
+        Ok(self.gather(&elements))
+    }
+
+    /// OpVectorExtractDynamic: a constant index re-labels; otherwise one compare against every
+    /// index at once and a `cmov_logical` chain. An index out of range is undefined in SPIR-V;
+    /// here it yields element 0.
+    fn lower_extract_dynamic(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
+        let vector = self.operand(inst, 0)?;
+        let index = self.operand(inst, 1)?;
+        if let Some(constant) = self.constant_scalar(&index) {
+            return Ok(vector.extract((constant as usize).min(vector.width().saturating_sub(1))));
+        }
+        let width = vector.width();
+        if width <= 1 {
+            return Ok(vector.extract(0));
+        }
+        // Element i (i ≥ 1) of the comparison tells whether the index is i.
+        let indices: Vec<u32> = (1u32..).take(width - 1).collect();
+        let candidates = self.regs.vector(&indices);
+        let is = self.alu(
+            Opcode::IEq,
+            u8::try_from(width - 1).unwrap_or(3),
+            vec![index.element(0), candidates.src()],
+        );
+        let reg = self.regs.temp();
+        let mut current = vector.element(0);
+        for i in 1..width {
+            self.emit(
+                Inst::new(Opcode::CmovLogical)
+                    .dst(dst_first(reg, 1))
+                    .src(is.element(i - 1))
+                    .src(vector.element(i))
+                    .src(current),
+            );
+            current = temp_value(reg, 1).element(0);
+        }
+        Ok(temp_value(reg, 1))
+    }
+
+    /// OpVectorInsertDynamic: a constant index is a composite insert; otherwise one compare
+    /// per component and one `cmov_logical`. An index out of range changes nothing.
+    fn lower_insert_dynamic(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
+        let vector = self.operand(inst, 0)?;
+        let component = self.operand(inst, 1)?;
+        let index = self.operand(inst, 2)?;
+        let width = vector.width();
+        if let Some(constant) = self.constant_scalar(&index) {
+            let mut elements = vector.elements();
+            if let Some(slot) = elements.get_mut(constant as usize) {
+                *slot = component.extract(0);
+            }
+            return Ok(self.gather(&elements));
+        }
+        let count = vector.count;
+        let positions: Vec<u32> = (0u32..).take(width).collect();
+        let positions = self.regs.vector(&positions);
+        let is = self.alu(Opcode::IEq, count, vec![index.element(0), positions.src()]);
+        Ok(self.alu(
+            Opcode::CmovLogical,
+            count,
+            vec![is.src(), component.element(0), vector.src()],
+        ))
+    }
+
+    /// OpSelect: `cmov_logical` per component; a scalar condition selects whole vectors and,
+    /// member by member, whole aggregates (spirv.md §6.13 item 6).
+    fn select(
+        &mut self,
+        inst: SpvInst<'_>,
+        condition: &Value,
+        accept: &Value,
+        reject: &Value,
+    ) -> Result<Value, Error> {
+        if accept.is_aggregate() {
+            if condition.is_aggregate()
+                || condition.count != 1
+                || accept.members.len() != reject.members.len()
+            {
+                return Err(self.unsupported(inst, "this OpSelect of aggregates"));
+            }
+            let mut members = Vec::with_capacity(accept.members.len());
+            for (a, r) in accept.members.iter().zip(&reject.members) {
+                members.push(self.select(inst, condition, a, r)?);
+            }
+            return Ok(Value::aggregate(members));
+        }
+        Ok(self.alu(
+            Opcode::CmovLogical,
+            accept.count,
+            vec![condition.src(), accept.src(), reject.src()],
+        ))
+    }
+
+    /// `udiv`/`umod` with a zero divisor giving all ones (a deterministic choice for a result
+    /// SPIR-V leaves undefined and IL unspecified, amd-il.md §6.9); a constant non-zero
+    /// divisor needs no guard.
+    fn unsigned_divide(&mut self, op: Opcode, count: u8, a: &Value, b: &Value) -> Value {
+        let result = self.alu(op, count, vec![a.src(), b.src()]);
+        let nonzero_constant = self
+            .regs
+            .constant_words(b)
+            .is_some_and(|words| words.iter().all(|w| *w != 0));
+        if nonzero_constant {
+            return result;
+        }
+        let all_ones = self.word(TRUE);
+        self.alu(
+            Opcode::CmovLogical,
+            count,
+            vec![b.src(), result.src(), all_ones.src()],
+        )
+    }
+
+    /// SDiv, SRem and SMod from magnitudes (amd-il.md §7.3): |x| is `imax(x, −x)` (which
+    /// leaves INT_MIN as 2^31, its magnitude read unsigned), the quotient is negated when the
+    /// signs differ, the remainder takes the dividend's sign, and SMod adds the divisor to a
+    /// non-zero remainder whose sign differs from the divisor's (spirv.md §6.13 item 2).
+    fn lower_signed_division(&mut self, op: spirv::Op, inst: SpvInst<'_>) -> Result<Value, Error> {
+        let a = self.operand(inst, 0)?;
+        let b = self.operand(inst, 1)?;
+        let count = self.result_shape(inst)?.count;
+        let magnitude_a = self.magnitude(count, &a);
+        let magnitude_b = self.magnitude(count, &b);
+        let zero = self.word(0);
+        if op == spirv::Op::SDiv {
+            let quotient = self.unsigned_divide(Opcode::UDiv, count, &magnitude_a, &magnitude_b);
+            let signs = self.alu(Opcode::IXor, count, vec![a.src(), b.src()]);
+            let negative = self.alu(Opcode::ILt, count, vec![signs.src(), zero.src()]);
+            return Ok(self.conditional_negate(count, &quotient, &negative));
+        }
+        let remainder = self.unsigned_divide(Opcode::UMod, count, &magnitude_a, &magnitude_b);
+        let negative = self.alu(Opcode::ILt, count, vec![a.src(), zero.src()]);
+        let remainder = self.conditional_negate(count, &remainder, &negative);
+        if op == spirv::Op::SRem {
+            return Ok(remainder);
+        }
+        let signs = self.alu(Opcode::IXor, count, vec![remainder.src(), b.src()]);
+        let differ = self.alu(Opcode::ILt, count, vec![signs.src(), zero.src()]);
+        // A zero remainder keeps its value whatever the signs.
+        let adjust = self.alu(
+            Opcode::CmovLogical,
+            count,
+            vec![remainder.src(), differ.src(), zero.src()],
+        );
+        let addend = self.alu(Opcode::And, count, vec![adjust.src(), b.src()]);
+        Ok(self.alu(Opcode::IAdd, count, vec![remainder.src(), addend.src()]))
+    }
+
+    /// |x| of signed integers as `imax(x, −x)`, folded for a constant.
+    fn magnitude(&mut self, count: u8, x: &Value) -> Value {
+        if let Some(words) = self.regs.constant_words(x) {
+            let magnitudes: Vec<u32> = words.iter().map(|w| (*w as i32).unsigned_abs()).collect();
+            return self.regs.vector(&magnitudes);
+        }
+        self.alu(Opcode::IMax, count, vec![x.src(), negated(x.src())])
+    }
+
+    /// `value` negated where `mask` is all ones: (v ^ m) − m.
+    fn conditional_negate(&mut self, count: u8, value: &Value, mask: &Value) -> Value {
+        let flipped = self.alu(Opcode::IXor, count, vec![value.src(), mask.src()]);
+        self.alu(
+            Opcode::IAdd,
+            count,
+            vec![flipped.src(), negated(mask.src())],
+        )
+    }
+
+    /// Shifts: one instruction when the amount is one replicated component, else one per
+    /// component (amd-il.md §0.5).
+    fn lower_shift(&mut self, op: Opcode, inst: SpvInst<'_>) -> Result<Value, Error> {
+        let base = self.operand(inst, 0)?;
+        let amount = self.operand(inst, 1)?;
+        let count = self.result_shape(inst)?.count;
+        if let Some(uniform) = self.uniform_scalar(&amount) {
+            return Ok(self.alu(op, count, vec![base.src(), uniform]));
+        }
+        let reg = self.regs.temp();
+        for i in 0..usize::from(count) {
+            self.emit(
+                Inst::new(op)
+                    .dst(dst_at(reg, i))
+                    .src(base.element(i))
+                    .src(amount.element(i)),
+            );
+        }
+        Ok(temp_value(reg, count))
+    }
+
+    /// OpBitFieldUExtract / SExtract (base, offset, count) → `u/ibit_extract d, count, offset,
+    /// base`. IL widths are five bits, so a count of 32 (offset 0, the whole value) reads as
+    /// an empty field; it is special-cased (amd-il.md §7.3).
+    fn lower_bitfield_extract(&mut self, op: Opcode, inst: SpvInst<'_>) -> Result<Value, Error> {
+        self.require(inst, op)?;
+        let base = self.operand(inst, 0)?;
+        let offset = self.operand(inst, 1)?;
+        let width = self.operand(inst, 2)?;
+        let count = self.result_shape(inst)?.count;
+        if self.constant_scalar(&width) == Some(32) {
+            return Ok(base);
+        }
+        let field = self.alu(
+            op,
+            count,
+            vec![width.element(0), offset.element(0), base.src()],
+        );
+        if self.constant_scalar(&width).is_some() {
+            return Ok(field);
+        }
+        Ok(self.whole_when_32(count, &width, &base, &field))
+    }
+
+    /// OpBitFieldInsert (base, insert, offset, count) → `ubit_insert d, count, offset, insert,
+    /// base`; a count of 32 replaces the whole value.
+    fn lower_bitfield_insert(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
+        self.require(inst, Opcode::UBitInsert)?;
+        let base = self.operand(inst, 0)?;
+        let insert = self.operand(inst, 1)?;
+        let offset = self.operand(inst, 2)?;
+        let width = self.operand(inst, 3)?;
+        let count = self.result_shape(inst)?.count;
+        if self.constant_scalar(&width) == Some(32) {
+            return Ok(insert);
+        }
+        let merged = self.alu(
+            Opcode::UBitInsert,
+            count,
+            vec![
+                width.element(0),
+                offset.element(0),
+                insert.src(),
+                base.src(),
+            ],
+        );
+        if self.constant_scalar(&width).is_some() {
+            return Ok(merged);
+        }
+        Ok(self.whole_when_32(count, &width, &insert, &merged))
+    }
+
+    /// `whole` where the bit count `width` is 32, else `field`.
+    fn whole_when_32(&mut self, count: u8, width: &Value, whole: &Value, field: &Value) -> Value {
+        let thirty_two = self.word(32);
+        let is_whole = self.alu(Opcode::IEq, 1, vec![width.element(0), thirty_two.src()]);
+        self.alu(
+            Opcode::CmovLogical,
+            count,
+            vec![is_whole.element(0), whole.src(), field.src()],
+        )
+    }
+
+    /// IsNan, IsInf, IsFinite, IsNormal and SignBitSet as integer tests of the bits: float
+    /// compares flush denormals and say nothing reliable about NaN (amd-il.md §9).
+    fn lower_float_class(&mut self, op: spirv::Op, inst: SpvInst<'_>) -> Result<Value, Error> {
+        use spirv::Op;
+        let a = self.operand(inst, 0)?;
+        let count = self.result_shape(inst)?.count;
+        if op == Op::SignBitSet {
+            let zero = self.word(0);
+            return Ok(self.alu(Opcode::ILt, count, vec![a.src(), zero.src()]));
+        }
+        let mask = self.word(MAGNITUDE_BITS);
+        let magnitude = self.alu(Opcode::And, count, vec![a.src(), mask.src()]);
+        let infinity = self.word(INFINITY_BITS);
+        Ok(match op {
+            Op::IsNan => self.alu(Opcode::ULt, count, vec![infinity.src(), magnitude.src()]),
+            Op::IsInf => self.alu(Opcode::IEq, count, vec![magnitude.src(), infinity.src()]),
+            Op::IsFinite => self.alu(Opcode::ULt, count, vec![magnitude.src(), infinity.src()]),
+            _ => {
+                // Normal: the exponent field is 1..=254, i.e. magnitude − 2^23 < 0x7F000000.
+                let smallest = self.word(0x0080_0000);
+                let span = self.word(INFINITY_BITS - 0x0080_0000);
+                let offset = self.alu(
+                    Opcode::IAdd,
+                    count,
+                    vec![magnitude.src(), negated(smallest.src())],
+                );
+                self.alu(Opcode::ULt, count, vec![offset.src(), span.src()])
+            }
+        })
+    }
+
+    /// OpAny / OpAll: `ior` / `iand` of the elements.
+    fn reduce(&mut self, op: Opcode, vector: &Value) -> Value {
+        let mut acc = vector.extract(0);
+        for i in 1..vector.width() {
+            acc = self.alu(op, 1, vec![acc.src(), vector.element(i)]);
+        }
+        acc
+    }
+
+    /// `dot(a, b)` (`dp2/dp3/dp4_ieee`, amd-il.md §0.3), broadcast into `count` components.
+    pub(super) fn dot(&mut self, a: &Value, b: &Value, count: u8) -> Value {
+        let op = match a.width() {
+            2 => Opcode::Dp2,
+            3 => Opcode::Dp3,
+            4 => Opcode::Dp4,
+            _ => Opcode::Mul,
+        };
+        self.alu_c(op, Control::IEEE, count, vec![a.src(), b.src()])
+    }
+
+    /// The column vectors of a matrix value.
+    fn columns(&self, inst: SpvInst<'_>, matrix: &Value) -> Result<Vec<Value>, Error> {
+        if !matrix.is_aggregate() || matrix.members.iter().any(Value::is_aggregate) {
+            return Err(self.unsupported(inst, "a matrix operand that is not a matrix"));
+        }
+        Ok(matrix.members.clone())
+    }
+
+    /// `v · M`: element j is dot(v, column j), each dot written into its own component.
+    fn vector_times_matrix(
+        &mut self,
+        inst: SpvInst<'_>,
+        vector: &Value,
+        columns: &[Value],
+    ) -> Result<Value, Error> {
+        if columns.is_empty() || columns.len() > 4 {
+            return Err(self.unsupported(inst, "a matrix of more than four columns"));
+        }
+        let op = match vector.width() {
+            2 => Opcode::Dp2,
+            3 => Opcode::Dp3,
+            _ => Opcode::Dp4,
+        };
+        let reg = self.regs.temp();
+        for (j, column) in columns.iter().enumerate() {
+            self.emit(
+                Inst::new(op)
+                    .ctrl(Control::IEEE)
+                    .dst(dst_at(reg, j))
+                    .src(vector.src())
+                    .src(column.src()),
+            );
+        }
+        Ok(temp_value(reg, u8::try_from(columns.len()).unwrap_or(4)))
+    }
+
+    /// `M · v`: Σ column j · v[j], as a multiply and a chain of `mad_ieee`.
+    fn matrix_times_vector(
+        &mut self,
+        inst: SpvInst<'_>,
+        columns: &[Value],
+        vector: &Value,
+    ) -> Result<Value, Error> {
+        let Some(first) = columns.first() else {
+            return Err(self.unsupported(inst, "a matrix without columns"));
+        };
+        let count = first.count;
+        let mut sum = self.alu_c(
+            Opcode::Mul,
+            Control::IEEE,
+            count,
+            vec![first.src(), vector.element(0)],
+        );
+        for (j, column) in columns.iter().enumerate().skip(1) {
+            sum = self.alu_c(
+                Opcode::Mad,
+                Control::IEEE,
+                count,
+                vec![column.src(), vector.element(j), sum.src()],
+            );
+        }
+        Ok(sum)
+    }
+
+    /// The transpose of a matrix given by its columns.
+    pub(super) fn transpose(
+        &mut self,
+        inst: SpvInst<'_>,
+        columns: &[Value],
+    ) -> Result<Value, Error> {
+        let rows = columns.first().map_or(0, Value::width);
+        if columns.is_empty() || columns.len() > 4 || rows == 0 {
+            return Err(self.unsupported(inst, "a matrix of more than four columns"));
+        }
+        let mut transposed = Vec::with_capacity(rows);
+        for i in 0..rows {
+            let row: Vec<Value> = columns.iter().map(|column| column.extract(i)).collect();
+            transposed.push(self.gather(&row));
+        }
+        Ok(Value::aggregate(transposed))
+    }
+
+    /// IAddCarry, ISubBorrow, UMulExtended, SMulExtended: two-member structs (low part, carry /
+    /// borrow / high part). The carry and borrow are 1 or 0: `icarry`/`iborrow` where the
+    /// family has them (EG+), otherwise an unsigned compare masked to 1.
+    fn lower_extended(&mut self, op: spirv::Op, inst: SpvInst<'_>) -> Result<Value, Error> {
+        use spirv::Op;
+        let a = self.operand(inst, 0)?;
+        let b = self.operand(inst, 1)?;
+        let count = a.count;
+        let has_carry = Opcode::ICarry.info().families.contains(self.options.target);
+        let (low, high) = match op {
+            Op::IAddCarry => {
+                let sum = self.alu(Opcode::IAdd, count, vec![a.src(), b.src()]);
+                let carry = if has_carry {
+                    self.alu(Opcode::ICarry, count, vec![a.src(), b.src()])
+                } else {
+                    // The sum wrapped exactly when it is below an operand.
+                    let wrapped = self.alu(Opcode::ULt, count, vec![sum.src(), a.src()]);
+                    self.low_bit(count, &wrapped)
+                };
+                (sum, carry)
+            }
+            Op::ISubBorrow => {
+                let difference = self.alu(Opcode::IAdd, count, vec![a.src(), negated(b.src())]);
+                let borrow = if has_carry {
+                    self.alu(Opcode::IBorrow, count, vec![a.src(), b.src()])
+                } else {
+                    let below = self.alu(Opcode::ULt, count, vec![a.src(), b.src()]);
+                    self.low_bit(count, &below)
+                };
+                (difference, borrow)
+            }
+            Op::UMulExtended => (
+                self.alu(Opcode::IMul, count, vec![a.src(), b.src()]),
+                self.alu(Opcode::UMulHigh, count, vec![a.src(), b.src()]),
+            ),
+            _ => (
+                self.alu(Opcode::IMul, count, vec![a.src(), b.src()]),
+                self.alu(Opcode::IMulHigh, count, vec![a.src(), b.src()]),
+            ),
+        };
+        Ok(Value::aggregate(vec![low, high]))
+    }
+
+    /// An IL boolean (0 / all ones) as 0 / 1.
+    fn low_bit(&mut self, count: u8, boolean: &Value) -> Value {
+        let one = self.word(1);
+        self.alu(Opcode::And, count, vec![boolean.src(), one.src()])
+    }
+}
+
+/// The value whose elements are `elements` when they all live in one register.
+fn same_register(elements: &[Value]) -> Option<Value> {
+    let first = elements.first()?;
+    if elements.iter().any(|element| element.reg != first.reg) {
+        return None;
+    }
+    let mut comps = XYZW;
+    for (slot, element) in comps.iter_mut().zip(elements) {
+        *slot = element.comps[0];
+    }
+    Some(Value {
+        reg: first.reg.clone(),
+        comps,
+        count: u8::try_from(elements.len().clamp(1, 4)).unwrap_or(4),
+        members: Vec::new(),
+    })
 }

@@ -5,6 +5,9 @@
 //! one register. Booleans are 0 / 0xFFFFFFFF, as every IL compare writes them (amd-il.md §0.2).
 //! Buffer layouts come from the module's explicit Offset / ArrayStride / MatrixStride
 //! decorations (SPIR-V §2.18.1), never from a layout rule of our own.
+//!
+//! Structs, arrays and matrices held in registers are aggregates ([`Layout::Aggregate`]): one
+//! layout per member, a matrix being an array of its column vectors (SPIR-V §2.2.2).
 
 use spv_reader::{Id, Module, Type, spirv};
 
@@ -47,6 +50,99 @@ pub fn shape_of(module: &Module, ty: Id) -> Result<Shape, Unsupported> {
             scalar: scalar_of(module, ty)?,
             count: 1,
         }),
+    }
+}
+
+/// The most scalar and vector leaves an aggregate value may have. An aggregate is held in one
+/// register per leaf, so this bounds the registers one SSA value can take (a `float[4096]`
+/// value would already be more temporaries than IL allows, amd-il.md §8.5).
+pub const MAX_AGGREGATE_LEAVES: usize = 4096;
+
+/// How a value type is held: a scalar or vector in one register, or an aggregate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// A scalar or vector of 32-bit components.
+    Vector(Shape),
+    /// A struct, array or matrix: the layout of each member in order.
+    Aggregate(Vec<Layout>),
+}
+
+/// The register layout of `ty`: vectors as [`shape_of`], structs, arrays and matrices as
+/// aggregates of at most [`MAX_AGGREGATE_LEAVES`] leaves.
+pub fn layout_of(module: &Module, ty: Id) -> Result<Layout, Unsupported> {
+    let mut leaves = 0usize;
+    layout_counting(module, ty, &mut leaves, 0)
+}
+
+/// Nesting of aggregate types is bounded by the leaf limit, but a chain of one-member structs
+/// has one leaf however deep it is; this bounds the recursion on its own.
+const MAX_AGGREGATE_DEPTH: usize = 64;
+
+fn layout_counting(
+    module: &Module,
+    ty: Id,
+    leaves: &mut usize,
+    depth: usize,
+) -> Result<Layout, Unsupported> {
+    if depth > MAX_AGGREGATE_DEPTH {
+        return Err(Unsupported::new(format!(
+            "aggregates nested more than {MAX_AGGREGATE_DEPTH} deep"
+        )));
+    }
+    let too_big = || {
+        Unsupported::new(format!(
+            "aggregate values of more than {MAX_AGGREGATE_LEAVES} scalars or vectors"
+        ))
+    };
+    let repeat = |element: Id, count: u32, leaves: &mut usize| {
+        let count = usize::try_from(count).map_err(|_| too_big())?;
+        if count == 0 || count > MAX_AGGREGATE_LEAVES {
+            return Err(too_big());
+        }
+        let member = layout_counting(module, element, leaves, depth + 1)?;
+        // Each further copy has as many leaves as the first; count them without recursing.
+        let per_member = leaf_count(&member);
+        *leaves = per_member
+            .checked_mul(count - 1)
+            .and_then(|more| leaves.checked_add(more))
+            .filter(|total| *total <= MAX_AGGREGATE_LEAVES)
+            .ok_or_else(too_big)?;
+        Ok(Layout::Aggregate(vec![member; count]))
+    };
+    match module.ty(ty) {
+        Some(Type::Struct { members }) => {
+            if members.is_empty() {
+                return Err(Unsupported::new("values of an empty struct type"));
+            }
+            let mut layouts = Vec::with_capacity(members.len().min(MAX_AGGREGATE_LEAVES));
+            for member in members {
+                layouts.push(layout_counting(module, *member, leaves, depth + 1)?);
+            }
+            Ok(Layout::Aggregate(layouts))
+        }
+        Some(Type::Array { element, length }) => {
+            let count = constant_u32(module, *length).ok_or_else(|| {
+                Unsupported::new("arrays whose length is a specialization constant")
+            })?;
+            repeat(*element, count, leaves)
+        }
+        Some(Type::Matrix { column, count }) => repeat(*column, *count, leaves),
+        Some(Type::RuntimeArray { .. }) => Err(Unsupported::new("runtime-array values")),
+        _ => {
+            *leaves += 1;
+            if *leaves > MAX_AGGREGATE_LEAVES {
+                return Err(too_big());
+            }
+            Ok(Layout::Vector(shape_of(module, ty)?))
+        }
+    }
+}
+
+/// The number of scalar and vector leaves of a layout.
+fn leaf_count(layout: &Layout) -> usize {
+    match layout {
+        Layout::Vector(_) => 1,
+        Layout::Aggregate(members) => members.iter().map(leaf_count).sum(),
     }
 }
 

@@ -6,6 +6,15 @@
 //! constant used a hundred times is declared once (DESIGN.md: literals live in an `IndexSet`
 //! whose index is the literal number). Built-in inputs are read straight from the IL system
 //! registers (`vAbsTid`, ...) without a copy.
+//!
+//! A [`Value`] names components rather than owning a register: extracting an element,
+//! shuffling the elements of one vector or copying an object re-labels components and emits
+//! nothing. This is sound because a temporary that holds an SSA value is written once (phi
+//! registers are written on edges only, where SSA dominance keeps every alias of them current).
+//!
+//! Structs, arrays and matrices (as arrays of column vectors, SPIR-V §2.2.2) are aggregates:
+//! a value whose [`Value::members`] hold one value per member (amd-il.md §9 "Types":
+//! statically indexed aggregates are scalarised temporaries).
 
 use il_model::{CompSel, Dst, DstComp, Inst, Reg, RegType, Src};
 use indexmap::IndexSet;
@@ -13,15 +22,18 @@ use indexmap::IndexSet;
 /// The component selects x, y, z, w in order.
 pub const XYZW: [CompSel; 4] = [CompSel::X, CompSel::Y, CompSel::Z, CompSel::W];
 
-/// A value of 1–4 components: which register holds it and which component holds each element.
+/// A value: 1–4 elements held in components of one register, or an aggregate of member values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Value {
-    /// The register (a temporary, a literal or a system register).
+    /// The register (a temporary, a literal or a system register). For an aggregate, the
+    /// register of its first scalar, so that no aggregate names a register that does not exist.
     pub reg: Reg,
     /// Element `i` of the value is component `comps[i]` of the register.
     pub comps: [CompSel; 4],
-    /// Number of elements, 1–4.
+    /// Number of elements, 1–4; 0 for an aggregate.
     pub count: u8,
+    /// The members of a struct, array or matrix, in order; empty for a scalar or vector.
+    pub members: Vec<Value>,
 }
 
 impl Value {
@@ -31,7 +43,33 @@ impl Value {
             reg,
             comps: XYZW,
             count,
+            members: Vec::new(),
         }
+    }
+
+    /// An aggregate of `members` (at least one; SPIR-V has no empty struct values in
+    /// arithmetic, and an empty list yields an aggregate that reads as `r0`).
+    pub fn aggregate(members: Vec<Value>) -> Value {
+        let (reg, comps) = members
+            .first()
+            .map(|first| (first.reg.clone(), first.comps))
+            .unwrap_or((Reg::new(RegType::Temp, 0), XYZW));
+        Value {
+            reg,
+            comps,
+            count: 0,
+            members,
+        }
+    }
+
+    /// Whether the value is a struct, array or matrix.
+    pub fn is_aggregate(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The number of elements as a `usize` (0 for an aggregate).
+    pub fn width(&self) -> usize {
+        usize::from(self.count.min(4))
     }
 
     /// The value as a source operand whose component `i` reads element `i`; positions past the
@@ -48,20 +86,33 @@ impl Value {
         src
     }
 
-    /// Element `i` replicated into every position, for scalar operands (`r3.y`).
+    /// Element `i` replicated into every position, for scalar operands (`r3.y`); an index past
+    /// the last element reads the last element, so a scalar serves every position.
     pub fn element(&self, i: usize) -> Src {
         let mut src = Src::new(self.reg.clone());
-        src.swizzle = [self.comps.get(i).copied().unwrap_or(CompSel::X); 4];
+        src.swizzle = [self.comp(i); 4];
         src
     }
 
-    /// Element `i` as a one-element value.
+    /// Element `i` as a one-element value (the last element for an index past the end).
     pub fn extract(&self, i: usize) -> Value {
         Value {
             reg: self.reg.clone(),
-            comps: [self.comps.get(i).copied().unwrap_or(CompSel::X); 4],
+            comps: [self.comp(i); 4],
             count: 1,
+            members: Vec::new(),
         }
+    }
+
+    /// The component holding element `i`, clamped to the last element.
+    fn comp(&self, i: usize) -> CompSel {
+        let last = usize::from(self.count.clamp(1, 4)) - 1;
+        self.comps[i.min(last)]
+    }
+
+    /// The elements as one-element values.
+    pub fn elements(&self) -> Vec<Value> {
+        (0..self.width()).map(|i| self.extract(i)).collect()
     }
 }
 
@@ -70,6 +121,19 @@ pub fn dst_first(reg: u32, count: u8) -> Dst {
     let mut dst = Dst::temp(reg);
     for (position, comp) in dst.mask.iter_mut().enumerate() {
         *comp = if position < usize::from(count) {
+            DstComp::Write
+        } else {
+            DstComp::NoWrite
+        };
+    }
+    dst
+}
+
+/// A destination writing only component `position` (0–3) of temporary `reg` (`r5._y__`).
+pub fn dst_at(reg: u32, position: usize) -> Dst {
+    let mut dst = Dst::temp(reg);
+    for (at, comp) in dst.mask.iter_mut().enumerate() {
+        *comp = if at == position {
             DstComp::Write
         } else {
             DstComp::NoWrite
@@ -107,7 +171,48 @@ impl Registers {
             reg: self.literal([word; 4]),
             comps: [CompSel::X; 4],
             count: 1,
+            members: Vec::new(),
         }
+    }
+
+    /// A vector literal of `words.len()` (1–4) elements.
+    pub fn vector(&mut self, words: &[u32]) -> Value {
+        let mut all = [0u32; 4];
+        for (slot, word) in all.iter_mut().zip(words) {
+            *slot = *word;
+        }
+        if let Some(last) = words.last() {
+            for slot in all.iter_mut().skip(words.len()) {
+                *slot = *last;
+            }
+        }
+        let count = u8::try_from(words.len().clamp(1, 4)).unwrap_or(4);
+        Value::in_reg(self.literal(all), count)
+    }
+
+    /// The four words of literal register `reg`, if it is one of ours.
+    pub fn literal_words(&self, reg: &Reg) -> Option<[u32; 4]> {
+        if reg.ty != RegType::Literal || reg.index.is_some() {
+            return None;
+        }
+        self.literals
+            .get_index(usize::try_from(reg.num).ok()?)
+            .copied()
+    }
+
+    /// The element words of `value` when it is held in a literal (a constant).
+    pub fn constant_words(&self, value: &Value) -> Option<Vec<u32>> {
+        let words = self.literal_words(&value.reg)?;
+        value.comps[..value.width()]
+            .iter()
+            .map(|comp| match comp {
+                CompSel::X => Some(words[0]),
+                CompSel::Y => Some(words[1]),
+                CompSel::Z => Some(words[2]),
+                CompSel::W => Some(words[3]),
+                CompSel::Zero | CompSel::One => None,
+            })
+            .collect()
     }
 
     /// The `dcl_literal` declarations, in literal-number order.

@@ -1,0 +1,18 @@
+// Float add, subtract, multiply (mul_ieee), divide (div_zeroop(infinity)) and negate on vec4.
+#version 450
+layout(local_size_x = 64) in;
+
+layout(std430, set = 0, binding = 0) readonly buffer ABuffer { vec4 a[]; };
+layout(std430, set = 0, binding = 1) readonly buffer BBuffer { vec4 b[]; };
+layout(std430, set = 0, binding = 2) writeonly buffer RBuffer { vec4 r[]; };
+
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    vec4 x = a[i];
+    vec4 y = b[i];
+    r[i * 5u] = x + y;
+    r[i * 5u + 1u] = x - y;
+    r[i * 5u + 2u] = x * y;
+    r[i * 5u + 3u] = x / y;
+    r[i * 5u + 4u] = -x;
+}

@@ -1,0 +1,16 @@
+// Unsigned arithmetic mixing: min/max, division by a power of two, shifts and wrapping
+// subtraction.
+#version 450
+layout(local_size_x = 64) in;
+
+layout(std430, set = 0, binding = 0) readonly buffer ABuffer { uvec4 a[]; };
+layout(std430, set = 0, binding = 1) readonly buffer BBuffer { uvec4 b[]; };
+layout(std430, set = 0, binding = 2) writeonly buffer RBuffer { uvec4 r[]; };
+
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    uvec4 x = a[i];
+    uvec4 y = b[i];
+    r[i * 2u] = (x - y) / 16u + (y >> 2u);
+    r[i * 2u + 1u] = max(x, y) - min(x, y) + (x % 8u);
+}
