@@ -3,7 +3,8 @@
 
 use std::sync::OnceLock;
 
-use crate::rspirv::grammar::{self, Instruction, OperandKind};
+use crate::rspirv::grammar::{self, Instruction, OperandKind, OperandQuantifier};
+use crate::spirv::Op;
 
 /// What the reader needs to know about one opcode.
 #[derive(Clone, Copy)]
@@ -16,9 +17,101 @@ pub(crate) struct OpInfo {
     pub(crate) has_result: bool,
     /// Whether the opcode declares a type (`OpType*`, OpTypeForwardPointer included).
     pub(crate) declares_type: bool,
-    /// Whether the opcode declares a constant or specialization constant (`OpConstant*`,
-    /// `OpSpecConstant*`), which belong to the types section (SPIR-V §2.4).
-    pub(crate) declares_constant: bool,
+    /// Where the opcode may appear in the logical layout (SPIR-V §2.4).
+    pub(crate) placement: Placement,
+    /// Which id operands may be forward references (SPIR-V §2.4).
+    pub(crate) forward: Forward,
+    /// The operand layout when it is plain enough to check without the grammar walk.
+    pub(crate) fast: Option<FastShape>,
+    /// Whether the reader's tables or function structure need this instruction.
+    pub(crate) records: bool,
+}
+
+/// The sections of the logical layout (SPIR-V §2.4, spirv.md §1.5), in order.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub(crate) enum Section {
+    Capabilities,
+    Extensions,
+    ExtInstImports,
+    MemoryModel,
+    EntryPoints,
+    ExecutionModes,
+    DebugSources,
+    DebugNames,
+    DebugModuleProcessed,
+    Annotations,
+    Globals,
+    Functions,
+}
+
+/// Where an opcode may appear.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Placement {
+    /// Only at module scope, in this section.
+    Module(Section),
+    /// Only inside functions (OpFunctionParameter, OpLabel, block instructions, ...).
+    Body,
+    /// At module scope from the types section on, and in functions (OpLine, OpNoLine,
+    /// OpNop, OpExtInst, OpUndef, OpVariable, OpUntypedVariableKHR).
+    Anywhere,
+    /// OpFunction, which opens the function section.
+    Function,
+}
+
+/// Where forward references are allowed among an instruction's id operands (SPIR-V §2.4,
+/// spirv.md §1.5 "Forward references").
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Forward {
+    /// Every id operand must already be defined.
+    Never,
+    /// Any id operand may be defined later.
+    Any,
+    /// Only the first id operand must already be defined (the condition of
+    /// OpBranchConditional, the selector of OpSwitch).
+    AfterFirst,
+    /// Only the first id operand may be defined later (the callee of OpFunctionCall).
+    FirstOnly,
+    /// Depends on the imported set (OpExtInst): decided by the reader.
+    ExtInst,
+}
+
+/// A plain operand layout after the result type and result: `fixed` one-word operands
+/// (ids where `id_mask` has a bit, at most one value enumerant without parameters at
+/// `enum_at`, literals elsewhere), then a tail.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct FastShape {
+    pub(crate) fixed: u8,
+    pub(crate) id_mask: u16,
+    /// Position and kind of the enumerant (or parameterless mask) among the fixed operands.
+    pub(crate) enumerant: Option<(u8, OperandKind)>,
+    /// Whether the last fixed operand is OpExtInst's instruction number, whose operands
+    /// the fast path takes only when the set's grammar gives ids alone.
+    pub(crate) ext_inst: bool,
+    pub(crate) tail: Tail,
+}
+
+/// What may follow the fixed operands of a [`FastShape`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Tail {
+    /// Nothing.
+    None,
+    /// Any number of ids.
+    Ids,
+    /// Any number of literal integers.
+    Literals,
+    /// An optional id (OpVariable's initializer).
+    OptionalId,
+    /// One literal string, last.
+    String,
+    /// A decoration and its parameters, last (OpDecorate and its relatives).
+    Decoration,
+    /// A context-dependent number, last (OpConstant, OpSpecConstant).
+    Number,
+    /// An optional mask whose parameters are literals or ids (memory access, image
+    /// operands, ...), last.
+    OptionalMask(OperandKind),
+    /// Something the grammar walk must decode (masks, optional operands, ...).
+    Other,
 }
 
 const UNKNOWN: OpInfo = OpInfo {
@@ -26,7 +119,10 @@ const UNKNOWN: OpInfo = OpInfo {
     has_type: false,
     has_result: false,
     declares_type: false,
-    declares_constant: false,
+    placement: Placement::Body,
+    forward: Forward::Never,
+    fast: None,
+    records: false,
 };
 
 fn table() -> &'static [OpInfo] {
@@ -51,12 +147,16 @@ fn table() -> &'static [OpInfo] {
                 let declares_type = inst.opname.starts_with("Type");
                 let declares_constant =
                     inst.opname.starts_with("Constant") || inst.opname.starts_with("SpecConstant");
+                let op = inst.opcode;
                 *slot = OpInfo {
                     grammar: Some(inst),
                     has_type,
                     has_result,
                     declares_type,
-                    declares_constant,
+                    placement: placement(op, declares_type || declares_constant),
+                    forward: forward(op),
+                    fast: fast_shape(inst),
+                    records: records(op, declares_type || declares_constant),
                 };
             }
         }
@@ -68,4 +168,175 @@ fn table() -> &'static [OpInfo] {
 #[inline]
 pub(crate) fn op_info(opcode: u16) -> OpInfo {
     table().get(usize::from(opcode)).copied().unwrap_or(UNKNOWN)
+}
+
+/// The layout placement of `op` (SPIR-V §2.4); `global` for type and constant declarations.
+fn placement(op: Op, global: bool) -> Placement {
+    Placement::Module(match op {
+        Op::Capability => Section::Capabilities,
+        Op::Extension => Section::Extensions,
+        Op::ExtInstImport => Section::ExtInstImports,
+        Op::MemoryModel => Section::MemoryModel,
+        Op::EntryPoint => Section::EntryPoints,
+        Op::ExecutionMode | Op::ExecutionModeId => Section::ExecutionModes,
+        Op::String | Op::SourceExtension | Op::Source | Op::SourceContinued => {
+            Section::DebugSources
+        }
+        Op::Name | Op::MemberName => Section::DebugNames,
+        Op::ModuleProcessed => Section::DebugModuleProcessed,
+        Op::Decorate
+        | Op::MemberDecorate
+        | Op::DecorationGroup
+        | Op::GroupDecorate
+        | Op::GroupMemberDecorate
+        | Op::DecorateId
+        | Op::DecorateString
+        | Op::MemberDecorateString => Section::Annotations,
+        Op::Line
+        | Op::NoLine
+        | Op::Nop
+        | Op::ExtInst
+        | Op::ExtInstWithForwardRefsKHR
+        | Op::Undef
+        | Op::Variable
+        | Op::UntypedVariableKHR => return Placement::Anywhere,
+        Op::Function => return Placement::Function,
+        _ if global => Section::Globals,
+        _ => return Placement::Body,
+    })
+}
+
+/// The forward-reference policy of `op` (SPIR-V §2.4).
+fn forward(op: Op) -> Forward {
+    match op {
+        Op::Name
+        | Op::MemberName
+        | Op::EntryPoint
+        | Op::ExecutionMode
+        | Op::ExecutionModeId
+        | Op::Decorate
+        | Op::DecorateId
+        | Op::DecorateString
+        | Op::MemberDecorate
+        | Op::MemberDecorateString
+        | Op::GroupDecorate
+        | Op::GroupMemberDecorate
+        | Op::TypeForwardPointer
+        | Op::Phi
+        | Op::Branch
+        | Op::SelectionMerge
+        | Op::LoopMerge
+        | Op::ExtInstWithForwardRefsKHR
+        | Op::EnqueueKernel
+        | Op::GetKernelNDrangeSubGroupCount
+        | Op::GetKernelNDrangeMaxSubGroupSize
+        | Op::GetKernelWorkGroupSize
+        | Op::GetKernelPreferredWorkGroupSizeMultiple
+        | Op::GetKernelLocalSizeForSubgroupCount
+        | Op::GetKernelMaxNumSubgroups
+        | Op::ConstantFunctionPointerINTEL => Forward::Any,
+        Op::BranchConditional | Op::Switch => Forward::AfterFirst,
+        Op::FunctionCall => Forward::FirstOnly,
+        Op::ExtInst => Forward::ExtInst,
+        _ => Forward::Never,
+    }
+}
+
+/// Whether the reader does more with `op` than check its operands: tables, function and
+/// block structure.
+fn records(op: Op, global: bool) -> bool {
+    global
+        || rspirv::grammar::reflect::is_block_terminator(op)
+        || matches!(
+            op,
+            Op::Capability
+                | Op::Extension
+                | Op::ExtInstImport
+                | Op::MemoryModel
+                | Op::EntryPoint
+                | Op::ExecutionMode
+                | Op::ExecutionModeId
+                | Op::Name
+                | Op::MemberName
+                | Op::Decorate
+                | Op::DecorateId
+                | Op::DecorateString
+                | Op::MemberDecorate
+                | Op::MemberDecorateString
+                | Op::GroupDecorate
+                | Op::GroupMemberDecorate
+                | Op::Variable
+                | Op::UntypedVariableKHR
+                | Op::Function
+                | Op::FunctionParameter
+                | Op::Label
+                | Op::FunctionEnd
+                | Op::SelectionMerge
+                | Op::LoopMerge
+                | Op::Undef
+                | Op::Line
+                | Op::NoLine
+                | Op::Nop
+                | Op::ExtInst
+                | Op::ExtInstWithForwardRefsKHR
+        )
+}
+
+/// The plain layout of `inst`'s operands, if every fixed operand is a one-word id, literal
+/// or parameterless enumerant and at most one tail of [`Tail`] follows.
+fn fast_shape(inst: &Instruction<'static>) -> Option<FastShape> {
+    let mut shape = FastShape {
+        fixed: 0,
+        id_mask: 0,
+        enumerant: None,
+        ext_inst: false,
+        tail: Tail::None,
+    };
+    for operand in inst.operands {
+        if shape.tail != Tail::None {
+            // Something after the tail: leave it to the grammar walk.
+            return None;
+        }
+        let kind = operand.kind;
+        let is_id = matches!(
+            kind,
+            OperandKind::IdRef | OperandKind::IdScope | OperandKind::IdMemorySemantics
+        );
+        let is_literal = matches!(
+            kind,
+            OperandKind::LiteralInteger | OperandKind::LiteralExtInstInteger
+        );
+        shape.ext_inst |= kind == OperandKind::LiteralExtInstInteger;
+        let is_mask = crate::operands::is_mask(kind);
+        let is_plain_enum = crate::operands::is_plain_enumerant(kind) || is_mask;
+        match operand.quantifier {
+            _ if matches!(kind, OperandKind::IdResultType | OperandKind::IdResult) => {}
+            OperandQuantifier::One if is_id || is_literal || is_plain_enum => {
+                if shape.fixed >= 16 || (is_plain_enum && shape.enumerant.is_some()) {
+                    return None;
+                }
+                if is_id {
+                    shape.id_mask |= 1 << shape.fixed;
+                }
+                if is_plain_enum {
+                    shape.enumerant = Some((shape.fixed, kind));
+                }
+                shape.fixed += 1;
+            }
+            OperandQuantifier::One => {
+                shape.tail = match kind {
+                    OperandKind::LiteralString => Tail::String,
+                    OperandKind::Decoration => Tail::Decoration,
+                    OperandKind::LiteralContextDependentNumber => Tail::Number,
+                    _ => return None,
+                }
+            }
+            OperandQuantifier::ZeroOrMore if is_id => shape.tail = Tail::Ids,
+            OperandQuantifier::ZeroOrMore if is_literal => shape.tail = Tail::Literals,
+            OperandQuantifier::ZeroOrOne if is_id => shape.tail = Tail::OptionalId,
+            OperandQuantifier::ZeroOrOne if is_mask => shape.tail = Tail::OptionalMask(kind),
+            _ => shape.tail = Tail::Other,
+        }
+    }
+    Some(shape)
 }

@@ -94,8 +94,9 @@ pub struct Module {
     pub(crate) starts: Vec<u32>,
     /// Indexed by id; as long as the largest id defined or named, plus one.
     pub(crate) ids: Vec<IdSlot>,
-    /// Every decoded string (names, extension names, entry-point names) back to back.
-    pub(crate) strings: String,
+    /// Every kept string (names, extension names, entry-point names) back to back, as
+    /// bytes the reader checked to be UTF-8.
+    pub(crate) strings: Vec<u8>,
     pub(crate) names: Vec<Span>,
     /// (target, member, name), sorted by (target, member); the first OpMemberName wins.
     pub(crate) member_names: Vec<(u32, u32, Span)>,
@@ -265,9 +266,12 @@ impl Module {
     }
 
     fn span(&self, span: Span) -> &str {
-        self.strings
+        let bytes = self
+            .strings
             .get(span.start as usize..span.end as usize)
-            .unwrap_or("")
+            .unwrap_or(&[]);
+        // The reader stored only strings it checked to be UTF-8, so this never yields "".
+        std::str::from_utf8(bytes).unwrap_or("")
     }
 
     /// The name given to `id` by its first `OpName`.

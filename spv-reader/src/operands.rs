@@ -149,7 +149,7 @@ impl<'w> Cursor<'w, '_> {
         self.pos >= self.words.len()
     }
 
-    fn next(&mut self, what: &str) -> Result<u32, Problem> {
+    fn next(&mut self, what: &'static str) -> Result<u32, Problem> {
         let word = self.words.get(self.pos).copied().ok_or_else(|| {
             Problem::new(ErrorKind::Operands, format!("operand {what} is missing"))
         })?;
@@ -262,25 +262,11 @@ impl<'w> Cursor<'w, '_> {
                 "the type of the literal is not an integer or floating-point type",
             ));
         };
-        if number.width() > MAX_LITERAL_WIDTH || number.width() == 0 {
-            return Err(Problem::new(
-                ErrorKind::Limit,
-                format!(
-                    "literal of width {} (the reader decodes widths 1 to {MAX_LITERAL_WIDTH}, \
-                     limits::MAX_LITERAL_WIDTH)",
-                    number.width()
-                ),
-            ));
-        }
         let count = number.words();
-        let words = self.words.get(self.pos..self.pos + count).ok_or_else(|| {
-            Problem::new(
-                ErrorKind::Operands,
-                format!("a {}-bit literal needs {count} words", number.width()),
-            )
-        })?;
-        check_high_bits(number, words)?;
-        self.pos += count;
+        let end = (self.pos + count).min(self.words.len());
+        let words = self.words.get(self.pos..end).unwrap_or(&[]);
+        check_number(number, words)?;
+        self.pos = end;
         v.operand(Operand::Number(number, words))
     }
 
@@ -327,7 +313,7 @@ impl<'w> Cursor<'w, '_> {
 
     /// A value enumerant and, for decorations and execution modes, its parameters.
     fn enumerant(&mut self, kind: K, v: &mut impl Visit<'w>) -> Result<Rest, Problem> {
-        let value = self.next(&format!("{kind:?}"))?;
+        let value = self.next("enumerant")?;
         v.operand(Operand::Enum(kind, value))?;
         if !enum_is_known(kind, value) {
             v.tolerate(format!("unknown {kind:?} {value}"));
@@ -357,7 +343,7 @@ impl<'w> Cursor<'w, '_> {
 
     /// A mask and the parameters of its set bits, in increasing bit order (SPIR-V §2.2.1).
     fn mask(&mut self, kind: K, v: &mut impl Visit<'w>) -> Result<Rest, Problem> {
-        let value = self.next(&format!("{kind:?}"))?;
+        let value = self.next("mask")?;
         v.operand(Operand::Mask(kind, value))?;
         let mut bits = value;
         while bits != 0 {
@@ -388,6 +374,33 @@ impl<'w> Cursor<'w, '_> {
         }
         Ok(())
     }
+}
+
+/// R-12 (SPIR-V §2.2.1): `words` are exactly the words of a literal of type `number`, whose
+/// width the reader decodes, with the unused high bits as the type requires.
+pub(crate) fn check_number(number: Number, words: &[u32]) -> Result<(), Problem> {
+    if number.width() > MAX_LITERAL_WIDTH || number.width() == 0 {
+        return Err(Problem::new(
+            ErrorKind::Limit,
+            format!(
+                "literal of width {} (the reader decodes widths 1 to {MAX_LITERAL_WIDTH}, \
+                 limits::MAX_LITERAL_WIDTH)",
+                number.width()
+            ),
+        ));
+    }
+    if words.len() != number.words() {
+        return Err(Problem::new(
+            ErrorKind::Operands,
+            format!(
+                "a {}-bit literal takes {} words, not {}",
+                number.width(),
+                number.words(),
+                words.len()
+            ),
+        ));
+    }
+    check_high_bits(number, words)
 }
 
 /// R-12 (SPIR-V §2.2.1): the unused high bits of a literal narrower than its words are 0 for
@@ -554,13 +567,28 @@ macro_rules! for_each_value_enum {
 }
 
 /// R-7: whether `value` is an enumerant of `kind` in this crate's grammar.
-fn enum_is_known(kind: K, value: u32) -> bool {
+pub(crate) fn enum_is_known(kind: K, value: u32) -> bool {
     macro_rules! known {
         ($e:ident, $v:expr) => {
             spirv::$e::from_u32($v).is_some()
         };
     }
     for_each_value_enum!(known, kind, value, false)
+}
+
+/// Whether operands of `kind` are single-word value enumerants without parameters.
+pub(crate) fn is_plain_enumerant(kind: K) -> bool {
+    !is_mask(kind) && !has_parameters(kind) && enum_kind_is_value(kind)
+}
+
+/// Whether `kind` is one of the value-enumerant kinds of [`enum_is_known`].
+fn enum_kind_is_value(kind: K) -> bool {
+    macro_rules! yes {
+        ($e:ident, $v:expr) => {
+            true
+        };
+    }
+    for_each_value_enum!(yes, kind, 0, false)
 }
 
 /// The grammar name of enumerant `value` of `kind` (as spirv-dis prints it), if known.
@@ -580,7 +608,7 @@ pub(crate) fn enum_name(kind: K, value: u32) -> Option<String> {
 }
 
 /// Parameters of a decoration (SPIR-V §3.20 "Decoration", the "Extra Operands" column).
-fn decoration_parameters(value: u32) -> &'static [K] {
+pub(crate) fn decoration_parameters(value: u32) -> &'static [K] {
     use spirv::Decoration as D;
     const LIT: &[K] = &[K::LiteralInteger];
     const ID: &[K] = &[K::IdRef];
@@ -722,7 +750,7 @@ fn execution_mode_parameters(value: u32) -> &'static [K] {
 
 /// Parameters of one set bit of a mask, `None` for a bit this crate's grammar does not
 /// define (SPIR-V §3.14 Image Operands, §3.26 Memory Operands, §3.23 Loop Control, ...).
-fn mask_bit_parameters(kind: K, bit: u32) -> Option<&'static [K]> {
+pub(crate) fn mask_bit_parameters(kind: K, bit: u32) -> Option<&'static [K]> {
     const NONE: &[K] = &[];
     const LIT: &[K] = &[K::LiteralInteger];
     const ID: &[K] = &[K::IdRef];
@@ -834,6 +862,26 @@ fn mask_bit_parameters(kind: K, bit: u32) -> Option<&'static [K]> {
         }
         _ => return None,
     })
+}
+
+/// The parameter words of mask `value` of `kind` when every bit is known and every
+/// parameter is a one-word literal or id: `(literal count, id count)` is not enough since
+/// ids must be checked in order, so this returns the parameter kinds' count and whether
+/// they are all plain; `None` for unknown bits or parameters of other kinds.
+pub(crate) fn plain_mask_parameters(kind: K, value: u32) -> Option<usize> {
+    let mut count = 0;
+    let mut bits = value;
+    while bits != 0 {
+        let bit = bits & bits.wrapping_neg();
+        bits &= !bit;
+        for &param in mask_bit_parameters(kind, bit)? {
+            if !matches!(param, K::LiteralInteger | K::IdRef | K::IdScope) {
+                return None;
+            }
+            count += 1;
+        }
+    }
+    Some(count)
 }
 
 /// The grammar of extended instruction set `name`, when this crate has it.

@@ -5,10 +5,13 @@
 //! becomes a located [`ReadError`].
 
 use crate::error::{ErrorKind, ReadError};
-use crate::grammar::op_info;
-use crate::limits::{MAX_ID_BOUND, MAX_INSTRUCTIONS, MAX_NESTING_DEPTH, MAX_WORDS};
+use crate::grammar::{FastShape, Forward, OpInfo, Placement, Section, Tail, op_info};
+use crate::limits::{
+    MAX_ID_BOUND, MAX_INSTRUCTIONS, MAX_NESTING_DEPTH, MAX_STRING_LENGTH, MAX_WORDS,
+};
 use crate::module::{DecorationRecord, Header, IdSlot, Module, NONE, Span};
 use crate::operands::{self, Context, Number, Operand, Problem, Visit, decode_string};
+use crate::rspirv::grammar::OperandKind as K;
 use crate::spirv::Op;
 use crate::types::{
     Block, Constant, EntryPoint, ExecutionMode, Function, GlobalVariable, Type, Warning,
@@ -24,8 +27,7 @@ pub(crate) const HEADER_WORDS: usize = 5;
 /// Reads a module from words already in native order (R-1's endianness fix-up done).
 pub(crate) fn read_native(words: Vec<u32>) -> Result<Module, ReadError> {
     let header = check_header(&words)?;
-    let starts = scan_instructions(&words)?;
-    let mut reader = Reader::new(header, words, starts);
+    let mut reader = Reader::new(header, words);
     reader.walk()?;
     reader.finish()
 }
@@ -76,50 +78,16 @@ fn check_header(words: &[u32]) -> Result<Header, ReadError> {
     })
 }
 
-/// R-4 (word counts): the start of every instruction; a word count of 0 or one that runs
-/// past the end is an error, so the walk after this can slice without checks failing.
-fn scan_instructions(words: &[u32]) -> Result<Vec<u32>, ReadError> {
-    let mut starts = Vec::with_capacity(words.len() / 4);
-    let mut at = HEADER_WORDS;
-    while let Some(&first) = words.get(at) {
-        let location = Location {
-            index: starts.len() as u32,
-            byte_offset: (at * 4) as u32,
-        };
-        let opcode = Some((first & 0xFFFF) as u16);
-        let count = (first >> 16) as usize;
-        if count == 0 {
-            return Err(ReadError::at(
-                ErrorKind::WordCount,
-                location,
-                opcode,
-                "word count is 0",
-            ));
-        }
-        if at + count > words.len() {
-            return Err(ReadError::at(
-                ErrorKind::WordCount,
-                location,
-                opcode,
-                format!(
-                    "word count {count} runs past the end of the module ({} words left)",
-                    words.len() - at
-                ),
-            ));
-        }
-        if starts.len() == MAX_INSTRUCTIONS {
-            return Err(ReadError::at(
-                ErrorKind::Limit,
-                location,
-                opcode,
-                format!("more than {MAX_INSTRUCTIONS} instructions (limits::MAX_INSTRUCTIONS)"),
-            ));
-        }
-        // `at` < words.len() ≤ MAX_WORDS < 2^32, checked in `check_header`.
-        starts.push(at as u32);
-        at += count;
-    }
-    Ok(starts)
+/// An OpExtInstImport, as OpExtInst's fast path needs it.
+struct ExtSet {
+    /// The import's result id.
+    id: u32,
+    /// Per instruction number of the set's grammar: whether its operands are ids alone
+    /// (`None` entries: numbers the grammar lacks). `None` for sets without a grammar here,
+    /// whose operands are all ids (SPIR-V 1.6 §2.2.1 "NonSemantic").
+    ids_only: Option<Vec<Option<bool>>>,
+    /// Whether its instructions may reference later ids.
+    forward: Forward,
 }
 
 /// A function being read: its record and the block currently open, if any.
@@ -136,9 +104,14 @@ struct Reader {
     group_uses: Vec<(u32, u32, u32)>,
     /// Scratch for string decoding.
     bytes: Vec<u8>,
-    /// Ids referenced before their definition where SPIR-V §2.4 allows it; each must be
-    /// defined by the end of the module.
-    pending: Vec<(u32, Site)>,
+    /// The imported extended-instruction sets, for OpExtInst's fast path.
+    ext_sets: Vec<ExtSet>,
+    /// The string of the current instruction, stored by the operand walk (for the opcodes
+    /// whose string the module keeps).
+    captured: Option<Span>,
+    /// Per id, the first instruction that referenced it before its definition where SPIR-V
+    /// §2.4 allows it ([`NONE`] if none); each must be defined by the end.
+    pending: Vec<u32>,
     /// The logical-layout section reached so far (R-9, SPIR-V §2.4).
     section: Section,
     /// Whether a function with blocks has been read (declarations must come first).
@@ -146,38 +119,6 @@ struct Reader {
     /// Merge blocks announced in the open function and not reached yet, for the nesting
     /// limit (SPIR-V §2.17).
     open_merges: Vec<u32>,
-}
-
-/// The sections of the logical layout (SPIR-V §2.4, spirv.md §1.5), in order.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
-enum Section {
-    Capabilities,
-    Extensions,
-    ExtInstImports,
-    MemoryModel,
-    EntryPoints,
-    ExecutionModes,
-    DebugSources,
-    DebugNames,
-    DebugModuleProcessed,
-    Annotations,
-    Globals,
-    Functions,
-}
-
-/// Where forward references are allowed among an instruction's id operands (SPIR-V §2.4,
-/// spirv.md §1.5 "Forward references").
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Forward {
-    /// Every id operand must already be defined.
-    Never,
-    /// Any id operand may be defined later.
-    Any,
-    /// Only the first id operand must already be defined (the condition of
-    /// OpBranchConditional, the selector of OpSwitch).
-    AfterFirst,
-    /// Only the first id operand may be defined later (the callee of OpFunctionCall).
-    FirstOnly,
 }
 
 /// Checks the id operands of one instruction: in `1..bound` and defined earlier
@@ -189,69 +130,153 @@ struct CheckIds<'r> {
     /// Id operands seen so far (result type and result not counted).
     id_operands: u32,
     at: Site,
-    pending: &'r mut Vec<(u32, Site)>,
+    pending: &'r mut Vec<u32>,
     warnings: &'r mut Vec<Warning>,
+    /// Where to store the instruction's string, for opcodes whose string the module keeps.
+    keep_string: Option<&'r mut Vec<u8>>,
+    captured: &'r mut Option<Span>,
 }
 
-impl CheckIds<'_> {
-    fn in_bound(&self, id: u32) -> Result<(), Problem> {
-        if id == 0 || id >= self.bound {
-            return Err(Problem::new(
-                ErrorKind::Id,
-                format!("id {id} is not in 1..{} (the header bound)", self.bound),
-            ));
-        }
-        Ok(())
+/// The forward-reference policy of OpExtInst of set `name`: debug-information sets
+/// describe types and scopes that refer to each other (non-semantic sets may reference
+/// later ids, SPIR-V 1.6 §2.4); other sets follow the general rule.
+fn ext_set_forward(name: &str) -> Forward {
+    if name.starts_with("NonSemantic.") || name.contains("DebugInfo") {
+        Forward::Any
+    } else {
+        Forward::Never
     }
+}
 
-    /// Whether `id` has been defined, or declared by OpTypeForwardPointer.
-    fn declared(&self, id: u32) -> bool {
-        self.ids
-            .get(id as usize)
-            .is_some_and(|s| s.def != NONE || s.ty != NONE)
+/// Whether every parameter of decoration `value` is a one-word literal, an id, a string or
+/// a value enumerant (all decorations but FPFastMathMode, whose parameter is a mask, and
+/// unknown ones), so that [`Reader::fast_decoration`] can check it.
+fn decoration_is_plain(value: u32) -> bool {
+    operands::enum_is_known(K::Decoration, value)
+        && operands::decoration_parameters(value).iter().all(|&k| {
+            matches!(
+                k,
+                K::LiteralInteger | K::IdRef | K::IdScope | K::LiteralString
+            ) || operands::is_plain_enumerant(k)
+        })
+}
+
+/// `id` is in `1..bound`.
+fn in_bound(bound: u32, id: u32) -> Result<(), Problem> {
+    if id == 0 || id >= bound {
+        return Err(Problem::new(
+            ErrorKind::Id,
+            format!("id {id} is not in 1..{bound} (the header bound)"),
+        ));
     }
+    Ok(())
+}
+
+/// Whether `id` has been defined, or declared by OpTypeForwardPointer.
+#[inline]
+fn declared(ids: &[IdSlot], id: u32) -> bool {
+    ids.get(id as usize)
+        .is_some_and(|s| s.def != NONE || s.ty != NONE)
+}
+
+/// for a Result Type: in bound and declared before its use.
+fn check_result_type(bound: u32, ids: &[IdSlot], id: u32) -> Result<(), Problem> {
+    in_bound(bound, id)?;
+    if !declared(ids, id) {
+        return Err(Problem::new(
+            ErrorKind::ForwardReference,
+            format!("result type %{id} is not defined before its use"),
+        ));
+    }
+    Ok(())
+}
+
+/// for the `position`-th id operand (result type and result not counted): in bound,
+/// and defined earlier unless `forward` allows a forward reference there; `pending[id]`
+/// then keeps the first instruction referencing `id` for the end-of-module check.
+#[inline]
+fn check_id_operand(
+    bound: u32,
+    ids: &[IdSlot],
+    forward: Forward,
+    position: u32,
+    id: u32,
+    at: Site,
+    pending: &mut Vec<u32>,
+) -> Result<(), Problem> {
+    if id != 0 && id < bound && declared(ids, id) {
+        return Ok(());
+    }
+    forward_reference(bound, forward, position, id, at, pending)
+}
+
+/// The uncommon case of [`check_id_operand`]: out of bound, or not declared yet.
+#[cold]
+fn forward_reference(
+    bound: u32,
+    forward: Forward,
+    position: u32,
+    id: u32,
+    at: Site,
+    pending: &mut Vec<u32>,
+) -> Result<(), Problem> {
+    in_bound(bound, id)?;
+    let allowed = match forward {
+        Forward::Never | Forward::ExtInst => false,
+        Forward::Any => true,
+        Forward::AfterFirst => position > 0,
+        Forward::FirstOnly => position == 0,
+    };
+    if !allowed {
+        return Err(Problem::new(
+            ErrorKind::ForwardReference,
+            format!("%{id} is used before its definition"),
+        ));
+    }
+    // Remember the first forward reference to `id`; `id` < bound ≤ MAX_ID_BOUND + 1.
+    let i = id as usize;
+    if i >= pending.len() {
+        pending.resize(i + 1, NONE);
+    }
+    if let Some(first) = pending.get_mut(i)
+        && *first == NONE
+    {
+        *first = at.location.index;
+    }
+    Ok(())
 }
 
 impl Visit<'_> for CheckIds<'_> {
     fn operand(&mut self, operand: Operand<'_>) -> Result<(), Problem> {
         match operand {
-            Operand::ResultType(id) => {
-                self.in_bound(id)?;
-                if !self.declared(id) {
-                    return Err(Problem::new(
-                        ErrorKind::ForwardReference,
-                        format!("result type %{id} is not defined before its use"),
-                    ));
-                }
-            }
-            Operand::Result(id) => self.in_bound(id)?,
+            Operand::ResultType(id) => check_result_type(self.bound, self.ids, id),
+            Operand::Result(id) => in_bound(self.bound, id),
             Operand::Id(id) => {
-                self.in_bound(id)?;
                 let position = self.id_operands;
                 self.id_operands += 1;
-                if self.declared(id) {
-                    return Ok(());
-                }
-                let allowed = match self.forward {
-                    Forward::Never => false,
-                    Forward::Any => true,
-                    Forward::AfterFirst => position > 0,
-                    Forward::FirstOnly => position == 0,
-                };
-                if !allowed {
-                    return Err(Problem::new(
-                        ErrorKind::ForwardReference,
-                        format!("%{id} is used before its definition"),
-                    ));
-                }
-                self.pending.push((id, self.at));
+                check_id_operand(
+                    self.bound,
+                    self.ids,
+                    self.forward,
+                    position,
+                    id,
+                    self.at,
+                    self.pending,
+                )
             }
-            _ => {}
+            _ => Ok(()),
         }
-        Ok(())
     }
 
-    fn string(&mut self, _text: &str) -> Result<(), Problem> {
+    fn string(&mut self, text: &str) -> Result<(), Problem> {
+        if let Some(strings) = self.keep_string.as_deref_mut() {
+            let start = strings.len() as u32;
+            strings.extend_from_slice(text.as_bytes());
+            *self.captured = Some(Span {
+                start,
+                end: strings.len() as u32,
+            });
+        }
         Ok(())
     }
 
@@ -265,19 +290,26 @@ impl Visit<'_> for CheckIds<'_> {
 }
 
 impl Reader {
-    fn new(header: Header, words: Vec<u32>, starts: Vec<u32>) -> Self {
+    fn new(header: Header, words: Vec<u32>) -> Self {
+        // Every defined id takes an instruction of at least two words, so the id table never
+        // needs more than half the words; most modules define ids up to the bound.
+        let ids = (header.bound as usize).min(words.len() / 2 + 1);
+        let starts = Vec::with_capacity(words.len() / 4);
+        let n = words.len();
         Reader {
             module: Module {
                 header,
                 words,
                 starts,
-                ids: Vec::new(),
-                strings: String::new(),
-                names: Vec::new(),
-                member_names: Vec::new(),
-                decorations: Vec::new(),
-                types: Vec::new(),
-                constants: Vec::new(),
+                ids: vec![IdSlot::EMPTY; ids],
+                // Capacities from what real modules hold per word (corpus averages, rounded
+                // up), so that the tables are not reallocated while they fill.
+                strings: Vec::with_capacity(n),
+                names: Vec::with_capacity(n / 32),
+                member_names: Vec::with_capacity(n / 64),
+                decorations: Vec::with_capacity(n / 32),
+                types: Vec::with_capacity(n / 32),
+                constants: Vec::with_capacity(n / 32),
                 capabilities: Vec::new(),
                 extensions: Vec::new(),
                 ext_inst_imports: Vec::new(),
@@ -291,7 +323,9 @@ impl Reader {
             open: None,
             group_uses: Vec::new(),
             bytes: Vec::new(),
-            pending: Vec::new(),
+            captured: None,
+            ext_sets: Vec::new(),
+            pending: vec![NONE; ids],
             section: Section::Capabilities,
             seen_definition: false,
             open_merges: Vec::new(),
@@ -302,32 +336,63 @@ impl Reader {
         // The words are moved out for the walk so that the tables can be filled while
         // instruction slices are borrowed; they are put back before the module is returned.
         let words = std::mem::take(&mut self.module.words);
-        for index in 0..self.module.starts.len() {
-            self.instruction(&words, index as u32)?;
+        let mut start = HEADER_WORDS;
+        while let Some(&first) = words.get(start) {
+            let index = self.module.starts.len();
+            let location = Location {
+                index: index as u32,
+                byte_offset: (start * 4) as u32,
+            };
+            let opcode = (first & 0xFFFF) as u16;
+            let count = (first >> 16) as usize;
+            // a word count of 0 would never advance; one past the end cannot be sliced.
+            if count == 0 {
+                return Err(ReadError::at(
+                    ErrorKind::WordCount,
+                    location,
+                    Some(opcode),
+                    "word count is 0",
+                ));
+            }
+            let Some(inst) = words.get(start..start + count) else {
+                return Err(ReadError::at(
+                    ErrorKind::WordCount,
+                    location,
+                    Some(opcode),
+                    format!(
+                        "word count {count} runs past the end of the module ({} words left)",
+                        words.len() - start
+                    ),
+                ));
+            };
+            if index == MAX_INSTRUCTIONS {
+                return Err(ReadError::at(
+                    ErrorKind::Limit,
+                    location,
+                    Some(opcode),
+                    format!("more than {MAX_INSTRUCTIONS} instructions (limits::MAX_INSTRUCTIONS)"),
+                ));
+            }
+            // `start` < words.len() ≤ MAX_WORDS < 2^32 (checked in `check_header`).
+            self.module.starts.push(start as u32);
+            let at = Site { location, opcode };
+            self.instruction(&words, inst, start, at)?;
+            start += count;
         }
         self.module.words = words;
         Ok(())
     }
 
     /// One instruction: id checks, then what its opcode adds to the tables.
-    fn instruction(&mut self, module_words: &[u32], index: u32) -> Result<(), ReadError> {
-        let start = self
-            .module
-            .starts
-            .get(index as usize)
-            .map_or(0, |&s| s as usize);
-        let first = module_words.get(start).copied().unwrap_or(0);
-        let count = (first >> 16) as usize;
-        let opcode = (first & 0xFFFF) as u16;
-        let at = Site {
-            location: Location {
-                index,
-                byte_offset: (start * 4) as u32,
-            },
-            opcode,
-        };
-        // `scan_instructions` checked that [start, start + count) lies inside `words`.
-        let range = start..start + count;
+    fn instruction(
+        &mut self,
+        module_words: &[u32],
+        words: &[u32],
+        start: usize,
+        at: Site,
+    ) -> Result<(), ReadError> {
+        let opcode = at.opcode;
+        let count = words.len();
         let info = op_info(opcode);
         let Some(grammar) = info.grammar else {
             // SPIR-V §1.4 "Instruction skipping": the word count lets the reader step over an
@@ -339,22 +404,35 @@ impl Reader {
             return Ok(());
         };
         let op = grammar.opcode;
-        let words = module_words.get(range.clone()).unwrap_or(&[]);
-        self.layout(at, op)?;
-        let ctx = self.context(module_words, at, op, words)?;
-        let bound = self.module.header.bound;
-        let forward = self.forward_policy(op, words);
-        let mut check = CheckIds {
-            bound,
-            ids: &self.module.ids,
-            forward,
-            id_operands: 0,
-            at,
-            pending: &mut self.pending,
-            warnings: &mut self.module.warnings,
+        self.layout(at, op, info.placement)?;
+        let checked = match info.fast {
+            Some(shape) => self.fast_operands(at, op, info, shape, words)?,
+            None => false,
         };
-        operands::walk(words, grammar, ctx, &mut self.bytes, &mut check)
-            .map_err(|p| at.err(p.kind, p.message))?;
+        if !checked {
+            let ctx = self.context(module_words, at, op, words)?;
+            let forward = match info.forward {
+                Forward::ExtInst => self.ext_inst_forward(words),
+                forward => forward,
+            };
+            let mut check = CheckIds {
+                bound: self.module.header.bound,
+                ids: &self.module.ids,
+                forward,
+                id_operands: 0,
+                at,
+                pending: &mut self.pending,
+                warnings: &mut self.module.warnings,
+                keep_string: matches!(
+                    op,
+                    Op::Extension | Op::ExtInstImport | Op::EntryPoint | Op::Name | Op::MemberName
+                )
+                .then_some(&mut self.module.strings),
+                captured: &mut self.captured,
+            };
+            operands::walk(words, grammar, ctx, &mut self.bytes, &mut check)
+                .map_err(|p| at.err(p.kind, p.message))?;
+        }
 
         let result_type = info.has_type.then(|| words.get(1).copied().unwrap_or(0));
         let result = info.has_result.then(|| {
@@ -366,53 +444,360 @@ impl Reader {
         if let Some(id) = result {
             self.define(at, id)?;
         }
-        self.record(at, op, words, range.start, result_type, result)
+        if !info.records {
+            // A plain instruction: all it needs is to be inside a block.
+            if let Some(open) = &self.open
+                && open.block.is_none()
+            {
+                return Err(at.err(
+                    ErrorKind::Structure,
+                    "an instruction inside a function but outside a block",
+                ));
+            }
+            return Ok(());
+        }
+        self.record(at, op, words, start, result_type, result)
+    }
+
+    /// R-5 … for an instruction of plain layout ([`FastShape`]), checked
+    /// without the grammar walk. Returns `false`, before changing anything, when the
+    /// instruction carries operands only the walk decodes (or too few words, which the
+    /// walk reports).
+    fn fast_operands(
+        &mut self,
+        at: Site,
+        op: Op,
+        info: OpInfo,
+        shape: FastShape,
+        words: &[u32],
+    ) -> Result<bool, ReadError> {
+        let head = 1 + usize::from(info.has_type) + usize::from(info.has_result);
+        let Some(operands) = words.get(head..) else {
+            return Ok(false);
+        };
+        let fixed = usize::from(shape.fixed);
+        let Some(extra) = operands.len().checked_sub(fixed) else {
+            return Ok(false);
+        };
+        let plain = match shape.tail {
+            Tail::None | Tail::Other => extra == 0,
+            Tail::Ids | Tail::Literals => true,
+            Tail::OptionalId => extra <= 1,
+            Tail::String | Tail::Number => extra >= 1,
+            Tail::Decoration => operands.get(fixed).is_some_and(|&d| decoration_is_plain(d)),
+            Tail::OptionalMask(kind) => match operands.get(fixed) {
+                None => true,
+                Some(&mask) => operands::plain_mask_parameters(kind, mask) == Some(extra - 1),
+            },
+        };
+        // A mask among the fixed operands must have known bits without parameters.
+        let plain_enumerant = match shape.enumerant {
+            Some((i, kind)) if operands::is_mask(kind) => operands
+                .get(usize::from(i))
+                .is_some_and(|&m| operands::plain_mask_parameters(kind, m) == Some(0)),
+            _ => true,
+        };
+        if !plain || !plain_enumerant {
+            return Ok(false);
+        }
+        let mut forward = info.forward;
+        if shape.ext_inst {
+            // OpExtInst: the set's grammar must give ids alone for this instruction.
+            let set = operands.first().copied().unwrap_or(0);
+            let number = operands.get(1).copied().unwrap_or(0);
+            let Some(import) = self.ext_sets.iter().find(|s| s.id == set) else {
+                return Ok(false);
+            };
+            if import
+                .ids_only
+                .as_ref()
+                .is_some_and(|table| table.get(number as usize).copied().flatten() != Some(true))
+            {
+                return Ok(false);
+            }
+            forward = import.forward;
+        }
+        let info = OpInfo { forward, ..info };
+        let bound = self.module.header.bound;
+        if info.has_type {
+            let ty = words.get(1).copied().unwrap_or(0);
+            check_result_type(bound, &self.module.ids, ty)
+                .map_err(|p| at.err(p.kind, p.message))?;
+        }
+        // Ids among the fixed operands, in order (the mask bits), then an id tail.
+        let mut position = 0;
+        let mut mask = u32::from(shape.id_mask);
+        while mask != 0 {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            let word = operands.get(i).copied().unwrap_or(0);
+            check_id_operand(
+                bound,
+                &self.module.ids,
+                info.forward,
+                position,
+                word,
+                at,
+                &mut self.pending,
+            )
+            .map_err(|p| at.err(p.kind, p.message))?;
+            position += 1;
+        }
+        if matches!(shape.tail, Tail::Ids | Tail::OptionalId) {
+            for &word in operands.get(fixed..).unwrap_or(&[]) {
+                check_id_operand(
+                    bound,
+                    &self.module.ids,
+                    info.forward,
+                    position,
+                    word,
+                    at,
+                    &mut self.pending,
+                )
+                .map_err(|p| at.err(p.kind, p.message))?;
+                position += 1;
+            }
+        }
+        if let Some((i, kind)) = shape.enumerant
+            && !operands::is_mask(kind)
+        {
+            // (A mask here was checked above: known bits without parameters.)
+            let value = operands.get(usize::from(i)).copied().unwrap_or(0);
+            if !operands::enum_is_known(kind, value) {
+                self.warn(at, format!("unknown {kind:?} {value}"));
+            }
+        }
+        let rest = operands.get(fixed..).unwrap_or(&[]);
+        match shape.tail {
+            Tail::String => {
+                let keep = matches!(
+                    op,
+                    Op::Extension | Op::ExtInstImport | Op::Name | Op::MemberName
+                );
+                let consumed = self.fast_string(at, rest, keep)?;
+                if consumed != rest.len() {
+                    return Err(at.err(
+                        ErrorKind::Operands,
+                        format!("{} words left over after the string", rest.len() - consumed),
+                    ));
+                }
+            }
+            Tail::Decoration => self.fast_decoration(at, rest, position)?,
+            Tail::OptionalMask(kind) => {
+                let mask = rest.first().copied().unwrap_or(0);
+                self.fast_mask_parameters(at, kind, mask, rest.get(1..).unwrap_or(&[]), position)?;
+            }
+            Tail::Number => {
+                let ty = words.get(1).copied().unwrap_or(0);
+                self.fast_number(at, ty, rest)?;
+            }
+            _ => {}
+        }
+        Ok(true)
+    }
+
+    /// R-6 for the string at the start of `words`; stores it when `keep`. Returns the words
+    /// it occupies.
+    fn fast_string(&mut self, at: Site, words: &[u32], keep: bool) -> Result<usize, ReadError> {
+        if let Some(consumed) = self.ascii_string(words, keep) {
+            return Ok(consumed);
+        }
+        let (consumed, checked) = decode_string(words, &mut self.bytes);
+        checked.map_err(|m| at.err(ErrorKind::String, m))?;
+        let text = std::str::from_utf8(&self.bytes)
+            .map_err(|e| at.err(ErrorKind::String, format!("the string is not UTF-8: {e}")))?;
+        if keep {
+            let start = self.module.strings.len() as u32;
+            self.module.strings.extend_from_slice(text.as_bytes());
+            self.captured = Some(Span {
+                start,
+                end: self.module.strings.len() as u32,
+            });
+        }
+        Ok(consumed)
+    }
+
+    /// The common case of [`Reader::fast_string`]: an ASCII string (hence UTF-8) whose nul
+    /// word has zero padding and that fits the length limit, stored when `keep`. `None`
+    /// when the string needs the general path (non-ASCII, malformed, too long).
+    fn ascii_string(&mut self, words: &[u32], keep: bool) -> Option<usize> {
+        // Bit 7 of each byte: set in any byte ≥ 0x80 (not ASCII).
+        const HIGH: u32 = 0x8080_8080;
+        const LOW: u32 = 0x0101_0101;
+        for (i, &word) in words.iter().enumerate() {
+            if word & HIGH != 0 {
+                return None;
+            }
+            // With bit 7 clear everywhere, a byte of `word - LOW` has bit 7 set only below a
+            // zero byte or at one (the classic "has a zero byte" test).
+            if word.wrapping_sub(LOW) & HIGH == 0 {
+                continue;
+            }
+            let bytes = word.to_le_bytes();
+            let nul = bytes.iter().position(|&b| b == 0).unwrap_or(4);
+            if bytes
+                .get(nul..)
+                .is_some_and(|pad| pad.iter().any(|&b| b != 0))
+            {
+                return None;
+            }
+            let length = i * 4 + nul;
+            if length > MAX_STRING_LENGTH {
+                return None;
+            }
+            if keep {
+                let start = self.module.strings.len();
+                for &w in words.get(..=i).unwrap_or(&[]) {
+                    self.module.strings.extend_from_slice(&w.to_le_bytes());
+                }
+                self.module.strings.truncate(start + length);
+                self.captured = Some(Span {
+                    start: start as u32,
+                    end: (start + length) as u32,
+                });
+            }
+            return Some(i + 1);
+        }
+        None
+    }
+
+    /// for the parameters of a mask that `plain_mask_parameters` accepted: ids are
+    /// checked in bit order, literals skipped.
+    fn fast_mask_parameters(
+        &mut self,
+        at: Site,
+        kind: K,
+        mask: u32,
+        params: &[u32],
+        ids_before: u32,
+    ) -> Result<(), ReadError> {
+        let mut words = params.iter();
+        let mut position = ids_before;
+        let mut bits = mask;
+        while bits != 0 {
+            let bit = bits & bits.wrapping_neg();
+            bits &= !bit;
+            for &param in operands::mask_bit_parameters(kind, bit).unwrap_or(&[]) {
+                let word = words.next().copied().unwrap_or(0);
+                if matches!(param, K::IdRef | K::IdScope) {
+                    check_id_operand(
+                        self.module.header.bound,
+                        &self.module.ids,
+                        Forward::Never,
+                        position,
+                        word,
+                        at,
+                        &mut self.pending,
+                    )
+                    .map_err(|p| at.err(p.kind, p.message))?;
+                    position += 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// for a decoration and its parameters (`words` starts at the decoration);
+    /// `decoration_is_plain` said every parameter is a literal, id, string or enumerant.
+    fn fast_decoration(
+        &mut self,
+        at: Site,
+        words: &[u32],
+        ids_before: u32,
+    ) -> Result<(), ReadError> {
+        let value = words.first().copied().unwrap_or(0);
+        let mut pos = 1;
+        let mut position = ids_before;
+        for &kind in operands::decoration_parameters(value) {
+            let Some(&word) = words.get(pos) else {
+                return Err(at.err(
+                    ErrorKind::Operands,
+                    format!("parameter {kind:?} of Decoration {value} is missing"),
+                ));
+            };
+            match kind {
+                K::LiteralInteger => pos += 1,
+                K::IdRef | K::IdScope => {
+                    check_id_operand(
+                        self.module.header.bound,
+                        &self.module.ids,
+                        Forward::Any,
+                        position,
+                        word,
+                        at,
+                        &mut self.pending,
+                    )
+                    .map_err(|p| at.err(p.kind, p.message))?;
+                    position += 1;
+                    pos += 1;
+                }
+                K::LiteralString => {
+                    let rest = words.get(pos..).unwrap_or(&[]);
+                    pos += self.fast_string(at, rest, false)?;
+                }
+                _ => {
+                    if !operands::enum_is_known(kind, word) {
+                        self.warn(at, format!("unknown {kind:?} {word}"));
+                    }
+                    pos += 1;
+                }
+            }
+        }
+        if pos < words.len() {
+            return Err(at.err(
+                ErrorKind::Operands,
+                format!(
+                    "{} words left over after the parameters of Decoration {value}",
+                    words.len() - pos
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// R-12 for the literal of OpConstant/OpSpecConstant: its words agree with the width of
+    /// the result type `ty` (SPIR-V §2.2.1).
+    fn fast_number(&self, at: Site, ty: u32, words: &[u32]) -> Result<(), ReadError> {
+        let Some(number) = self.number_type(ty) else {
+            return Err(at.err(
+                ErrorKind::Operands,
+                format!("the result type %{ty} is not an integer or floating-point type"),
+            ));
+        };
+        let problem = operands::check_number(number, words);
+        problem.map_err(|p| at.err(p.kind, p.message))
     }
 
     /// the instruction belongs where it is in the logical layout (SPIR-V §2.4).
-    fn layout(&mut self, at: Site, op: Op) -> Result<(), ReadError> {
+    fn layout(&mut self, at: Site, op: Op, placement: Placement) -> Result<(), ReadError> {
         let in_function = self.open.is_some();
-        // Instructions allowed both at module scope (types section) and in functions.
-        let anywhere = matches!(
-            op,
-            Op::Line
-                | Op::NoLine
-                | Op::Nop
-                | Op::ExtInst
-                | Op::ExtInstWithForwardRefsKHR
-                | Op::Undef
-                | Op::Variable
-                | Op::UntypedVariableKHR
-        );
-        let Some(section) = module_section(op) else {
-            // A function-body instruction (or OpFunction*, OpLabel, handled by R-11).
-            if op == Op::Function {
+        match placement {
+            Placement::Body if in_function => Ok(()),
+            Placement::Body => {
+                Err(at.err(ErrorKind::Layout, "an instruction outside any function"))
+            }
+            Placement::Function => {
                 self.section = Section::Functions;
-            } else if !in_function && !anywhere {
-                return Err(at.err(ErrorKind::Layout, "an instruction outside any function"));
+                Ok(())
             }
-            if anywhere && !in_function {
-                return self.module_scope_anywhere(at, op);
-            }
-            return Ok(());
-        };
-        if in_function {
-            return Err(at.err(
+            Placement::Anywhere if in_function => Ok(()),
+            Placement::Anywhere => self.module_scope_anywhere(at, op),
+            Placement::Module(_) if in_function => Err(at.err(
                 ErrorKind::Layout,
                 "a module-level instruction inside a function",
-            ));
-        }
-        if section < self.section {
-            return Err(at.err(
+            )),
+            Placement::Module(section) if section < self.section => Err(at.err(
                 ErrorKind::Layout,
                 format!(
                     "out of the logical layout order (SPIR-V §2.4): {section:?} after {:?}",
                     self.section
                 ),
-            ));
+            )),
+            Placement::Module(section) => {
+                self.section = section;
+                Ok(())
+            }
         }
-        self.section = section;
-        Ok(())
     }
 
     /// OpLine, OpNoLine, OpNop, OpExtInst, OpUndef and global variables at module scope:
@@ -502,52 +887,12 @@ impl Reader {
         }
     }
 
-    /// Where `op` may reference ids defined later (SPIR-V §2.4).
-    fn forward_policy(&self, op: Op, words: &[u32]) -> Forward {
-        match op {
-            Op::Name
-            | Op::MemberName
-            | Op::EntryPoint
-            | Op::ExecutionMode
-            | Op::ExecutionModeId
-            | Op::Decorate
-            | Op::DecorateId
-            | Op::DecorateString
-            | Op::MemberDecorate
-            | Op::MemberDecorateString
-            | Op::GroupDecorate
-            | Op::GroupMemberDecorate
-            | Op::TypeForwardPointer
-            | Op::Phi
-            | Op::Branch
-            | Op::SelectionMerge
-            | Op::LoopMerge
-            | Op::ExtInstWithForwardRefsKHR
-            | Op::EnqueueKernel
-            | Op::GetKernelNDrangeSubGroupCount
-            | Op::GetKernelNDrangeMaxSubGroupSize
-            | Op::GetKernelWorkGroupSize
-            | Op::GetKernelPreferredWorkGroupSizeMultiple
-            | Op::GetKernelLocalSizeForSubgroupCount
-            | Op::GetKernelMaxNumSubgroups
-            | Op::ConstantFunctionPointerINTEL => Forward::Any,
-            Op::BranchConditional | Op::Switch => Forward::AfterFirst,
-            Op::FunctionCall => Forward::FirstOnly,
-            Op::ExtInst => {
-                // Debug-information sets describe types and scopes that refer to each other
-                // (non-semantic sets may reference later ids, SPIR-V 1.6 §2.4).
-                let set = words.get(3).copied().unwrap_or(0);
-                match self.module.ext_inst_set(Id(set)) {
-                    Some(name)
-                        if name.starts_with("NonSemantic.") || name.contains("DebugInfo") =>
-                    {
-                        Forward::Any
-                    }
-                    _ => Forward::Never,
-                }
-            }
-            _ => Forward::Never,
-        }
+    /// The forward-reference policy of an OpExtInst, from its set.
+    fn ext_inst_forward(&self, words: &[u32]) -> Forward {
+        let set = words.get(3).copied().unwrap_or(0);
+        self.module
+            .ext_inst_set(Id(set))
+            .map_or(Forward::Never, ext_set_forward)
     }
 
     /// Adds what the instruction declares to the module's tables.
@@ -577,6 +922,31 @@ impl Reader {
                 let id = result.unwrap_or(0);
                 let span = self.string(at, words, 2)?.0;
                 self.module.ext_inst_imports.push((Id(id), span));
+                let name = self
+                    .module
+                    .strings
+                    .get(span.start as usize..span.end as usize);
+                let name = std::str::from_utf8(name.unwrap_or(&[])).unwrap_or("");
+                let ids_only = operands::ext_table(name).map(|table| {
+                    let mut numbers = Vec::new();
+                    for inst in table.iter() {
+                        let number = u32::from(inst.opcode) as usize;
+                        if number >= numbers.len() {
+                            numbers.resize(number + 1, None);
+                        }
+                        let all_ids = inst.operands.iter().all(|o| o.kind == K::IdRef);
+                        if let Some(slot) = numbers.get_mut(number) {
+                            *slot = Some(all_ids);
+                        }
+                    }
+                    numbers
+                });
+                let forward = ext_set_forward(name);
+                self.ext_sets.push(ExtSet {
+                    id,
+                    ids_only,
+                    forward,
+                });
             }
             Op::MemoryModel => {
                 if self.module.memory_model.is_some() {
@@ -589,11 +959,11 @@ impl Reader {
                 let function = need(2)?;
                 self.check_id(at, function)?;
                 let (span, after) = self.string(at, words, 3)?;
-                let name = self
+                let bytes = self
                     .module
                     .strings
                     .get(span.start as usize..span.end as usize);
-                let name = name.unwrap_or("").to_owned();
+                let name = String::from_utf8_lossy(bytes.unwrap_or(&[])).into_owned();
                 let interface = self.ids_in(at, words, after)?;
                 self.module.entry_points.push(EntryPoint {
                     inst: InstIndex(index),
@@ -998,16 +1368,21 @@ impl Reader {
         Ok(ids)
     }
 
-    /// Decodes the literal string starting at word `from` of the instruction `words`
-    /// into `Module::strings`, returning its span and the index of the word after it.
+    /// The literal string starting at word `from` of the instruction `words`, in
+    /// `Module::strings`: its span and the index of the word after it. The operand walk
+    /// already decoded and stored it for the opcodes that keep their string.
     fn string(&mut self, at: Site, words: &[u32], from: usize) -> Result<(Span, usize), ReadError> {
+        if let Some(span) = self.captured.take() {
+            // A string of L bytes occupies L / 4 + 1 words (SPIR-V §2.2.1).
+            return Ok((span, from + (span.end - span.start) as usize / 4 + 1));
+        }
         let words = words.get(from..).unwrap_or(&[]);
         let (consumed, result) = decode_string(words, &mut self.bytes);
         result.map_err(|problem| at.err(ErrorKind::String, problem))?;
         let text = std::str::from_utf8(&self.bytes)
             .map_err(|e| at.err(ErrorKind::String, format!("the string is not UTF-8: {e}")))?;
         let begin = self.module.strings.len() as u32;
-        self.module.strings.push_str(text);
+        self.module.strings.extend_from_slice(text.as_bytes());
         let span = Span {
             start: begin,
             end: self.module.strings.len() as u32,
@@ -1030,7 +1405,22 @@ impl Reader {
     }
 
     /// records `id` as defined by the current instruction, exactly once.
+    #[inline]
     fn define(&mut self, at: Site, id: u32) -> Result<(), ReadError> {
+        if id != 0
+            && id < self.module.header.bound
+            && let Some(slot) = self.module.ids.get_mut(id as usize)
+            && slot.def == NONE
+        {
+            slot.def = at.location.index;
+            return Ok(());
+        }
+        self.define_slow(at, id)
+    }
+
+    /// [`Reader::define`] for ids beyond the table, out of bound or defined twice.
+    #[cold]
+    fn define_slow(&mut self, at: Site, id: u32) -> Result<(), ReadError> {
         self.check_id(at, id)?;
         let slot = self.slot_mut(id);
         if slot.def != NONE {
@@ -1084,20 +1474,40 @@ impl Reader {
                 "the module has no OpMemoryModel (SPIR-V §2.4)",
             ));
         }
-        for &(id, at) in &self.pending {
-            let slot = self.module.ids.get(id as usize);
-            if slot.is_none_or(|s| s.def == NONE) {
-                return Err(at.err(
-                    ErrorKind::ForwardReference,
-                    format!("%{id} is referenced but never defined"),
-                ));
-            }
+        // The earliest instruction referencing an id that was never defined.
+        let undefined = self
+            .pending
+            .iter()
+            .enumerate()
+            .filter(|&(_, &first)| first != NONE);
+        let undefined = undefined
+            .filter(|&(id, _)| self.module.ids.get(id).is_none_or(|s| s.def == NONE))
+            .min_by_key(|&(_, &first)| first);
+        if let Some((id, &first)) = undefined {
+            let start = self.module.starts.get(first as usize).copied().unwrap_or(0);
+            let opcode = self
+                .module
+                .words
+                .get(start as usize)
+                .map(|w| (w & 0xFFFF) as u16);
+            return Err(ReadError::at(
+                ErrorKind::ForwardReference,
+                Location {
+                    index: first,
+                    byte_offset: start * 4,
+                },
+                opcode,
+                format!("%{id} is referenced but never defined"),
+            ));
         }
         self.expand_groups();
         let m = &mut self.module;
-        // Stable sorts keep module order among equal keys.
-        m.decorations.sort_by_key(|d| (d.target, d.member));
-        m.member_names.sort_by_key(|&(t, mem, _)| (t, mem));
+        // The instruction index keeps module order among decorations of one target; the
+        // span start keeps the first OpMemberName of a member first.
+        m.decorations
+            .sort_unstable_by_key(|d| (d.target, d.member, d.inst));
+        m.member_names
+            .sort_unstable_by_key(|&(t, mem, span)| (t, mem, span.start));
         m.member_names.dedup_by_key(|&mut (t, mem, _)| (t, mem));
         Ok(self.module)
     }
@@ -1125,35 +1535,6 @@ impl Reader {
         }
         self.module.decorations.extend(added);
     }
-}
-
-/// The module-level section `op` belongs to, `None` for instructions of function bodies
-/// and for those allowed in several places.
-fn module_section(op: Op) -> Option<Section> {
-    Some(match op {
-        Op::Capability => Section::Capabilities,
-        Op::Extension => Section::Extensions,
-        Op::ExtInstImport => Section::ExtInstImports,
-        Op::MemoryModel => Section::MemoryModel,
-        Op::EntryPoint => Section::EntryPoints,
-        Op::ExecutionMode | Op::ExecutionModeId => Section::ExecutionModes,
-        Op::String | Op::SourceExtension | Op::Source | Op::SourceContinued => {
-            Section::DebugSources
-        }
-        Op::Name | Op::MemberName => Section::DebugNames,
-        Op::ModuleProcessed => Section::DebugModuleProcessed,
-        Op::Decorate
-        | Op::MemberDecorate
-        | Op::DecorationGroup
-        | Op::GroupDecorate
-        | Op::GroupMemberDecorate
-        | Op::DecorateId
-        | Op::DecorateString
-        | Op::MemberDecorateString => Section::Annotations,
-        _ if op_info(op as u16).declares_constant => Section::Globals,
-        _ if op_info(op as u16).declares_type => Section::Globals,
-        _ => return None,
-    })
 }
 
 /// The type a type-declaring opcode declares: `None` if `op` declares no type,

@@ -15,5 +15,6 @@ fuzz_target!(|data: &[u8]| {
                 let _ = module.instructions_in(b.body()).count();
             }
         }
+        let _ = spv_reader::disassemble(&module);
     }
 });
