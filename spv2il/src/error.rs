@@ -16,8 +16,8 @@ pub enum Error {
     Invalid(spv_validate::Diagnostics),
     /// The module is valid but uses something the translator does not support yet.
     Unsupported(Unsupported),
-    /// The requested entry point does not exist, or the module has none to pick.
-    EntryPoint(String),
+    /// The options do not fit the module: no such entry point, none to pick, a bad `--spec`.
+    Options(String),
     /// The translator produced IL that il-model's verifier rejects: a bug in spv2il.
     Internal(String),
 }
@@ -105,7 +105,7 @@ impl fmt::Display for Error {
                 Ok(())
             }
             Error::Unsupported(u) => u.fmt(f),
-            Error::EntryPoint(message) => f.write_str(message),
+            Error::Options(message) => f.write_str(message),
             Error::Internal(message) => write!(f, "internal error (please report): {message}"),
         }
     }

@@ -60,6 +60,8 @@ pub struct Reflection {
     pub resources: Vec<ResourceBinding>,
     /// Bytes of LDS (Workgroup memory) the program declares.
     pub lds_bytes: u32,
+    /// Specialization constants the translation used, as (SpecId, value word), by SpecId.
+    pub spec_constants: Vec<(u32, u32)>,
 }
 
 impl Reflection {
@@ -84,6 +86,7 @@ impl Reflection {
             "workgroup_size": self.workgroup_size,
             "resources": resources,
             "lds_bytes": self.lds_bytes,
+            "spec_constants": self.spec_constants.iter().map(|(id, value)| json!({"spec_id": id, "value": value})).collect::<Vec<_>>(),
         });
         // Serialising a Value built from plain data cannot fail; fall back to the compact form
         // rather than panicking should that ever change.

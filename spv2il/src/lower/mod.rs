@@ -12,6 +12,7 @@ mod glsl;
 mod memory;
 mod ops;
 mod resources;
+mod spec;
 mod types;
 mod values;
 
@@ -33,7 +34,7 @@ pub fn lower(
 ) -> Result<(Program, Reflection), Error> {
     let entry = pick_entry(module, options)?;
     let function = module.function(entry.function).ok_or_else(|| {
-        Error::EntryPoint(format!(
+        Error::Options(format!(
             "entry point function {} is not defined",
             entry.function
         ))
@@ -45,12 +46,13 @@ pub fn lower(
         .any(|v| memory::builtin_of(module, v.id) == Some(spirv::BuiltIn::NumWorkgroups));
     lowerer.resources = Resources::collect(module, &[function], needs_driver_cb)?;
     lowerer.lower_function_body(function)?;
-    let workgroup_size = workgroup_size(module, entry.function)?;
+    let workgroup_size = lowerer.workgroup_size(entry.function)?;
     let reflection = Reflection {
         entry_point: entry.name.clone(),
         workgroup_size,
         resources: lowerer.resources.bindings(module),
         lds_bytes: lowerer.resources.lds_bytes(),
+        spec_constants: lowerer.constants.used(),
     };
     Ok((lowerer.assemble(workgroup_size), reflection))
 }
@@ -66,7 +68,7 @@ fn pick_entry<'m>(
             .entry_points()
             .iter()
             .find(|e| &e.name == name)
-            .ok_or_else(|| Error::EntryPoint(format!("no entry point named `{name}`")))?;
+            .ok_or_else(|| Error::Options(format!("no entry point named `{name}`")))?;
         if !compute(&entry) {
             return Err(Unsupported::at(
                 module,
@@ -87,74 +89,12 @@ fn pick_entry<'m>(
                 "only GLCompute entry points are translated",
             )
             .into()),
-            None => Err(Error::EntryPoint(
-                "the module has no entry point".to_string(),
-            )),
+            None => Err(Error::Options("the module has no entry point".to_string())),
         },
-        (Some(_), Some(_)) => Err(Error::EntryPoint(
+        (Some(_), Some(_)) => Err(Error::Options(
             "the module has several GLCompute entry points; choose one with --entry".to_string(),
         )),
     }
-}
-
-/// The work-group size: a constant decorated `WorkgroupSize` wins over the execution modes
-/// (SPIR-V §3.2.20 WorkgroupSize); then `LocalSize`, or `LocalSizeId` with constant operands
-/// (SPIR-V §3.2.5); (1, 1, 1) when the module gives none.
-fn workgroup_size(module: &Module, function: Id) -> Result<[u32; 3], Error> {
-    for inst in module.instructions() {
-        let Some(id) = inst.result_id() else { continue };
-        if module.constant(id).is_none()
-            || memory::builtin_of(module, id) != Some(spirv::BuiltIn::WorkgroupSize)
-        {
-            continue;
-        }
-        if let Some(spv_reader::Constant::Composite {
-            parts, spec: false, ..
-        }) = module.constant(id)
-            && let [x, y, z] = parts[..]
-            && let (Some(x), Some(y), Some(z)) = (
-                types::constant_u32(module, x),
-                types::constant_u32(module, y),
-                types::constant_u32(module, z),
-            )
-        {
-            return Ok([x, y, z]);
-        }
-        return Err(Unsupported::at(
-            module,
-            inst.index(),
-            "a WorkgroupSize that is not a plain constant",
-        )
-        .into());
-    }
-    for mode in module.execution_modes() {
-        if mode.target == function
-            && mode.execution_mode() == Some(spirv::ExecutionMode::LocalSizeId)
-            && let [x, y, z, ..] = mode.operands[..]
-        {
-            let size = |w| types::constant_u32(module, Id(w));
-            if let (Some(x), Some(y), Some(z)) = (size(x), size(y), size(z)) {
-                return Ok([x, y, z]);
-            }
-            return Err(Unsupported::at(
-                module,
-                mode.inst,
-                "LocalSizeId with specialization constants",
-            )
-            .into());
-        }
-    }
-    for mode in module.execution_modes() {
-        if mode.target != function {
-            continue;
-        }
-        if mode.execution_mode() == Some(spirv::ExecutionMode::LocalSize)
-            && let [x, y, z, ..] = mode.operands[..]
-        {
-            return Ok([x, y, z]);
-        }
-    }
-    Ok([1, 1, 1])
 }
 
 /// The state of one translation.
@@ -168,6 +108,8 @@ pub(crate) struct Lowerer<'m> {
     /// The place each pointer id designates, by id.
     places: Vec<Option<Place>>,
     resources: Resources,
+    /// Evaluates constants with the `--spec` overrides applied.
+    constants: spec::ConstantEvaluator<'m>,
     /// The code emitted so far, in program order.
     code: Vec<Inst>,
 }
@@ -182,8 +124,48 @@ impl<'m> Lowerer<'m> {
             values: vec![None; bound],
             places: vec![None; bound],
             resources: Resources::default(),
+            constants: spec::ConstantEvaluator::new(module, &options.spec_overrides),
             code: Vec::new(),
         }
+    }
+
+    /// The work-group size: a constant decorated `WorkgroupSize` wins over the execution modes
+    /// (SPIR-V §3.2.20 WorkgroupSize); then `LocalSizeId` or `LocalSize` (SPIR-V §3.2.5);
+    /// (1, 1, 1) when the module gives none. Specialization constants are evaluated.
+    fn workgroup_size(&mut self, function: Id) -> Result<[u32; 3], Error> {
+        let module = self.module;
+        for variable_or_constant in module.instructions() {
+            let Some(id) = variable_or_constant.result_id() else {
+                continue;
+            };
+            if module.constant(id).is_some()
+                && memory::builtin_of(module, id) == Some(spirv::BuiltIn::WorkgroupSize)
+            {
+                return Ok([
+                    self.constant_word(id, 0)?,
+                    self.constant_word(id, 1)?,
+                    self.constant_word(id, 2)?,
+                ]);
+            }
+        }
+        for mode in module.execution_modes() {
+            if mode.target != function {
+                continue;
+            }
+            match (mode.execution_mode(), &mode.operands[..]) {
+                (Some(spirv::ExecutionMode::LocalSizeId), [x, y, z, ..]) => {
+                    let (x, y, z) = (Id(*x), Id(*y), Id(*z));
+                    return Ok([
+                        self.constant_word(x, 0)?,
+                        self.constant_word(y, 0)?,
+                        self.constant_word(z, 0)?,
+                    ]);
+                }
+                (Some(spirv::ExecutionMode::LocalSize), [x, y, z, ..]) => return Ok([*x, *y, *z]),
+                _ => {}
+            }
+        }
+        Ok([1, 1, 1])
     }
 
     /// Emits one IL instruction into the code stream.
@@ -233,31 +215,9 @@ impl<'m> Lowerer<'m> {
         Ok(Some(Value::in_reg(self.regs.literal(words), shape.count)))
     }
 
-    /// Element `element` of constant `id` as a 32-bit word.
-    fn constant_word(&self, id: Id, element: usize) -> Result<u32, Error> {
-        use spv_reader::Constant as C;
-        match self.module.constant(id) {
-            Some(C::Bool {
-                value, spec: false, ..
-            }) => Ok(if *value { u32::MAX } else { 0 }),
-            // A 32-bit scalar's bits are its low word; 64-bit shapes were refused by shape_of.
-            Some(C::Scalar {
-                bits, spec: false, ..
-            }) => Ok(*bits as u32),
-            Some(C::Null { .. }) | Some(C::Undef { .. }) => Ok(0),
-            Some(C::Composite {
-                parts, spec: false, ..
-            }) => match parts.get(element) {
-                Some(part) => self.constant_word(*part, 0),
-                None => Err(
-                    Unsupported::new(format!("constant {id}: missing element {element}")).into(),
-                ),
-            },
-            Some(c) if c.is_spec() => {
-                Err(Unsupported::new(format!("specialization constant {id}")).into())
-            }
-            _ => Err(Unsupported::new(format!("constant {id}")).into()),
-        }
+    /// Element `element` of constant `id` as a 32-bit word, specialization applied.
+    fn constant_word(&mut self, id: Id, element: usize) -> Result<u32, Error> {
+        self.constants.word(id, element)
     }
 
     /// Lowers one non-terminator instruction.
