@@ -62,6 +62,12 @@ pub enum Terminator {
     Kill,
     /// `OpTerminateInvocation`.
     TerminateInvocation,
+    /// An extension's block terminator that ends the invocation (`OpIgnoreIntersectionKHR`,
+    /// `OpTerminateRayKHR`, `OpEmitMeshTasksEXT`), with its raw opcode.
+    OtherExit {
+        /// The raw opcode.
+        opcode: u16,
+    },
     /// `OpUnreachable`.
     Unreachable,
 }

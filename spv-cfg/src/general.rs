@@ -152,7 +152,9 @@ fn working_graph(cfg: &Cfg, reachable: &[bool]) -> (Vec<WNode>, u32) {
                         }
                     }
                     Terminator::Return | Terminator::ReturnValue => WTerm::Return(b),
-                    Terminator::Kill | Terminator::TerminateInvocation => WTerm::Kill(b),
+                    Terminator::Kill
+                    | Terminator::TerminateInvocation
+                    | Terminator::OtherExit { .. } => WTerm::Kill(b),
                     Terminator::Unreachable => WTerm::Unreachable,
                 }
             };
@@ -243,6 +245,8 @@ struct Emitter<'a> {
     inline_from: Vec<u32>,
     /// Per node: its subtree never jumps out (only function exits leave it).
     terminal: Vec<bool>,
+    /// Per node: the number of nodes in its subtree.
+    size: Vec<u32>,
     depth: usize,
     budget: &'a mut Budget,
 }
@@ -335,7 +339,7 @@ pub(crate) fn structurize_general(
             }
         }
     }
-    let terminal = terminal_subtrees(&w, &rpo, &pos, &parent, entry, budget)?;
+    let (terminal, size) = terminal_subtrees(&w, &rpo, &pos, &parent, entry, budget)?;
     let mut em = Emitter {
         w: &w,
         header_of,
@@ -343,6 +347,7 @@ pub(crate) fn structurize_general(
         after_children,
         inline_from,
         terminal,
+        size,
         depth: 0,
         budget,
     };
@@ -386,7 +391,8 @@ fn loop_intervals(loops: &[RawLoop]) -> (Vec<u32>, Vec<u32>) {
     (pre, end)
 }
 
-/// Per node: whether no edge leaves its subtree of the re-parented dominator tree.
+/// Per node: whether no edge leaves its subtree of the re-parented dominator tree, and the
+/// subtree's size.
 fn terminal_subtrees(
     w: &[WNode],
     rpo: &[u32],
@@ -394,7 +400,7 @@ fn terminal_subtrees(
     parent: &[u32],
     entry: u32,
     budget: &mut Budget,
-) -> Result<Vec<bool>, CfgError> {
+) -> Result<(Vec<bool>, Vec<u32>), CfgError> {
     let n = w.len();
     let mut kids = vec![Vec::new(); n];
     for &y in rpo {
@@ -436,9 +442,10 @@ fn terminal_subtrees(
             hi[u as usize] = hi[u as usize].max(hi[c as usize]);
         }
     }
-    Ok((0..n)
+    let terminal = (0..n)
         .map(|u| lo[u] == u32::MAX || (lo[u] >= pre[u] && hi[u] < pre[u] + size[u]))
-        .collect())
+        .collect();
+    Ok((terminal, size))
 }
 
 impl Emitter<'_> {
@@ -560,8 +567,11 @@ impl Emitter<'_> {
                 // like `if (c) break; ...` flat. Any arm may be pulled out (no arm of the
                 // labeled form falls through); this choice avoids turning free jumps into
                 // flagged ones.
-                let pull_t = !ti || (fi && self.terminal[t.to as usize]);
-                let pull_f = !fi || (ti && self.terminal[f.to as usize]);
+                // When both are terminal, the smaller one goes into the `If`.
+                let (tt, ft) = (self.terminal[t.to as usize], self.terminal[f.to as usize]);
+                let smaller_t = self.size[t.to as usize] <= self.size[f.to as usize];
+                let pull_t = !ti || (fi && tt && (!ft || smaller_t));
+                let pull_f = !fi || (ti && ft && !pull_t);
                 if (!ti && !fi) || (!pull_t && !pull_f) {
                     let then_ = self.jump_code(x, &t)?;
                     let else_ = self.jump_code(x, &f)?;

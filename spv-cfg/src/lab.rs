@@ -133,6 +133,47 @@ pub(crate) fn lower_exits(
     Ok((out, l.exit_used))
 }
 
+/// A source of labeled statements that knows whether more follow: the rest of a sequence,
+/// possibly continued by the rest of an enclosing sequence (the push-in rewrite moves code
+/// into an arm without copying it).
+trait Items {
+    fn next_item(&mut self) -> Option<Lab>;
+    fn is_empty(&self) -> bool;
+}
+
+impl Items for std::vec::IntoIter<Lab> {
+    fn next_item(&mut self) -> Option<Lab> {
+        self.next()
+    }
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// `head` followed by what is left of `tail`.
+struct Chain<'t> {
+    head: std::vec::IntoIter<Lab>,
+    tail: &'t mut dyn Items,
+}
+
+impl<'t> Chain<'t> {
+    fn new(head: Vec<Lab>, tail: &'t mut dyn Items) -> Chain<'t> {
+        Chain {
+            head: head.into_iter(),
+            tail,
+        }
+    }
+}
+
+impl Items for Chain<'_> {
+    fn next_item(&mut self) -> Option<Lab> {
+        self.head.next().or_else(|| self.tail.next_item())
+    }
+    fn is_empty(&self) -> bool {
+        self.head.len() == 0 && self.tail.is_empty()
+    }
+}
+
 /// The label of a pure jump arm `[Edge | Set]* Br(L)`.
 fn pure_jump(arm: &[Lab]) -> Option<Label> {
     let (last, init) = arm.split_last()?;
@@ -185,18 +226,24 @@ fn ends_in_jump(body: &[Region]) -> bool {
 /// Drops switch arms that only `break`: entering them is the same as matching no arm, provided
 /// no default arm remains and the arm before cannot fall into them.
 fn prune_break_arms(arms: Vec<SwitchArm>) -> Vec<SwitchArm> {
-    let only_break = |a: &SwitchArm| matches!(a.body.as_slice(), [Region::Break]);
-    let mut kept: Vec<SwitchArm> = Vec::with_capacity(arms.len());
-    // First the default: a default arm that only breaks is no default at all.
+    let count = arms.len();
+    // An arm that only leaves the switch: `break`, or nothing at all in the last arm.
+    let only_break = |i: usize, a: &SwitchArm| match a.body.as_slice() {
+        [Region::Break] => true,
+        [] => i + 1 == count,
+        _ => false,
+    };
+    let mut kept: Vec<SwitchArm> = Vec::with_capacity(count);
+    // First the default: a default arm that only leaves is no default at all.
     let mut arms = arms;
-    for i in 0..arms.len() {
+    for i in 0..count {
         let prev_falls = i > 0 && !ends_in_jump(&arms[i - 1].body);
-        if arms[i].default && only_break(&arms[i]) && !prev_falls {
+        if arms[i].default && only_break(i, &arms[i]) && !prev_falls {
             arms[i].default = false;
         }
     }
     let has_default = arms.iter().any(|a| a.default);
-    for arm in arms {
+    for (i, arm) in arms.into_iter().enumerate() {
         let prev_falls = kept.last().is_some_and(|p| !ends_in_jump(&p.body));
         if arm.literals.is_empty() && !arm.default {
             // No longer enterable directly: only the fall-through from the arm before
@@ -206,7 +253,7 @@ fn prune_break_arms(arms: Vec<SwitchArm>) -> Vec<SwitchArm> {
             }
             continue;
         }
-        if !has_default && only_break(&arm) && !prev_falls {
+        if !has_default && only_break(i, &arm) && !prev_falls {
             continue;
         }
         kept.push(arm);
@@ -285,6 +332,14 @@ impl Lowerer<'_> {
     }
 
     fn seq(&mut self, items: Vec<Lab>, tail: &[Label]) -> Result<(Vec<Region>, Pending), CfgError> {
+        self.seq_from(&mut items.into_iter(), tail)
+    }
+
+    fn seq_from(
+        &mut self,
+        items: &mut dyn Items,
+        tail: &[Label],
+    ) -> Result<(Vec<Region>, Pending), CfgError> {
         self.enter()?;
         let r = self.seq_inner(items, tail);
         self.leave();
@@ -293,57 +348,72 @@ impl Lowerer<'_> {
 
     fn seq_inner(
         &mut self,
-        items: Vec<Lab>,
+        items: &mut dyn Items,
         tail: &[Label],
     ) -> Result<(Vec<Region>, Pending), CfgError> {
         let mut out = Vec::new();
-        let mut it = items.into_iter();
-        while let Some(item) = it.next() {
+        while let Some(item) = items.next_item() {
             self.budget.charge(1)?;
-            let last = it.len() == 0;
-            let item = if last {
-                item
-            } else {
-                match self.push_in(item, &mut it)? {
-                    Ok(merged) => {
-                        let (r, p) = self.stmt(merged, tail)?;
-                        out.extend(r);
-                        return Ok((out, p));
-                    }
-                    Err(item) => item,
-                }
-            };
-            let (r, p) = self.stmt(item, if last { tail } else { &[] })?;
-            out.extend(r);
-            if last {
+            if items.is_empty() {
+                let (r, p) = self.stmt(item, tail)?;
+                out.extend(r);
                 return Ok((out, p));
             }
-            if !p.is_empty() {
-                let rest: Vec<Lab> = it.collect();
-                let (rr, rp) = self.seq(rest, tail)?;
-                if !rr.is_empty() {
-                    out.push(Region::If {
-                        cond: Cond::VarEq {
-                            var: self.exit,
-                            value: 0,
-                        },
-                        then_: rr,
-                        else_: Vec::new(),
-                    });
-                }
-                return Ok((out, union(p, rp)));
+            if let Some(p) = self.followed(item, items, tail, &mut out)? {
+                return Ok((out, p));
             }
         }
         Ok((out, Vec::new()))
     }
 
-    /// The push-in rewrite of the module docs: `Ok(if)` with the rest of the sequence moved
-    /// into the non-jumping arm, or `Err(item)` unchanged.
+    /// Lowers `item`, which `rest` follows, into `out`. Returns `Some(pending)` when it also
+    /// consumed `rest` (moved into an arm, or guarded because an exit may be pending).
+    fn followed(
+        &mut self,
+        item: Lab,
+        rest: &mut dyn Items,
+        tail: &[Label],
+        out: &mut Vec<Region>,
+    ) -> Result<Option<Pending>, CfgError> {
+        let item = match self.push_in(item)? {
+            Ok((cond, jump, other, jump_is_then)) => {
+                // The rest of the sequence continues the non-jumping arm; it is read from
+                // `rest` in place, never copied.
+                let (rj, pj) = self.seq(jump, tail)?;
+                let (ro, po) = self.seq_from(&mut Chain::new(other, rest), tail)?;
+                let (then_, else_) = if jump_is_then { (rj, ro) } else { (ro, rj) };
+                out.extend(make_if(cond, then_, else_));
+                return Ok(Some(union(pj, po)));
+            }
+            Err(item) => item,
+        };
+        let (r, p) = self.stmt(item, &[])?;
+        out.extend(r);
+        if p.is_empty() {
+            return Ok(None);
+        }
+        let (guarded, rp) = self.seq_from(rest, tail)?;
+        if !guarded.is_empty() {
+            out.push(Region::If {
+                cond: Cond::VarEq {
+                    var: self.exit,
+                    value: 0,
+                },
+                then_: guarded,
+                else_: Vec::new(),
+            });
+        }
+        Ok(Some(union(p, rp)))
+    }
+
+    /// The push-in rewrite of the module docs: when `item` is an `If` with a pure jump arm
+    /// that would be a local exit, returns its condition, the jump arm, the other arm and
+    /// whether the jump arm is `then`; otherwise gives `item` back.
+    #[allow(clippy::type_complexity, reason = "a private helper's one-off tuple")]
     fn push_in(
         &mut self,
         item: Lab,
-        rest: &mut std::vec::IntoIter<Lab>,
-    ) -> Result<Result<Lab, Lab>, CfgError> {
+    ) -> Result<Result<(Cond, Vec<Lab>, Vec<Lab>, bool), Lab>, CfgError> {
         let Lab::If(cond, a, b) = item else {
             return Ok(Err(item));
         };
@@ -354,136 +424,165 @@ impl Lowerer<'_> {
             }
         };
         if local(self, &a)? {
-            let mut b = b;
-            b.extend(rest.by_ref());
-            Ok(Ok(Lab::If(cond, a, b)))
+            Ok(Ok((cond, a, b, true)))
         } else if local(self, &b)? {
-            let mut a = a;
-            a.extend(rest.by_ref());
-            Ok(Ok(Lab::If(cond, a, b)))
+            Ok(Ok((cond, b, a, false)))
         } else {
             Ok(Err(Lab::If(cond, a, b)))
         }
     }
 
+    // The lowering recurses once per nesting level of the labeled form, so each construct
+    // gets its own small function: one large `match` would give every level the stack frame
+    // of all arms together (several KiB in debug builds).
     fn stmt(&mut self, item: Lab, tail: &[Label]) -> Result<(Vec<Region>, Pending), CfgError> {
-        Ok(match item {
-            Lab::Block(b) => (vec![Region::Block(b)], Vec::new()),
-            Lab::Edge(from, to) => (vec![Region::Edge { from, to }], Vec::new()),
-            Lab::Set(var, value) => (vec![Region::SetVar { var, value }], Vec::new()),
-            Lab::Return(block) => (vec![Region::Return { block }], Vec::new()),
-            Lab::Kill(block) => (vec![Region::Kill { block }], Vec::new()),
-            Lab::Unreachable => (vec![Region::Unreachable], Vec::new()),
-            Lab::Br(l) => match self.classify(l, tail)? {
-                Jump::Free => (Vec::new(), Vec::new()),
-                Jump::Continue => (vec![Region::Continue], Vec::new()),
-                Jump::Break => (vec![Region::Break], Vec::new()),
-                Jump::Local => (vec![self.set_exit(l)?], vec![l]),
-                Jump::Ladder => {
-                    self.record_escape(l)?;
-                    (vec![self.set_exit(l)?, Region::Break], Vec::new())
-                }
-            },
-            Lab::If(cond, a, b) => {
-                let (ra, pa) = self.seq(a, tail)?;
-                let (rb, pb) = self.seq(b, tail)?;
-                (make_if(cond, ra, rb), union(pa, pb))
-            }
-            Lab::Scope(l, body) => {
-                self.frames.push(Frame {
-                    kind: Kind::Scope,
-                    label: l,
-                    tail: tail.to_vec(),
-                    escapes: Vec::new(),
-                });
-                let mut body_tail = tail.to_vec();
-                body_tail.push(l);
-                let res = self.seq(body, &body_tail);
-                self.frames.pop();
-                let (mut r, mut p) = res?;
-                if let Some(i) = p.iter().position(|&x| x == l) {
-                    p.remove(i);
-                    let reset = Region::SetVar {
-                        var: self.exit,
-                        value: 0,
-                    };
-                    if p.is_empty() {
-                        // Only 0 or `l` can be pending here, so an unconditional reset is exact.
-                        r.push(reset);
-                    } else {
-                        r.push(Region::If {
-                            cond: Cond::VarEq {
-                                var: self.exit,
-                                value: Self::value(l)?,
-                            },
-                            then_: vec![reset],
-                            else_: Vec::new(),
-                        });
-                    }
-                }
-                (r, p)
-            }
-            Lab::Loop(l, body) => {
-                self.frames.push(Frame {
-                    kind: Kind::Loop,
-                    label: l,
-                    tail: tail.to_vec(),
-                    escapes: Vec::new(),
-                });
-                let res = self.seq(body, &[l]);
-                let frame = self.frames.pop();
-                let (r, p) = res?;
-                if !p.is_empty() {
-                    return Err(CfgError::Internal("exit pending at the end of a loop body"));
-                }
-                let mut out = vec![Region::Loop { body: r }];
-                let escapes = frame.map(|f| f.escapes).unwrap_or_default();
-                let p = self.ladder(escapes, tail, &mut out)?;
-                (out, p)
-            }
-            Lab::Switch(selector, arms) => {
-                self.frames.push(Frame {
-                    kind: Kind::Switch,
-                    label: Label::MAX,
-                    tail: tail.to_vec(),
-                    escapes: Vec::new(),
-                });
-                let count = arms.len();
-                let mut out_arms = Vec::with_capacity(count);
-                let mut failed = None;
-                for (i, arm) in arms.into_iter().enumerate() {
-                    let arm_tail: &[Label] = if i + 1 == count { tail } else { &[] };
-                    match self.seq(arm.body, arm_tail) {
-                        Ok((body, p)) if p.is_empty() => out_arms.push(SwitchArm {
-                            literals: arm.literals,
-                            default: arm.default,
-                            body,
-                        }),
-                        Ok(_) => {
-                            failed = Some(CfgError::Internal("exit pending at the end of an arm"));
-                            break;
-                        }
-                        Err(e) => {
-                            failed = Some(e);
-                            break;
-                        }
-                    }
-                }
-                let frame = self.frames.pop();
-                if let Some(e) = failed {
-                    return Err(e);
-                }
-                let arms = prune_break_arms(out_arms);
-                let mut out = if arms.is_empty() {
-                    Vec::new()
-                } else {
-                    vec![Region::Switch { selector, arms }]
-                };
-                let escapes = frame.map(|f| f.escapes).unwrap_or_default();
-                let p = self.ladder(escapes, tail, &mut out)?;
-                (out, p)
+        let leaf = |r: Region| Ok((vec![r], Vec::new()));
+        match item {
+            Lab::Block(b) => leaf(Region::Block(b)),
+            Lab::Edge(from, to) => leaf(Region::Edge { from, to }),
+            Lab::Set(var, value) => leaf(Region::SetVar { var, value }),
+            Lab::Return(block) => leaf(Region::Return { block }),
+            Lab::Kill(block) => leaf(Region::Kill { block }),
+            Lab::Unreachable => leaf(Region::Unreachable),
+            Lab::Br(l) => self.br(l, tail),
+            Lab::If(cond, a, b) => self.if_(cond, a, b, tail),
+            Lab::Scope(l, body) => self.scope(l, body, tail),
+            Lab::Loop(l, body) => self.loop_(l, body, tail),
+            Lab::Switch(selector, arms) => self.switch(selector, arms, tail),
+        }
+    }
+
+    fn br(&mut self, l: Label, tail: &[Label]) -> Result<(Vec<Region>, Pending), CfgError> {
+        Ok(match self.classify(l, tail)? {
+            Jump::Free => (Vec::new(), Vec::new()),
+            Jump::Continue => (vec![Region::Continue], Vec::new()),
+            Jump::Break => (vec![Region::Break], Vec::new()),
+            Jump::Local => (vec![self.set_exit(l)?], vec![l]),
+            Jump::Ladder => {
+                self.record_escape(l)?;
+                (vec![self.set_exit(l)?, Region::Break], Vec::new())
             }
         })
+    }
+
+    fn if_(
+        &mut self,
+        cond: Cond,
+        a: Vec<Lab>,
+        b: Vec<Lab>,
+        tail: &[Label],
+    ) -> Result<(Vec<Region>, Pending), CfgError> {
+        let (ra, pa) = self.seq(a, tail)?;
+        let (rb, pb) = self.seq(b, tail)?;
+        Ok((make_if(cond, ra, rb), union(pa, pb)))
+    }
+
+    fn scope(
+        &mut self,
+        l: Label,
+        body: Vec<Lab>,
+        tail: &[Label],
+    ) -> Result<(Vec<Region>, Pending), CfgError> {
+        self.frames.push(Frame {
+            kind: Kind::Scope,
+            label: l,
+            tail: tail.to_vec(),
+            escapes: Vec::new(),
+        });
+        let mut body_tail = tail.to_vec();
+        body_tail.push(l);
+        let res = self.seq(body, &body_tail);
+        self.frames.pop();
+        let (mut r, mut p) = res?;
+        if let Some(i) = p.iter().position(|&x| x == l) {
+            p.remove(i);
+            let reset = Region::SetVar {
+                var: self.exit,
+                value: 0,
+            };
+            if p.is_empty() {
+                // Only 0 or `l` can be pending here, so an unconditional reset is exact.
+                r.push(reset);
+            } else {
+                r.push(Region::If {
+                    cond: Cond::VarEq {
+                        var: self.exit,
+                        value: Self::value(l)?,
+                    },
+                    then_: vec![reset],
+                    else_: Vec::new(),
+                });
+            }
+        }
+        Ok((r, p))
+    }
+
+    fn loop_(
+        &mut self,
+        l: Label,
+        body: Vec<Lab>,
+        tail: &[Label],
+    ) -> Result<(Vec<Region>, Pending), CfgError> {
+        self.frames.push(Frame {
+            kind: Kind::Loop,
+            label: l,
+            tail: tail.to_vec(),
+            escapes: Vec::new(),
+        });
+        let res = self.seq(body, &[l]);
+        let frame = self.frames.pop();
+        let (r, p) = res?;
+        if !p.is_empty() {
+            return Err(CfgError::Internal("exit pending at the end of a loop body"));
+        }
+        let mut out = vec![Region::Loop { body: r }];
+        let escapes = frame.map(|f| f.escapes).unwrap_or_default();
+        let p = self.ladder(escapes, tail, &mut out)?;
+        Ok((out, p))
+    }
+
+    fn switch(
+        &mut self,
+        selector: BlockIdx,
+        arms: Vec<LabArm>,
+        tail: &[Label],
+    ) -> Result<(Vec<Region>, Pending), CfgError> {
+        self.frames.push(Frame {
+            kind: Kind::Switch,
+            label: Label::MAX,
+            tail: tail.to_vec(),
+            escapes: Vec::new(),
+        });
+        let res = self.arms(arms, tail);
+        let frame = self.frames.pop();
+        let arms = prune_break_arms(res?);
+        let mut out = if arms.is_empty() {
+            Vec::new()
+        } else {
+            vec![Region::Switch { selector, arms }]
+        };
+        let escapes = frame.map(|f| f.escapes).unwrap_or_default();
+        let p = self.ladder(escapes, tail, &mut out)?;
+        Ok((out, p))
+    }
+
+    fn arms(&mut self, arms: Vec<LabArm>, tail: &[Label]) -> Result<Vec<SwitchArm>, CfgError> {
+        let count = arms.len();
+        let mut out = Vec::with_capacity(count);
+        for (i, arm) in arms.into_iter().enumerate() {
+            // Falling off an arm enters the next one; only the last arm's end is the tail.
+            let arm_tail: &[Label] = if i + 1 == count { tail } else { &[] };
+            let (body, p) = self.seq(arm.body, arm_tail)?;
+            if !p.is_empty() {
+                return Err(CfgError::Internal("exit pending at the end of an arm"));
+            }
+            out.push(SwitchArm {
+                literals: arm.literals,
+                default: arm.default,
+                body,
+            });
+        }
+        Ok(out)
     }
 
     /// After a loop or switch that exits were routed out of, continue each exit from here.

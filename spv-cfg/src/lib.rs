@@ -12,6 +12,7 @@ mod loops;
 mod merges;
 mod print;
 mod region;
+mod spirv;
 mod structurize;
 
 pub use analysis::Analysis;

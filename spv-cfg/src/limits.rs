@@ -13,7 +13,7 @@ pub const MAX_WORK: u64 = 1 << 27;
 /// prints or walks it). SPIR-V itself limits structured nesting to 1023 (`spirv.md` V-CFG-10);
 /// real shaders stay far below this limit, and deeper trees are refused with
 /// [`CfgError::DepthLimit`] so that no recursion can exhaust the stack.
-pub const MAX_REGION_DEPTH: usize = 400;
+pub const MAX_REGION_DEPTH: usize = 192;
 
 /// A work counter that fails once [`MAX_WORK`] units have been spent.
 #[derive(Debug)]

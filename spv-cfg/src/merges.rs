@@ -302,7 +302,9 @@ impl MergeWalk<'_> {
     fn terminator(&mut self, x: BlockIdx, out: &mut Vec<Lab>) -> Result<Option<BlockIdx>, Fail> {
         match &self.cfg.block(x).terminator {
             Terminator::Return | Terminator::ReturnValue => out.push(Lab::Return(x)),
-            Terminator::Kill | Terminator::TerminateInvocation => out.push(Lab::Kill(x)),
+            Terminator::Kill | Terminator::TerminateInvocation | Terminator::OtherExit { .. } => {
+                out.push(Lab::Kill(x))
+            }
             Terminator::Unreachable => out.push(Lab::Unreachable),
             Terminator::Branch(t) => return self.jump(x, *t, out),
             Terminator::BranchConditional {
@@ -322,6 +324,22 @@ impl MergeWalk<'_> {
                     self.jump(x, jump_to, &mut arm)?;
                     out.push(Lab::If(cond(value), arm, Vec::new()));
                     return self.jump(x, other, out);
+                }
+                // An arm that is a single exiting block (`if (c) return;`) goes into the `If`
+                // alone and the other arm's code continues the sequence, keeping chains flat.
+                let exits = |b: BlockIdx| {
+                    let d = self.cfg.block(b);
+                    d.terminator.is_function_exit() && d.merge == Merge::None
+                };
+                for (arm, value, other) in [(t, true, f), (f, false, t)] {
+                    if exits(arm) && !exits(other) || (arm == t && exits(t) && exits(f)) {
+                        let mut then_ = Vec::new();
+                        if let Some(next) = self.jump(x, arm, &mut then_)? {
+                            self.emit(next, &mut then_)?;
+                        }
+                        out.push(Lab::If(cond(value), then_, Vec::new()));
+                        return self.jump(x, other, out);
+                    }
                 }
                 let mut then_ = Vec::new();
                 if let Some(next) = self.jump(x, t, &mut then_)? {
@@ -360,7 +378,11 @@ impl MergeWalk<'_> {
             Some(e) => e.2 = true,
             None => targets.push((default, Vec::new(), true)),
         }
-        if targets.len() == 1 {
+        // A declared switch with a single target is kept (Slang's `switch (0) { default: .. }`
+        // idiom for a breakable block): its breaks then stay IL `break`s instead of flags.
+        let declared =
+            matches!(self.cfg.block(x).merge, Merge::Selection { merge } if merge != default);
+        if targets.len() == 1 && !declared {
             return self.jump(x, default, out);
         }
         // Case constructs: targets that are not labels of enclosing constructs.

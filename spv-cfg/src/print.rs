@@ -27,6 +27,12 @@ fn terminator_text(cfg: &Cfg, t: &Terminator) -> String {
         Terminator::ReturnValue => "OpReturnValue".into(),
         Terminator::Kill => "OpKill".into(),
         Terminator::TerminateInvocation => "OpTerminateInvocation".into(),
+        Terminator::OtherExit { opcode } => {
+            match spv_reader::spirv::Op::from_u32(u32::from(*opcode)) {
+                Some(op) => format!("Op{op:?}"),
+                None => format!("Op<{opcode}>"),
+            }
+        }
         Terminator::Unreachable => "OpUnreachable".into(),
     }
 }

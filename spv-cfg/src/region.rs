@@ -133,7 +133,8 @@ pub enum Region {
         /// The returning block (its terminator holds the returned value, if any).
         block: BlockIdx,
     },
-    /// End the invocation through `block`'s `OpKill` / `OpTerminateInvocation`.
+    /// End the invocation through `block`'s `OpKill`, `OpTerminateInvocation` or extension
+    /// terminator ([`Terminator::OtherExit`](crate::Terminator::OtherExit)).
     Kill {
         /// The block ending in the kill.
         block: BlockIdx,

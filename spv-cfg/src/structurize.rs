@@ -35,6 +35,12 @@ pub fn structurize(cfg: &Cfg, strategy: Strategy) -> Result<Structured, CfgError
                 Err(e) => return Err(e),
             },
             Err(Fail::Unstructured(why)) => fallback_reason = Some(why),
+            // Following the merges of an unstructured function can nest arbitrarily deep
+            // before the walk notices that the merges do not fit; the general structurizer
+            // may still succeed.
+            Err(Fail::Error(e @ CfgError::DepthLimit { .. })) => {
+                fallback_reason = Some(e.to_string());
+            }
             Err(Fail::Error(e)) => return Err(e),
         }
     }

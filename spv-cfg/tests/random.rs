@@ -21,7 +21,7 @@ fn scale() -> u64 {
 fn random_graphs_general() {
     let mut irreducible = 0;
     let mut worst_growth = 0.0f64;
-    for seed in 0..3000 * scale() {
+    for seed in 0..2000 * scale() {
         let mut rng = Rng::new(seed);
         let cfg = random_cfg(&mut rng, if seed % 10 == 0 { 60 } else { 16 }, false);
         if !LoopForest::new(&cfg).unwrap().is_reducible() {
@@ -36,7 +36,7 @@ fn random_graphs_general() {
         worst_growth = worst_growth.max(st.nodes as f64 / cfg.len() as f64);
     }
     // The generator must actually exercise irreducible control flow.
-    assert!(irreducible > 300, "only {irreducible} irreducible graphs");
+    assert!(irreducible > 200, "only {irreducible} irreducible graphs");
     eprintln!("irreducible graphs: {irreducible}; worst tree nodes per block: {worst_growth:.2}");
 }
 
@@ -45,7 +45,7 @@ fn random_graphs_general() {
 #[test]
 fn random_graphs_with_garbage_merges() {
     let mut followed = 0;
-    for seed in 0..2000 * scale() {
+    for seed in 0..1200 * scale() {
         let mut rng = Rng::new(seed ^ 0xABCD);
         let cfg = random_cfg(&mut rng, 14, true);
         let s = structurize(&cfg, Strategy::Merges).unwrap();
@@ -56,14 +56,14 @@ fn random_graphs_with_garbage_merges() {
             panic!("seed {seed}: {e}\n{cfg:#?}\n{s:#?}");
         }
     }
-    assert!(followed > 100, "merge walk succeeded only {followed} times");
+    assert!(followed > 60, "merge walk succeeded only {followed} times");
 }
 
 /// Random structured programs (SPIR-V §2.11 shapes): the merge-driven structurizer follows
 /// every one of them without falling back, and both structurizers are exact.
 #[test]
 fn random_structured_programs() {
-    for seed in 0..1500 * scale() {
+    for seed in 0..1000 * scale() {
         let cfg = Program::generate(seed, 3 + (seed % 12) as u32);
         let s = structurize(&cfg, Strategy::Merges).unwrap();
         assert_eq!(

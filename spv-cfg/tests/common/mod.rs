@@ -412,7 +412,7 @@ pub fn walk_cfg(cfg: &Cfg, oracle: Oracle, max_blocks: usize) -> (Vec<Event>, En
         visits[b.index()] += 1;
         let next = match &cfg.block(b).terminator {
             Terminator::Return | Terminator::ReturnValue => return (events, End::Return(b.0)),
-            Terminator::Kill | Terminator::TerminateInvocation => {
+            Terminator::Kill | Terminator::TerminateInvocation | Terminator::OtherExit { .. } => {
                 return (events, End::Kill(b.0));
             }
             Terminator::Unreachable => return (events, End::Unreachable),
@@ -613,7 +613,9 @@ impl TreeWalk<'_> {
             Region::Kill { block } => {
                 if !matches!(
                     self.cfg.block(*block).terminator,
-                    Terminator::Kill | Terminator::TerminateInvocation
+                    Terminator::Kill
+                        | Terminator::TerminateInvocation
+                        | Terminator::OtherExit { .. }
                 ) {
                     return Err(format!("kill from {block}, which does not kill"));
                 }

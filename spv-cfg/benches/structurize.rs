@@ -1,0 +1,87 @@
+//! Structurizing every function of the corpus (`../shared/corpus` relative to the workspace
+//! root). Throughput is reported in functions per second; one iteration handles all functions.
+//!
+//! Groups: `from_function` (the SPIR-V adapter), `analysis` (all dominator trees and the loop
+//! forest), `structurize/merges` and `structurize/general`.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use spv_cfg::{Analysis, Cfg, Strategy, structurize};
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+
+fn corpus() -> Vec<Vec<u8>> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|e| e == "spv") {
+                out.push(p);
+            }
+        }
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
+    let mut files = Vec::new();
+    walk(&dir, &mut files);
+    files.iter().filter_map(|p| std::fs::read(p).ok()).collect()
+}
+
+fn bench(c: &mut Criterion) {
+    let files = corpus();
+    if files.is_empty() {
+        eprintln!("skipping: no corpus at ../shared/corpus");
+        return;
+    }
+    let modules: Vec<spv_reader::Module> = files
+        .iter()
+        .filter_map(|b| spv_reader::read(b).ok())
+        .collect();
+    let cfgs: Vec<Cfg> = modules
+        .iter()
+        .flat_map(|m| {
+            m.functions()
+                .iter()
+                .filter(|f| !f.blocks.is_empty())
+                .filter_map(|f| Cfg::from_function(m, f).ok())
+        })
+        .collect();
+    let blocks: usize = cfgs.iter().map(Cfg::len).sum();
+    eprintln!("{} functions, {blocks} blocks", cfgs.len());
+    let mut g = c.benchmark_group("cfg");
+    g.throughput(Throughput::Elements(cfgs.len() as u64));
+    g.bench_function("from_function", |b| {
+        b.iter(|| {
+            for m in &modules {
+                for f in m.functions() {
+                    if !f.blocks.is_empty() {
+                        let _ = black_box(Cfg::from_function(m, f));
+                    }
+                }
+            }
+        })
+    });
+    g.bench_function("analysis", |b| {
+        b.iter(|| {
+            for cfg in &cfgs {
+                black_box(Analysis::new(cfg).ok());
+            }
+        })
+    });
+    for (name, strategy) in [("merges", Strategy::Merges), ("general", Strategy::General)] {
+        g.bench_function(format!("structurize/{name}"), |b| {
+            b.iter(|| {
+                for cfg in &cfgs {
+                    black_box(structurize(cfg, strategy).ok());
+                }
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

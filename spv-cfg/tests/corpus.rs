@@ -1,0 +1,162 @@
+//! Every function of the real-world corpus (`../shared/corpus` relative to the workspace
+//! root; skipped with a message when absent): the CFG adapter accepts what the reader
+//! accepted or reports a located error, and both structurizers (following the merges, and
+//! ignoring them) produce trees that replay the CFG exactly for random branch decisions.
+//!
+//! `SPV_CFG_CORPUS_RUNS=<n>` sets the number of random executions per function (default 3).
+
+mod common;
+
+use common::{Rng, check_equivalent};
+use spv_cfg::{Analysis, Cfg, Strategy, structurize};
+use std::path::{Path, PathBuf};
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
+}
+
+fn spv_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            spv_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "spv") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn corpus_functions_structurize_exactly() {
+    let dir = corpus_dir();
+    if !dir.is_dir() {
+        eprintln!("skipping: corpus not found at {}", dir.display());
+        return;
+    }
+    let runs: u64 = std::env::var("SPV_CFG_CORPUS_RUNS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3);
+    let mut files = Vec::new();
+    spv_files(&dir, &mut files);
+    assert!(!files.is_empty(), "no .spv files under {}", dir.display());
+    let (mut functions, mut adapter_errors, mut unreadable, mut fallbacks) = (0, 0, 0, 0);
+    let mut worst_synthetic = (0.0f64, String::new());
+    let mut deepest = 0;
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        let Ok(module) = spv_reader::read(&bytes) else {
+            unreadable += 1;
+            continue;
+        };
+        for f in module.functions() {
+            if f.blocks.is_empty() {
+                continue;
+            }
+            let cfg = match Cfg::from_function(&module, f) {
+                Ok(cfg) => cfg,
+                Err(e) => {
+                    // Invalid modules (the fuzz corpus) may be refused, but never by a panic.
+                    let _ = e.to_string();
+                    adapter_errors += 1;
+                    continue;
+                }
+            };
+            functions += 1;
+            Analysis::new(&cfg).unwrap();
+            let merged = structurize(&cfg, Strategy::Merges).unwrap();
+            if merged.strategy != Strategy::Merges {
+                fallbacks += 1;
+                eprintln!(
+                    "{} %{}: merges not followed: {:?}",
+                    path.display(),
+                    f.id.0,
+                    merged.fallback_reason
+                );
+            }
+            let general = structurize(&cfg, Strategy::General).unwrap();
+            for (name, s) in [("merges", &merged), ("general", &general)] {
+                if let Err(e) = check_equivalent(&cfg, s, u64::from(f.id.0), runs, 400) {
+                    panic!("{} %{} ({name}): {e}", path.display(), f.id.0);
+                }
+                let st = s.stats();
+                deepest = deepest.max(st.depth);
+                let ratio = st.synthetic as f64 / st.blocks.max(1) as f64;
+                if ratio > worst_synthetic.0 {
+                    worst_synthetic = (ratio, format!("{} %{} ({name})", path.display(), f.id.0));
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{} files ({unreadable} unreadable), {functions} functions, {adapter_errors} refused by \
+         the adapter, {fallbacks} merge fallbacks; deepest tree: {deepest}; most synthetic nodes per \
+         block: {:.2} in {}",
+        files.len(),
+        worst_synthetic.0,
+        worst_synthetic.1
+    );
+    assert!(functions > 1000, "only {functions} functions structurized");
+}
+
+/// Corpus modules with random words changed: whatever the reader still accepts, the adapter,
+/// the analyses and both structurizers handle without panicking (errors are fine), and every
+/// tree they do produce replays its CFG exactly.
+#[test]
+fn mutated_corpus_never_panics() {
+    let dir = corpus_dir();
+    if !dir.is_dir() {
+        eprintln!("skipping: corpus not found at {}", dir.display());
+        return;
+    }
+    let mut files = Vec::new();
+    spv_files(&dir, &mut files);
+    let mut rng = Rng::new(42);
+    let (mut read, mut built) = (0, 0);
+    for (i, path) in files.iter().enumerate().step_by(3) {
+        let bytes = std::fs::read(path).unwrap();
+        let words: Vec<u32> = bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        for _ in 0..4 {
+            let mut w = words.clone();
+            for _ in 0..1 + rng.below(3) {
+                let at = 5 + rng.below(w.len() as u64 - 5) as usize;
+                w[at] = match rng.below(3) {
+                    0 => rng.next() as u32,
+                    1 => w[at] ^ (1 << rng.below(32)),
+                    _ => w[at].wrapping_add(1),
+                };
+            }
+            let Ok(module) = spv_reader::read_words(&w) else {
+                continue;
+            };
+            read += 1;
+            for f in module.functions() {
+                let Ok(cfg) = Cfg::from_function(&module, f) else {
+                    continue;
+                };
+                built += 1;
+                let _ = Analysis::new(&cfg);
+                for strategy in [Strategy::Merges, Strategy::General] {
+                    if let Ok(s) = structurize(&cfg, strategy) {
+                        let seed = i as u64;
+                        if let Err(e) = check_equivalent(&cfg, &s, seed, 2, 200) {
+                            panic!("{} (mutated): {e}", path.display());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("mutants read: {read}, functions built: {built}");
+    assert!(
+        built > 100,
+        "only {built} mutated functions reached the structurizer"
+    );
+}
