@@ -25,6 +25,9 @@ use crate::error::{Error, Unsupported};
 /// Per-function state of the control-flow lowering.
 pub(super) struct FlowContext<'f> {
     function: &'f Function,
+    /// For a called (inlined) function: where its return value goes, and `None` for the entry
+    /// point, whose returns are `ret_dyn`.
+    call: Option<CallSite>,
     /// The register of each synthetic variable of the region tree.
     var_regs: Vec<u32>,
 }
@@ -33,6 +36,71 @@ impl<'m> Lowerer<'m> {
     /// Lowers the body of `function`: structures its CFG, gives phis their registers, then
     /// emits the region tree.
     pub(super) fn lower_function_body(&mut self, function: &Function) -> Result<(), Error> {
+        self.lower_body(function, None)
+    }
+
+    /// `OpFunctionCall`: the callee is inlined. Value parameters take the argument values and
+    /// pointer parameters the argument places, so pointers never need a run-time form. A callee
+    /// may return only at its end (one `Return` region, last in its body); other shapes are
+    /// refused as not supported yet.
+    pub(super) fn lower_call(&mut self, inst: SpvInst<'m>) -> Result<(), Error> {
+        let module = self.module;
+        let Some((callee, args)) = inst.operands().split_first() else {
+            return Err(Unsupported::at(module, inst.index(), "a call without a callee").into());
+        };
+        let function = module.function(Id(*callee)).ok_or_else(|| {
+            Unsupported::at(
+                module,
+                inst.index(),
+                format!("a call to %{callee}, which is no function"),
+            )
+        })?;
+        if self.call_depth >= MAX_CALL_DEPTH {
+            return Err(Unsupported::at(
+                module,
+                inst.index(),
+                format!("calls nested more than {MAX_CALL_DEPTH} deep"),
+            )
+            .into());
+        }
+        for (param, arg) in function.params.iter().zip(args) {
+            let arg = Id(*arg);
+            let is_pointer = module
+                .result_type(arg)
+                .is_some_and(|ty| types::pointer_parts(module, ty).is_some());
+            if is_pointer {
+                let place = self.place(arg, inst)?;
+                self.set_place(*param, place);
+            } else {
+                let value = self.value(arg, inst)?;
+                self.set_value(*param, value);
+            }
+        }
+        let result = match (inst.result_id(), inst.result_type()) {
+            (Some(id), Some(ty)) if !matches!(module.ty(ty), Some(spv_reader::Type::Void)) => {
+                let shape = types::shape_of(module, ty).map_err(|u| located(module, inst, u))?;
+                Some((id, self.regs.temp(), shape.count))
+            }
+            _ => None,
+        };
+        self.call_depth += 1;
+        let lowered = self.lower_body(
+            function,
+            Some(CallSite {
+                result: result.map(|(_, reg, count)| (reg, count)),
+                call: inst.index(),
+            }),
+        );
+        self.call_depth -= 1;
+        lowered?;
+        if let Some((id, reg, count)) = result {
+            self.set_value(id, Value::in_reg(Reg::new(RegType::Temp, reg), count));
+        }
+        Ok(())
+    }
+
+    /// Lowers `function`'s body, as the entry point (`call` = `None`) or inlined at a call.
+    fn lower_body(&mut self, function: &Function, call: Option<CallSite>) -> Result<(), Error> {
         let module = self.module;
         let cfg = build_cfg(module, function)?;
         let structured: Structured = spv_cfg::structurize(&cfg, Strategy::Merges).map_err(|e| {
@@ -44,7 +112,21 @@ impl<'m> Lowerer<'m> {
         })?;
         self.assign_phi_registers(function)?;
         let var_regs = (0..structured.num_vars).map(|_| self.regs.temp()).collect();
-        let context = FlowContext { function, var_regs };
+        if let Some(site) = &call
+            && !returns_only_at_end(&structured.body)
+        {
+            return Err(Unsupported::at(
+                module,
+                site.call,
+                "a call to a function that returns early",
+            )
+            .into());
+        }
+        let context = FlowContext {
+            function,
+            call,
+            var_regs,
+        };
         self.lower_regions(&context, &structured.body)
     }
 
@@ -154,11 +236,25 @@ impl<'m> Lowerer<'m> {
             }
             Region::Return { block } => {
                 let terminator = self.terminator(context, *block)?;
+                if let Some(site) = &context.call {
+                    // The one return of an inlined callee ends its body: copy the value out.
+                    if let (Some((reg, count)), Some(value)) =
+                        (site.result, terminator.operands().first())
+                    {
+                        let value = self.value(Id(*value), terminator)?;
+                        self.emit(
+                            Inst::new(Opcode::Mov)
+                                .dst(dst_first(reg, count))
+                                .src(value.src()),
+                        );
+                    }
+                    return Ok(());
+                }
                 if terminator.opcode() == Some(spirv::Op::ReturnValue) {
                     return Err(Unsupported::at(
                         self.module,
                         terminator.index(),
-                        "returning a value from a function",
+                        "returning a value from the entry point",
                     )
                     .into());
                 }
@@ -321,6 +417,41 @@ impl<'m> Lowerer<'m> {
             }
         }
     }
+}
+
+/// How deeply calls may nest when they are inlined. SPIR-V forbids recursion (SPIR-V §2.16.1),
+/// but the limit keeps an invalid module from recursing without end.
+pub const MAX_CALL_DEPTH: u32 = 32;
+
+/// Where an inlined call returns its value.
+struct CallSite {
+    /// The register and element count of the call's result, for non-void callees.
+    result: Option<(u32, u8)>,
+    /// The `OpFunctionCall`, for messages.
+    call: InstIndex,
+}
+
+/// Whether the only `Return` of a region tree is the last region of its top-level body.
+fn returns_only_at_end(body: &[Region]) -> bool {
+    let (last, rest) = match body.split_last() {
+        Some((last, rest)) => (last, rest),
+        None => return true,
+    };
+    let mut stack: Vec<&Region> = rest.iter().collect();
+    match last {
+        Region::Return { .. } => {}
+        other => stack.push(other),
+    }
+    while let Some(region) = stack.pop() {
+        match region {
+            Region::Return { .. } => return false,
+            Region::If { then_, else_, .. } => stack.extend(then_.iter().chain(else_)),
+            Region::Loop { body } => stack.extend(body),
+            Region::Switch { arms, .. } => stack.extend(arms.iter().flat_map(|arm| &arm.body)),
+            _ => {}
+        }
+    }
+    true
 }
 
 /// A branch test: the scalar source is non-zero, or zero.

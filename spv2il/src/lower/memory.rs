@@ -131,7 +131,7 @@ fn temp_value(reg: u32, count: u8) -> Value {
 impl<'m> Lowerer<'m> {
     /// The place a pointer id designates: a lowered access chain or local variable, or a global
     /// variable seen for the first time.
-    fn place(&mut self, id: Id, at: SpvInst<'_>) -> Result<Place, Error> {
+    pub(super) fn place(&mut self, id: Id, at: SpvInst<'_>) -> Result<Place, Error> {
         if let Some(Some(place)) = self.places.get(id.0 as usize) {
             return Ok(place.clone());
         }
@@ -226,7 +226,7 @@ impl<'m> Lowerer<'m> {
         Ok(())
     }
 
-    fn set_place(&mut self, id: Id, place: Place) {
+    pub(super) fn set_place(&mut self, id: Id, place: Place) {
         if let Some(slot) = self.places.get_mut(id.0 as usize) {
             *slot = Some(place);
         }

@@ -17,7 +17,7 @@ mod types;
 mod values;
 
 use il_model::{Inst, Opcode, Program, ShaderKind};
-use spv_reader::{Id, Inst as SpvInst, Module, spirv};
+use spv_reader::{Function, Id, Inst as SpvInst, Module, spirv};
 
 use crate::Options;
 use crate::error::{Error, Unsupported};
@@ -44,7 +44,8 @@ pub fn lower(
         .global_variables()
         .iter()
         .any(|v| memory::builtin_of(module, v.id) == Some(spirv::BuiltIn::NumWorkgroups));
-    lowerer.resources = Resources::collect(module, &[function], needs_driver_cb)?;
+    let functions = reachable_functions(module, function);
+    lowerer.resources = Resources::collect(module, &functions, needs_driver_cb)?;
     lowerer.lower_function_body(function)?;
     let workgroup_size = lowerer.workgroup_size(entry.function)?;
     let reflection = Reflection {
@@ -55,6 +56,33 @@ pub fn lower(
         spec_constants: lowerer.constants.used(),
     };
     Ok((lowerer.assemble(workgroup_size), reflection))
+}
+
+/// `entry` and every function it calls, directly or not, in discovery order.
+fn reachable_functions<'m>(module: &'m Module, entry: &'m Function) -> Vec<&'m Function> {
+    let mut found = vec![entry];
+    let mut next = 0;
+    while let Some(function) = found.get(next).copied() {
+        next += 1;
+        let Some(start) = function.def.0.checked_add(1) else {
+            continue;
+        };
+        for inst in module.instructions_in(start..function.end.0) {
+            if inst.opcode() != Some(spirv::Op::FunctionCall) {
+                continue;
+            }
+            let callee = inst
+                .operands()
+                .first()
+                .and_then(|id| module.function(Id(*id)));
+            if let Some(callee) = callee
+                && !found.iter().any(|f| f.id == callee.id)
+            {
+                found.push(callee);
+            }
+        }
+    }
+    found
 }
 
 /// The entry point to translate: the one named in the options, else the only GLCompute one.
@@ -108,6 +136,8 @@ pub(crate) struct Lowerer<'m> {
     /// The place each pointer id designates, by id.
     places: Vec<Option<Place>>,
     resources: Resources,
+    /// How many inlined calls enclose the code being lowered.
+    call_depth: u32,
     /// Evaluates constants with the `--spec` overrides applied.
     constants: spec::ConstantEvaluator<'m>,
     /// The code emitted so far, in program order.
@@ -124,6 +154,7 @@ impl<'m> Lowerer<'m> {
             values: vec![None; bound],
             places: vec![None; bound],
             resources: Resources::default(),
+            call_depth: 0,
             constants: spec::ConstantEvaluator::new(module, &options.spec_overrides),
             code: Vec::new(),
         }
@@ -240,6 +271,7 @@ impl<'m> Lowerer<'m> {
             Op::Load => self.lower_load(inst),
             Op::Store => self.lower_store(inst),
             Op::ControlBarrier | Op::MemoryBarrier => self.lower_barrier(op, inst),
+            Op::FunctionCall => self.lower_call(inst),
             Op::AtomicLoad
             | Op::AtomicStore
             | Op::AtomicExchange
