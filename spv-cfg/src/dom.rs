@@ -11,6 +11,9 @@
 //! pseudo-root report `idom() == None`. Post-dominator trees do the same on the reversed graph:
 //! the pseudo-exit is reached from every block without successors and, for blocks that cannot
 //! reach a function exit (infinite loops), from the highest-indexed uncovered block.
+//!
+//! Indexing: every node number comes from a [`Graph`] (entries checked against its size when
+//! built) or is the pseudo-root `n`, for which the tables have an extra slot.
 
 use crate::cfg::{BlockIdx, Cfg, Merge};
 use crate::error::CfgError;

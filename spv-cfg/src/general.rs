@@ -22,6 +22,10 @@
 //!    re-parented to the header of the outermost such loop and emitted *after* that loop.
 //!
 //! Exits are then lowered to single-level breaks by [`lower_exits`](crate::lab::lower_exits).
+//!
+//! Indexing: working-graph node numbers are below `w.len()` by construction (blocks of a
+//! checked [`Cfg`], plus nodes this module appends), and every per-node table has `w.len()`
+//! entries; loop numbers come from [`decompose`].
 
 use crate::cfg::{BlockIdx, Cfg, Terminator};
 use crate::dom::{UNDEF, compute_idoms};

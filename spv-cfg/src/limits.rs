@@ -15,16 +15,22 @@ pub const MAX_WORK: u64 = 1 << 27;
 /// [`CfgError::DepthLimit`] so that no recursion can exhaust the stack.
 pub const MAX_REGION_DEPTH: usize = 192;
 
-/// A work counter that fails once [`MAX_WORK`] units have been spent.
+/// A work counter that fails once its limit ([`MAX_WORK`] outside tests) has been spent.
 #[derive(Debug)]
 pub(crate) struct Budget {
     left: u64,
+    limit: u64,
 }
 
 impl Budget {
     /// A fresh budget of [`MAX_WORK`] units.
     pub(crate) fn new() -> Budget {
-        Budget { left: MAX_WORK }
+        Budget::with_limit(MAX_WORK)
+    }
+
+    /// A budget of `limit` units.
+    pub(crate) fn with_limit(limit: u64) -> Budget {
+        Budget { left: limit, limit }
     }
 
     /// Spends `units`; errors once the budget is exhausted.
@@ -32,7 +38,7 @@ impl Budget {
         let units = units as u64;
         if units > self.left {
             self.left = 0;
-            return Err(CfgError::WorkLimit { limit: MAX_WORK });
+            return Err(CfgError::WorkLimit { limit: self.limit });
         }
         self.left -= units;
         Ok(())

@@ -8,6 +8,9 @@
 //! entries is irreducible (`spirv.md` §3.7: Kernel modules may contain such loops). Unlike a
 //! DFS-based forest, the result does not depend on the search order, only the choice of the
 //! irreducible loop's nominal header does (its first entry in reverse postorder).
+//!
+//! Indexing: node numbers come from a [`Graph`] and loop numbers from the list being built,
+//! so indexing per-node and per-loop tables cannot fail.
 
 use crate::cfg::{BlockIdx, Cfg};
 use crate::error::CfgError;

@@ -19,6 +19,9 @@
 //! emitted twice (the function is not structured the way its merges say), it gives up with a
 //! reason and the caller falls back to the general structurizer. So the output is correct by
 //! construction for any input; only its shape depends on the merges.
+//!
+//! Indexing: block indices come from a checked [`Cfg`]; per-switch tables are indexed by
+//! positions in the lists they were built from.
 
 use crate::cfg::{BlockIdx, Cfg, Merge, Terminator};
 use crate::error::CfgError;

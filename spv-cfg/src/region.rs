@@ -32,19 +32,67 @@
 //! # Synthetic variables
 //!
 //! Variables are numbered `0..num_vars` ([`Structured::num_vars`]); each holds a small unsigned
-//! integer. The tree always assigns a variable before reading it. Two uses exist:
+//! integer (an IL register component is enough). The tree always assigns a variable before
+//! any path reads it, so no initialisation is needed. Two kinds exist:
 //! * the *exit variable* carries a pending multi-level exit (a `break` out of a loop from inside
-//!   a switch, a jump past code that must be skipped, ...): it is 0 when nothing is pending;
-//!   the tree sets it, leaves constructs with `Break`, and tests it after each construct
-//!   ("ladder"), resetting it to 0 where the exit arrives;
-//! * the *dispatch variable* of an irreducible loop tells the loop's dispatcher which entry
-//!   block to run next.
+//!   a switch, a `continue` past code that must be skipped, ...): 0 means nothing is pending.
+//!   The tree sets it, leaves constructs with `Break`, tests it after each construct
+//!   ("ladder"), and resets it to 0 where the exit arrives. When used, the body starts with
+//!   `SetVar { var, value: 0 }`;
+//! * the *dispatch variable* of an irreducible loop (one per such loop) tells the loop's
+//!   dispatcher which entry block runs next.
 //!
 //! # Which blocks appear
 //!
-//! Every block reachable from the entry over branch edges appears in exactly one
-//! `Block` node (no duplication). Unreachable blocks do not appear; an unreachable merge block
-//! or continue target of a structured construct becomes `Unreachable`.
+//! Every block reachable from the entry over branch edges appears in exactly one `Block` node
+//! (nothing is duplicated, so barriers are never duplicated either; `spirv.md` §3.8).
+//! Unreachable blocks do not appear. Every path through the body ends in `Return`, `Kill` or
+//! `Unreachable`.
+//!
+//! # Lowering notes
+//!
+//! * `If { cond, then_: [Break], else_: [] }` is `break_logicalnz`/`break_logicalz`, and the
+//!   same for `Continue`; `Return` inside any construct is `ret_dyn`.
+//! * [`Cond::Branch`] with `value: false` tests the condition for zero (`if_logicalz`).
+//! * For [`Cond::VarEq`] tests `then_` may be empty while `else_` is not.
+//! * A switch arm may have several literals (several `case` lines before one body); an arm
+//!   with `default: true` may also have literals. Literals are raw SPIR-V words (see
+//!   [`Terminator::Switch`](crate::Terminator::Switch), whose `selector_bits` gives the
+//!   width); IL `case` takes 32 bits, so 64-bit selectors need care.
+//! * Phi copies of one `Edge` must be parallel (`spirv.md` §3.6, the "swap problem").
+//!
+//! # Example
+//!
+//! A loop whose body ends in a switch, where case 1 breaks the *loop* (legal SPIR-V that C
+//! cannot say), prints (with [`region_text`](crate::region_text)) as:
+//!
+//! ```text
+//! v0 = 0                   exit variable: nothing pending
+//! block b0
+//! loop {
+//!   block b1
+//!   block b2
+//!   switch b2 {            OpSwitch of b2
+//!   case 1:
+//!     block b3
+//!     v0 = 7               pending: jump to b6 (label + 1)
+//!     break                leaves the switch only
+//!   default:
+//!     block b4
+//!   }
+//!   if v0 == 7 {           ladder after the switch
+//!     v0 = 0
+//!     break                leaves the loop
+//!   }
+//!   block b7
+//!   block b5
+//!   if !b5 {               b5's OpBranchConditional is false: the exit edge
+//!     break
+//!   }
+//! }
+//! block b6
+//! return (b6)
+//! ```
 
 use crate::cfg::BlockIdx;
 
@@ -83,7 +131,8 @@ pub struct SwitchArm {
     pub body: Vec<Region>,
 }
 
-/// A node of the region tree; see the [module documentation](self) for the exact semantics.
+/// A node of the region tree; see the [module documentation](crate::region) for the exact
+/// semantics.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Region {
     /// Execute the body of a block.

@@ -18,11 +18,18 @@ use crate::region::{Strategy, Structured, Var};
 ///
 /// Errors only on the limits of [`limits`](crate::limits) (and on internal errors).
 pub fn structurize(cfg: &Cfg, strategy: Strategy) -> Result<Structured, CfgError> {
-    let mut budget = Budget::new();
+    structurize_within(cfg, strategy, &mut Budget::new())
+}
+
+fn structurize_within(
+    cfg: &Cfg,
+    strategy: Strategy,
+    budget: &mut Budget,
+) -> Result<Structured, CfgError> {
     let mut fallback_reason = None;
     if strategy == Strategy::Merges {
-        match structurize_merges(cfg, &mut budget) {
-            Ok(lab) => match lower_exits(lab, Var(0), &mut budget) {
+        match structurize_merges(cfg, budget) {
+            Ok(lab) => match lower_exits(lab, Var(0), budget) {
                 Ok((body, used)) => {
                     return Ok(Structured {
                         body,
@@ -44,12 +51,43 @@ pub fn structurize(cfg: &Cfg, strategy: Strategy) -> Result<Structured, CfgError
             Err(Fail::Error(e)) => return Err(e),
         }
     }
-    let (lab, dispatch_vars) = structurize_general(cfg, &mut budget)?;
-    let (body, used) = lower_exits(lab, Var(dispatch_vars), &mut budget)?;
+    let (lab, dispatch_vars) = structurize_general(cfg, budget)?;
+    let (body, used) = lower_exits(lab, Var(dispatch_vars), budget)?;
     Ok(Structured {
         body,
         num_vars: dispatch_vars + u32::from(used),
         strategy: Strategy::General,
         fallback_reason,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cfg::{BlockData, BlockIdx, Terminator};
+
+    /// A chain of 200 diamonds needs far more than 50 work units: both strategies stop with
+    /// `WorkLimit` (naming the budget's own limit) instead of running on.
+    #[test]
+    fn work_limit_is_an_error() {
+        let mut blocks = Vec::new();
+        for i in 0..200u32 {
+            let base = 3 * i;
+            blocks.push(BlockData::new(Terminator::BranchConditional {
+                true_target: BlockIdx(base + 1),
+                false_target: BlockIdx(base + 2),
+            }));
+            blocks.push(BlockData::new(Terminator::Branch(BlockIdx(base + 3))));
+            blocks.push(BlockData::new(Terminator::Branch(BlockIdx(base + 3))));
+        }
+        blocks.push(BlockData::new(Terminator::Return));
+        let cfg = Cfg::new(blocks).unwrap();
+        for strategy in [Strategy::Merges, Strategy::General] {
+            assert_eq!(
+                structurize_within(&cfg, strategy, &mut Budget::with_limit(50)),
+                Err(CfgError::WorkLimit { limit: 50 })
+            );
+            assert!(structurize_within(&cfg, strategy, &mut Budget::new()).is_ok());
+        }
+    }
 }
