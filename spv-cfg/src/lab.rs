@@ -193,15 +193,12 @@ fn union(mut a: Pending, b: Pending) -> Pending {
 }
 
 /// An `If`, normalised: nothing when both arms are empty; arms swapped (condition negated) when
-/// only `then_` is empty and the condition is a branch condition.
+/// only `then_` is empty.
 fn make_if(cond: Cond, then_: Vec<Region>, else_: Vec<Region>) -> Vec<Region> {
     match (then_.is_empty(), else_.is_empty(), cond) {
         (true, true, _) => Vec::new(),
-        (true, false, Cond::Branch { block, value }) => vec![Region::If {
-            cond: Cond::Branch {
-                block,
-                value: !value,
-            },
+        (true, false, cond) => vec![Region::If {
+            cond: cond.negated(),
             then_: else_,
             else_: then_,
         }],
@@ -592,36 +589,57 @@ impl Lowerer<'_> {
         tail: &[Label],
         out: &mut Vec<Region>,
     ) -> Result<Pending, CfgError> {
-        let mut pending = Vec::new();
+        let mut kinds = Vec::with_capacity(escapes.len());
         for l in escapes {
             self.budget.charge(1)?;
+            kinds.push((l, self.classify(l, tail)?));
+        }
+        let pending: Pending = kinds
+            .iter()
+            .filter(|k| k.1 == Jump::Local)
+            .map(|k| k.0)
+            .collect();
+        // Exits that only pass through (another `break` outward) share one test when no exit
+        // stays pending here: after the arriving exits are handled, any non-zero value is one
+        // of them.
+        let pass_through = kinds.iter().filter(|k| k.1 == Jump::Ladder).count();
+        let combine = pass_through > 1 && pending.is_empty();
+        for &(l, kind) in &kinds {
             let reset = Region::SetVar {
                 var: self.exit,
                 value: 0,
             };
-            let arm = match self.classify(l, tail)? {
+            let arm = match kind {
                 Jump::Free => vec![reset],
                 Jump::Continue => vec![reset, Region::Continue],
                 Jump::Break => vec![reset, Region::Break],
-                Jump::Local => {
-                    pending.push(l);
-                    Vec::new()
-                }
+                Jump::Local => continue,
                 Jump::Ladder => {
                     self.record_escape(l)?;
+                    if combine {
+                        continue;
+                    }
                     vec![Region::Break]
                 }
             };
-            if !arm.is_empty() {
-                out.push(Region::If {
-                    cond: Cond::VarEq {
-                        var: self.exit,
-                        value: Self::value(l)?,
-                    },
-                    then_: arm,
-                    else_: Vec::new(),
-                });
-            }
+            out.push(Region::If {
+                cond: Cond::VarEq {
+                    var: self.exit,
+                    value: Self::value(l)?,
+                },
+                then_: arm,
+                else_: Vec::new(),
+            });
+        }
+        if combine {
+            out.push(Region::If {
+                cond: Cond::VarNe {
+                    var: self.exit,
+                    value: 0,
+                },
+                then_: vec![Region::Break],
+                else_: Vec::new(),
+            });
         }
         Ok(pending)
     }

@@ -43,6 +43,7 @@ fn cond_text(cfg: &Cfg, c: &Cond) -> String {
             format!("{}{}", if *value { "" } else { "!" }, cfg.name(*block))
         }
         Cond::VarEq { var, value } => format!("v{} == {value}", var.0),
+        Cond::VarNe { var, value } => format!("v{} != {value}", var.0),
     }
 }
 

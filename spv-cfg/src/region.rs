@@ -54,7 +54,7 @@
 //! * `If { cond, then_: [Break], else_: [] }` is `break_logicalnz`/`break_logicalz`, and the
 //!   same for `Continue`; `Return` inside any construct is `ret_dyn`.
 //! * [`Cond::Branch`] with `value: false` tests the condition for zero (`if_logicalz`).
-//! * For [`Cond::VarEq`] tests `then_` may be empty while `else_` is not.
+//! * `then_` is never empty unless `else_` is too (the condition is negated instead).
 //! * A switch arm may have several literals (several `case` lines before one body); an arm
 //!   with `default: true` may also have literals. Literals are raw SPIR-V words (see
 //!   [`Terminator::Switch`](crate::Terminator::Switch), whose `selector_bits` gives the
@@ -117,6 +117,27 @@ pub enum Cond {
         /// The compared value.
         value: u32,
     },
+    /// The synthetic variable `var` does not hold `value`.
+    VarNe {
+        /// The variable.
+        var: Var,
+        /// The compared value.
+        value: u32,
+    },
+}
+
+impl Cond {
+    /// The opposite condition.
+    pub fn negated(self) -> Cond {
+        match self {
+            Cond::Branch { block, value } => Cond::Branch {
+                block,
+                value: !value,
+            },
+            Cond::VarEq { var, value } => Cond::VarNe { var, value },
+            Cond::VarNe { var, value } => Cond::VarEq { var, value },
+        }
+    }
 }
 
 /// One arm of a [`Region::Switch`].
@@ -144,8 +165,8 @@ pub enum Region {
         /// The successor block (which has phis).
         to: BlockIdx,
     },
-    /// Two-way selection. For [`Cond::Branch`] tests, `then_` is never empty unless `else_`
-    /// is too (the condition is flipped instead).
+    /// Two-way selection. `then_` is never empty unless `else_` is too (the condition is
+    /// negated instead).
     If {
         /// The tested condition.
         cond: Cond,
@@ -246,7 +267,7 @@ impl Structured {
                     Region::Edge { .. } => s.edges += 1,
                     Region::SetVar { .. } => s.synthetic += 1,
                     Region::If { cond, then_, else_ } => {
-                        if matches!(cond, Cond::VarEq { .. }) {
+                        if matches!(cond, Cond::VarEq { .. } | Cond::VarNe { .. }) {
                             s.synthetic += 1;
                         }
                         stack.push((then_, depth + 1));

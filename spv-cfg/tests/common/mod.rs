@@ -546,14 +546,14 @@ impl TreeWalk<'_> {
                         }
                         ((self.decision(*block)? & 1) == 1) == *value
                     }
-                    Cond::VarEq { var, value } => {
+                    Cond::VarEq { var, value } | Cond::VarNe { var, value } => {
                         let v = self
                             .vars
                             .get(var.0 as usize)
                             .copied()
                             .flatten()
                             .ok_or_else(|| format!("variable {var:?} read before set"))?;
-                        v == *value
+                        (v == *value) == matches!(cond, Cond::VarEq { .. })
                     }
                 };
                 return self.seq(if c { then_ } else { else_ }, loops, breakables);
