@@ -10,6 +10,10 @@
 //!   `vulkan1.1`);
 //! * `invalid: <reason>` — the module is deliberately invalid SPIR-V (a validator test); it is
 //!   assembled but spirv-val must reject it.
+//!
+//! A source compiled for several environments is committed as `X.<tag>.spv` files instead of
+//! `X.spv`, one per tag: `vk10`, `vk11`, `vk12`, `vk13` and `vk14` stand for `vulkan1.0` …
+//! `vulkan1.4`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -43,11 +47,21 @@ pub fn test_shaders() -> Result<Vec<TestShader>, String> {
         }
     }
     sources.sort();
-    sources
-        .into_iter()
-        .map(|source| describe(&source))
-        .collect()
+    let mut shaders = Vec::new();
+    for source in sources {
+        shaders.extend(describe(&source)?);
+    }
+    Ok(shaders)
 }
+
+/// The environment tags of per-environment outputs (`X.vk12.spv`).
+const ENV_TAGS: &[(&str, &str)] = &[
+    ("vk10", "vulkan1.0"),
+    ("vk11", "vulkan1.1"),
+    ("vk12", "vulkan1.2"),
+    ("vk13", "vulkan1.3"),
+    ("vk14", "vulkan1.4"),
+];
 
 fn collect_sources(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
     let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot list {dir:?}: {e}"))?;
@@ -81,7 +95,28 @@ fn source_kind(path: &Path) -> Option<SourceKind> {
     }
 }
 
-fn describe(source: &Path) -> Result<TestShader, String> {
+/// The outputs of one source: `X.spv` with the source's environment, or one `X.<tag>.spv` per
+/// committed environment variant.
+fn describe(source: &Path) -> Result<Vec<TestShader>, String> {
+    let base = describe_source(source)?;
+    let variants: Vec<TestShader> = ENV_TAGS
+        .iter()
+        .map(|(tag, env)| TestShader {
+            source: base.source.clone(),
+            spv: source.with_extension(format!("{tag}.spv")),
+            target_env: env.to_string(),
+            invalid: base.invalid.clone(),
+        })
+        .filter(|variant| variant.spv.is_file())
+        .collect();
+    if base.spv.is_file() || variants.is_empty() {
+        Ok(vec![base])
+    } else {
+        Ok(variants)
+    }
+}
+
+fn describe_source(source: &Path) -> Result<TestShader, String> {
     let text = std::fs::read_to_string(source)
         .map_err(|e| format!("cannot read {}: {e}", source.display()))?;
     let mut target_env = DEFAULT_TARGET_ENV.to_string();
