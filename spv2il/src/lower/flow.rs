@@ -11,9 +11,7 @@
 //! a block read their operands before any of them is written).
 
 use il_model::{Inst, Opcode, Reg, RegType};
-use spv_cfg::{
-    BlockData, BlockIdx, Cfg, Cond, Merge, Region, Strategy, Structured, Terminator, Var,
-};
+use spv_cfg::{BlockIdx, Cfg, Cond, Region, Strategy, Structured, Var};
 use spv_reader::{Function, Id, Inst as SpvInst, InstIndex, spirv};
 
 use super::Lowerer;
@@ -102,7 +100,13 @@ impl<'m> Lowerer<'m> {
     /// Lowers `function`'s body, as the entry point (`call` = `None`) or inlined at a call.
     fn lower_body(&mut self, function: &Function, call: Option<CallSite>) -> Result<(), Error> {
         let module = self.module;
-        let cfg = build_cfg(module, function)?;
+        let cfg = Cfg::from_function(module, function).map_err(|e| {
+            Error::from(Unsupported::at(
+                module,
+                function.def,
+                format!("this control flow ({e})"),
+            ))
+        })?;
         let structured: Structured = spv_cfg::structurize(&cfg, Strategy::Merges).map_err(|e| {
             Error::from(Unsupported::at(
                 module,
@@ -401,21 +405,30 @@ impl<'m> Lowerer<'m> {
                     Test::Zero(condition)
                 })
             }
-            Cond::VarEq { var, value } => {
-                let reg = var_register(context, var)?;
-                let literal = self.regs.scalar(value);
-                let test = self.regs.temp();
-                self.emit(
-                    Inst::new(Opcode::IEq)
-                        .dst(dst_first(test, 1))
-                        .src(Value::in_reg(Reg::new(RegType::Temp, reg), 1).element(0))
-                        .src(literal.element(0)),
-                );
-                Ok(Test::NonZero(
-                    Value::in_reg(Reg::new(RegType::Temp, test), 1).element(0),
-                ))
-            }
+            Cond::VarEq { var, value } => Ok(Test::NonZero(self.var_equals(context, var, value)?)),
+            Cond::VarNe { var, value } => Ok(Test::Zero(self.var_equals(context, var, value)?)),
         }
+    }
+}
+
+impl Lowerer<'_> {
+    /// `ieq` of a synthetic variable and a constant, as a scalar source (0 / 0xFFFFFFFF).
+    fn var_equals(
+        &mut self,
+        context: &FlowContext<'_>,
+        var: Var,
+        value: u32,
+    ) -> Result<il_model::Src, Error> {
+        let reg = var_register(context, var)?;
+        let literal = self.regs.scalar(value);
+        let test = self.regs.temp();
+        self.emit(
+            Inst::new(Opcode::IEq)
+                .dst(dst_first(test, 1))
+                .src(Value::in_reg(Reg::new(RegType::Temp, reg), 1).element(0))
+                .src(literal.element(0)),
+        );
+        Ok(Value::in_reg(Reg::new(RegType::Temp, test), 1).element(0))
     }
 }
 
@@ -471,105 +484,4 @@ fn var_register(context: &FlowContext<'_>, var: Var) -> Result<u32, Error> {
                 var.0
             ))
         })
-}
-
-/// The abstract CFG of `function` for spv-cfg: blocks numbered in module order, terminators
-/// and merge instructions with their targets as block indices.
-fn build_cfg(module: &spv_reader::Module, function: &Function) -> Result<Cfg, Error> {
-    let index_of = |label: u32, at: SpvInst<'_>| -> Result<BlockIdx, Error> {
-        let position = function
-            .blocks
-            .iter()
-            .position(|b| b.label.0 == label)
-            .ok_or_else(|| {
-                Error::from(Unsupported::at(
-                    module,
-                    at.index(),
-                    format!("a branch to %{label}, which is no block of this function"),
-                ))
-            })?;
-        Ok(BlockIdx(u32::try_from(position).unwrap_or(u32::MAX)))
-    };
-    let mut blocks = Vec::with_capacity(function.blocks.len());
-    for block in &function.blocks {
-        let Some(terminator) = module.inst(block.terminator) else {
-            return Err(Error::Internal(format!(
-                "block {} has no terminator",
-                block.label
-            )));
-        };
-        let operands = terminator.operands();
-        let target = |n: usize| -> Result<BlockIdx, Error> {
-            index_of(operands.get(n).copied().unwrap_or(0), terminator)
-        };
-        let kind = match terminator.opcode() {
-            Some(spirv::Op::Branch) => Terminator::Branch(target(0)?),
-            Some(spirv::Op::BranchConditional) => Terminator::BranchConditional {
-                true_target: target(1)?,
-                false_target: target(2)?,
-            },
-            Some(spirv::Op::Switch) => {
-                let selector = operands.first().map(|w| Id(*w)).unwrap_or(Id(0));
-                let width = module
-                    .result_type(selector)
-                    .and_then(|ty| match module.ty(ty) {
-                        Some(spv_reader::Type::Int { width, .. }) => Some(*width),
-                        _ => None,
-                    })
-                    .unwrap_or(32);
-                if width > 32 {
-                    return Err(Unsupported::at(
-                        module,
-                        terminator.index(),
-                        "switches on 64-bit selectors",
-                    )
-                    .into());
-                }
-                let mut cases = Vec::new();
-                for pair in operands.get(2..).unwrap_or_default().chunks_exact(2) {
-                    cases.push((u64::from(pair[0]), index_of(pair[1], terminator)?));
-                }
-                Terminator::Switch {
-                    selector_bits: width,
-                    default: target(1)?,
-                    cases,
-                }
-            }
-            Some(spirv::Op::Return) => Terminator::Return,
-            Some(spirv::Op::ReturnValue) => Terminator::ReturnValue,
-            Some(spirv::Op::Kill) => Terminator::Kill,
-            Some(spirv::Op::TerminateInvocation) => Terminator::TerminateInvocation,
-            Some(spirv::Op::Unreachable) => Terminator::Unreachable,
-            _ => {
-                return Err(
-                    Unsupported::at(module, terminator.index(), "this block terminator").into(),
-                );
-            }
-        };
-        let mut data = BlockData::new(kind);
-        data.label = block.label.0;
-        if let Some(merge) = block.merge.and_then(|m| module.inst(m)) {
-            let merge_operands = merge.operands();
-            let at = |n: usize| index_of(merge_operands.get(n).copied().unwrap_or(0), merge);
-            data.merge = match merge.opcode() {
-                Some(spirv::Op::SelectionMerge) => Merge::Selection { merge: at(0)? },
-                Some(spirv::Op::LoopMerge) => Merge::Loop {
-                    merge: at(0)?,
-                    continue_target: at(1)?,
-                },
-                _ => Merge::None,
-            };
-        }
-        data.has_phis = module
-            .instructions_in(block.body())
-            .any(|inst| inst.opcode() == Some(spirv::Op::Phi));
-        blocks.push(data);
-    }
-    Cfg::new(blocks).map_err(|e| {
-        Error::from(Unsupported::at(
-            module,
-            function.def,
-            format!("this control flow ({e})"),
-        ))
-    })
 }
