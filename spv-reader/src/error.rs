@@ -58,8 +58,13 @@ pub enum ErrorKind {
 /// The error returned by [`crate::read`] and [`crate::read_words`].
 ///
 /// Display: `instruction #12 (offset 0x3c, OpTypeInt): <problem>` or `header: <problem>`.
+/// One pointer wide (the details are boxed), so that the reader's many `Result`s stay
+/// cheap on the path where nothing fails.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct ReadError {
+pub struct ReadError(Box<Details>);
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+struct Details {
     kind: ErrorKind,
     location: Option<Location>,
     opcode: Option<u16>,
@@ -69,12 +74,12 @@ pub struct ReadError {
 impl ReadError {
     /// An error about the header or the container (no instruction to point at).
     pub(crate) fn header(message: impl Into<String>) -> Self {
-        ReadError {
+        ReadError(Box::new(Details {
             kind: ErrorKind::Header,
             location: None,
             opcode: None,
             message: message.into(),
-        }
+        }))
     }
 
     /// An error about one instruction.
@@ -84,32 +89,32 @@ impl ReadError {
         opcode: Option<u16>,
         message: impl Into<String>,
     ) -> Self {
-        ReadError {
+        ReadError(Box::new(Details {
             kind,
             location: Some(location),
             opcode,
             message: message.into(),
-        }
+        }))
     }
 
     /// What kind of problem this is.
     pub fn kind(&self) -> ErrorKind {
-        self.kind
+        self.0.kind
     }
 
     /// The offending instruction, or `None` for header and container errors.
     pub fn location(&self) -> Option<Location> {
-        self.location
+        self.0.location
     }
 
     /// The raw opcode of the offending instruction, when one was decoded.
     pub fn opcode(&self) -> Option<u16> {
-        self.opcode
+        self.0.opcode
     }
 
     /// The problem, without the location prefix.
     pub fn message(&self) -> &str {
-        &self.message
+        &self.0.message
     }
 }
 
@@ -124,19 +129,19 @@ pub(crate) fn write_opcode_name(f: &mut impl fmt::Write, opcode: u16) -> fmt::Re
 
 impl fmt::Display for ReadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.location {
-            None => write!(f, "header: {}", self.message),
+        match self.0.location {
+            None => write!(f, "header: {}", self.0.message),
             Some(loc) => {
                 write!(
                     f,
                     "instruction #{} (offset {:#x}",
                     loc.index, loc.byte_offset
                 )?;
-                if let Some(op) = self.opcode {
+                if let Some(op) = self.0.opcode {
                     f.write_str(", ")?;
                     write_opcode_name(f, op)?;
                 }
-                write!(f, "): {}", self.message)
+                write!(f, "): {}", self.0.message)
             }
         }
     }

@@ -86,19 +86,19 @@ pub(crate) trait Visit<'w> {
     fn tolerate(&mut self, message: String);
 }
 
-/// A problem found by the walk, not yet located.
+/// A problem found by the walk, not yet located; boxed so that `Result<_, Problem>` is
+/// one pointer wide.
 #[derive(Debug)]
-pub(crate) struct Problem {
-    pub(crate) kind: ErrorKind,
-    pub(crate) message: String,
-}
+pub(crate) struct Problem(Box<(ErrorKind, String)>);
 
 impl Problem {
     pub(crate) fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Problem {
-            kind,
-            message: message.into(),
-        }
+        Problem(Box::new((kind, message.into())))
+    }
+
+    /// The kind and message, to locate them in a [`crate::ReadError`].
+    pub(crate) fn into_parts(self) -> (ErrorKind, String) {
+        *self.0
     }
 }
 

@@ -1,0 +1,591 @@
+//! The reading pass: header checks, one walk over the instructions that records locations,
+//! fills the per-id tables and builds functions and blocks.
+//!
+//! Rules are those of spirv.md §1.6 (R-1 … R-12). The walk is fail-fast: the first problem
+//! becomes a located [`ReadError`].
+
+mod fast;
+mod ids;
+mod record;
+
+use crate::error::{ErrorKind, ReadError};
+use crate::grammar::{Forward, Placement, Section, op_info};
+use crate::limits::{MAX_ID_BOUND, MAX_INSTRUCTIONS, MAX_WORDS};
+use crate::module::{DecorationRecord, Header, IdSlot, Module, NONE, Span};
+use crate::operands::{self, Context, Number, Problem};
+use crate::spirv::Op;
+use crate::types::{Block, Function, Type, Warning};
+use crate::{Id, Location};
+use ids::{CheckIds, ext_set_forward};
+
+/// The SPIR-V magic number (SPIR-V §3.1).
+pub(crate) const MAGIC: u32 = 0x0723_0203;
+
+/// Number of header words (SPIR-V §2.3).
+pub(crate) const HEADER_WORDS: usize = 5;
+
+/// Reads a module from words already in native order (R-1's endianness fix-up done).
+pub(crate) fn read_native(words: Vec<u32>) -> Result<Module, ReadError> {
+    let header = check_header(&words)?;
+    let mut reader = Reader::new(header, words);
+    reader.walk()?;
+    reader.finish()
+}
+
+/// R-1 … R-3: magic, version, bound and schema words.
+fn check_header(words: &[u32]) -> Result<Header, ReadError> {
+    let &[magic, version, generator, bound, schema, ..] = words else {
+        return Err(ReadError::header(format!(
+            "a module has at least {HEADER_WORDS} header words, this one has {}",
+            words.len()
+        )));
+    };
+    if magic != MAGIC {
+        return Err(ReadError::header(format!(
+            "magic number {magic:#010x} is not {MAGIC:#010x}"
+        )));
+    }
+    if words.len() > MAX_WORDS {
+        return Err(ReadError::header(format!(
+            "{} words exceed the limit of {MAX_WORDS} (limits::MAX_WORDS)",
+            words.len()
+        )));
+    }
+    let [high, major, minor, low] = version.to_be_bytes();
+    if high != 0 || low != 0 || major != 1 || minor > 6 {
+        return Err(ReadError::header(format!(
+            "version word {version:#010x} is not a SPIR-V version 1.0 to 1.6 (0x00010m00)"
+        )));
+    }
+    if schema != 0 {
+        return Err(ReadError::header(format!(
+            "schema word is {schema:#x}, it must be 0"
+        )));
+    }
+    if bound == 0 {
+        return Err(ReadError::header("id bound is 0, it must be at least 1"));
+    }
+    if bound > MAX_ID_BOUND + 1 {
+        return Err(ReadError::header(format!(
+            "id bound {bound} exceeds the limit of {} (limits::MAX_ID_BOUND, SPIR-V §2.17)",
+            MAX_ID_BOUND + 1
+        )));
+    }
+    Ok(Header {
+        version: (major, minor),
+        generator,
+        bound,
+    })
+}
+
+/// An OpExtInstImport, as OpExtInst's fast path needs it.
+struct ExtSet {
+    /// The import's result id.
+    id: u32,
+    /// Per instruction number of the set's grammar: whether its operands are ids alone
+    /// (`None` entries: numbers the grammar lacks). `None` for sets without a grammar here,
+    /// whose operands are all ids (SPIR-V 1.6 §2.2.1 "NonSemantic").
+    ids_only: Option<Vec<Option<bool>>>,
+    /// Whether its instructions may reference later ids.
+    forward: Forward,
+}
+
+/// A function being read: its record and the block currently open, if any.
+struct OpenFunction {
+    function: Function,
+    block: Option<Block>,
+}
+
+/// State of the walk.
+struct Reader {
+    module: Module,
+    open: Option<OpenFunction>,
+    /// `OpGroupDecorate`/`OpGroupMemberDecorate` applications: (group, target, member).
+    group_uses: Vec<(u32, u32, u32)>,
+    /// Scratch for string decoding.
+    bytes: Vec<u8>,
+    /// The imported extended-instruction sets, for OpExtInst's fast path.
+    ext_sets: Vec<ExtSet>,
+    /// The string of the current instruction, stored by the operand walk (for the opcodes
+    /// whose string the module keeps).
+    captured: Option<Span>,
+    /// Per id, the first instruction that referenced it before its definition where SPIR-V
+    /// §2.4 allows it ([`NONE`] if none); each must be defined by the end.
+    pending: Vec<u32>,
+    /// The logical-layout section reached so far (R-9, SPIR-V §2.4).
+    section: Section,
+    /// Whether a function with blocks has been read (declarations must come first).
+    seen_definition: bool,
+    /// Merge blocks announced in the open function and not reached yet, for the nesting
+    /// limit (SPIR-V §2.17).
+    open_merges: Vec<u32>,
+}
+
+impl Reader {
+    fn new(header: Header, words: Vec<u32>) -> Self {
+        // Every defined id takes an instruction of at least two words, so the id table never
+        // needs more than half the words; most modules define ids up to the bound.
+        let ids = (header.bound as usize).min(words.len() / 2 + 1);
+        let starts = Vec::with_capacity(words.len() / 4);
+        let n = words.len();
+        Reader {
+            module: Module {
+                header,
+                words,
+                starts,
+                ids: vec![IdSlot::EMPTY; ids],
+                // Capacities from what real modules hold per word (corpus averages, rounded
+                // up), so that the tables are not reallocated while they fill.
+                strings: Vec::with_capacity(n),
+                names: Vec::with_capacity(n / 32),
+                member_names: Vec::with_capacity(n / 64),
+                decorations: Vec::with_capacity(n / 32),
+                types: Vec::with_capacity(n / 32),
+                constants: Vec::with_capacity(n / 32),
+                capabilities: Vec::new(),
+                extensions: Vec::new(),
+                ext_inst_imports: Vec::new(),
+                memory_model: None,
+                entry_points: Vec::new(),
+                execution_modes: Vec::new(),
+                global_variables: Vec::new(),
+                functions: Vec::new(),
+                warnings: Vec::new(),
+            },
+            open: None,
+            group_uses: Vec::new(),
+            bytes: Vec::new(),
+            captured: None,
+            ext_sets: Vec::new(),
+            pending: vec![NONE; ids],
+            section: Section::Capabilities,
+            seen_definition: false,
+            open_merges: Vec::new(),
+        }
+    }
+
+    fn walk(&mut self) -> Result<(), ReadError> {
+        // The words are moved out for the walk so that the tables can be filled while
+        // instruction slices are borrowed; they are put back before the module is returned.
+        let words = std::mem::take(&mut self.module.words);
+        let mut start = HEADER_WORDS;
+        while let Some(&first) = words.get(start) {
+            let index = self.module.starts.len();
+            let location = Location {
+                index: index as u32,
+                byte_offset: (start * 4) as u32,
+            };
+            let opcode = (first & 0xFFFF) as u16;
+            let count = (first >> 16) as usize;
+            // a word count of 0 would never advance; one past the end cannot be sliced.
+            if count == 0 {
+                return Err(ReadError::at(
+                    ErrorKind::WordCount,
+                    location,
+                    Some(opcode),
+                    "word count is 0",
+                ));
+            }
+            let Some(inst) = words.get(start..start + count) else {
+                return Err(ReadError::at(
+                    ErrorKind::WordCount,
+                    location,
+                    Some(opcode),
+                    format!(
+                        "word count {count} runs past the end of the module ({} words left)",
+                        words.len() - start
+                    ),
+                ));
+            };
+            if index == MAX_INSTRUCTIONS {
+                return Err(ReadError::at(
+                    ErrorKind::Limit,
+                    location,
+                    Some(opcode),
+                    format!("more than {MAX_INSTRUCTIONS} instructions (limits::MAX_INSTRUCTIONS)"),
+                ));
+            }
+            // `start` < words.len() ≤ MAX_WORDS < 2^32 (checked in `check_header`).
+            self.module.starts.push(start as u32);
+            let at = Site { location, opcode };
+            self.instruction(&words, inst, start, at)?;
+            start += count;
+        }
+        self.module.words = words;
+        Ok(())
+    }
+
+    /// One instruction: id checks, then what its opcode adds to the tables.
+    fn instruction(
+        &mut self,
+        module_words: &[u32],
+        words: &[u32],
+        start: usize,
+        at: Site,
+    ) -> Result<(), ReadError> {
+        let opcode = at.opcode;
+        let count = words.len();
+        let info = op_info(opcode);
+        let Some(grammar) = info.grammar else {
+            // SPIR-V §1.4 "Instruction skipping": the word count lets the reader step over an
+            // opcode it does not know; it is kept raw and reported.
+            self.warn(
+                at,
+                format!("unknown opcode {opcode}, skipped ({count} words)"),
+            );
+            return Ok(());
+        };
+        let op = grammar.opcode;
+        self.layout(at, op, info.placement)?;
+        let checked = match info.fast {
+            Some(shape) => self.fast_operands(at, op, info, shape, words)?,
+            None => false,
+        };
+        if !checked {
+            let ctx = self.context(module_words, at, op, words)?;
+            let forward = match info.forward {
+                Forward::ExtInst => self.ext_inst_forward(words),
+                forward => forward,
+            };
+            let mut check = CheckIds {
+                bound: self.module.header.bound,
+                ids: &self.module.ids,
+                forward,
+                id_operands: 0,
+                at,
+                pending: &mut self.pending,
+                warnings: &mut self.module.warnings,
+                keep_string: matches!(
+                    op,
+                    Op::Extension | Op::ExtInstImport | Op::EntryPoint | Op::Name | Op::MemberName
+                )
+                .then_some(&mut self.module.strings),
+                captured: &mut self.captured,
+            };
+            operands::walk(words, grammar, ctx, &mut self.bytes, &mut check)
+                .map_err(|p| at.problem(p))?;
+        }
+
+        let result_type = info.has_type.then(|| words.get(1).copied().unwrap_or(0));
+        let result = info.has_result.then(|| {
+            words
+                .get(if info.has_type { 2 } else { 1 })
+                .copied()
+                .unwrap_or(0)
+        });
+        if let Some(id) = result {
+            self.define(at, id)?;
+        }
+        if !info.records {
+            // A plain instruction: all it needs is to be inside a block.
+            if let Some(open) = &self.open
+                && open.block.is_none()
+            {
+                return Err(at.err(
+                    ErrorKind::Structure,
+                    "an instruction inside a function but outside a block",
+                ));
+            }
+            return Ok(());
+        }
+        self.record(at, op, words, start, result_type, result)
+    }
+
+    /// the instruction belongs where it is in the logical layout (SPIR-V §2.4).
+    fn layout(&mut self, at: Site, op: Op, placement: Placement) -> Result<(), ReadError> {
+        let in_function = self.open.is_some();
+        match placement {
+            Placement::Body if in_function => Ok(()),
+            Placement::Body => {
+                Err(at.err(ErrorKind::Layout, "an instruction outside any function"))
+            }
+            Placement::Function => {
+                self.section = Section::Functions;
+                Ok(())
+            }
+            Placement::Anywhere if in_function => Ok(()),
+            Placement::Anywhere => self.module_scope_anywhere(at, op),
+            Placement::Module(_) if in_function => Err(at.err(
+                ErrorKind::Layout,
+                "a module-level instruction inside a function",
+            )),
+            Placement::Module(section) if section < self.section => Err(at.err(
+                ErrorKind::Layout,
+                format!(
+                    "out of the logical layout order (SPIR-V §2.4): {section:?} after {:?}",
+                    self.section
+                ),
+            )),
+            Placement::Module(section) => {
+                self.section = section;
+                Ok(())
+            }
+        }
+    }
+
+    /// OpLine, OpNoLine, OpNop, OpExtInst, OpUndef and global variables at module scope:
+    /// from the types section on; between functions only the non-semantic ones.
+    fn module_scope_anywhere(&mut self, at: Site, op: Op) -> Result<(), ReadError> {
+        if self.section == Section::Functions {
+            if matches!(op, Op::Undef | Op::Variable | Op::UntypedVariableKHR) {
+                return Err(at.err(
+                    ErrorKind::Layout,
+                    "a global declaration after the functions",
+                ));
+            }
+            return Ok(());
+        }
+        if self.section > Section::Globals {
+            return Err(at.err(ErrorKind::Layout, "out of the logical layout order"));
+        }
+        self.section = Section::Globals;
+        Ok(())
+    }
+
+    /// The context the operand walk needs: literal widths and extended-instruction tables.
+    fn context(
+        &self,
+        module_words: &[u32],
+        at: Site,
+        op: Op,
+        words: &[u32],
+    ) -> Result<Context, ReadError> {
+        let mut ctx = Context::default();
+        match op {
+            Op::Constant | Op::SpecConstant => {
+                let ty = words.get(1).copied().unwrap_or(0);
+                ctx.number = self.number_type(ty);
+                if ctx.number.is_none() && self.module.ty(Id(ty)).is_some() {
+                    return Err(at.err(
+                        ErrorKind::Operands,
+                        format!("the result type %{ty} is not an integer or floating-point type"),
+                    ));
+                }
+            }
+            Op::Switch => {
+                let selector = words.get(1).copied().unwrap_or(0);
+                let ty = self.result_type_of(module_words, selector);
+                ctx.number = ty.and_then(|t| self.number_type(t));
+                if !matches!(ctx.number, Some(Number::Int { .. })) && words.len() > 3 {
+                    return Err(at.err(
+                        ErrorKind::Operands,
+                        format!("the selector %{selector} is not of an integer type"),
+                    ));
+                }
+            }
+            Op::ExtInst | Op::ExtInstWithForwardRefsKHR => {
+                let set = words.get(3).copied().unwrap_or(0);
+                ctx.ext_table = self
+                    .module
+                    .ext_inst_set(Id(set))
+                    .and_then(operands::ext_table);
+            }
+            _ => {}
+        }
+        Ok(ctx)
+    }
+
+    /// The Result Type of the instruction defining `id`, read from `module_words` (the
+    /// module's own words are moved out during the walk).
+    fn result_type_of(&self, module_words: &[u32], id: u32) -> Option<u32> {
+        let def = self.module.ids.get(id as usize)?.def;
+        let start = *self.module.starts.get(def as usize)? as usize;
+        let first = *module_words.get(start)?;
+        if op_info((first & 0xFFFF) as u16).has_type {
+            module_words.get(start + 1).copied()
+        } else {
+            None
+        }
+    }
+
+    /// The numeric shape of type `ty`, if it is an integer or float type.
+    fn number_type(&self, ty: u32) -> Option<Number> {
+        match self.module.ty(Id(ty))? {
+            Type::Int { width, signed } => Some(Number::Int {
+                width: *width,
+                signed: *signed,
+            }),
+            Type::Float { width } => Some(Number::Float { width: *width }),
+            _ => None,
+        }
+    }
+
+    /// The forward-reference policy of an OpExtInst, from its set.
+    fn ext_inst_forward(&self, words: &[u32]) -> Forward {
+        let set = words.get(3).copied().unwrap_or(0);
+        self.module
+            .ext_inst_set(Id(set))
+            .map_or(Forward::Never, ext_set_forward)
+    }
+
+    /// `id` is in `1..bound`.
+    fn check_id(&self, at: Site, id: u32) -> Result<(), ReadError> {
+        if id == 0 || id >= self.module.header.bound {
+            return Err(at.err(
+                ErrorKind::Id,
+                format!(
+                    "id {id} is not in 1..{} (the header bound)",
+                    self.module.header.bound
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// records `id` as defined by the current instruction, exactly once.
+    #[inline]
+    fn define(&mut self, at: Site, id: u32) -> Result<(), ReadError> {
+        if id != 0
+            && id < self.module.header.bound
+            && let Some(slot) = self.module.ids.get_mut(id as usize)
+            && slot.def == NONE
+        {
+            slot.def = at.location.index;
+            return Ok(());
+        }
+        self.define_slow(at, id)
+    }
+
+    /// [`Reader::define`] for ids beyond the table, out of bound or defined twice.
+    #[cold]
+    fn define_slow(&mut self, at: Site, id: u32) -> Result<(), ReadError> {
+        self.check_id(at, id)?;
+        let slot = self.slot_mut(id);
+        if slot.def != NONE {
+            let previous = slot.def;
+            return Err(at.err(
+                ErrorKind::Id,
+                format!("%{id} is already defined by instruction #{previous}"),
+            ));
+        }
+        slot.def = at.location.index;
+        Ok(())
+    }
+
+    /// The slot of `id`, growing the table; `id` was checked against the bound, which is at
+    /// most `MAX_ID_BOUND`.
+    fn slot_mut(&mut self, id: u32) -> &mut IdSlot {
+        let i = id as usize;
+        if i >= self.module.ids.len() {
+            self.module.ids.resize(i + 1, IdSlot::EMPTY);
+        }
+        // Cannot panic: the table was resized just above to hold index `i`.
+        #[allow(clippy::indexing_slicing)]
+        &mut self.module.ids[i]
+    }
+
+    fn warn(&mut self, at: Site, message: String) {
+        self.module.warnings.push(Warning {
+            location: at.location,
+            opcode: at.opcode,
+            message,
+        });
+    }
+
+    /// End of module: open functions, group decorations, sorted side tables.
+    fn finish(mut self) -> Result<Module, ReadError> {
+        if let Some(open) = &self.open {
+            let def = open.function.def.0;
+            let start = self.module.starts.get(def as usize).copied().unwrap_or(0);
+            return Err(ReadError::at(
+                ErrorKind::Structure,
+                Location {
+                    index: def,
+                    byte_offset: start * 4,
+                },
+                Some(Op::Function as u16),
+                "the function has no OpFunctionEnd",
+            ));
+        }
+        if self.module.memory_model.is_none() {
+            return Err(ReadError::header(
+                "the module has no OpMemoryModel (SPIR-V §2.4)",
+            ));
+        }
+        // The earliest instruction referencing an id that was never defined.
+        let undefined = self
+            .pending
+            .iter()
+            .enumerate()
+            .filter(|&(_, &first)| first != NONE);
+        let undefined = undefined
+            .filter(|&(id, _)| self.module.ids.get(id).is_none_or(|s| s.def == NONE))
+            .min_by_key(|&(_, &first)| first);
+        if let Some((id, &first)) = undefined {
+            let start = self.module.starts.get(first as usize).copied().unwrap_or(0);
+            let opcode = self
+                .module
+                .words
+                .get(start as usize)
+                .map(|w| (w & 0xFFFF) as u16);
+            return Err(ReadError::at(
+                ErrorKind::ForwardReference,
+                Location {
+                    index: first,
+                    byte_offset: start * 4,
+                },
+                opcode,
+                format!("%{id} is referenced but never defined"),
+            ));
+        }
+        self.expand_groups();
+        let m = &mut self.module;
+        // The instruction index keeps module order among decorations of one target; the
+        // span start keeps the first OpMemberName of a member first.
+        m.decorations
+            .sort_unstable_by_key(|d| (d.target, d.member, d.inst));
+        m.member_names
+            .sort_unstable_by_key(|&(t, mem, span)| (t, mem, span.start));
+        m.member_names.dedup_by_key(|&mut (t, mem, _)| (t, mem));
+        Ok(self.module)
+    }
+
+    /// Applies every `OpGroupDecorate`/`OpGroupMemberDecorate` (SPIR-V §3.3.5): each target
+    /// receives a copy of the group's decorations, pointing at the group's instructions.
+    fn expand_groups(&mut self) {
+        if self.group_uses.is_empty() {
+            return;
+        }
+        let mut added = Vec::new();
+        for &(group, target, member) in &self.group_uses {
+            for d in self
+                .module
+                .decorations
+                .iter()
+                .filter(|d| d.target == group && d.member == NONE)
+            {
+                added.push(DecorationRecord {
+                    target,
+                    member,
+                    ..*d
+                });
+            }
+        }
+        self.module.decorations.extend(added);
+    }
+}
+
+/// The instruction being read: where it is and its opcode, for errors.
+#[derive(Clone, Copy)]
+struct Site {
+    location: Location,
+    opcode: u16,
+}
+
+impl Site {
+    fn err(self, kind: ErrorKind, message: impl Into<String>) -> ReadError {
+        ReadError::at(kind, self.location, Some(self.opcode), message)
+    }
+
+    fn problem(self, problem: Problem) -> ReadError {
+        let (kind, message) = problem.into_parts();
+        self.err(kind, message)
+    }
+
+    fn missing_operand(self, word: usize) -> ReadError {
+        self.err(
+            ErrorKind::Operands,
+            format!("operand word {word} is missing"),
+        )
+    }
+}
