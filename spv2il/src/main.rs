@@ -70,6 +70,20 @@ enum Command {
         #[arg(long, value_name = "ENV")]
         target_env: Option<String>,
     },
+    /// Print each function's control-flow graph and structured region tree (or Graphviz dot).
+    Cfg {
+        /// The SPIR-V module (`-` reads standard input).
+        file: PathBuf,
+        /// Only the function with this OpName (or `%id`).
+        #[arg(long, value_name = "NAME")]
+        function: Option<String>,
+        /// Write Graphviz dot instead of text.
+        #[arg(long)]
+        dot: bool,
+        /// Ignore merge instructions and use the general structurizer.
+        #[arg(long)]
+        ignore_merges: bool,
+    },
     /// Convert IL binary tokens (little-endian words) to IL text.
     IlDis {
         /// The token file (`-` reads standard input).
@@ -133,6 +147,12 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Dis { file }) => disassemble(&file),
         Some(Command::Validate { files, target_env }) => validate(&files, target_env.as_deref()),
+        Some(Command::Cfg {
+            file,
+            function,
+            dot,
+            ignore_merges,
+        }) => print_cfg(&file, function.as_deref(), dot, ignore_merges),
         Some(Command::IlDis { file, output }) => il_dis(&file, output.as_deref()),
         Some(Command::IlAs { file, output }) => il_as(&file, output.as_deref()),
         None => translate(cli.translate),
@@ -217,6 +237,45 @@ fn validate(files: &[PathBuf], target_env: Option<&str>) -> Result<(), Failure> 
             files.len()
         )))
     }
+}
+
+fn print_cfg(
+    file: &Path,
+    only: Option<&str>,
+    dot: bool,
+    ignore_merges: bool,
+) -> Result<(), Failure> {
+    let module = read_module(file)?;
+    let strategy = if ignore_merges {
+        spv_cfg::Strategy::General
+    } else {
+        spv_cfg::Strategy::Merges
+    };
+    let mut out = String::new();
+    let mut printed = 0;
+    for function in module.functions().iter().filter(|f| !f.blocks.is_empty()) {
+        let name = module.name(function.id).unwrap_or_default();
+        if only.is_some_and(|wanted| wanted != name && wanted != function.id.to_string()) {
+            continue;
+        }
+        let located = |e: spv_cfg::CfgError| {
+            Failure(format!("{}: function {}: {e}", file.display(), function.id))
+        };
+        let cfg = spv_cfg::Cfg::from_function(&module, function).map_err(located)?;
+        let analysis = spv_cfg::Analysis::new(&cfg).map_err(located)?;
+        printed += 1;
+        if dot {
+            out.push_str(&spv_cfg::to_dot(&cfg, &analysis));
+        } else {
+            let structured = spv_cfg::structurize(&cfg, strategy).map_err(located)?;
+            out.push_str(&format!("function {} {name}\n", function.id));
+            out.push_str(&spv_cfg::to_text(&cfg, &analysis, &structured));
+        }
+    }
+    if printed == 0 {
+        return Err(Failure(format!("{}: no function matches", file.display())));
+    }
+    write_output(None, out.as_bytes())
 }
 
 fn il_dis(file: &Path, output: Option<&Path>) -> Result<(), Failure> {

@@ -115,3 +115,63 @@ fn usage_error_exits_2() {
     let output = spv2il(&["--emit", "nonsense", "x.spv"]);
     assert_eq!(output.status.code(), Some(2));
 }
+
+#[test]
+fn disassembles_the_sample() {
+    let output = spv2il(&["dis", sample().to_str().expect("utf-8 path")]);
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).expect("UTF-8");
+    assert!(text.contains("OpCapability Shader"), "{text}");
+    assert!(
+        text.contains("OpEntryPoint GLCompute %4 \"main\""),
+        "{text}"
+    );
+}
+
+#[test]
+fn prints_the_region_tree() {
+    let output = spv2il(&["cfg", sample().to_str().expect("utf-8 path")]);
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).expect("UTF-8");
+    assert!(text.contains("regions (merges"), "{text}");
+    let dot = spv2il(&["cfg", "--dot", sample().to_str().expect("utf-8 path")]);
+    assert!(String::from_utf8_lossy(&dot.stdout).starts_with("digraph"));
+}
+
+#[test]
+fn il_tokens_round_trip_through_the_cli() {
+    let tokens = spv2il(&["--emit", "binary", sample().to_str().expect("utf-8 path")]);
+    let token_file = scratch("sample.iltok", &tokens.stdout);
+    let text = spv2il(&["il-dis", token_file.to_str().expect("utf-8")]);
+    assert!(
+        text.status.success(),
+        "{}",
+        String::from_utf8_lossy(&text.stderr)
+    );
+    let text_file = scratch("sample.il", &text.stdout);
+    let again = spv2il(&["il-as", text_file.to_str().expect("utf-8")]);
+    assert!(again.status.success());
+    assert_eq!(again.stdout, tokens.stdout);
+}
+
+#[test]
+fn validate_accepts_the_sample() {
+    let output = spv2il(&[
+        "validate",
+        "--target-env",
+        "vulkan1.1",
+        sample().to_str().expect("utf-8 path"),
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let bad_env = spv2il(&[
+        "validate",
+        "--target-env",
+        "vulkan9.9",
+        sample().to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(bad_env.status.code(), Some(2));
+}
