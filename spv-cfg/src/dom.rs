@@ -51,18 +51,20 @@ pub(crate) fn compute_idoms(
     let rpo: Vec<u32> = post.iter().rev().copied().collect();
     // Predecessors of each reached node, lowest postorder number (deepest) first: then the running intersection only climbs, and a block with many predecessors on one
     // long dominator chain (a unified return block) costs linear, not quadratic, time.
-    let preds: Vec<Vec<u32>> = (0..n as u32)
-        .map(|b| {
-            let mut v: Vec<u32> = rg
-                .succ(b)
+    let mut pstart = Vec::with_capacity(n + 1);
+    let mut preds: Vec<u32> = Vec::new();
+    for b in 0..n as u32 {
+        pstart.push(preds.len());
+        let from = preds.len();
+        preds.extend(
+            rg.succ(b)
                 .iter()
                 .copied()
-                .filter(|&p| po[p as usize] != UNDEF)
-                .collect();
-            v.sort_unstable_by_key(|&p| po[p as usize]);
-            v
-        })
-        .collect();
+                .filter(|&p| po[p as usize] != UNDEF),
+        );
+        preds[from..].sort_unstable_by_key(|&p| po[p as usize]);
+    }
+    pstart.push(preds.len());
     let intersect = |idom: &[u32], mut a: u32, mut b: u32, steps: &mut usize| -> u32 {
         while a != b {
             while po[a as usize] < po[b as usize] {
@@ -80,7 +82,7 @@ pub(crate) fn compute_idoms(
     while changed {
         changed = false;
         for &b in &rpo {
-            let preds = &preds[b as usize];
+            let preds = &preds[pstart[b as usize]..pstart[b as usize + 1]];
             let mut steps = 1 + preds.len();
             let mut new = if is_root[b as usize] { virt } else { UNDEF };
             for &p in preds {

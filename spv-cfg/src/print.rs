@@ -5,7 +5,7 @@
 
 use crate::analysis::Analysis;
 use crate::cfg::{BlockIdx, Cfg, Merge, Terminator};
-use crate::region::{Cond, Region, Structured};
+use crate::region::{Cond, Region, Strategy, Structured};
 use std::fmt::Write;
 
 fn terminator_text(cfg: &Cfg, t: &Terminator) -> String {
@@ -169,8 +169,8 @@ pub fn to_text(cfg: &Cfg, analysis: &Analysis, structured: &Structured) -> Strin
         out.push('\n');
     }
     let strategy = match structured.strategy {
-        crate::region::Strategy::Merges => "merges",
-        crate::region::Strategy::General => "general",
+        Strategy::Merges => "merges",
+        Strategy::General => "general",
     };
     let _ = write!(
         out,
@@ -193,28 +193,39 @@ fn dot_escape(s: &str) -> String {
 /// blue, continue edges dotted green; loops are clusters.
 pub fn to_dot(cfg: &Cfg, analysis: &Analysis) -> String {
     let mut out = String::from("digraph cfg {\n  node [shape=box fontname=monospace];\n");
-    // Clusters per loop, nested by walking the forest (no recursion: close as we go).
+    // One cluster per loop, nested as the forest is: a depth-first walk of the loop tree
+    // (iterative; closing a cluster is a stack entry of its own).
     let loops = analysis.loops.loops();
-    let mut open: Vec<usize> = Vec::new();
     let mut emitted = vec![false; cfg.len()];
     let node_line = |b: BlockIdx, out: &mut String| {
         let d = cfg.block(b);
-        let mut label = format!("{}\\n{}", cfg.name(b), terminator_text(cfg, &d.terminator));
+        // `\n` is Graphviz's line break; the parts are escaped before joining.
+        let mut label = format!(
+            "{}\\n{}",
+            dot_escape(&cfg.name(b)),
+            dot_escape(&terminator_text(cfg, &d.terminator))
+        );
         if !analysis.reachable[b.index()] {
             label.push_str("\\n(unreachable)");
         }
-        let _ = writeln!(out, "  n{} [label=\"{}\"];", b.0, dot_escape(&label));
+        let _ = writeln!(out, "  n{} [label=\"{label}\"];", b.0);
     };
+    let mut kids: Vec<Vec<usize>> = vec![Vec::new(); loops.len()];
+    let mut roots = Vec::new();
     for (i, l) in loops.iter().enumerate() {
-        while let Some(&top) = open.last() {
-            let is_parent = l.parent.map(|p| p.0 as usize) == Some(top)
-                || open_contains_ancestor(loops, l, top);
-            if is_parent {
-                break;
-            }
-            open.pop();
-            out.push_str("  }\n");
+        match l.parent.and_then(|p| kids.get_mut(p.0 as usize)) {
+            Some(k) => k.push(i),
+            None => roots.push(i),
         }
+    }
+    // `Some(i)`: open loop i; `None`: close the innermost open cluster.
+    let mut stack: Vec<Option<usize>> = roots.iter().rev().map(|&r| Some(r)).collect();
+    while let Some(item) = stack.pop() {
+        let Some(i) = item else {
+            out.push_str("  }\n");
+            continue;
+        };
+        let l = &loops[i];
         let _ = writeln!(
             out,
             "  subgraph cluster_loop{i} {{\n  label=\"loop {}{}\";",
@@ -225,16 +236,14 @@ pub fn to_dot(cfg: &Cfg, analysis: &Analysis) -> String {
                 ""
             }
         );
-        open.push(i);
         for &b in &l.blocks {
             if analysis.loops.innermost(b).map(|x| x.0 as usize) == Some(i) {
                 node_line(b, &mut out);
                 emitted[b.index()] = true;
             }
         }
-    }
-    for _ in open {
-        out.push_str("  }\n");
+        stack.push(None);
+        stack.extend(kids[i].iter().rev().map(|&k| Some(k)));
     }
     for b in cfg.blocks() {
         if !emitted[b.index()] {
@@ -272,23 +281,57 @@ pub fn to_dot(cfg: &Cfg, analysis: &Analysis) -> String {
     out
 }
 
-/// Whether loop `top` is an ancestor of loop `l`.
-fn open_contains_ancestor(
-    loops: &[crate::loops::Loop],
-    l: &crate::loops::Loop,
-    top: usize,
-) -> bool {
-    let mut cur = l.parent;
-    let mut steps = 0;
-    while let Some(p) = cur {
-        if p.0 as usize == top {
-            return true;
-        }
-        steps += 1;
-        if steps > loops.len() {
-            return false;
-        }
-        cur = loops.get(p.0 as usize).and_then(|x| x.parent);
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cfg::BlockData;
+
+    /// Two nested loops and a sibling loop (0 → 1 ⇄ {2 ⇄ 3}, 1 → 4 ⇄ 4, 4 → 5): each block
+    /// is written at the cluster depth of its innermost loop (outer {1,2,3}, inner {2,3},
+    /// sibling {4}, worked out by hand).
+    #[test]
+    fn dot_nests_loop_clusters() {
+        let br = |t| BlockData::new(Terminator::Branch(BlockIdx(t)));
+        let cond = |t, f| {
+            BlockData::new(Terminator::BranchConditional {
+                true_target: BlockIdx(t),
+                false_target: BlockIdx(f),
+            })
+        };
+        let cfg = Cfg::new(vec![
+            br(1),
+            cond(2, 4),
+            br(3),
+            cond(2, 1),
+            cond(4, 5),
+            BlockData::new(Terminator::Return),
+        ])
+        .unwrap();
+        let a = Analysis::new(&cfg).unwrap();
+        let dot = to_dot(&cfg, &a);
+        let lines: Vec<&str> = dot.lines().map(str::trim).collect();
+        let pos = |needle: &str| lines.iter().position(|l| l.starts_with(needle)).unwrap();
+        // A cluster's header line is followed by its label line.
+        let outer = pos("label=\"loop b1\"");
+        let inner = pos("label=\"loop b2\"");
+        let sibling = pos("label=\"loop b4\"");
+        let depth_at = |line: usize| {
+            lines[..line]
+                .iter()
+                .map(|l| i32::from(l.starts_with("subgraph")) - i32::from(*l == "}"))
+                .sum::<i32>()
+        };
+        assert_eq!(depth_at(outer), 1, "{dot}");
+        assert_eq!(depth_at(inner), 2, "{dot}");
+        assert_eq!(depth_at(sibling), 1, "{dot}");
+        assert!(outer < pos("n1 [") && depth_at(pos("n1 [")) == 1);
+        assert!(inner < pos("n2 [") && depth_at(pos("n2 [")) == 2 && depth_at(pos("n3 [")) == 2);
+        assert!(sibling < pos("n4 [") && depth_at(pos("n4 [")) == 1);
+        assert_eq!(depth_at(pos("n0 [")), 0);
+        assert_eq!(depth_at(pos("n5 [")), 0);
+        assert!(dot.contains("n4 -> n4 [color=red penwidth=2];"));
+        assert!(dot.ends_with("}\n"));
+        // Graphviz line breaks stay single-backslash escapes.
+        assert!(dot.contains("n5 [label=\"b5\\nOpReturn\"];"), "{dot}");
     }
-    false
 }

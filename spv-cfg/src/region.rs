@@ -14,7 +14,7 @@
 //! | [`Region::Loop`] | Run `body` forever: falling off its end starts the next iteration. Only `Break` (or a function exit) leaves it. | `whileloop` … `endloop` |
 //! | [`Region::Switch`] | Select the arm whose `literals` contain the selector value of block `selector`'s `OpSwitch`, else the arm marked `default`, else skip the switch. Run arm bodies from there on **with C fall-through**: falling off an arm's end enters the next arm's body; falling off the last arm leaves the switch. | `switch`/`case`/`default`/`endswitch` |
 //! | [`Region::Break`] | Leave the innermost enclosing `Loop` **or** `Switch`. | `break` |
-//! | [`Region::Continue`] | Start the next iteration of the innermost enclosing `Loop` (crossing any `Switch` in between). | `continue` |
+//! | [`Region::Continue`] | Start the next iteration of the innermost enclosing `Loop`, crossing any `Switch` in between (AMD IL guide §7.4: CONTINUE resumes at the previous LOOP/WHILELOOP). | `continue` |
 //! | [`Region::SetVar`] | Assign a synthetic variable. | `mov` |
 //! | [`Region::Return`], [`Region::Kill`], [`Region::Unreachable`] | Function exits. | `ret_dyn`, `discard`…, nothing/trap |
 //!
