@@ -11,6 +11,22 @@
 //! and enumerants (kept raw and listed in [`Module::warnings`]), `OpExecutionModeId`,
 //! module-scope `OpExtInst` and `OpUntypedVariableKHR`, every `OpSpecConstantOp` form.
 //!
+//! What it checks (spirv.md §1.6): the header (R-1 … R-3); word counts (R-4); that each
+//! instruction's operands, decoded through rspirv's grammar tables, consume exactly its
+//! words (R-5), with well-formed strings (R-6), known enumerants (R-7, tolerated), ids in
+//! `1..bound` defined once (R-8), the logical layout of SPIR-V §2.4 (R-9), forward
+//! references only where §2.4 allows them (R-10), function and block structure (R-11) and
+//! literal widths that agree with their types (R-12). It does not judge validity beyond
+//! that: `spv-validate` does. The named limits of [`limits`] bound what any input can cost.
+//!
+//! [`disassemble`] and [`disassemble_inst`] print `spirv-dis --raw-id` syntax (an
+//! [`Inst`] also displays that way), for diagnostics and for comparing with SPIRV-Tools.
+//!
+//! Where to look: `parse` is the reading pass (`parse::fast` checks plain operand
+//! layouts without the generic walk, `parse::record` fills the tables), `operands` the
+//! grammar walk shared with the disassembler, `grammar` the per-opcode facts derived once
+//! from rspirv's tables, `module` and `types` the public model.
+//!
 //! ```
 //! use spv_reader::rspirv::dr::Builder;
 //! use spv_reader::{read_words, spirv, Type};
@@ -35,6 +51,7 @@
 //! assert_eq!(f.blocks.len(), 1);
 //! let ret = module.inst(f.blocks[0].terminator).unwrap();
 //! assert_eq!(ret.opcode(), Some(spirv::Op::Return));
+//! assert_eq!(module.def(spv_reader::Id(void)).unwrap().to_string(), format!("%{void} = OpTypeVoid"));
 //! # Ok::<(), spv_reader::ReadError>(())
 //! ```
 

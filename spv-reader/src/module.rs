@@ -133,6 +133,13 @@ impl fmt::Debug for Inst<'_> {
     }
 }
 
+/// The instruction in `spirv-dis --raw-id` syntax: `%12 = OpTypeInt 32 1`.
+impl fmt::Display for Inst<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&crate::dis::disassemble_inst(self.module, *self))
+    }
+}
+
 impl<'m> Inst<'m> {
     /// The instruction's position in module order.
     pub fn index(&self) -> InstIndex {
