@@ -340,3 +340,52 @@ fn fast_shape(inst: &Instruction<'static>) -> Option<FastShape> {
     }
     Some(shape)
 }
+
+/// For extended instruction set `name`, per instruction number: whether the set's grammar
+/// gives that instruction ids alone (`None`: a number the grammar lacks). `None` for a set
+/// this crate has no grammar for. Built once per set from rspirv's tables.
+pub(crate) fn ext_ids_only(name: &str) -> Option<&'static [Option<bool>]> {
+    /// The sets of `rspirv::grammar::ext_inst_table`, by import name.
+    const SETS: [&str; 15] = [
+        "Arm.MotionEngine.100",
+        "DebugInfo",
+        "GLSL.std.450",
+        "NonSemantic.ClspvReflection",
+        "NonSemantic.DebugBreak",
+        "NonSemantic.DebugPrintf",
+        "NonSemantic.Shader.DebugInfo.100",
+        "NonSemantic.VkspReflection",
+        "OpenCL.DebugInfo.100",
+        "OpenCL.std",
+        "SPV_AMD_gcn_shader",
+        "SPV_AMD_shader_ballot",
+        "SPV_AMD_shader_explicit_vertex_parameter",
+        "SPV_AMD_shader_trinary_minmax",
+        "TOSA.001000.1",
+    ];
+    static TABLES: OnceLock<Vec<Option<Vec<Option<bool>>>>> = OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        SETS.iter()
+            .map(|set| {
+                let table = grammar::ext_inst_table(set)?;
+                let max = table.iter().map(|i| u32::from(i.opcode)).max().unwrap_or(0);
+                let mut numbers = vec![None; max as usize + 1];
+                for inst in table.iter() {
+                    let all_ids = inst.operands.iter().all(|o| o.kind == OperandKind::IdRef);
+                    if let Some(slot) = numbers.get_mut(u32::from(inst.opcode) as usize) {
+                        *slot = Some(all_ids);
+                    }
+                }
+                Some(numbers)
+            })
+            .collect()
+    });
+    // The reflection set is imported with its version: `NonSemantic.ClspvReflection.6`.
+    let name = if name.starts_with("NonSemantic.ClspvReflection.") {
+        "NonSemantic.ClspvReflection"
+    } else {
+        name
+    };
+    let i = SETS.iter().position(|&s| s == name)?;
+    tables.get(i)?.as_deref()
+}

@@ -85,7 +85,7 @@ struct ExtSet {
     /// Per instruction number of the set's grammar: whether its operands are ids alone
     /// (`None` entries: numbers the grammar lacks). `None` for sets without a grammar here,
     /// whose operands are all ids (SPIR-V 1.6 §2.2.1 "NonSemantic").
-    ids_only: Option<Vec<Option<bool>>>,
+    ids_only: Option<&'static [Option<bool>]>,
     /// Whether its instructions may reference later ids.
     forward: Forward,
 }

@@ -8,8 +8,7 @@ use crate::error::{ErrorKind, ReadError};
 use crate::grammar::op_info;
 use crate::limits::MAX_NESTING_DEPTH;
 use crate::module::{DecorationRecord, NONE, Span};
-use crate::operands::{self, decode_string};
-use crate::rspirv::grammar::OperandKind as K;
+use crate::operands::decode_string;
 use crate::spirv::Op;
 use crate::types::{Block, Constant, EntryPoint, ExecutionMode, Function, GlobalVariable, Type};
 use crate::{Id, InstIndex};
@@ -47,20 +46,7 @@ impl Reader {
                     .strings
                     .get(span.start as usize..span.end as usize);
                 let name = std::str::from_utf8(name.unwrap_or(&[])).unwrap_or("");
-                let ids_only = operands::ext_table(name).map(|table| {
-                    let mut numbers = Vec::new();
-                    for inst in table.iter() {
-                        let number = u32::from(inst.opcode) as usize;
-                        if number >= numbers.len() {
-                            numbers.resize(number + 1, None);
-                        }
-                        let all_ids = inst.operands.iter().all(|o| o.kind == K::IdRef);
-                        if let Some(slot) = numbers.get_mut(number) {
-                            *slot = Some(all_ids);
-                        }
-                    }
-                    numbers
-                });
+                let ids_only = crate::grammar::ext_ids_only(name);
                 let forward = ext_set_forward(name);
                 self.ext_sets.push(ExtSet {
                     id,
