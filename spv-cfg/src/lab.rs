@@ -26,9 +26,9 @@
 //! * **ladder**: otherwise set the exit variable, `break`, and after that loop/switch test the
 //!   variable and continue the exit from there (recursively one of the five kinds).
 //!
-//! One shape is rewritten to avoid a flag: in `[If(c){Br L}{B}, rest..]`, when `Br L` would be
-//! local, the rest moves into the other arm (`If(c){Br L}{B; rest..}`), where the jump is
-//! usually free. This is valid because the `Br` arm never falls through.
+//! One shape is rewritten to avoid a flag: in `[If(c){A; Br L}{B}, rest..]`, when `Br L`
+//! would be local, the rest moves into the other arm (`If(c){A; Br L}{B; rest..}`), where the
+//! jump is usually free. This is valid because an arm ending in `Br` never falls through.
 
 use crate::cfg::BlockIdx;
 use crate::error::CfgError;
@@ -63,6 +63,73 @@ pub(crate) struct LabArm {
     pub(crate) literals: Vec<u64>,
     pub(crate) default: bool,
     pub(crate) body: Vec<Lab>,
+}
+
+/// Whether `seq` contains exactly one `Br(label)` and it lies outside every `Loop` and
+/// `Switch` of `seq` (only inside `If` arms and `Scope`s). Iterative.
+pub(crate) fn single_plain_jump(seq: &[Lab], label: Label) -> bool {
+    let mut plain = 0usize;
+    let mut stack: Vec<(&[Lab], bool)> = vec![(seq, false)];
+    while let Some((items, nested)) = stack.pop() {
+        for item in items {
+            match item {
+                Lab::Br(l) if *l == label => {
+                    if nested {
+                        return false;
+                    }
+                    plain += 1;
+                }
+                Lab::If(_, a, b) => {
+                    stack.push((a, nested));
+                    stack.push((b, nested));
+                }
+                Lab::Scope(_, body) => stack.push((body, nested)),
+                Lab::Loop(_, body) => stack.push((body, true)),
+                Lab::Switch(_, arms) => stack.extend(arms.iter().map(|a| (&a.body[..], true))),
+                _ => {}
+            }
+        }
+    }
+    plain == 1
+}
+
+/// Whether `seq` jumps to one of `labels` from outside its loops and switches. Iterative.
+pub(crate) fn plain_jump_to_any(seq: &[Lab], labels: &[Label]) -> bool {
+    let mut stack: Vec<&[Lab]> = vec![seq];
+    while let Some(items) = stack.pop() {
+        for item in items {
+            match item {
+                Lab::Br(l) if labels.contains(l) => return true,
+                Lab::If(_, a, b) => {
+                    stack.push(a);
+                    stack.push(b);
+                }
+                Lab::Scope(_, body) => stack.push(body),
+                _ => {}
+            }
+        }
+    }
+    false
+}
+
+/// Replaces the `Br(label)` found by [`single_plain_jump`] with `code` (which must never fall
+/// through, like every sequence the structurizers build): the jump's target code then runs
+/// where the jump was. Returns whether the jump was found. Recursion follows the nesting of
+/// `seq`, which the builders bound by [`MAX_REGION_DEPTH`].
+pub(crate) fn splice_jump(seq: &mut Vec<Lab>, label: Label, code: &mut Vec<Lab>) -> bool {
+    if let Some(i) = seq
+        .iter()
+        .position(|x| matches!(x, Lab::Br(l) if *l == label))
+    {
+        seq.truncate(i);
+        seq.append(code);
+        return true;
+    }
+    seq.iter_mut().any(|item| match item {
+        Lab::If(_, a, b) => splice_jump(a, label, code) || splice_jump(b, label, code),
+        Lab::Scope(_, body) => splice_jump(body, label, code),
+        _ => false,
+    })
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -174,13 +241,12 @@ impl Items for Chain<'_> {
     }
 }
 
-/// The label of a pure jump arm `[Edge | Set]* Br(L)`.
-fn pure_jump(arm: &[Lab]) -> Option<Label> {
-    let (last, init) = arm.split_last()?;
-    let Lab::Br(l) = last else { return None };
-    init.iter()
-        .all(|x| matches!(x, Lab::Edge(..) | Lab::Set(..)))
-        .then_some(*l)
+/// The label of the jump an arm ends with: such an arm never falls through.
+fn final_jump(arm: &[Lab]) -> Option<Label> {
+    match arm.last() {
+        Some(Lab::Br(l)) => Some(*l),
+        _ => None,
+    }
 }
 
 fn union(mut a: Pending, b: Pending) -> Pending {
@@ -403,8 +469,8 @@ impl Lowerer<'_> {
         Ok(Some(union(p, rp)))
     }
 
-    /// The push-in rewrite of the module docs: when `item` is an `If` with a pure jump arm
-    /// that would be a local exit, returns its condition, the jump arm, the other arm and
+    /// The push-in rewrite of the module docs: when `item` is an `If` with an arm ending in
+    /// a jump that would be a local exit, returns its condition, the jump arm, the other arm and
     /// whether the jump arm is `then`; otherwise gives `item` back.
     #[allow(clippy::type_complexity, reason = "a private helper's one-off tuple")]
     fn push_in(
@@ -415,7 +481,7 @@ impl Lowerer<'_> {
             return Ok(Err(item));
         };
         let local = |s: &Self, arm: &[Lab]| -> Result<bool, CfgError> {
-            match pure_jump(arm) {
+            match final_jump(arm) {
                 Some(l) => Ok(s.classify(l, &[])? == Jump::Local),
                 None => Ok(false),
             }

@@ -25,9 +25,22 @@
 
 use crate::cfg::{BlockIdx, Cfg, Merge, Terminator};
 use crate::error::CfgError;
-use crate::lab::{Lab, LabArm};
+use crate::lab::{Lab, LabArm, plain_jump_to_any, single_plain_jump, splice_jump};
 use crate::limits::{Budget, MAX_REGION_DEPTH};
 use crate::region::Cond;
+
+/// `Scope(label){inner}` followed by `code` (the label's code) — or, when `inner` reaches the
+/// label from a single place outside its loops and switches, `inner` with `code` spliced in at
+/// that place. The spliced form runs the label's code for exactly the invocations that reached
+/// it, as before, and code never moves into a loop (code after a loop stays after it).
+fn place_after(mut inner: Vec<Lab>, label: BlockIdx, mut code: Vec<Lab>) -> Vec<Lab> {
+    if single_plain_jump(&inner, label.0) && splice_jump(&mut inner, label.0, &mut code) {
+        return inner;
+    }
+    let mut out = vec![Lab::Scope(label.0, inner)];
+    out.append(&mut code);
+    out
+}
 
 /// Why the merge-driven walk stopped.
 pub(crate) enum Fail {
@@ -108,6 +121,26 @@ impl MergeWalk<'_> {
             .rev()
             .find(|c| c.active && c.block == t)
             .map(|c| c.kind)
+    }
+
+    /// Labels a jump from the current position reaches without leaving a loop or switch
+    /// (scope labels up to the innermost loop, and the innermost switch's case labels), other
+    /// than `except`: jumps to them that are not in tail position need the exit flag.
+    fn local_scope_labels(&self, except: BlockIdx) -> Vec<u32> {
+        let mut labels = Vec::new();
+        let mut in_cases = false;
+        for c in self.ctx.iter().rev().filter(|c| c.active) {
+            match c.kind {
+                CtxKind::Loop => break,
+                CtxKind::Case(_) => in_cases = true,
+                CtxKind::Scope if in_cases => break,
+                CtxKind::Scope => {}
+            }
+            if c.block != except {
+                labels.push(c.block.0);
+            }
+        }
+        labels
     }
 
     fn push(&mut self, block: BlockIdx, kind: CtxKind) {
@@ -256,16 +289,16 @@ impl MergeWalk<'_> {
         if c_new {
             self.ctx.pop();
         }
-        let r = r.and_then(|()| {
-            if c_new {
-                let mut body = vec![Lab::Scope(c.0, std::mem::take(&mut inner))];
-                self.emit(c, &mut body)?;
-                inner = body;
+        let r = match r {
+            Ok(()) if c_new => {
+                let mut body = vec![Lab::Scope(c.0, inner)];
+                self.emit(c, &mut body).map(|()| body)
             }
-            Ok(())
-        });
+            Ok(()) => Ok(inner),
+            Err(e) => Err(e),
+        };
         self.ctx.truncate(base);
-        r?;
+        let inner = r?;
         let lp = Lab::Loop(h.0, inner);
         if m_new {
             out.push(Lab::Scope(m.0, vec![lp]));
@@ -297,6 +330,17 @@ impl MergeWalk<'_> {
         });
         self.ctx.pop();
         r?;
+        let skipped = self.local_scope_labels(m);
+        if single_plain_jump(&inner, m.0) && plain_jump_to_any(&inner, &skipped) {
+            // Some path jumps past the merge block's code to an enclosing label (`if (c) {
+            // ..; continue; } merge-code`): that would take an exit flag, but since only one
+            // place reaches the merge, its code (and everything after it) can run there
+            // instead; see `place_after`.
+            let mut code = Vec::new();
+            self.emit(m, &mut code)?;
+            out.extend(place_after(inner, m, code));
+            return Ok(None);
+        }
         out.push(Lab::Scope(m.0, inner));
         Ok(Some(m))
     }
