@@ -518,3 +518,40 @@ return (b4)
 ";
     assert_eq!(got, want, "got:\n{got}");
 }
+
+/// `loop { if (c) { X; continue; } Y; }` where Y is the selection's merge: the merge is
+/// reached from one place only, so it runs there and the `continue` needs no exit flag.
+/// Expected tree derived by hand from the merge walk (the merge code is spliced into the
+/// `if`'s jump arm, then the rest of the sequence moves into the other arm) and checked by
+/// `run`.
+#[test]
+fn continue_past_a_merge_reached_once() {
+    let got = merges(vec![
+        br(1),
+        lp(br(2), 6, 5),
+        sel(cond(3, 4), 4),
+        br(5),
+        br(5),
+        cond(1, 6),
+        ret(),
+    ]);
+    let want = "\
+block b0
+loop {
+  block b1
+  block b2
+  if !b2 {
+    block b4
+  } else {
+    block b3
+  }
+  block b5
+  if !b5 {
+    break
+  }
+}
+block b6
+return (b6)
+";
+    assert_eq!(got, want, "got:\n{got}");
+}
