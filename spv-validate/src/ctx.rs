@@ -46,6 +46,8 @@ pub(crate) struct Ctx<'m> {
     pub(crate) id_block: Vec<u32>,
     /// For each instruction inside a function: the function's index, else [`NONE`].
     pub(crate) inst_func: Vec<u32>,
+    /// Function result id → index in `m.functions()`.
+    functions: std::collections::HashMap<u32, usize>,
     /// The diagnostics found so far.
     pub(crate) diags: Vec<Diagnostic>,
 }
@@ -131,6 +133,12 @@ impl<'m> Ctx<'m> {
             id_func,
             id_block,
             inst_func,
+            functions: m
+                .functions()
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (f.id.0, i))
+                .collect(),
             diags: Vec::new(),
         }
     }
@@ -182,6 +190,12 @@ impl<'m> Ctx<'m> {
         message: impl Into<String>,
     ) {
         self.report(rule, Some(at), ids.to_vec(), message);
+    }
+
+    /// The function whose `OpFunction` result is `id`, with its index.
+    pub(crate) fn function(&self, id: Id) -> Option<(usize, &'m spv_reader::Function)> {
+        let i = *self.functions.get(&id.0)?;
+        self.m.functions().get(i).map(|f| (i, f))
     }
 
     /// Whether a capability is declared (directly or implicitly).

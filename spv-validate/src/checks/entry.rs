@@ -50,16 +50,16 @@ pub(crate) fn call_graph(ctx: &Ctx<'_>) -> CallGraph {
 /// The functions reachable from `root` through calls (root first; bounded by the number of
 /// functions since each is visited once).
 pub(crate) fn call_tree(ctx: &Ctx<'_>, graph: &CallGraph, root: Id) -> Vec<Id> {
-    let m = ctx.m;
     let mut order = vec![root];
+    let mut seen: HashSet<u32> = HashSet::from([root.0]);
     let mut k = 0;
     while let Some(&f) = order.get(k) {
         k += 1;
-        if let Some(fi) = m.functions().iter().position(|x| x.id == f)
+        if let Some((fi, _)) = ctx.function(f)
             && let Some(callees) = graph.calls.get(fi)
         {
             for &c in callees {
-                if !order.contains(&c) && m.function(c).is_some() {
+                if ctx.function(c).is_some() && seen.insert(c.0) {
                     order.push(c);
                 }
             }
@@ -138,7 +138,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts) {
     let mut names: HashSet<(u32, &str)> = HashSet::new();
     for ep in m.entry_points() {
         let i = ep.inst;
-        let Some(f) = m.function(ep.function) else {
+        let Some((_, f)) = ctx.function(ep.function) else {
             ctx.err(
                 "V-EP-5",
                 i,
@@ -198,7 +198,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts) {
         let tree = call_tree(ctx, &graph, ep.function);
         let mut globals: Vec<Id> = Vec::new();
         for &fid in &tree {
-            if let Some(fi) = m.functions().iter().position(|x| x.id == fid)
+            if let Some((fi, _)) = ctx.function(fid)
                 && let Some(g) = graph.globals.get(fi)
             {
                 for &v in g {

@@ -67,7 +67,7 @@ fn check_function(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
             ),
         );
     }
-    if let Some(f) = ctx.m.function(id) {
+    if let Some((_, f)) = ctx.function(id) {
         let f_params = f.params.clone();
         if f_params.len() != params.len() {
             ctx.err(
@@ -96,7 +96,7 @@ fn check_call(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
     let words = inst.words();
     let ty = inst.result_type().unwrap_or(Id(0));
     let callee = Id(words.get(3).copied().unwrap_or(0));
-    let Some(f) = ctx.m.function(callee) else {
+    let Some((_, f)) = ctx.function(callee) else {
         ctx.err(
             "V-FN-3",
             i,
@@ -193,13 +193,17 @@ fn check_constant(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
                 return;
             };
             let spec = op == Op::SpecConstantComposite;
-            let expected: Option<Vec<Id>> = match &t {
-                Some(Type::Vector { component, count }) => Some(vec![*component; *count as usize]),
-                Some(Type::Matrix { column, count }) => Some(vec![*column; *count as usize]),
-                Some(Type::Array { element, length }) => ctx
-                    .const_scalar(*length)
-                    .map(|n| vec![*element; n.min(1 << 16) as usize]),
-                Some(Type::Struct { members }) => Some(members.clone()),
+            // (number of constituents, type of constituent k): computed, never allocated,
+            // so that a huge declared count cannot exhaust memory.
+            let (len, member_types): (u64, Option<Vec<Id>>) = match &t {
+                Some(Type::Vector { count, .. } | Type::Matrix { count, .. }) => {
+                    (u64::from(*count), None)
+                }
+                Some(Type::Array { length, .. }) => match ctx.const_scalar(*length) {
+                    Some(n) => (n, None),
+                    None => return,
+                },
+                Some(Type::Struct { members }) => (members.len() as u64, Some(members.clone())),
                 _ => {
                     ctx.err(
                         "V-CONST-2",
@@ -210,21 +214,28 @@ fn check_constant(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
                     return;
                 }
             };
-            let Some(expected) = expected else { return };
-            if expected.len() != parts.len() {
+            let uniform = match &t {
+                Some(Type::Vector { component, .. }) => Some(*component),
+                Some(Type::Matrix { column, .. }) => Some(*column),
+                Some(Type::Array { element, .. }) => Some(*element),
+                _ => None,
+            };
+            if len != parts.len() as u64 {
                 ctx.err(
                     "V-CONST-2",
                     i,
                     &[id],
                     format!(
-                        "composite constant has {} constituents, its type needs {}",
-                        parts.len(),
-                        expected.len()
+                        "composite constant has {} constituents, its type needs {len}",
+                        parts.len()
                     ),
                 );
                 return;
             }
-            for (&p, &e) in parts.iter().zip(&expected) {
+            for (k, &p) in parts.iter().enumerate() {
+                let e = uniform
+                    .or_else(|| member_types.as_ref().and_then(|m| m.get(k).copied()))
+                    .unwrap_or(Id(0));
                 let is_const = ctx.m.constant(p).is_some_and(|c| spec || !c.is_spec());
                 if !is_const {
                     ctx.err(
@@ -234,7 +245,14 @@ fn check_constant(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
                         format!("constituent {p} is not a constant or undef of the right kind"),
                     );
                 } else if ctx.type_of(p) != Some(e) {
-                    ctx.err("V-CONST-2", i, &[p], format!("constituent {p}'s type does not match the Result Type's member type {e}"));
+                    ctx.err(
+                        "V-CONST-2",
+                        i,
+                        &[p],
+                        format!(
+                            "constituent {p}'s type does not match the Result Type's member type {e}"
+                        ),
+                    );
                 }
             }
         }

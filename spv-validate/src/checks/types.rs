@@ -17,6 +17,12 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let m = ctx.m;
     // V-TYPE-1: key = opcode and operand words after the result id.
     let mut seen: HashMap<Vec<u32>, Id> = HashMap::new();
+    // OpTypeForwardPointer declarations: pointer id → announced storage class.
+    let forward: HashMap<u32, u32> = m
+        .instructions()
+        .filter(|inst| inst.opcode() == Some(Op::TypeForwardPointer))
+        .filter_map(|inst| Some((*inst.words().get(1)?, *inst.words().get(2)?)))
+        .collect();
     for inst in m.instructions() {
         let Some(op) = inst.opcode() else { continue };
         if !is_type_decl(op) || op == Op::TypeForwardPointer {
@@ -54,11 +60,11 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
                 seen.insert(key, id);
             }
         }
-        check_type(ctx, inst, id);
+        check_type(ctx, inst, id, &forward);
     }
 }
 
-fn check_type(ctx: &mut Ctx<'_>, inst: Inst<'_>, id: Id) {
+fn check_type(ctx: &mut Ctx<'_>, inst: Inst<'_>, id: Id, forward: &HashMap<u32, u32>) {
     let i = inst.index();
     let Some(ty) = ctx.ty(id) else { return };
     match ty {
@@ -277,7 +283,7 @@ fn check_type(ctx: &mut Ctx<'_>, inst: Inst<'_>, id: Id) {
                     format!("OpTypePointer Type {pointee} is not a type"),
                 );
             }
-            if let Some(fwd) = forward_storage_class(ctx, id)
+            if let Some(&fwd) = forward.get(&id.0)
                 && let Some((sc, _)) = ctx.pointer(id)
                 && fwd != sc
             {
@@ -369,15 +375,6 @@ fn check_type(ctx: &mut Ctx<'_>, inst: Inst<'_>, id: Id) {
         }
         _ => {}
     }
-}
-
-/// The storage class announced for `pointer` by an `OpTypeForwardPointer`, if any.
-fn forward_storage_class(ctx: &Ctx<'_>, pointer: Id) -> Option<u32> {
-    ctx.m
-        .instructions()
-        .filter(|inst| inst.opcode() == Some(Op::TypeForwardPointer))
-        .find(|inst| inst.words().get(1) == Some(&pointer.0))
-        .and_then(|inst| inst.words().get(2).copied())
 }
 
 fn check_element(ctx: &mut Ctx<'_>, i: spv_reader::InstIndex, id: Id, element: Id, what: &str) {
