@@ -52,6 +52,22 @@ pub enum Place {
         /// The first element of the variable this pointer designates.
         first: u8,
     },
+    /// Elements of an indexed temporary array `x#[]` (a Function or Private array variable),
+    /// or elements `first..` of the vector at one index of it.
+    Indexed {
+        /// The array number `N` of `xN`.
+        array: u32,
+        /// Constant part of the element index.
+        element: u32,
+        /// Dynamic part of the element index (a one-element value), if any.
+        dynamic: Option<Value>,
+        /// The shape of one element (or of the designated part of it).
+        shape: Shape,
+        /// The first component designated within the element.
+        first: u8,
+        /// Whether the place is the whole array (no element chosen yet).
+        whole_array: bool,
+    },
     /// A read-only built-in input, already a value.
     Builtin(Value),
     /// Bytes of a memory space.
@@ -121,6 +137,19 @@ pub(super) fn located(module: &Module, inst: SpvInst<'_>, unsupported: Unsupport
         return unsupported.into();
     }
     Unsupported::at(module, inst.index(), unsupported.feature).into()
+}
+
+/// The most elements one indexed temporary array may have. The guide sets no number; this keeps
+/// a huge private array from becoming a huge declaration.
+pub const MAX_INDEXED_TEMP_ELEMENTS: u32 = 4096;
+
+/// `xN[element]` or `xN[r.c + element]`.
+fn indexed_reg(array: u32, element: u32, dynamic: Option<&Value>) -> Reg {
+    let reg = Reg::new(RegType::ITemp, array);
+    match dynamic {
+        None => reg.at(element),
+        Some(index) => reg.rel(index.element(0), (element != 0).then_some(element)),
+    }
 }
 
 /// A temporary holding one element, as a value.
@@ -205,25 +234,101 @@ impl<'m> Lowerer<'m> {
         let (_, pointee) = types::pointer_parts(module, ty).ok_or_else(|| {
             Unsupported::at(module, inst.index(), "a variable of non-pointer type")
         })?;
+        let place =
+            self.new_private_place(inst, pointee, inst.operands().get(1).map(|w| Id(*w)))?;
+        self.set_place(result, place);
+        Ok(())
+    }
+
+    /// Gives every module-scope Private variable its storage and initial value, before the
+    /// entry point's code: Private variables live for the whole invocation (SPIR-V §3.2.6).
+    pub(super) fn declare_private_globals(&mut self) -> Result<(), Error> {
+        let module = self.module;
+        for variable in module.global_variables() {
+            let Some((spirv::StorageClass::Private, pointee)) =
+                types::pointer_parts(module, variable.ty)
+            else {
+                continue;
+            };
+            let Some(inst) = module.inst(variable.inst) else {
+                continue;
+            };
+            let place = self.new_private_place(inst, pointee, variable.initializer)?;
+            self.set_place(variable.id, place);
+        }
+        Ok(())
+    }
+
+    /// Storage for a Function or Private variable of type `pointee`: a register for a scalar or
+    /// vector, an indexed temporary array (`dcl_indexed_temp_array`, AMD IL guide §7.5) for an
+    /// array of them; initialised from `initializer` when there is one.
+    pub(super) fn new_private_place(
+        &mut self,
+        inst: SpvInst<'m>,
+        pointee: Id,
+        initializer: Option<Id>,
+    ) -> Result<Place, Error> {
+        let module = self.module;
+        if let Some(Type::Array { element, length }) = module.ty(pointee) {
+            let (element, length) = (*element, *length);
+            let shape = types::shape_of(module, element).map_err(|u| located(module, inst, u))?;
+            let length = types::constant_u32(module, length)
+                .filter(|n| *n > 0 && *n <= MAX_INDEXED_TEMP_ELEMENTS)
+                .ok_or_else(|| {
+                    Unsupported::at(
+                        module,
+                        inst.index(),
+                        "an array of this length in a private variable",
+                    )
+                })?;
+            let array = self.new_indexed_temp(length);
+            if let Some(initializer) = initializer {
+                let parts = match module.constant(initializer) {
+                    Some(spv_reader::Constant::Composite { parts, .. }) => parts.clone(),
+                    Some(spv_reader::Constant::Null { .. }) => Vec::new(),
+                    _ => {
+                        return Err(Unsupported::at(
+                            module,
+                            inst.index(),
+                            "this array initializer",
+                        )
+                        .into());
+                    }
+                };
+                for index in 0..length {
+                    let value = match parts.get(index as usize) {
+                        Some(part) => self.value(*part, inst)?,
+                        None => self.regs.scalar(0),
+                    };
+                    let mut dst = Dst::new(Reg::new(RegType::ITemp, array).at(index));
+                    dst.mask = dst_first(0, shape.count).mask;
+                    self.emit(Inst::new(Opcode::Mov).dst(dst).src(value.src()));
+                }
+            }
+            return Ok(Place::Indexed {
+                array,
+                element: 0,
+                dynamic: None,
+                shape,
+                first: 0,
+                whole_array: true,
+            });
+        }
         let shape = types::shape_of(module, pointee).map_err(|u| located(module, inst, u))?;
         let reg = self.regs.temp();
-        if let Some(initializer) = inst.operands().get(1) {
-            let value = self.value(Id(*initializer), inst)?;
+        if let Some(initializer) = initializer {
+            let value = self.value(initializer, inst)?;
             self.emit(
                 Inst::new(Opcode::Mov)
                     .dst(dst_first(reg, shape.count))
                     .src(value.src()),
             );
         }
-        self.set_place(
-            result,
-            Place::Register {
-                reg,
-                shape,
-                first: 0,
-            },
-        );
-        Ok(())
+        Ok(Place::Register {
+            reg,
+            shape,
+            first: 0,
+        })
     }
 
     pub(super) fn set_place(&mut self, id: Id, place: Place) {
@@ -253,6 +358,56 @@ impl<'m> Lowerer<'m> {
                     space,
                     offset,
                     pointee,
+                }
+            }
+            Place::Indexed {
+                array,
+                mut element,
+                mut dynamic,
+                shape,
+                mut first,
+                whole_array,
+            } => {
+                let mut rest = indices;
+                // On the whole array, the first index selects the element.
+                if whole_array && let Some((index, tail)) = rest.split_first() {
+                    match types::constant_u32(module, Id(*index)) {
+                        Some(constant) => element = constant,
+                        None => dynamic = Some(self.value(Id(*index), inst)?.extract(0)),
+                    }
+                    rest = tail;
+                }
+                let shape = match rest {
+                    [] => shape,
+                    [component] if shape.count > 1 => {
+                        let component = self.constant_index(inst, Id(*component))?;
+                        first = first.saturating_add(u8::try_from(component).unwrap_or(u8::MAX));
+                        Shape { count: 1, ..shape }
+                    }
+                    _ => {
+                        return Err(Unsupported::at(
+                            module,
+                            inst.index(),
+                            "this access into a private array",
+                        )
+                        .into());
+                    }
+                };
+                if whole_array && rest.len() == indices.len() {
+                    return Err(Unsupported::at(
+                        module,
+                        inst.index(),
+                        "a pointer to a whole private array",
+                    )
+                    .into());
+                }
+                Place::Indexed {
+                    array,
+                    element,
+                    dynamic,
+                    shape,
+                    first,
+                    whole_array: false,
                 }
             }
             Place::Builtin(value) => match indices {
@@ -443,12 +598,54 @@ impl<'m> Lowerer<'m> {
         ) else {
             return Err(Unsupported::at(module, inst.index(), "a load without a result").into());
         };
+        let place = self.place(Id(*pointer), inst)?;
+        if let Place::Indexed {
+            array,
+            shape,
+            whole_array: true,
+            ..
+        } = place
+        {
+            // A whole private array: one copy per element, as an aggregate value.
+            let length = self.indexed_temps.get(array as usize).copied().unwrap_or(0);
+            let mut members = Vec::new();
+            for element in 0..length {
+                let copy = self.regs.temp();
+                let source = Value::in_reg(indexed_reg(array, element, None), shape.count);
+                self.emit(
+                    Inst::new(Opcode::Mov)
+                        .dst(dst_first(copy, shape.count))
+                        .src(source.src()),
+                );
+                members.push(temp_value(copy, shape.count));
+            }
+            self.set_value(result, Value::aggregate(members));
+            return Ok(());
+        }
         let shape = types::shape_of(module, ty).map_err(|u| located(module, inst, u))?;
-        let value = match self.place(Id(*pointer), inst)? {
+        let value = match place {
             Place::Builtin(value) => value,
             Place::Register { reg, first, .. } => {
                 let copy = self.regs.temp();
                 let mut source = temp_value(reg, shape.count);
+                source.comps.rotate_left(usize::from(first.min(3)));
+                self.emit(
+                    Inst::new(Opcode::Mov)
+                        .dst(dst_first(copy, shape.count))
+                        .src(source.src()),
+                );
+                temp_value(copy, shape.count)
+            }
+            Place::Indexed {
+                array,
+                element,
+                dynamic,
+                first,
+                ..
+            } => {
+                let copy = self.regs.temp();
+                let mut source =
+                    Value::in_reg(indexed_reg(array, element, dynamic.as_ref()), shape.count);
                 source.comps.rotate_left(usize::from(first.min(3)));
                 self.emit(
                     Inst::new(Opcode::Mov)
@@ -573,10 +770,49 @@ impl<'m> Lowerer<'m> {
         };
         let value = self.value(Id(*object), inst)?;
         match self.place(Id(*pointer), inst)? {
+            Place::Indexed {
+                array,
+                shape,
+                whole_array: true,
+                ..
+            } => {
+                // A whole private array from an aggregate value: one copy per element.
+                if !value.is_aggregate() {
+                    return Err(Unsupported::at(
+                        module,
+                        inst.index(),
+                        "this store to a private array",
+                    )
+                    .into());
+                }
+                for (element, member) in (0u32..).zip(&value.members) {
+                    let mut dst = Dst::new(indexed_reg(array, element, None));
+                    dst.mask = dst_first(0, shape.count).mask;
+                    self.emit(Inst::new(Opcode::Mov).dst(dst).src(member.src()));
+                }
+            }
             Place::Register { reg, first, .. } => {
                 let mut dst = dst_first(reg, 0);
                 for element in 0..usize::from(value.count) {
                     if let Some(comp) = dst.mask.get_mut(usize::from(first) + element) {
+                        *comp = DstComp::Write;
+                    }
+                }
+                let mut src = value.src();
+                src.swizzle.rotate_right(usize::from(first.min(3)));
+                self.emit(Inst::new(Opcode::Mov).dst(dst).src(src));
+            }
+            Place::Indexed {
+                array,
+                element,
+                dynamic,
+                first,
+                ..
+            } => {
+                let mut dst = Dst::new(indexed_reg(array, element, dynamic.as_ref()));
+                dst.mask = [DstComp::NoWrite; 4];
+                for position in 0..usize::from(value.count) {
+                    if let Some(comp) = dst.mask.get_mut(usize::from(first) + position) {
                         *comp = DstComp::Write;
                     }
                 }

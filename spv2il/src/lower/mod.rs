@@ -46,6 +46,7 @@ pub fn lower(
         .any(|v| memory::builtin_of(module, v.id) == Some(spirv::BuiltIn::NumWorkgroups));
     let functions = reachable_functions(module, function);
     lowerer.resources = Resources::collect(module, &functions, needs_driver_cb)?;
+    lowerer.declare_private_globals()?;
     lowerer.lower_function_body(function)?;
     let workgroup_size = lowerer.workgroup_size(entry.function)?;
     let reflection = Reflection {
@@ -125,6 +126,9 @@ fn pick_entry<'m>(
     }
 }
 
+/// How deeply constant structs and arrays may nest.
+const MAX_CONSTANT_NESTING: u32 = 64;
+
 /// The state of one translation.
 pub(crate) struct Lowerer<'m> {
     module: &'m Module,
@@ -136,6 +140,8 @@ pub(crate) struct Lowerer<'m> {
     /// The place each pointer id designates, by id.
     places: Vec<Option<Place>>,
     resources: Resources,
+    /// Element counts of the indexed temporary arrays `x0`, `x1`, ... declared so far.
+    indexed_temps: Vec<u32>,
     /// How many inlined calls enclose the code being lowered.
     call_depth: u32,
     /// Evaluates constants with the `--spec` overrides applied.
@@ -154,6 +160,7 @@ impl<'m> Lowerer<'m> {
             values: vec![None; bound],
             places: vec![None; bound],
             resources: Resources::default(),
+            indexed_temps: Vec::new(),
             call_depth: 0,
             constants: spec::ConstantEvaluator::new(module, &options.spec_overrides),
             code: Vec::new(),
@@ -199,6 +206,12 @@ impl<'m> Lowerer<'m> {
         Ok([1, 1, 1])
     }
 
+    /// A new indexed temporary array of `length` elements; returns its number.
+    fn new_indexed_temp(&mut self, length: u32) -> u32 {
+        self.indexed_temps.push(length);
+        u32::try_from(self.indexed_temps.len() - 1).unwrap_or(u32::MAX)
+    }
+
     /// Emits one IL instruction into the code stream.
     fn emit(&mut self, inst: Inst) {
         self.code.push(inst);
@@ -232,9 +245,30 @@ impl<'m> Lowerer<'m> {
 
     /// A literal for a scalar or vector constant, `None` when `id` is no constant.
     fn constant_value(&mut self, id: Id) -> Result<Option<Value>, Error> {
+        self.constant_value_at(id, 0)
+    }
+
+    fn constant_value_at(&mut self, id: Id, depth: u32) -> Result<Option<Value>, Error> {
         let Some(constant) = self.module.constant(id) else {
             return Ok(None);
         };
+        if let spv_reader::Constant::Composite { parts, ty, .. } = constant
+            && !matches!(self.module.ty(*ty), Some(spv_reader::Type::Vector { .. }))
+        {
+            // A struct, array or matrix constant: an aggregate of its constant members. Types
+            // nest finitely (SPIR-V §2.4); the depth bound guards against hostile modules.
+            if depth > MAX_CONSTANT_NESTING {
+                return Err(Unsupported::new(format!("constant {id} nested too deeply")).into());
+            }
+            let mut members = Vec::with_capacity(parts.len());
+            for part in parts.clone() {
+                let member = self.constant_value_at(part, depth + 1)?.ok_or_else(|| {
+                    Unsupported::new(format!("constant {id}: member {part} is no constant"))
+                })?;
+                members.push(member);
+            }
+            return Ok(Some(Value::aggregate(members)));
+        }
         let shape = types::shape_of(self.module, constant.ty())?;
         let mut words = [0u32; 4];
         for (element, word) in words.iter_mut().enumerate().take(usize::from(shape.count)) {
@@ -308,6 +342,10 @@ impl<'m> Lowerer<'m> {
         program.push(Inst::new(Opcode::DclNumThreadPerGroup).extra(&workgroup_size));
         program.body.extend(self.regs.literal_decls());
         program.body.extend(self.resources.declarations());
+        for (array, length) in (0u32..).zip(&self.indexed_temps) {
+            let reg = il_model::Reg::new(il_model::RegType::ITemp, array).at(*length);
+            program.push(Inst::new(Opcode::DclIndexedTempArray).src(il_model::Src::new(reg)));
+        }
         program.body.extend(self.code);
         if program.body.last().map(|i| i.op) != Some(Opcode::RetDyn) {
             program.push(Inst::new(Opcode::RetDyn));
