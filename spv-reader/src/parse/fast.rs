@@ -34,6 +34,10 @@ impl Reader {
         let Some(extra) = operands.len().checked_sub(fixed) else {
             return Ok(false);
         };
+        if shape.simple && (extra == 0 || shape.tail != Tail::None) {
+            self.simple_operands(at, info, shape, words, operands)?;
+            return Ok(true);
+        }
         let plain = match shape.tail {
             Tail::None | Tail::Other => extra == 0,
             Tail::Ids | Tail::Literals => true,
@@ -129,6 +133,62 @@ impl Reader {
             self.fast_tail(at, op, shape.tail, words, rest, position)?;
         }
         Ok(true)
+    }
+
+    /// The most common layouts: ids and literals, then possibly more ids or literals
+    /// (`FastShape::simple`); the word count was checked by the caller.
+    #[inline]
+    fn simple_operands(
+        &mut self,
+        at: Site,
+        info: OpInfo,
+        shape: FastShape,
+        words: &[u32],
+        operands: &[u32],
+    ) -> Result<(), ReadError> {
+        let bound = self.module.header.bound;
+        let ids = &self.module.ids;
+        if info.has_type {
+            let ty = words.get(1).copied().unwrap_or(0);
+            check_result_type(bound, ids, ty).map_err(|p| at.problem(p))?;
+        }
+        let fixed = usize::from(shape.fixed);
+        let mut position = 0;
+        let mut mask = u32::from(shape.id_mask);
+        while mask != 0 {
+            let word = operands
+                .get(mask.trailing_zeros() as usize)
+                .copied()
+                .unwrap_or(0);
+            mask &= mask - 1;
+            check_id_operand(
+                bound,
+                ids,
+                info.forward,
+                position,
+                word,
+                at,
+                &mut self.pending,
+            )
+            .map_err(|p| at.problem(p))?;
+            position += 1;
+        }
+        if shape.tail == Tail::Ids {
+            for &word in operands.get(fixed..).unwrap_or(&[]) {
+                check_id_operand(
+                    bound,
+                    ids,
+                    info.forward,
+                    position,
+                    word,
+                    at,
+                    &mut self.pending,
+                )
+                .map_err(|p| at.problem(p))?;
+                position += 1;
+            }
+        }
+        Ok(())
     }
 
     /// The tails of [`Tail`] that carry more than ids and literals; `rest` starts after the
