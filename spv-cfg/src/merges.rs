@@ -13,6 +13,12 @@
 //!   direct entry's copies on the fall-through path; such a target (and the rest of its chain)
 //!   is placed after the switch instead, behind a `Scope` of its own.
 //!
+//! A merge block or continue target that no branch reaches gets no label (its code would be
+//! dead). A selection merge reached from a single place, when some other path of the
+//! selection jumps past it (`if (c) { ..; continue; } merge-code`), is emitted at that place
+//! instead of after a `Scope`, which saves an exit flag. A switch with a single target keeps
+//! its `Switch` when it is a declared construct (Slang's breakable-block idiom).
+//!
 //! A branch to a label of an enclosing construct (merge, continue target, loop header, next
 //! case) becomes `Br`; a branch to any other block emits that block inline, where the branch
 //! is taken. The walk never trusts the merge instructions: whenever a block would have to be
@@ -60,7 +66,7 @@ impl From<CfgError> for Fail {
 enum CtxKind {
     Scope,
     Loop,
-    /// A case target of the switch with this index in `switches`.
+    /// A case target of the open switch with this index in `falls_into`.
     Case(usize),
 }
 
