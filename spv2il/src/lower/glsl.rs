@@ -262,7 +262,7 @@ impl Lowerer<'_> {
                 let count = self.result_shape(inst)?.count;
                 let sin = self.alu(Opcode::SinVec, count, vec![x.src()]);
                 let cos = self.alu(Opcode::CosVec, count, vec![x.src()]);
-                Ok(self.alu_c(Opcode::Div, divide(), count, vec![sin.src(), cos.src()]))
+                Ok(self.float_divide(count, &sin, &cos))
             }
             n::ASIN | n::ACOS | n::ATAN => {
                 let x = self.arg(inst, 0)?;
@@ -416,12 +416,7 @@ impl Lowerer<'_> {
             n::NORMALIZE => {
                 let x = self.arg(inst, 0)?;
                 let length = self.length(&x);
-                Ok(self.alu_c(
-                    Opcode::Div,
-                    divide(),
-                    x.count,
-                    vec![x.src(), length.element(0)],
-                ))
+                Ok(self.float_divide(x.count, &x, &length))
             }
             n::FACE_FORWARD => {
                 // N if dot(Nref, I) < 0, else −N.
@@ -520,7 +515,7 @@ impl Lowerer<'_> {
         let y = self.arg(inst, 0)?;
         let x = self.arg(inst, 1)?;
         let count = self.result_shape(inst)?.count;
-        let ratio = self.alu_c(Opcode::Div, divide(), count, vec![y.src(), x.src()]);
+        let ratio = self.float_divide(count, &y, &x);
         let angle = self.alu_each(Opcode::Atan, count, &[&ratio]);
         let zero = self.float(0.0);
         let left = self.alu(Opcode::Lt, count, vec![x.src(), zero.src()]);
@@ -558,12 +553,7 @@ impl Lowerer<'_> {
             _ => {
                 let difference = difference(self);
                 let sum = sum(self);
-                Ok(self.alu_c(
-                    Opcode::Div,
-                    divide(),
-                    count,
-                    vec![difference.src(), sum.src()],
-                ))
+                Ok(self.float_divide(count, &difference, &sum))
             }
         }
     }
@@ -606,12 +596,7 @@ impl Lowerer<'_> {
             _ => {
                 let numerator = self.alu(Opcode::Add, count, vec![one.src(), x.src()]);
                 let denominator = self.alu(Opcode::Add, count, vec![one.src(), negated(x.src())]);
-                let ratio = self.alu_c(
-                    Opcode::Div,
-                    divide(),
-                    count,
-                    vec![numerator.src(), denominator.src()],
-                );
+                let ratio = self.float_divide(count, &numerator, &denominator);
                 ln(self, &ratio, 0.5 * std::f32::consts::LN_2)
             }
         }
@@ -625,7 +610,7 @@ impl Lowerer<'_> {
         let count = self.result_shape(inst)?.count;
         let offset = self.alu(Opcode::Add, count, vec![x.src(), negated(edge0.src())]);
         let span = self.alu(Opcode::Add, count, vec![edge1.src(), negated(edge0.src())]);
-        let ratio = self.alu_c(Opcode::Div, divide(), count, vec![offset.src(), span.src()]);
+        let ratio = self.float_divide(count, &offset, &span);
         let zero = self.float(0.0);
         let one = self.float(1.0);
         let t = self.alu(

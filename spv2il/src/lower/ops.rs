@@ -114,13 +114,6 @@ fn elementwise(op: spirv::Op) -> Option<Elementwise> {
         Op::FAdd => plain(Opcode::Add),
         Op::FSub => minus(Opcode::Add),
         Op::FMul => ieee(Opcode::Mul),
-        // IL's default divide returns ±FLT_MAX for a zero divisor; `infinity` gives IEEE's
-        // ±Inf (amd-il.md §0.6). The sign comes from the dividend only, and 0/0 is not NaN:
-        // Vulkan sets no precision for divisors outside [2^-126, 2^126].
-        Op::FDiv => Elementwise {
-            ctrl: Control::zeroop(ZeroOp::Infinity),
-            ..plain(Opcode::Div)
-        },
         // `mod` is a − b·trunc(a/b), the sign of the dividend (amd-il.md §6.13), which is
         // OpFRem; a zero divisor returns the dividend, and SPIR-V leaves that case undefined.
         Op::FRem => plain(Opcode::Mod),
@@ -220,18 +213,19 @@ impl Lowerer<'_> {
                 self.unsigned_divide(il, count, &a, &b)
             }
             Op::SDiv | Op::SRem | Op::SMod => self.lower_signed_division(op, inst)?,
+            Op::FDiv => {
+                let a = self.operand(inst, 0)?;
+                let b = self.operand(inst, 1)?;
+                let count = self.result_shape(inst)?.count;
+                self.float_divide(count, &a, &b)
+            }
             Op::FMod => {
                 // a − b·floor(a/b): the sign of the divisor, exactly Vulkan's definition of
                 // OpFMod's precision (inherited from this formula).
                 let a = self.operand(inst, 0)?;
                 let b = self.operand(inst, 1)?;
                 let count = self.result_shape(inst)?.count;
-                let quotient = self.alu_c(
-                    Opcode::Div,
-                    Control::zeroop(ZeroOp::Infinity),
-                    count,
-                    vec![a.src(), b.src()],
-                );
+                let quotient = self.float_divide(count, &a, &b);
                 let floor = self.alu(Opcode::RoundNegInf, count, vec![quotient.src()]);
                 self.alu_c(
                     Opcode::Mad,
@@ -436,41 +430,32 @@ impl Lowerer<'_> {
         self.operand_value(id, inst)
     }
 
-    /// The value of `id`: a lowered result or a constant. Constants of struct, array and matrix
-    /// type become aggregates of their members' literals.
+    /// The value of `id`: a lowered result or a constant. OpConstantNull and OpUndef of a
+    /// struct, array or matrix type become aggregates of zeros here; every other constant is
+    /// the module-level lowering's.
     pub(super) fn operand_value(&mut self, id: Id, at: SpvInst<'_>) -> Result<Value, Error> {
         if let Some(Some(value)) = self.values.get(id.0 as usize) {
             return Ok(value.clone());
         }
         let module = self.module;
-        let aggregate_type = module.constant(id).and_then(|constant| {
-            matches!(
-                module.ty(constant.ty()),
-                Some(spv_reader::Type::Struct { .. })
-                    | Some(spv_reader::Type::Array { .. })
-                    | Some(spv_reader::Type::Matrix { .. })
-            )
-            .then(|| constant.ty())
-        });
-        let Some(ty) = aggregate_type else {
+        let zero_aggregate = match module.constant(id) {
+            Some(spv_reader::Constant::Null { ty } | spv_reader::Constant::Undef { ty }) => {
+                matches!(
+                    module.ty(*ty),
+                    Some(spv_reader::Type::Struct { .. })
+                        | Some(spv_reader::Type::Array { .. })
+                        | Some(spv_reader::Type::Matrix { .. })
+                )
+                .then_some(*ty)
+            }
+            _ => None,
+        };
+        let Some(ty) = zero_aggregate else {
             return self.value(id, at);
         };
-        let value = match module.constant(id) {
-            Some(spv_reader::Constant::Composite {
-                parts, spec: false, ..
-            }) => {
-                let mut members = Vec::with_capacity(parts.len());
-                for part in parts {
-                    members.push(self.operand_value(*part, at)?);
-                }
-                Value::aggregate(members)
-            }
-            Some(spv_reader::Constant::Null { .. }) | Some(spv_reader::Constant::Undef { .. }) => {
-                let layout = types::layout_of(module, ty).map_err(|u| located(module, at, u))?;
-                self.zero_of(&layout)
-            }
-            _ => return self.value(id, at),
-        };
+        // The layout bounds the size and nesting of the value (MAX_AGGREGATE_LEAVES).
+        let layout = types::layout_of(module, ty).map_err(|u| located(module, at, u))?;
+        let value = self.zero_of(&layout);
         self.set_value(id, value.clone());
         Ok(value)
     }
@@ -904,6 +889,51 @@ impl Lowerer<'_> {
             accept.count,
             vec![condition.src(), accept.src(), reject.src()],
         ))
+    }
+
+    /// a / b. IL's default divide returns ±FLT_MAX for a zero divisor; `div_zeroop(infinity)`
+    /// gives ±Inf with the sign of the dividend, and +Inf for 0/0 (amd-il.md §0.6). Vulkan
+    /// allows that by default: a non-zero divided by zero must be an infinity, but the sign of
+    /// a zero may be ignored and results assumed not to be NaN. Under the
+    /// SignedZeroInfNanPreserve execution mode the zero-divisor case is made IEEE's: a·(±Inf
+    /// with the divisor's sign), which is ±Inf with the XOR of the signs, and NaN for 0/0.
+    pub(super) fn float_divide(&mut self, count: u8, a: &Value, b: &Value) -> Value {
+        let quotient = self.alu_c(
+            Opcode::Div,
+            Control::zeroop(ZeroOp::Infinity),
+            count,
+            vec![a.src(), b.src()],
+        );
+        if !self.preserves_signed_zero_inf_nan() {
+            return quotient;
+        }
+        let zero = self.word(0);
+        let sign_mask = self.word(SIGN_BIT);
+        let infinity = self.word(INFINITY_BITS);
+        // Float compares flush denormals, as `div` does: a denormal divisor is a zero here.
+        let by_zero = self.alu(Opcode::Eq, count, vec![b.src(), zero.src()]);
+        let sign = self.alu(Opcode::And, count, vec![b.src(), sign_mask.src()]);
+        let signed_infinity = self.alu(Opcode::IOr, count, vec![sign.src(), infinity.src()]);
+        let ieee = self.alu_c(
+            Opcode::Mul,
+            Control::IEEE,
+            count,
+            vec![a.src(), signed_infinity.src()],
+        );
+        self.alu(
+            Opcode::CmovLogical,
+            count,
+            vec![by_zero.src(), ieee.src(), quotient.src()],
+        )
+    }
+
+    /// Whether an entry point of the module declares SignedZeroInfNanPreserve for 32-bit floats
+    /// (SPV_KHR_float_controls; SPIR-V §3.2.5).
+    fn preserves_signed_zero_inf_nan(&self) -> bool {
+        self.module.execution_modes().iter().any(|mode| {
+            mode.execution_mode() == Some(spirv::ExecutionMode::SignedZeroInfNanPreserve)
+                && mode.operands.first() == Some(&32)
+        })
     }
 
     /// `udiv`/`umod` with a zero divisor giving all ones (a deterministic choice for a result

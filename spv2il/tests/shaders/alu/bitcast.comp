@@ -10,5 +10,6 @@ void main() {
     uint i = gl_GlobalInvocationID.x;
     r[i * 3u] = floatBitsToUint(a[i]);
     r[i * 3u + 1u] = uvec4(floatBitsToInt(a[i]) + 1);
-    r[i * 3u + 2u] = floatBitsToUint(uintBitsToFloat(b[i]) * 2.0);
+    // The random bits become a float in [1, 2) first: other patterns can be denormals or NaNs.
+    r[i * 3u + 2u] = floatBitsToUint(uintBitsToFloat((b[i] & 0x007FFFFFu) | 0x3F800000u) * 2.0);
 }

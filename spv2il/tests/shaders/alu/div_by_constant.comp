@@ -10,7 +10,7 @@ void main() {
     uint i = gl_GlobalInvocationID.x;
     ivec4 x = a[i];
     r[i * 4u] = x / 7;
-    r[i * 4u + 1u] = x % 7;
+    r[i * 4u + 1u] = (x & 0x7FFFFFFF) % 7; // GLSL leaves % of negative operands undefined
     r[i * 4u + 2u] = x / ivec4(-3, 5, -9, 11);
     r[i * 4u + 3u] = ivec4(uvec4(x) / 10u);
 }

@@ -9,7 +9,9 @@ layout(std430, set = 0, binding = 2) writeonly buffer RBuffer { vec4 r[]; };
 void main() {
     uint i = gl_GlobalInvocationID.x;
     vec4 x = a[i];
-    vec4 y = b[i];
+    // A zero divisor's sign and 0 / 0 are not required by default (Vulkan: implementations may
+    // ignore the sign of zero and assume no NaN results), so divisors stay away from zero.
+    vec4 y = b[i] + sign(b[i]) * 0.5 + vec4(equal(b[i], vec4(0.0)));
     r[i * 5u] = x + y;
     r[i * 5u + 1u] = x - y;
     r[i * 5u + 2u] = x * y;

@@ -14,5 +14,6 @@ void main() {
     r[i * 4u] = asin(clamp(x, -1.0, 1.0));
     r[i * 4u + 1u] = acos(clamp(x, -1.0, 1.0));
     r[i * 4u + 2u] = atan(x);
-    r[i * 4u + 3u] = atan(y, x);
+    // atan(y, x) is undefined when both are zero.
+    r[i * 4u + 3u] = atan(y, x + vec4(equal(x, vec4(0.0))));
 }

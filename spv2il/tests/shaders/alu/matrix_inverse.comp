@@ -8,7 +8,9 @@ layout(std430, set = 0, binding = 1) writeonly buffer RBuffer { vec4 r[]; };
 
 // Matrices are built where they are used: a named local matrix would be a Function variable of
 // matrix type, which the memory lowering does not hold yet.
-#define M mat4(a[i * 4u], a[i * 4u + 1u], a[i * 4u + 2u], a[i * 4u + 3u])
+// A large diagonal keeps the random matrices far from singular (the inverse of a singular
+// matrix is undefined).
+#define M (mat4(a[i * 4u], a[i * 4u + 1u], a[i * 4u + 2u], a[i * 4u + 3u]) + mat4(2048.0))
 
 void main() {
     uint i = gl_GlobalInvocationID.x;

@@ -17,6 +17,6 @@ void main() {
     r[i * 6u + 1u] = max(x, y);
     r[i * 6u + 2u] = clamp(x, -1.0, 1.0);
     r[i * 6u + 3u] = vec4(min(n, ivec4(3))) + vec4(max(n, -ivec4(y)));
-    r[i * 6u + 4u] = vec4(min(u, uvec4(9u))) + vec4(max(u, uvec4(y)));
+    r[i * 6u + 4u] = vec4(min(u, uvec4(9u))) + vec4(max(u, uvec4(abs(y))));
     r[i * 6u + 5u] = vec4(clamp(n, -5, 5)) + vec4(clamp(u, 2u, 100u));
 }

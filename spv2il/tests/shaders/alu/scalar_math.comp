@@ -11,6 +11,6 @@ void main() {
     uint i = gl_GlobalInvocationID.x;
     float x = a[i];
     int n = b[i];
-    r[i * 2u] = vec4(sqrt(abs(x)), x / 3.0, floor(x) + fract(x), float(n / 4 + n % 3));
+    r[i * 2u] = vec4(sqrt(abs(x)), x / 3.0, floor(x) + fract(x), float(n / 4 + (n & 0xFFFF) % 3));
     r[i * 2u + 1u] = vec4(float(n << 2), float(findMSB(n)), exp2(x), min(x, 2.0));
 }
