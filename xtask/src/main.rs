@@ -25,7 +25,9 @@ Tasks:
                   spirv-as) and fail if a committed .spv differs; --write rewrites stale .spv files
   conformance     spirv-val 2025.5 accepts every committed test shader; every module of
                   ../shared/corpus that the manifest marks valid is read without error
-  differential    only the differential stage of conformance (lavapipe against il-sim)
+  differential [FILTER] [--keep]
+                  only the differential stage of conformance (lavapipe against il-sim), for the
+                  modules whose path contains FILTER; --keep keeps the IL and buffers
   tidy            repository rules: dependency arrows, //! overviews, no #[ignore]
   bench [ARGS]    run the criterion benchmarks (extra ARGS go to cargo bench)
   fuzz TARGET [SECONDS]
@@ -52,7 +54,7 @@ fn main() -> ExitCode {
         "bench" => bench(rest),
         "fuzz" => fuzz(rest),
         // Internal: the conformance differential stage runs Vulkan in this child process.
-        "differential" => differential::run(),
+        "differential" => differential::run_filtered(rest),
         differential::CHILD_TASK => differential::vulkan_child(rest),
         "help" | "--help" | "-h" => {
             print!("{HELP}");
