@@ -37,10 +37,12 @@ impl<'m> Lowerer<'m> {
         self.lower_body(function, None)
     }
 
-    /// `OpFunctionCall`: the callee is inlined. Value parameters take the argument values and
-    /// pointer parameters the argument places, so pointers never need a run-time form. A callee
-    /// may return only at its end (one `Return` region, last in its body); other shapes are
-    /// refused as not supported yet.
+    /// `OpFunctionCall`. A callee that returns only at its end is inlined; one that returns early
+    /// becomes an IL subroutine (`func N` … `ret_dyn` … `endfunc`, called with `call N`), since
+    /// `ret_dyn` leaves a subroutine from anywhere (AMD IL guide §7.4). Value parameters take the
+    /// argument values (in fixed registers for a subroutine) and pointer parameters the argument
+    /// places, so pointers never need a run-time form: a subroutine is instantiated once per
+    /// distinct set of pointer arguments.
     pub(super) fn lower_call(&mut self, inst: SpvInst<'m>) -> Result<(), Error> {
         let module = self.module;
         let Some((callee, args)) = inst.operands().split_first() else {
@@ -61,44 +63,133 @@ impl<'m> Lowerer<'m> {
             )
             .into());
         }
+        let mut pointer_args = Vec::new();
+        let mut value_args = Vec::new();
         for (param, arg) in function.params.iter().zip(args) {
             let arg = Id(*arg);
             let is_pointer = module
                 .result_type(arg)
                 .is_some_and(|ty| types::pointer_parts(module, ty).is_some());
             if is_pointer {
-                let place = self.place(arg, inst)?;
-                self.set_place(*param, place);
+                pointer_args.push((*param, self.place(arg, inst)?));
             } else {
-                let value = self.value(arg, inst)?;
-                self.set_value(*param, value);
+                value_args.push((*param, self.value(arg, inst)?));
             }
         }
         let result = match (inst.result_id(), inst.result_type()) {
             (Some(id), Some(ty)) if !matches!(module.ty(ty), Some(spv_reader::Type::Void)) => {
                 let shape = types::shape_of(module, ty).map_err(|u| located(module, inst, u))?;
-                Some((id, self.regs.temp(), shape.count))
+                Some((id, shape.count))
             }
             _ => None,
         };
+        let structured = self.structure(function)?;
+        for (param, place) in &pointer_args {
+            self.set_place(*param, place.clone());
+        }
         self.call_depth += 1;
-        let lowered = self.lower_body(
-            function,
-            Some(CallSite {
-                result: result.map(|(_, reg, count)| (reg, count)),
-                call: inst.index(),
-            }),
-        );
+        let outcome = if returns_only_at_end(&structured.body) {
+            let result_reg = result.map(|(_, count)| (self.regs.temp(), count));
+            for (param, value) in value_args {
+                self.set_value(param, value);
+            }
+            let site = CallSite {
+                result: result_reg,
+                subroutine: false,
+            };
+            self.lower_structured(function, &structured, Some(site))
+                .map(|()| result_reg)
+        } else {
+            self.call_subroutine(
+                function,
+                &structured,
+                &pointer_args,
+                value_args,
+                result.map(|(_, c)| c),
+            )
+        };
         self.call_depth -= 1;
-        lowered?;
-        if let Some((id, reg, count)) = result {
+        if let (Some((id, _)), Some((reg, count))) = (result, outcome?) {
             self.set_value(id, Value::in_reg(Reg::new(RegType::Temp, reg), count));
         }
         Ok(())
     }
 
-    /// Lowers `function`'s body, as the entry point (`call` = `None`) or inlined at a call.
-    fn lower_body(&mut self, function: &Function, call: Option<CallSite>) -> Result<(), Error> {
+    /// Calls the subroutine instance of `function` for these pointer arguments, creating it on
+    /// first use. Returns the register receiving the result, copied out after the call.
+    fn call_subroutine(
+        &mut self,
+        function: &Function,
+        structured: &Structured,
+        pointer_args: &[(Id, super::memory::Place)],
+        value_args: Vec<(Id, Value)>,
+        result: Option<u8>,
+    ) -> Result<Option<(u32, u8)>, Error> {
+        let key = format!("{}{pointer_args:?}", function.id);
+        let existing = self.subroutines.iter().position(|s| s.key == key);
+        let index = match existing {
+            Some(index) => index,
+            None => {
+                let params: Vec<(Id, u32, u8)> = value_args
+                    .iter()
+                    .map(|(param, value)| (*param, self.regs.temp(), value.count.max(1)))
+                    .collect();
+                let result_reg = result.map(|count| (self.regs.temp(), count));
+                for (param, reg, count) in &params {
+                    self.set_value(*param, Value::in_reg(Reg::new(RegType::Temp, *reg), *count));
+                }
+                let label = u32::try_from(self.subroutines.len() + 1).unwrap_or(u32::MAX);
+                let caller_code = std::mem::take(&mut self.code);
+                let site = CallSite {
+                    result: result_reg,
+                    subroutine: true,
+                };
+                let lowered = self.lower_structured(function, structured, Some(site));
+                let body = std::mem::replace(&mut self.code, caller_code);
+                lowered?;
+                self.subroutines.push(super::Subroutine {
+                    key,
+                    label,
+                    params,
+                    result: result_reg,
+                    body,
+                });
+                self.subroutines.len() - 1
+            }
+        };
+        let Some(subroutine) = self.subroutines.get(index) else {
+            return Err(Error::Internal("a subroutine vanished".to_string()));
+        };
+        let (label, params, result_reg) = (
+            subroutine.label,
+            subroutine.params.clone(),
+            subroutine.result,
+        );
+        for ((_, reg, count), (_, value)) in params.iter().zip(&value_args) {
+            self.emit(
+                Inst::new(Opcode::Mov)
+                    .dst(dst_first(*reg, *count))
+                    .src(value.src()),
+            );
+        }
+        self.emit(Inst::new(Opcode::Call).extra(&[label]));
+        Ok(match result_reg {
+            Some((reg, count)) => {
+                let copy = self.regs.temp();
+                let value = Value::in_reg(Reg::new(RegType::Temp, reg), count);
+                self.emit(
+                    Inst::new(Opcode::Mov)
+                        .dst(dst_first(copy, count))
+                        .src(value.src()),
+                );
+                Some((copy, count))
+            }
+            None => None,
+        })
+    }
+
+    /// The region tree of `function`.
+    fn structure(&mut self, function: &Function) -> Result<Structured, Error> {
         let module = self.module;
         let cfg = Cfg::from_function(module, function).map_err(|e| {
             Error::from(Unsupported::at(
@@ -107,25 +198,30 @@ impl<'m> Lowerer<'m> {
                 format!("this control flow ({e})"),
             ))
         })?;
-        let structured: Structured = spv_cfg::structurize(&cfg, Strategy::Merges).map_err(|e| {
+        spv_cfg::structurize(&cfg, Strategy::Merges).map_err(|e| {
             Error::from(Unsupported::at(
                 module,
                 function.def,
                 format!("this control flow ({e})"),
             ))
-        })?;
+        })
+    }
+
+    /// Lowers `function`'s body, as the entry point (`call` = `None`).
+    fn lower_body(&mut self, function: &Function, call: Option<CallSite>) -> Result<(), Error> {
+        let structured = self.structure(function)?;
+        self.lower_structured(function, &structured, call)
+    }
+
+    /// Lowers a structured body: phi registers, synthetic variables, then the regions.
+    fn lower_structured(
+        &mut self,
+        function: &Function,
+        structured: &Structured,
+        call: Option<CallSite>,
+    ) -> Result<(), Error> {
         self.assign_phi_registers(function)?;
         let var_regs = (0..structured.num_vars).map(|_| self.regs.temp()).collect();
-        if let Some(site) = &call
-            && !returns_only_at_end(&structured.body)
-        {
-            return Err(Unsupported::at(
-                module,
-                site.call,
-                "a call to a function that returns early",
-            )
-            .into());
-        }
         let context = FlowContext {
             function,
             call,
@@ -241,7 +337,8 @@ impl<'m> Lowerer<'m> {
             Region::Return { block } => {
                 let terminator = self.terminator(context, *block)?;
                 if let Some(site) = &context.call {
-                    // The one return of an inlined callee ends its body: copy the value out.
+                    // Copy the value out; an inlined callee's one return ends its body, a
+                    // subroutine's returns leave it (`ret_dyn`).
                     if let (Some((reg, count)), Some(value)) =
                         (site.result, terminator.operands().first())
                     {
@@ -251,6 +348,9 @@ impl<'m> Lowerer<'m> {
                                 .dst(dst_first(reg, count))
                                 .src(value.src()),
                         );
+                    }
+                    if site.subroutine {
+                        self.emit(Inst::new(Opcode::RetDyn));
                     }
                     return Ok(());
                 }
@@ -436,12 +536,12 @@ impl Lowerer<'_> {
 /// but the limit keeps an invalid module from recursing without end.
 pub const MAX_CALL_DEPTH: u32 = 32;
 
-/// Where an inlined call returns its value.
+/// Where a called function returns its value.
 struct CallSite {
     /// The register and element count of the call's result, for non-void callees.
     result: Option<(u32, u8)>,
-    /// The `OpFunctionCall`, for messages.
-    call: InstIndex,
+    /// Whether the body is an IL subroutine (returns are `ret_dyn`) rather than inlined.
+    subroutine: bool,
 }
 
 /// Whether the only `Return` of a region tree is the last region of its top-level body.

@@ -126,6 +126,20 @@ fn pick_entry<'m>(
     }
 }
 
+/// One instance of a called function as an IL subroutine (`func label` … `endfunc`).
+pub(crate) struct Subroutine {
+    /// The callee and its pointer arguments, which the instance is specialised for.
+    key: String,
+    /// The `func` / `call` label (1, 2, ...).
+    label: u32,
+    /// Value parameters and the registers the caller fills before `call`.
+    params: Vec<(Id, u32, u8)>,
+    /// The register and element count of the returned value.
+    result: Option<(u32, u8)>,
+    /// The body's code.
+    body: Vec<Inst>,
+}
+
 /// How deeply constant structs and arrays may nest.
 const MAX_CONSTANT_NESTING: u32 = 64;
 
@@ -142,6 +156,8 @@ pub(crate) struct Lowerer<'m> {
     resources: Resources,
     /// Element counts of the indexed temporary arrays `x0`, `x1`, ... declared so far.
     indexed_temps: Vec<u32>,
+    /// IL subroutines made from called functions that return early, in label order.
+    subroutines: Vec<Subroutine>,
     /// How many inlined calls enclose the code being lowered.
     call_depth: u32,
     /// Evaluates constants with the `--spec` overrides applied.
@@ -161,6 +177,7 @@ impl<'m> Lowerer<'m> {
             places: vec![None; bound],
             resources: Resources::default(),
             indexed_temps: Vec::new(),
+            subroutines: Vec::new(),
             call_depth: 0,
             constants: spec::ConstantEvaluator::new(module, &options.spec_overrides),
             code: Vec::new(),
@@ -349,6 +366,17 @@ impl<'m> Lowerer<'m> {
         program.body.extend(self.code);
         if program.body.last().map(|i| i.op) != Some(Opcode::RetDyn) {
             program.push(Inst::new(Opcode::RetDyn));
+        }
+        // Subroutines follow `endmain` (AMD IL guide §4.1); each ends with `ret`, the lexical end
+        // of a subroutine, then `endfunc`.
+        if !self.subroutines.is_empty() {
+            program.push(Inst::new(Opcode::Endmain));
+            for subroutine in self.subroutines {
+                program.push(Inst::new(Opcode::Func).extra(&[subroutine.label]));
+                program.body.extend(subroutine.body);
+                program.push(Inst::new(Opcode::Ret));
+                program.push(Inst::new(Opcode::Endfunc));
+            }
         }
         program.push(Inst::new(Opcode::End));
         program
