@@ -128,49 +128,54 @@ const UNKNOWN: OpInfo = OpInfo {
     records: false,
 };
 
+#[inline]
 fn table() -> &'static [OpInfo] {
     static TABLE: OnceLock<Vec<OpInfo>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let max = grammar::INSTRUCTION_TABLE
-            .iter()
-            .map(|i| i.opcode as u32)
-            .max()
-            .unwrap_or(0);
-        let mut table = vec![UNKNOWN; max as usize + 1];
-        for inst in grammar::INSTRUCTION_TABLE.iter() {
-            let kinds = inst.operands.iter().map(|o| o.kind);
-            let mut first_two = kinds.take(2);
-            let first = first_two.next();
-            let second = first_two.next();
-            let has_type = first == Some(OperandKind::IdResultType);
-            let has_result = first == Some(OperandKind::IdResult)
-                || (has_type && second == Some(OperandKind::IdResult));
-            // `max` bounds every opcode of the same table, so the index is in range.
-            if let Some(slot) = table.get_mut(inst.opcode as usize) {
-                let declares_type = inst.opname.starts_with("Type");
-                let declares_constant =
-                    inst.opname.starts_with("Constant") || inst.opname.starts_with("SpecConstant");
-                let op = inst.opcode;
-                *slot = OpInfo {
-                    grammar: Some(inst),
-                    has_type,
-                    has_result,
-                    declares_type,
-                    placement: placement(op, declares_type || declares_constant),
-                    forward: forward(op),
-                    fast: fast_shape(inst),
-                    records: records(op, declares_type || declares_constant),
-                };
-            }
+    TABLE.get_or_init(build_table)
+}
+
+/// Builds the opcode table from rspirv's grammar (once per process).
+#[cold]
+fn build_table() -> Vec<OpInfo> {
+    let max = grammar::INSTRUCTION_TABLE
+        .iter()
+        .map(|i| i.opcode as u32)
+        .max()
+        .unwrap_or(0);
+    let mut table = vec![UNKNOWN; max as usize + 1];
+    for inst in grammar::INSTRUCTION_TABLE.iter() {
+        let kinds = inst.operands.iter().map(|o| o.kind);
+        let mut first_two = kinds.take(2);
+        let first = first_two.next();
+        let second = first_two.next();
+        let has_type = first == Some(OperandKind::IdResultType);
+        let has_result = first == Some(OperandKind::IdResult)
+            || (has_type && second == Some(OperandKind::IdResult));
+        // `max` bounds every opcode of the same table, so the index is in range.
+        if let Some(slot) = table.get_mut(inst.opcode as usize) {
+            let declares_type = inst.opname.starts_with("Type");
+            let declares_constant =
+                inst.opname.starts_with("Constant") || inst.opname.starts_with("SpecConstant");
+            let op = inst.opcode;
+            *slot = OpInfo {
+                grammar: Some(inst),
+                has_type,
+                has_result,
+                declares_type,
+                placement: placement(op, declares_type || declares_constant),
+                forward: forward(op),
+                fast: fast_shape(inst),
+                records: records(op, declares_type || declares_constant),
+            };
         }
-        table
-    })
+    }
+    table
 }
 
 /// Facts about `opcode`; unknown opcodes have no grammar, no result type and no result.
 #[inline]
-pub(crate) fn op_info(opcode: u16) -> OpInfo {
-    table().get(usize::from(opcode)).copied().unwrap_or(UNKNOWN)
+pub(crate) fn op_info(opcode: u16) -> &'static OpInfo {
+    table().get(usize::from(opcode)).unwrap_or(&UNKNOWN)
 }
 
 /// The layout placement of `op` (SPIR-V §2.4); `global` for type and constant declarations.

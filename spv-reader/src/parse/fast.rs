@@ -12,6 +12,7 @@ use crate::module::Span;
 use crate::operands::{self, decode_string};
 use crate::rspirv::grammar::OperandKind as K;
 use crate::spirv::Op;
+use std::sync::OnceLock;
 
 impl Reader {
     /// R-5 … for an instruction of plain layout ([`FastShape`]), checked
@@ -22,7 +23,7 @@ impl Reader {
         &mut self,
         at: Site,
         op: Op,
-        info: OpInfo,
+        info: &OpInfo,
         shape: FastShape,
         words: &[u32],
     ) -> Result<bool, ReadError> {
@@ -76,7 +77,7 @@ impl Reader {
             }
             forward = import.forward;
         }
-        let info = OpInfo { forward, ..info };
+        let info = OpInfo { forward, ..*info };
         let bound = self.module.header.bound;
         if info.has_type {
             let ty = words.get(1).copied().unwrap_or(0);
@@ -141,7 +142,7 @@ impl Reader {
     fn simple_operands(
         &mut self,
         at: Site,
-        info: OpInfo,
+        info: &OpInfo,
         shape: FastShape,
         words: &[u32],
         operands: &[u32],
@@ -414,11 +415,22 @@ impl Reader {
 /// a value enumerant (all decorations but FPFastMathMode, whose parameter is a mask, and
 /// unknown ones), so that [`Reader::fast_decoration`] can check it.
 pub(super) fn decoration_is_plain(value: u32) -> bool {
-    operands::enum_is_known(K::Decoration, value)
-        && operands::decoration_parameters(value).iter().all(|&k| {
-            matches!(
-                k,
-                K::LiteralInteger | K::IdRef | K::IdScope | K::LiteralString
-            ) || operands::is_plain_enumerant(k)
-        })
+    /// Decoration values above this are looked up directly (the grammar's largest is
+    /// below it); the answers for smaller ones are computed once.
+    const CACHED: u32 = 8192;
+    static PLAIN: OnceLock<Vec<bool>> = OnceLock::new();
+    let compute = |value: u32| {
+        operands::enum_is_known(K::Decoration, value)
+            && operands::decoration_parameters(value).iter().all(|&k| {
+                matches!(
+                    k,
+                    K::LiteralInteger | K::IdRef | K::IdScope | K::LiteralString
+                ) || operands::is_plain_enumerant(k)
+            })
+    };
+    if value >= CACHED {
+        return compute(value);
+    }
+    let plain = PLAIN.get_or_init(|| (0..CACHED).map(compute).collect());
+    plain.get(value as usize).copied().unwrap_or(false)
 }
