@@ -241,12 +241,9 @@ impl<'m> Lowerer<'m> {
                 let (Some(result), Some(ty)) = (inst.result_id(), inst.result_type()) else {
                     continue;
                 };
-                let shape = types::shape_of(module, ty).map_err(|u| located(module, inst, u))?;
-                let reg = self.regs.temp();
-                self.set_value(
-                    result,
-                    Value::in_reg(Reg::new(RegType::Temp, reg), shape.count),
-                );
+                let layout = types::layout_of(module, ty).map_err(|u| located(module, inst, u))?;
+                let value = self.fresh_value(&layout);
+                self.set_value(result, value);
             }
         }
         Ok(())
@@ -456,7 +453,19 @@ impl<'m> Lowerer<'m> {
             };
             let destination = self.value(result, inst)?;
             let source = self.value(Id(incoming), inst)?;
-            copies.push((destination, source));
+            // Aggregates are copied leaf by leaf (one register per scalar or vector).
+            let (mut destinations, mut sources) = (Vec::new(), Vec::new());
+            leaves(&destination, &mut destinations);
+            leaves(&source, &mut sources);
+            if destinations.len() != sources.len() {
+                return Err(Unsupported::at(
+                    module,
+                    inst.index(),
+                    "a phi whose operand does not match its type",
+                )
+                .into());
+            }
+            copies.extend(destinations.into_iter().zip(sources));
         }
         let overlapping = copies
             .iter()
@@ -529,6 +538,32 @@ impl Lowerer<'_> {
                 .src(literal.element(0)),
         );
         Ok(Value::in_reg(Reg::new(RegType::Temp, test), 1).element(0))
+    }
+}
+
+impl Lowerer<'_> {
+    /// Fresh temporaries shaped like `layout`.
+    fn fresh_value(&mut self, layout: &types::Layout) -> Value {
+        match layout {
+            types::Layout::Vector(shape) => {
+                Value::in_reg(Reg::new(RegType::Temp, self.regs.temp()), shape.count)
+            }
+            types::Layout::Aggregate(members) => {
+                Value::aggregate(members.iter().map(|m| self.fresh_value(m)).collect())
+            }
+        }
+    }
+}
+
+/// The scalar and vector leaves of a value, in order. Aggregate nesting is bounded by
+/// [`types::layout_of`], which built every aggregate value.
+fn leaves(value: &Value, out: &mut Vec<Value>) {
+    if value.is_aggregate() {
+        for member in &value.members {
+            leaves(member, out);
+        }
+    } else {
+        out.push(value.clone());
     }
 }
 

@@ -68,6 +68,9 @@ pub enum Place {
         /// Whether the place is the whole array (no element chosen yet).
         whole_array: bool,
     },
+    /// A struct or matrix variable held member by member (columns for a matrix); members are
+    /// chosen by constant indices.
+    Composite(Vec<Place>),
     /// A read-only built-in input, already a value.
     Builtin(Value),
     /// Bytes of a memory space.
@@ -88,6 +91,9 @@ pub struct ByteOffset {
     pub constant: u32,
     /// The dynamic part (a one-element value), if any.
     pub dynamic: Option<Value>,
+    /// The MatrixStride of the matrix this offset points at, carried from the struct member
+    /// that declares it (SPIR-V §2.18.1).
+    pub matrix_stride: Option<u32>,
     /// Whether the dynamic part is a multiple of 16 (needed to read constant buffers, whose
     /// elements are 16 bytes, with a register-relative index).
     pub dynamic_aligned_16: bool,
@@ -97,6 +103,7 @@ impl ByteOffset {
     const ZERO: ByteOffset = ByteOffset {
         constant: 0,
         dynamic: None,
+        matrix_stride: None,
         dynamic_aligned_16: true,
     };
 }
@@ -111,6 +118,15 @@ fn builtin_register(builtin: spirv::BuiltIn) -> Option<(RegType, u8)> {
         B::LocalInvocationIndex => (RegType::ThreadIdInGroupFlat, 1),
         _ => return None,
     })
+}
+
+/// An index operand: an id from an access chain, or a member number known to the lowering.
+#[derive(Clone, Copy)]
+enum Index {
+    /// The value of this id (a constant or a run-time value).
+    Id(Id),
+    /// This number.
+    Constant(u32),
 }
 
 /// The built-in decoration of variable `id`, if any.
@@ -142,6 +158,10 @@ pub(super) fn located(module: &Module, inst: SpvInst<'_>, unsupported: Unsupport
 /// The most elements one indexed temporary array may have. The guide sets no number; this keeps
 /// a huge private array from becoming a huge declaration.
 pub const MAX_INDEXED_TEMP_ELEMENTS: u32 = 4096;
+
+/// How deeply composite private variables may nest (their types are finite, SPIR-V §2.4;
+/// the bound guards recursion on hostile modules).
+const MAX_PRIVATE_NESTING: u32 = 64;
 
 /// `xN[element]` or `xN[r.c + element]`.
 fn indexed_reg(array: u32, element: u32, dynamic: Option<&Value>) -> Reg {
@@ -314,6 +334,31 @@ impl<'m> Lowerer<'m> {
                 whole_array: true,
             });
         }
+        let members: Option<Vec<Id>> = match module.ty(pointee) {
+            Some(Type::Struct { members }) => Some(members.clone()),
+            Some(Type::Matrix { column, count }) => Some(vec![*column; *count as usize]),
+            _ => None,
+        };
+        if let Some(member_types) = members {
+            if self.call_depth > MAX_PRIVATE_NESTING
+                || member_types.len() > types::MAX_AGGREGATE_LEAVES
+            {
+                return Err(Unsupported::at(module, inst.index(), "this variable's type").into());
+            }
+            let initial: Option<Vec<Id>> = initializer.and_then(|id| match module.constant(id) {
+                Some(spv_reader::Constant::Composite { parts, .. }) => Some(parts.clone()),
+                _ => None,
+            });
+            if initializer.is_some() && initial.is_none() {
+                return Err(Unsupported::at(module, inst.index(), "this initializer").into());
+            }
+            let mut places = Vec::with_capacity(member_types.len());
+            for (n, member) in member_types.into_iter().enumerate() {
+                let init = initial.as_ref().and_then(|parts| parts.get(n).copied());
+                places.push(self.new_private_place(inst, member, init)?);
+            }
+            return Ok(Place::Composite(places));
+        }
         let shape = types::shape_of(module, pointee).map_err(|u| located(module, inst, u))?;
         let reg = self.regs.temp();
         if let Some(initializer) = initializer {
@@ -347,7 +392,35 @@ impl<'m> Lowerer<'m> {
                 Unsupported::at(module, inst.index(), "an access chain without a base").into(),
             );
         };
-        let place = match self.place(Id(*base), inst)? {
+        let mut place = self.place(Id(*base), inst)?;
+        let mut indices = indices;
+        while let (Place::Composite(members), Some((index, rest))) = (&place, indices.split_first())
+        {
+            let member = self.constant_index(inst, Id(*index))?;
+            let Some(member) = members.get(member as usize).cloned() else {
+                return Err(Unsupported::at(
+                    module,
+                    inst.index(),
+                    "a member index past the variable",
+                )
+                .into());
+            };
+            place = member;
+            indices = rest;
+        }
+        if indices.is_empty() {
+            self.set_place(result, place);
+            return Ok(());
+        }
+        let place = match place {
+            Place::Composite(_) => {
+                return Err(Unsupported::at(
+                    module,
+                    inst.index(),
+                    "this access into a composite variable",
+                )
+                .into());
+            }
             Place::Memory {
                 space,
                 offset,
@@ -469,45 +542,90 @@ impl<'m> Lowerer<'m> {
         mut pointee: Id,
         indices: &[u32],
     ) -> Result<(ByteOffset, Id), Error> {
-        let module = self.module;
-        let missing = |what: &str| Error::from(Unsupported::at(module, inst.index(), what));
         for index in indices {
-            let index = Id(*index);
-            match module.ty(pointee) {
-                Some(Type::Struct { members }) => {
-                    let member = self.constant_index(inst, index)?;
-                    let member_type = *members
-                        .get(member as usize)
-                        .ok_or_else(|| missing("a member index past the struct"))?;
-                    let member_offset = if space.explicit_layout() {
-                        types::member_offset(module, pointee, member)
-                    } else {
-                        resources::natural_member_offset(module, pointee, member)
-                    }
-                    .ok_or_else(|| missing("a struct member without an Offset"))?;
-                    offset.constant = offset.constant.wrapping_add(member_offset);
-                    pointee = member_type;
-                }
-                Some(Type::Array { element, .. }) | Some(Type::RuntimeArray { element }) => {
-                    let element = *element;
-                    let stride = if space.explicit_layout() {
-                        types::array_stride(module, pointee)
-                    } else {
-                        resources::natural_size(module, element)
-                    }
-                    .ok_or_else(|| missing("an array without an ArrayStride"))?;
-                    self.add_scaled(inst, &mut offset, index, stride)?;
-                    pointee = element;
-                }
-                Some(Type::Vector { component, .. }) => {
-                    let component = *component;
-                    self.add_scaled(inst, &mut offset, index, 4)?;
-                    pointee = component;
-                }
-                _ => return Err(missing("this access chain into memory")),
-            }
+            (offset, pointee) =
+                self.memory_step(inst, space, offset, pointee, Index::Id(Id(*index)))?;
         }
         Ok((offset, pointee))
+    }
+
+    /// Applies one index to a memory pointer.
+    fn memory_step(
+        &mut self,
+        inst: SpvInst<'m>,
+        space: Space,
+        mut offset: ByteOffset,
+        pointee: Id,
+        index: Index,
+    ) -> Result<(ByteOffset, Id), Error> {
+        let module = self.module;
+        let missing = |what: &str| Error::from(Unsupported::at(module, inst.index(), what));
+        let constant = match index {
+            Index::Constant(n) => Some(n),
+            Index::Id(id) => types::constant_u32(module, id),
+        };
+        let matrix_stride = offset.matrix_stride.take();
+        match module.ty(pointee) {
+            Some(Type::Struct { members }) => {
+                let member =
+                    constant.ok_or_else(|| missing("a non-constant struct member index"))?;
+                let member_type = *members
+                    .get(member as usize)
+                    .ok_or_else(|| missing("a member index past the struct"))?;
+                let member_offset = if space.explicit_layout() {
+                    types::member_offset(module, pointee, member)
+                } else {
+                    resources::natural_member_offset(module, pointee, member)
+                }
+                .ok_or_else(|| missing("a struct member without an Offset"))?;
+                offset.constant = offset.constant.wrapping_add(member_offset);
+                if matches!(module.ty(member_type), Some(Type::Matrix { .. })) {
+                    // A matrix member's column stride and majorness are decorations of the
+                    // member (SPIR-V §2.18.1); only column-major matrices are supported.
+                    let member_decoration = |kind| {
+                        module
+                            .member_decorations(pointee, member)
+                            .find(|d| d.decoration() == Some(kind))
+                    };
+                    if member_decoration(spirv::Decoration::RowMajor).is_some() {
+                        return Err(missing("row-major matrices"));
+                    }
+                    offset.matrix_stride = member_decoration(spirv::Decoration::MatrixStride)
+                        .and_then(|d| d.operands.first().copied());
+                }
+                Ok((offset, member_type))
+            }
+            Some(Type::Array { element, .. }) | Some(Type::RuntimeArray { element }) => {
+                let element = *element;
+                let stride = if space.explicit_layout() {
+                    types::array_stride(module, pointee)
+                } else {
+                    resources::natural_size(module, element)
+                }
+                .ok_or_else(|| missing("an array without an ArrayStride"))?;
+                if matches!(module.ty(element), Some(Type::Matrix { .. })) {
+                    offset.matrix_stride = matrix_stride;
+                }
+                self.add_scaled(inst, &mut offset, index, stride)?;
+                Ok((offset, element))
+            }
+            Some(Type::Matrix { column, .. }) => {
+                let column = *column;
+                let stride = if space.explicit_layout() {
+                    matrix_stride.ok_or_else(|| missing("a matrix without a MatrixStride"))?
+                } else {
+                    resources::natural_size(module, column).ok_or_else(|| missing("this matrix"))?
+                };
+                self.add_scaled(inst, &mut offset, index, stride)?;
+                Ok((offset, column))
+            }
+            Some(Type::Vector { component, .. }) => {
+                let component = *component;
+                self.add_scaled(inst, &mut offset, index, 4)?;
+                Ok((offset, component))
+            }
+            _ => Err(missing("this access chain into memory")),
+        }
     }
 
     /// `offset += index * stride`, folding constants and emitting `ishl`/`imul` and `iadd` for
@@ -516,14 +634,21 @@ impl<'m> Lowerer<'m> {
         &mut self,
         inst: SpvInst<'m>,
         offset: &mut ByteOffset,
-        index: Id,
+        index: Index,
         stride: u32,
     ) -> Result<(), Error> {
-        if let Some(constant) = types::constant_u32(self.module, index) {
-            offset.constant = offset.constant.wrapping_add(constant.wrapping_mul(stride));
-            return Ok(());
-        }
-        let index = self.value(index, inst)?;
+        let constant = match index {
+            Index::Constant(n) => Ok(n),
+            Index::Id(id) => types::constant_u32(self.module, id).ok_or(id),
+        };
+        let id = match constant {
+            Ok(constant) => {
+                offset.constant = offset.constant.wrapping_add(constant.wrapping_mul(stride));
+                return Ok(());
+            }
+            Err(id) => id,
+        };
+        let index = self.value(id, inst)?;
         let scaled = self.regs.temp();
         if stride.is_power_of_two() {
             let shift = self.regs.scalar(stride.trailing_zeros());
@@ -599,31 +724,34 @@ impl<'m> Lowerer<'m> {
             return Err(Unsupported::at(module, inst.index(), "a load without a result").into());
         };
         let place = self.place(Id(*pointer), inst)?;
-        if let Place::Indexed {
-            array,
-            shape,
-            whole_array: true,
-            ..
-        } = place
-        {
-            // A whole private array: one copy per element, as an aggregate value.
-            let length = self.indexed_temps.get(array as usize).copied().unwrap_or(0);
-            let mut members = Vec::new();
-            for element in 0..length {
-                let copy = self.regs.temp();
-                let source = Value::in_reg(indexed_reg(array, element, None), shape.count);
-                self.emit(
-                    Inst::new(Opcode::Mov)
-                        .dst(dst_first(copy, shape.count))
-                        .src(source.src()),
-                );
-                members.push(temp_value(copy, shape.count));
+        let value = self.load_place(inst, place, ty, 0)?;
+        self.set_value(result, value);
+        Ok(())
+    }
+
+    /// Loads the whole of `place`, whose type is `ty`: aggregates member by member (struct
+    /// members at their Offset, array elements at their ArrayStride, matrix columns at their
+    /// MatrixStride in buffers, SPIR-V §2.18.1), scalars and vectors at once.
+    fn load_place(
+        &mut self,
+        inst: SpvInst<'m>,
+        place: Place,
+        ty: Id,
+        depth: u32,
+    ) -> Result<Value, Error> {
+        let module = self.module;
+        if depth > MAX_PRIVATE_NESTING {
+            return Err(Unsupported::at(module, inst.index(), "a value nested this deeply").into());
+        }
+        if let Some(parts) = self.parts(inst, &place, ty)? {
+            let mut members = Vec::with_capacity(parts.len());
+            for (part_place, part_type) in parts {
+                members.push(self.load_place(inst, part_place, part_type, depth + 1)?);
             }
-            self.set_value(result, Value::aggregate(members));
-            return Ok(());
+            return Ok(Value::aggregate(members));
         }
         let shape = types::shape_of(module, ty).map_err(|u| located(module, inst, u))?;
-        let value = match place {
+        Ok(match place {
             Place::Builtin(value) => value,
             Place::Register { reg, first, .. } => {
                 let copy = self.regs.temp();
@@ -654,15 +782,98 @@ impl<'m> Lowerer<'m> {
                 );
                 temp_value(copy, shape.count)
             }
+            Place::Composite(_) => {
+                return Err(Unsupported::at(
+                    module,
+                    inst.index(),
+                    "this load from a composite variable",
+                )
+                .into());
+            }
             Place::Memory { space, offset, .. } => {
                 if shape.scalar == Scalar::Bool && space != Space::Lds {
                     return Err(Unsupported::at(module, inst.index(), "booleans in buffers").into());
                 }
                 self.load_memory(inst, space, &offset, shape.count)?
             }
+        })
+    }
+
+    /// The member places and types of an aggregate place, or `None` for a scalar or vector.
+    fn parts(
+        &mut self,
+        inst: SpvInst<'m>,
+        place: &Place,
+        ty: Id,
+    ) -> Result<Option<Vec<(Place, Id)>>, Error> {
+        let module = self.module;
+        let member_types: Vec<Id> = match module.ty(ty) {
+            Some(Type::Struct { members }) => members.clone(),
+            Some(Type::Matrix { column, count }) => vec![*column; *count as usize],
+            Some(Type::Array { element, length }) => {
+                let length = types::constant_u32(module, *length)
+                    .filter(|n| *n as usize <= types::MAX_AGGREGATE_LEAVES)
+                    .ok_or_else(|| {
+                        Unsupported::at(module, inst.index(), "an array value of this length")
+                    })?;
+                vec![*element; length as usize]
+            }
+            _ => return Ok(None),
         };
-        self.set_value(result, value);
-        Ok(())
+        let places: Vec<Place> = match place {
+            Place::Composite(members) => members.clone(),
+            Place::Indexed {
+                array,
+                shape,
+                whole_array: true,
+                ..
+            } => (0..member_types.len() as u32)
+                .map(|element| Place::Indexed {
+                    array: *array,
+                    element,
+                    dynamic: None,
+                    shape: *shape,
+                    first: 0,
+                    whole_array: false,
+                })
+                .collect(),
+            Place::Memory {
+                space,
+                offset,
+                pointee,
+            } => {
+                let mut places = Vec::with_capacity(member_types.len());
+                for index in 0..member_types.len() as u32 {
+                    let (offset, pointee) = self.memory_step(
+                        inst,
+                        *space,
+                        offset.clone(),
+                        *pointee,
+                        Index::Constant(index),
+                    )?;
+                    places.push(Place::Memory {
+                        space: *space,
+                        offset,
+                        pointee,
+                    });
+                }
+                places
+            }
+            _ => {
+                return Err(
+                    Unsupported::at(module, inst.index(), "an aggregate in this storage").into(),
+                );
+            }
+        };
+        if places.len() != member_types.len() {
+            return Err(Unsupported::at(
+                module,
+                inst.index(),
+                "an aggregate whose parts do not match its type",
+            )
+            .into());
+        }
+        Ok(Some(places.into_iter().zip(member_types).collect()))
     }
 
     /// Loads `count` consecutive dwords from memory into a fresh temporary.
@@ -769,27 +980,48 @@ impl<'m> Lowerer<'m> {
             return Err(Unsupported::at(module, inst.index(), "a store without operands").into());
         };
         let value = self.value(Id(*object), inst)?;
-        match self.place(Id(*pointer), inst)? {
-            Place::Indexed {
-                array,
-                shape,
-                whole_array: true,
-                ..
-            } => {
-                // A whole private array from an aggregate value: one copy per element.
-                if !value.is_aggregate() {
-                    return Err(Unsupported::at(
-                        module,
-                        inst.index(),
-                        "this store to a private array",
-                    )
-                    .into());
-                }
-                for (element, member) in (0u32..).zip(&value.members) {
-                    let mut dst = Dst::new(indexed_reg(array, element, None));
-                    dst.mask = dst_first(0, shape.count).mask;
-                    self.emit(Inst::new(Opcode::Mov).dst(dst).src(member.src()));
-                }
+        let place = self.place(Id(*pointer), inst)?;
+        let ty = module
+            .result_type(Id(*object))
+            .ok_or_else(|| Unsupported::at(module, inst.index(), "a store of an untyped value"))?;
+        self.store_place(inst, place, ty, &value, 0)
+    }
+
+    /// Stores `value` (of type `ty`) into the whole of `place`, aggregates member by member.
+    fn store_place(
+        &mut self,
+        inst: SpvInst<'m>,
+        place: Place,
+        ty: Id,
+        value: &Value,
+        depth: u32,
+    ) -> Result<(), Error> {
+        let module = self.module;
+        if depth > MAX_PRIVATE_NESTING {
+            return Err(Unsupported::at(module, inst.index(), "a value nested this deeply").into());
+        }
+        if let Some(parts) = self.parts(inst, &place, ty)? {
+            if parts.len() != value.members.len() {
+                return Err(Unsupported::at(
+                    module,
+                    inst.index(),
+                    "a store whose value does not match its pointer",
+                )
+                .into());
+            }
+            for ((part_place, part_type), member) in parts.into_iter().zip(&value.members) {
+                self.store_place(inst, part_place, part_type, member, depth + 1)?;
+            }
+            return Ok(());
+        }
+        match place {
+            Place::Composite(_) => {
+                return Err(Unsupported::at(
+                    module,
+                    inst.index(),
+                    "this store to a composite variable",
+                )
+                .into());
             }
             Place::Register { reg, first, .. } => {
                 let mut dst = dst_first(reg, 0);
