@@ -138,7 +138,10 @@ impl<'m> Lowerer<'m> {
                 for (param, reg, count) in &params {
                     self.set_value(*param, Value::in_reg(Reg::new(RegType::Temp, *reg), *count));
                 }
-                let label = u32::try_from(self.subroutines.len() + 1).unwrap_or(u32::MAX);
+                // Labels are taken before the body is lowered, since the body may create
+                // subroutines of its own.
+                self.last_subroutine_label += 1;
+                let label = self.last_subroutine_label;
                 let caller_code = std::mem::take(&mut self.code);
                 let site = CallSite {
                     result: result_reg,

@@ -158,6 +158,8 @@ pub(crate) struct Lowerer<'m> {
     indexed_temps: Vec<u32>,
     /// IL subroutines made from called functions that return early, in label order.
     subroutines: Vec<Subroutine>,
+    /// The last `func` label handed out.
+    last_subroutine_label: u32,
     /// How many inlined calls enclose the code being lowered.
     call_depth: u32,
     /// Evaluates constants with the `--spec` overrides applied.
@@ -178,6 +180,7 @@ impl<'m> Lowerer<'m> {
             resources: Resources::default(),
             indexed_temps: Vec::new(),
             subroutines: Vec::new(),
+            last_subroutine_label: 0,
             call_depth: 0,
             constants: spec::ConstantEvaluator::new(module, &options.spec_overrides),
             code: Vec::new(),
@@ -371,7 +374,9 @@ impl<'m> Lowerer<'m> {
         // of a subroutine, then `endfunc`.
         if !self.subroutines.is_empty() {
             program.push(Inst::new(Opcode::Endmain));
-            for subroutine in self.subroutines {
+            let mut subroutines = self.subroutines;
+            subroutines.sort_by_key(|s| s.label);
+            for subroutine in subroutines {
                 program.push(Inst::new(Opcode::Func).extra(&[subroutine.label]));
                 program.body.extend(subroutine.body);
                 program.push(Inst::new(Opcode::Ret));
