@@ -118,7 +118,8 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
 
 /// Decorations that only apply to structure members (SPIR-V §3.2.19).
 fn member_only(d: D) -> bool {
-    matches!(d, D::Offset | D::MatrixStride | D::RowMajor | D::ColMajor)
+    // Offset may also decorate variables (transform feedback), so it is not listed.
+    matches!(d, D::MatrixStride | D::RowMajor | D::ColMajor)
 }
 
 /// Decorations that never apply to structure members.
@@ -359,12 +360,16 @@ fn check_locations(ctx: &mut Ctx<'_>) {
             if !matches!(sc, S::Input | S::Output) || is_builtin_variable(ctx, v) {
                 continue;
             }
-            // Compute shaders have no user-defined interface; leave those to other rules.
-            if matches!(
+            // Only the graphics stages have located user interfaces.
+            use spv_reader::spirv::ExecutionModel as X;
+            if !matches!(
                 model,
                 Some(
-                    spv_reader::spirv::ExecutionModel::GLCompute
-                        | spv_reader::spirv::ExecutionModel::Kernel
+                    X::Vertex
+                        | X::Fragment
+                        | X::TessellationControl
+                        | X::TessellationEvaluation
+                        | X::Geometry
                 )
             ) {
                 continue;

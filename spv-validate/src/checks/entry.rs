@@ -210,6 +210,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts) {
         }
         globals.sort_by_key(|v| m.def(*v).map_or(0, |d| d.index().0));
         check_modes(ctx, ep);
+        check_model_limits(ctx, ep, &tree);
         facts.call_trees.push(tree);
         facts.entry_globals.push(globals);
     }
@@ -425,5 +426,63 @@ fn check_modes(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint) {
             );
         }
         _ => {}
+    }
+}
+
+/// The execution models an instruction is limited to (V-EP-12), `None` when unrestricted.
+fn limited_to(op: Op) -> Option<&'static [X]> {
+    const FRAGMENT: &[X] = &[X::Fragment];
+    Some(match op {
+        Op::Kill | Op::TerminateInvocation | Op::DemoteToHelperInvocation => FRAGMENT,
+        Op::DPdx
+        | Op::DPdy
+        | Op::Fwidth
+        | Op::DPdxFine
+        | Op::DPdyFine
+        | Op::FwidthFine
+        | Op::DPdxCoarse
+        | Op::DPdyCoarse
+        | Op::FwidthCoarse => &[
+            X::Fragment,
+            X::GLCompute,
+            X::MeshEXT,
+            X::TaskEXT,
+            X::MeshNV,
+            X::TaskNV,
+        ],
+        Op::EmitVertex | Op::EndPrimitive | Op::EmitStreamVertex | Op::EndStreamPrimitive => {
+            &[X::Geometry]
+        }
+        _ => return None,
+    })
+}
+
+/// V-EP-12: instructions restricted to some execution models are reachable only from
+/// entry points of those models.
+fn check_model_limits(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint, tree: &[Id]) {
+    let Some(model) = ep.model() else { return };
+    for &fid in tree {
+        let Some((_, f)) = ctx.function(fid) else {
+            continue;
+        };
+        let bad = ctx.m.instructions_in(f.def.0..f.end.0).find(|inst| {
+            inst.opcode()
+                .and_then(limited_to)
+                .is_some_and(|ms| !ms.contains(&model))
+        });
+        if let Some(inst) = bad {
+            ctx.err(
+                "V-EP-12",
+                ep.inst,
+                &[ep.function, fid],
+                format!(
+                    "OpEntryPoint Entry Point {}'s callgraph contains function {fid}, which cannot \
+                     be used with the current execution model ({} is not allowed in {model:?})",
+                    ep.function,
+                    crate::diag::opcode_name(inst.raw_opcode())
+                ),
+            );
+            return;
+        }
     }
 }

@@ -5,7 +5,7 @@
 use spv_reader::spirv::Op;
 use spv_reader::{Constant, Id, Inst, Type};
 
-use crate::checks::{memory, values};
+use crate::checks::{images, memory, values};
 use crate::ctx::Ctx;
 use crate::limits::MAX_FUNCTION_ARGS;
 
@@ -36,7 +36,22 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
             | Op::SpecConstantTrue
             | Op::SpecConstantFalse
             | Op::SpecConstantComposite => check_constant(ctx, inst, op),
-            _ => values::check(ctx, inst, op),
+            Op::MemberName => {
+                let target = Id(inst.words().get(1).copied().unwrap_or(0));
+                if !matches!(ctx.ty(target), Some(Type::Struct { .. })) {
+                    ctx.err(
+                        "V-SSA-5",
+                        inst.index(),
+                        &[target],
+                        format!("OpMemberName Type {target} is not a struct type"),
+                    );
+                }
+            }
+            _ => {
+                if !images::check(ctx, inst, op) {
+                    values::check(ctx, inst, op);
+                }
+            }
         }
     }
 }

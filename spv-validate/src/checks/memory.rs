@@ -313,38 +313,19 @@ fn check_vulkan_variable(ctx: &mut Ctx<'_>, inst: Inst<'_>, id: Id, sc: u32, poi
                  containing an OpTypeRuntimeArray must be decorated with Block in StorageBuffer",
             );
         }
-        Some(S::Uniform)
-            if !(top_runtime
-                || decorated(ctx, base, Decoration::Block)
-                || decorated(ctx, base, Decoration::BufferBlock)) =>
+        Some(S::Uniform | S::StorageBuffer | S::PushConstant)
+            if !matches!(ctx.ty(base), Some(Type::Struct { .. }))
+                && !(top_runtime && sc_enum != Some(S::PushConstant)) =>
         {
             ctx.err(
                 "V-LAYOUT-10",
                 i,
                 &[id],
-                "[VUID-StandaloneSpirv-Uniform-06676] Uniform OpVariable must be a Block or \
-                 BufferBlock decorated struct (or an array of them)",
-            );
-        }
-        Some(S::StorageBuffer) if !decorated(ctx, base, Decoration::Block) => {
-            ctx.err(
-                "V-LAYOUT-10",
-                i,
-                &[id],
-                "[VUID-StandaloneSpirv-PushConstant-06675] StorageBuffer OpVariable must be a \
-                 Block decorated struct (or an array of them)",
-            );
-        }
-        Some(S::PushConstant)
-            if !(matches!(ctx.ty(pointee), Some(Type::Struct { .. }))
-                && decorated(ctx, pointee, Decoration::Block)) =>
-        {
-            ctx.err(
-                "V-LAYOUT-10",
-                i,
-                &[id],
-                "[VUID-StandaloneSpirv-PushConstant-06808] PushConstant OpVariable must be a \
-                 Block decorated struct",
+                format!(
+                    "[VUID-StandaloneSpirv-Uniform-06807] {} OpVariable must be a structure (or an \
+                     array of structures)",
+                    sc_enum.map_or_else(String::new, |s| format!("{s:?}"))
+                ),
             );
         }
         Some(S::UniformConstant) => {

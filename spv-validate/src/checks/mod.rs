@@ -13,6 +13,7 @@ mod entry;
 mod enums;
 mod flow;
 mod ids;
+mod images;
 mod instructions;
 pub(crate) mod layout;
 mod memory;
