@@ -314,8 +314,8 @@ fn check_vulkan_variable(ctx: &mut Ctx<'_>, inst: Inst<'_>, id: Id, sc: u32, poi
             );
         }
         Some(S::Uniform | S::StorageBuffer | S::PushConstant)
-            if !matches!(ctx.ty(base), Some(Type::Struct { .. }))
-                && !(top_runtime && sc_enum != Some(S::PushConstant)) =>
+            if !(matches!(ctx.ty(base), Some(Type::Struct { .. }))
+                || (top_runtime && sc_enum != Some(S::PushConstant))) =>
         {
             ctx.err(
                 "V-LAYOUT-10",
