@@ -14,8 +14,8 @@ pub enum ErrorKind {
     /// The dispatch executed more instructions than [`crate::Dispatch::step_limit`] allows.
     StepLimit,
     /// Execution reached a state the guide leaves undefined and il-sim refuses to guess
-    /// (a barrier not reached by every invocation, calls nested deeper than the hardware
-    /// allows, an index outside an indexed temp array, an unaligned dword address).
+    /// (calls nested deeper than the hardware allows, an index outside an indexed temp array,
+    /// an unaligned dword address).
     Runtime,
 }
 

@@ -97,7 +97,7 @@ pub(crate) fn run(
     let total = groups.iter().map(|&g| u64::from(g)).product::<u64>();
     for n in 0..total {
         let flat = match machine.dispatch.order {
-            Order::Forward => n,
+            Order::Forward | Order::Interleaved => n,
             Order::Reverse => total - 1 - n,
         };
         let gx = (flat % u64::from(groups[0])) as u32;
@@ -147,10 +147,21 @@ impl Machine<'_> {
         if self.dispatch.order == Order::Reverse {
             invs.reverse();
         }
+        let interleaved = self.dispatch.order == Order::Interleaved;
         loop {
-            for inv in &mut invs {
-                if inv.state == State::Running {
-                    self.run_until_event(inv)?;
+            if interleaved {
+                while invs.iter().any(|i| i.state == State::Running) {
+                    for inv in &mut invs {
+                        if inv.state == State::Running {
+                            self.step(inv)?;
+                        }
+                    }
+                }
+            } else {
+                for inv in &mut invs {
+                    while inv.state == State::Running {
+                        self.step(inv)?;
+                    }
                 }
             }
             let waiting: Vec<usize> = invs
@@ -160,81 +171,65 @@ impl Machine<'_> {
                     _ => None,
                 })
                 .collect();
-            let Some(&first) = waiting.first() else {
+            if waiting.is_empty() {
                 return Ok(());
-            };
-            if waiting.len() != invs.len() {
-                return Err(SimError::at(
-                    first,
-                    ErrorKind::Runtime,
-                    format!(
-                        "barrier reached by {} of {} invocations of group {group:?}; the others \
-                         finished (a barrier must be reached by the whole work-group, guide FENCE)",
-                        waiting.len(),
-                        invs.len()
-                    ),
-                ));
             }
+            // Every invocation is now at a barrier or finished: release. Finished invocations no
+            // longer take part, as on the hardware, where a wavefront that ended leaves the
+            // barrier count (so an early `return` before a barrier does not deadlock).
             self.barriers += 1;
             for inv in &mut invs {
-                inv.state = State::Running;
-                inv.pc += 1;
+                if let State::AtBarrier(_) = inv.state {
+                    inv.state = State::Running;
+                    inv.pc += 1;
+                }
             }
         }
     }
 
-    /// Runs one invocation until it reaches a barrier or finishes.
-    fn run_until_event(&mut self, inv: &mut Invocation) -> Result<(), SimError> {
-        loop {
-            let at = inv.pc;
-            let Some(inst) = self.body.get(at) else {
-                inv.state = State::Done;
-                return Ok(());
-            };
-            self.steps += 1;
-            if self.steps > self.dispatch.step_limit {
-                return Err(SimError::at(
-                    at,
-                    ErrorKind::StepLimit,
-                    format!(
-                        "more than {} instructions executed (an endless loop?)",
-                        self.dispatch.step_limit
-                    ),
-                ));
-            }
-            match self.exec(inv, at, inst).map_err(|f| f.located(at))? {
-                Step::Next => inv.pc = at + 1,
-                Step::Jump(target) => inv.pc = target,
-                Step::Call(body) => {
-                    if inv.calls.len() >= MAX_CALL_DEPTH {
-                        return Err(SimError::at(
-                            at,
-                            ErrorKind::Runtime,
-                            format!(
-                                "calls nested deeper than {MAX_CALL_DEPTH} (hardware would skip this call, guide CALL)"
-                            ),
-                        ));
-                    }
-                    inv.calls.push(at + 1);
-                    inv.pc = body;
-                }
-                Step::Return => match inv.calls.pop() {
-                    Some(ret) => inv.pc = ret,
-                    None => {
-                        inv.state = State::Done;
-                        return Ok(());
-                    }
-                },
-                Step::Barrier => {
-                    inv.state = State::AtBarrier(at);
-                    return Ok(());
-                }
-                Step::Done => {
-                    inv.state = State::Done;
-                    return Ok(());
-                }
-            }
+    /// Executes one instruction of a running invocation, updating its state when it reaches a
+    /// barrier or finishes.
+    fn step(&mut self, inv: &mut Invocation) -> Result<(), SimError> {
+        let at = inv.pc;
+        let Some(inst) = self.body.get(at) else {
+            inv.state = State::Done;
+            return Ok(());
+        };
+        self.steps += 1;
+        if self.steps > self.dispatch.step_limit {
+            return Err(SimError::at(
+                at,
+                ErrorKind::StepLimit,
+                format!(
+                    "more than {} instructions executed (an endless loop?)",
+                    self.dispatch.step_limit
+                ),
+            ));
         }
+        match self.exec(inv, at, inst).map_err(|f| f.located(at))? {
+            Step::Next => inv.pc = at + 1,
+            Step::Jump(target) => inv.pc = target,
+            Step::Call(body) => {
+                if inv.calls.len() >= MAX_CALL_DEPTH {
+                    return Err(SimError::at(
+                        at,
+                        ErrorKind::Runtime,
+                        format!(
+                            "calls nested deeper than {MAX_CALL_DEPTH} (hardware would skip this call, guide CALL)"
+                        ),
+                    ));
+                }
+                inv.calls.push(at + 1);
+                inv.pc = body;
+            }
+            Step::Return => match inv.calls.pop() {
+                Some(ret) => inv.pc = ret,
+                None => inv.state = State::Done,
+            },
+            Step::Barrier => inv.state = State::AtBarrier(at),
+            Step::Done => inv.state = State::Done,
+        }
+        Ok(())
     }
 
     // ----- operands -------------------------------------------------------------------------
@@ -258,10 +253,9 @@ impl Machine<'_> {
                 .temps
                 .get(reg.num as usize)
                 .ok_or_else(|| Fault::malformed(format!("r{} out of range", reg.num)))?,
-            RegType::Literal => *self
+            RegType::Literal => self
                 .prep
-                .literals
-                .get(&reg.num)
+                .literal(reg.num)
                 .ok_or_else(|| Fault::malformed(format!("l{} is not declared", reg.num)))?,
             RegType::ConstBuff => {
                 let size =
@@ -354,6 +348,19 @@ impl Machine<'_> {
                 // The `1` swizzle inserts 1.0f even for integer instructions (guide §2.2.7).
                 CompSel::One => ONE_F32,
             };
+        }
+        let plain = !(src.abs
+            || src.invert
+            || src.bias
+            || src.x2
+            || src.sign
+            || src.clamp
+            || src.neg[0]
+            || src.neg[1]
+            || src.neg[2]
+            || src.neg[3]);
+        if plain && src.divcomp == DivComp::None {
+            return Ok(v);
         }
         if src.divcomp != DivComp::None {
             return Err(Fault::unsupported(
@@ -684,7 +691,8 @@ impl Machine<'_> {
 
     fn exec(&mut self, inv: &mut Invocation, at: usize, inst: &Inst) -> Res<Step> {
         use Opcode as O;
-        let ieee = ctrl_field(inst, "ieee") == Some(1);
+        // `_ieee` (control bit 16) of mul/mad; read only where it matters.
+        let ieee = || ctrl_field(inst, "ieee") == Some(1);
         match inst.op {
             // Moves: bit copies; modifiers as for floats (guide MOV; amd-il.md §7.1).
             O::Mov | O::InvMov => {
@@ -723,8 +731,14 @@ impl Machine<'_> {
             // Float arithmetic (guide §7.11).
             O::Add => self.float2(inv, inst, |a, b| a + b),
             O::Sub => self.float2(inv, inst, |a, b| a - b),
-            O::Mul => self.float2(inv, inst, |a, b| alu::mul(a, b, ieee)),
-            O::Mad => self.float3(inv, inst, |a, b, c| alu::mul(a, b, ieee) + c),
+            O::Mul => {
+                let ieee = ieee();
+                self.float2(inv, inst, |a, b| alu::mul(a, b, ieee))
+            }
+            O::Mad => {
+                let ieee = ieee();
+                self.float3(inv, inst, |a, b, c| alu::mul(a, b, ieee) + c)
+            }
             O::Fma => self.float3(inv, inst, |a, b, c| a.mul_add(b, c)),
             O::Div => {
                 let z = zeroop_of(inst);

@@ -24,9 +24,11 @@
 //!   the declared size return 0;
 //! * typed UAVs hold 32-bit single-channel elements; loads return (v, 0, 0, 1);
 //! * LDS starts zeroed in every group; `lds_load` writes its dword to every enabled component;
-//! * unaligned dword addresses, indexed-temp indices out of range, calls deeper than 32 and
-//!   barriers not reached by a whole group are errors ([`ErrorKind::Runtime`]) rather than
-//!   guesses.
+//! * a barrier is released once every invocation of the group has reached a barrier or
+//!   finished: invocations that finished no longer take part (as terminated wavefronts leave
+//!   the hardware's barrier count);
+//! * unaligned dword addresses, indexed-temp indices out of range and calls deeper than 32 are
+//!   errors ([`ErrorKind::Runtime`]) rather than guesses.
 //!
 //! No program makes [`run`] panic: malformed programs (unbalanced blocks, undeclared resources,
 //! register numbers beyond [`MAX_TEMP_REGISTERS`], ...) give a [`SimError`] that names the
@@ -63,6 +65,10 @@ pub enum Order {
     Forward,
     /// Both in decreasing order.
     Reverse,
+    /// Groups forward; within a group the invocations take turns one instruction at a time
+    /// (round-robin, as the lanes of a SIMD unit advance together), so identical invocations
+    /// interleave their memory accesses instead of running one after another.
+    Interleaved,
 }
 
 /// What to run a program on: the grid, the bound memory and the step limit.

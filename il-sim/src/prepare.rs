@@ -65,6 +65,10 @@ pub struct LdsDecl {
     pub stride: Option<u32>,
 }
 
+/// Literal numbers below this live in a table indexed by number (the hot path of operand
+/// reads); higher ones in a map.
+pub const DIRECT_LITERALS: u32 = 4096;
+
 /// Where control goes for a flow-control instruction.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Jump {
@@ -96,8 +100,10 @@ pub enum Jump {
 pub struct Prepared {
     /// One entry per instruction.
     pub jumps: Vec<Jump>,
-    /// `dcl_literal` values by literal number.
-    pub literals: HashMap<u32, [u32; 4]>,
+    /// `dcl_literal` values by literal number, below [`DIRECT_LITERALS`].
+    pub literals: Vec<Option<[u32; 4]>>,
+    /// `dcl_literal` values of higher numbers.
+    pub far_literals: HashMap<u32, [u32; 4]>,
     /// Declared constant buffers: number → vec4 count.
     pub cbs: HashMap<u32, u32>,
     /// Immediate constant buffer data (`dcl_cb` with the immediate flag), vec4 elements.
@@ -114,6 +120,17 @@ pub struct Prepared {
     pub lds: BTreeMap<u32, LdsDecl>,
     /// `dcl_num_thread_per_group` (missing dimensions are 1), if declared.
     pub group_size: Option<[u32; 3]>,
+}
+
+impl Prepared {
+    /// The value of literal `num`, if declared.
+    pub fn literal(&self, num: u32) -> Option<[u32; 4]> {
+        if num < DIRECT_LITERALS {
+            self.literals.get(num as usize).copied().flatten()
+        } else {
+            self.far_literals.get(&num).copied()
+        }
+    }
 }
 
 /// Open blocks during the structure walk.
@@ -174,7 +191,8 @@ pub fn prepare(program: &Program) -> Result<Prepared, SimError> {
     let body = &program.body;
     let mut p = Prepared {
         jumps: vec![Jump::None; body.len()],
-        literals: HashMap::new(),
+        literals: Vec::new(),
+        far_literals: HashMap::new(),
         cbs: HashMap::new(),
         icb: Vec::new(),
         itemps: BTreeMap::new(),
@@ -307,7 +325,15 @@ fn declare(
             }
             // Guide DCL_LITERAL: "the lexically nearest preceding" declaration applies; the
             // verifier forbids redeclaring, so the last one wins here.
-            p.literals.insert(num, values);
+            if num < DIRECT_LITERALS {
+                let i = num as usize;
+                if p.literals.len() <= i {
+                    p.literals.resize(i + 1, None);
+                }
+                p.literals[i] = Some(values);
+            } else {
+                p.far_literals.insert(num, values);
+            }
         }
         Opcode::DclConstBuffer => {
             if inst.ctrl.0 & 0x8000 != 0 {

@@ -324,22 +324,30 @@ end
 }
 
 #[test]
-fn a_barrier_skipped_by_part_of_the_group_is_an_error() {
-    let e = match run_uav(
-        "il_cs_2_0
+fn invocations_that_finished_leave_the_barrier() {
+    // Invocations 2 and 3 return before the barrier; 0 and 1 store their id in LDS, wait, then
+    // read their neighbour's (1 ^ id). The barrier is released once the rest finished.
+    let text = "il_cs_2_0
 dcl_num_thread_per_group 4
-if_logicalz vTidInGrpFlat.x
-    fence_threads_lds
+dcl_raw_uav_id(0)
+dcl_lds_id(0) 16
+dcl_literal l0, 2, 1, 0, 0
+uge r0.x, vTidInGrpFlat.x, l0.x
+if_logicalnz r0.x
+    ret_dyn
 endif
+ishl r1.x, vTidInGrpFlat.x, l0.x
+lds_store_id(0) r1.x, vTidInGrpFlat.x
+fence_threads_lds
+ixor r2.x, vTidInGrpFlat.x, l0.y
+ishl r2.x, r2.x, l0.x
+lds_load_id(0) r3.x, r2.x
+uav_raw_store_id(0) mem.x, r1.x, r3.x
 end
-",
-        [1, 1, 1],
-        &[],
-    ) {
-        Ok(_) => panic!("expected an error"),
-        Err(e) => e,
-    };
-    assert_eq!((e.kind, e.inst), (ErrorKind::Runtime, Some(2)));
+";
+    let (w, stats) = run_full(text, [1, 1, 1], &[9; 4]).unwrap();
+    assert_eq!(w, vec![1, 0, 9, 9]);
+    assert_eq!(stats.barriers, 1);
 }
 
 #[test]
@@ -401,4 +409,33 @@ end
     };
     assert_eq!(run_in(il_sim::Order::Forward), vec![4, 0, 1, 2, 3]);
     assert_eq!(run_in(il_sim::Order::Reverse), vec![1, 2, 3, 4, 0]);
+    // Interleaved, the exchanges still come in id order (all four reach it in the same round).
+    assert_eq!(run_in(il_sim::Order::Interleaved), vec![4, 0, 1, 2, 3]);
+}
+
+#[test]
+fn interleaving_separates_read_modify_write_sequences() {
+    // Each invocation reads word 0, adds one and writes it back (a race). Run one after another
+    // the increments all land (4); interleaved, all four read 0 before anyone writes (1).
+    let text = "il_cs_2_0
+dcl_num_thread_per_group 4
+dcl_raw_uav_id(0)
+dcl_literal l0, 0, 1, 0, 0
+uav_raw_load_id(0) r0.x, l0.x
+iadd r0.x, r0.x, l0.y
+uav_raw_store_id(0) mem.x, l0.x, r0.x
+end
+";
+    let program = parse(text);
+    let run_in = |order| {
+        let mut d = Dispatch::new([1, 1, 1]);
+        d.uavs = vec![vec![0; 4]];
+        d.order = order;
+        let stats = run(&program, &mut d).unwrap();
+        (words(&d.uavs[0])[0], stats.steps)
+    };
+    // Seven instructions each (declarations count), whatever the order.
+    assert_eq!(run_in(il_sim::Order::Forward), (4, 28));
+    assert_eq!(run_in(il_sim::Order::Reverse), (4, 28));
+    assert_eq!(run_in(il_sim::Order::Interleaved), (1, 28));
 }
