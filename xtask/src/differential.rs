@@ -25,9 +25,12 @@
 //!   than correct rounding (division, transcendental extended instructions, dot products,
 //!   contractible multiply-adds), float words may differ by a relative [`INEXACT_RELATIVE`] or
 //!   an absolute [`INEXACT_ABSOLUTE`].
-//! * **Scheduling.** When a module differs, il-sim runs it again in reverse order (groups and
-//!   invocations); words whose IL result changes depend on the order of atomics or on races,
-//!   which SPIR-V leaves open, and are left out of the comparison.
+//! * **Scheduling.** When a module differs, il-sim runs it again in reverse order and with the
+//!   invocations of each group interleaved instruction by instruction; words whose IL result
+//!   changes depend on the order of atomics or on races, which SPIR-V leaves open, and are left
+//!   out of the comparison.
+//! * **Timeouts.** A module that runs out of time on random data (a loop count read from a
+//!   buffer) is run once more with every integer below 64.
 //!
 //! Our shaders must all be identical or tolerated; a difference in one fails the task. Corpus
 //! modules are reported, not failed on: their mismatches are the translator's to-do list.
@@ -284,20 +287,56 @@ fn run_case(case: &Case, scratch: &Path, vulkan_works: &mut Option<Result<(), St
         Ok(i) => i,
         Err(why) => return Outcome::Skipped(why),
     };
+    let job_dir = scratch.join(case.label.replace(['/', '.'], "_"));
+    let mut run = |small| {
+        run_with_inputs(
+            case,
+            &translation,
+            &interface,
+            &job_dir,
+            vulkan_works,
+            small,
+        )
+    };
+    match run(false) {
+        // Loop counts taken from the data can be huge; try once more with small integers only.
+        Outcome::TimedOut(first) => match run(true) {
+            Outcome::TimedOut(_) => Outcome::TimedOut(first),
+            Outcome::Identical => Outcome::Identical,
+            Outcome::Tolerated(why) => Outcome::Tolerated(format!("{why}; small integers")),
+            Outcome::Differing(why) => Outcome::Differing(format!("{why}; small integers")),
+            other => other,
+        },
+        outcome => outcome,
+    }
+}
+
+/// One run of both sides on seeded inputs; with `small`, every integer word is below 64.
+fn run_with_inputs(
+    case: &Case,
+    translation: &spv2il::Translation,
+    interface: &Interface,
+    job_dir: &Path,
+    vulkan_works: &mut Option<Result<(), String>>,
+    small: bool,
+) -> Outcome {
     let groups = dispatch_size(translation.reflection.workgroup_size);
     let mut rng = Rng::new(SEED ^ fnv1a(case.label.as_bytes()));
     let inputs: Vec<Vec<u8>> = interface
         .buffers
         .iter()
-        .map(|b| fill(&b.kinds, &mut rng))
+        .map(|b| fill(&b.kinds, &mut rng, small || b.kind == BufferKind::Uniform))
         .collect();
-    let push = interface.push.as_ref().map(|p| fill(&p.kinds, &mut rng));
+    let push = interface
+        .push
+        .as_ref()
+        .map(|p| fill(&p.kinds, &mut rng, true));
 
     // The IL side.
     let run_il = |order| {
         run_il(
-            &translation,
-            &interface,
+            translation,
+            interface,
             &inputs,
             push.as_deref(),
             groups,
@@ -312,11 +351,10 @@ fn run_case(case: &Case, scratch: &Path, vulkan_works: &mut Option<Result<(), St
     };
 
     // The Vulkan side.
-    let job_dir = scratch.join(case.label.replace(['/', '.'], "_"));
     let vk = match run_vulkan_child(
         case,
-        &job_dir,
-        &interface,
+        job_dir,
+        interface,
         &inputs,
         push.as_deref(),
         &translation.reflection.entry_point,
@@ -343,25 +381,28 @@ fn run_case(case: &Case, scratch: &Path, vulkan_works: &mut Option<Result<(), St
     for (i, bytes) in il.iter().enumerate() {
         let _ = std::fs::write(job_dir.join(format!("buffer{i}.il-sim")), bytes);
     }
-    let outcome = compare(&interface, &inputs, &il, &vk, None);
+    let outcome = compare(interface, &inputs, &il, &vk, None);
     if !matches!(outcome, Outcome::Differing(_)) {
         return outcome;
     }
     // Words whose IL result changes with the schedule depend on the order of atomics or on
     // races; SPIR-V leaves that order open, so those words are not compared.
-    let Ok(reversed) = run_il(il_sim::Order::Reverse) else {
-        return outcome;
-    };
-    let unstable: Vec<Vec<bool>> = il
-        .iter()
-        .zip(&reversed)
-        .map(|(a, b)| a.chunks(4).zip(b.chunks(4)).map(|(x, y)| x != y).collect())
-        .collect();
+    let mut unstable: Vec<Vec<bool>> = il.iter().map(|b| vec![false; b.len() / 4]).collect();
+    for order in [il_sim::Order::Reverse, il_sim::Order::Interleaved] {
+        let Ok(other) = run_il(order) else {
+            continue;
+        };
+        for ((flags, a), b) in unstable.iter_mut().zip(&il).zip(&other) {
+            for ((flag, x), y) in flags.iter_mut().zip(a.chunks(4)).zip(b.chunks(4)) {
+                *flag |= x != y;
+            }
+        }
+    }
     let count = unstable.iter().flatten().filter(|&&u| u).count();
     if count == 0 {
         return outcome;
     }
-    match compare(&interface, &inputs, &il, &vk, Some(&unstable)) {
+    match compare(interface, &inputs, &il, &vk, Some(&unstable)) {
         Outcome::Identical | Outcome::Tolerated(_) => Outcome::Tolerated(format!(
             "{count} words depend on the order of atomics and are not compared"
         )),
@@ -727,11 +768,12 @@ fn mark(
 /// extended instructions are correctly rounded; OpFMul + OpFAdd may be contracted into a fused
 /// multiply-add unless decorated NoContraction).
 fn inexact_reason(module: &Module) -> Option<&'static str> {
-    // GLSL.std.450 instructions with exact results: Round … Fract (1–10), the min/max/clamp
-    // family (37–45), Ldexp (53), FindILsb/SMsb/UMsb (73–75), NMin/NMax/NClamp (79–81).
+    // GLSL.std.450 instructions with exact results: Round … Fract (1–10), Modf (35, 36), the
+    // min/max/clamp family (37–45), Step (48), Frexp and Ldexp (51–53), half and double packing
+    // (58, 59, 62, 65), FindILsb/SMsb/UMsb (73–75), NMin/NMax/NClamp (79–81).
     const EXACT_GLSL: &[u32] = &[
-        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 37, 38, 39, 40, 41, 42, 43, 44, 45, 53, 73, 74, 75, 79, 80,
-        81,
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 48, 51, 52, 53,
+        58, 59, 62, 65, 73, 74, 75, 79, 80, 81,
     ];
     let glsl: Vec<Id> = module
         .ext_inst_imports()
@@ -810,8 +852,14 @@ fn nice_float(rng: &mut Rng) -> f32 {
     }
 }
 
-/// An integer that is usually small (an in-range index or loop count), sometimes not.
-fn nice_int(rng: &mut Rng) -> u32 {
+/// An integer that is usually small (an in-range index or loop count), sometimes not. In
+/// uniform buffers and push constants (`parameters`), which hold counts and sizes that drive
+/// loops over whole buffers, always small: a random count of 2^31 makes every invocation loop
+/// for minutes.
+fn nice_int(rng: &mut Rng, parameters: bool) -> u32 {
+    if parameters {
+        return rng.below(64) as u32;
+    }
     match rng.below(10) {
         0..=6 => rng.below(64) as u32,
         7 => rng.below(65536) as u32,
@@ -820,11 +868,11 @@ fn nice_int(rng: &mut Rng) -> u32 {
     }
 }
 
-fn fill(kinds: &[WordKind], rng: &mut Rng) -> Vec<u8> {
+fn fill(kinds: &[WordKind], rng: &mut Rng, parameters: bool) -> Vec<u8> {
     let mut words = vec![0u32; kinds.len()];
     for i in 0..kinds.len() {
         words[i] = match kinds[i] {
-            WordKind::Int => nice_int(rng),
+            WordKind::Int => nice_int(rng, parameters),
             WordKind::Float => nice_float(rng).to_bits(),
             WordKind::DoubleLow => {
                 let d = f64::from(nice_float(rng)) * (1.0 + rng.below(1000) as f64 / 1e7);
@@ -900,6 +948,12 @@ fn run_il(
                     .chain(&[0])
                     .flat_map(|w| w.to_le_bytes())
                     .collect()
+            }
+            other => {
+                return Err(IlFailure::Mapping(format!(
+                    "{} resources are not bound by this stage",
+                    other.name()
+                )));
             }
         };
         if dispatch.cbs.len() <= id {
@@ -986,6 +1040,7 @@ fn compare(
     let mut worst = Verdict::Same;
     let mut first_difference = None;
     let mut tolerated = 0usize;
+    let mut worst_relative = 0.0f64;
     for (i, buffer) in interface.buffers.iter().enumerate() {
         if buffer.kind != BufferKind::Storage {
             continue;
@@ -1033,6 +1088,13 @@ fn compare(
             };
             if verdict == Verdict::Tolerated {
                 tolerated += 1;
+                if let (Some(x), Some(y), WordKind::Float) = (x, y, kind) {
+                    let (p, q) = (f64::from(f32::from_bits(x)), f64::from(f32::from_bits(y)));
+                    let relative = (p - q).abs() / p.abs().max(q.abs());
+                    if relative.is_finite() {
+                        worst_relative = worst_relative.max(relative);
+                    }
+                }
             }
             if verdict == Verdict::Different && first_difference.is_none() {
                 let input = word(inputs.get(i).map_or(&[][..], |v| v), w);
@@ -1052,8 +1114,8 @@ fn compare(
     match worst {
         Verdict::Same => Outcome::Identical,
         Verdict::Tolerated => Outcome::Tolerated(format!(
-            "{tolerated} float words; {}",
-            inexact.unwrap_or("NaN payloads / flushed denormals")
+            "{tolerated} float words, largest relative difference {worst_relative:.1e}; {}",
+            inexact.unwrap_or("NaN payloads, zero signs, flushed denormals")
         )),
         Verdict::Different => Outcome::Differing(first_difference.unwrap_or_default()),
     }
@@ -1603,9 +1665,15 @@ mod tests {
             WordKind::DoubleHigh,
         ];
         let kinds: Vec<WordKind> = kinds.iter().cycle().take(4000).copied().collect();
-        let a = fill(&kinds, &mut Rng::new(7));
-        assert_eq!(a, fill(&kinds, &mut Rng::new(7)));
-        assert_ne!(a, fill(&kinds, &mut Rng::new(8)));
+        let a = fill(&kinds, &mut Rng::new(7), false);
+        assert_eq!(a, fill(&kinds, &mut Rng::new(7), false));
+        assert_ne!(a, fill(&kinds, &mut Rng::new(8), false));
+        let parameters = fill(&kinds, &mut Rng::new(7), true);
+        for (w, k) in parameters.chunks(4).zip(&kinds) {
+            if *k == WordKind::Int {
+                assert!(u32::from_le_bytes([w[0], w[1], w[2], w[3]]) < 64);
+            }
+        }
         for (w, k) in a.chunks(4).zip(&kinds) {
             let bits = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
             if *k == WordKind::Float {

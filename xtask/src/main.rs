@@ -53,8 +53,8 @@ fn main() -> ExitCode {
         "tidy" => tidy::run(),
         "bench" => bench(rest),
         "fuzz" => fuzz(rest),
-        // Internal: the conformance differential stage runs Vulkan in this child process.
         "differential" => differential::run_filtered(rest),
+        // Internal: the differential stage runs Vulkan in this child process.
         differential::CHILD_TASK => differential::vulkan_child(rest),
         "help" | "--help" | "-h" => {
             print!("{HELP}");
