@@ -12,6 +12,10 @@ use serde_json::{Value, json};
 pub enum ResourceKind {
     /// A storage buffer as a raw (byte-addressed) UAV: `dcl_raw_uav_id(n)`.
     RawUav,
+    /// A storage image as a typed UAV: `dcl_uav_id(n)`.
+    TypedUav,
+    /// A sampled image as a resource `dcl_resource_id(n)`; its sampler is sampler `n`.
+    Texture,
     /// A uniform buffer as a constant buffer: `dcl_cb cbN[size]`.
     ConstantBuffer,
     /// The push-constant block as a constant buffer.
@@ -25,6 +29,8 @@ impl ResourceKind {
     pub fn name(self) -> &'static str {
         match self {
             ResourceKind::RawUav => "raw_uav",
+            ResourceKind::TypedUav => "typed_uav",
+            ResourceKind::Texture => "texture",
             ResourceKind::ConstantBuffer => "constant_buffer",
             ResourceKind::PushConstants => "push_constants",
             ResourceKind::DriverConstants => "driver_constants",

@@ -71,6 +71,8 @@ pub enum Place {
     /// A struct or matrix variable held member by member (columns for a matrix); members are
     /// chosen by constant indices.
     Composite(Vec<Place>),
+    /// An image (storage images are typed UAVs, sampled images resources), or a sampler.
+    Image(ImageRef),
     /// A read-only built-in input, already a value.
     Builtin(Value),
     /// Bytes of a memory space.
@@ -82,6 +84,17 @@ pub enum Place {
         /// The pointee type.
         pointee: Id,
     },
+}
+
+/// The IL object an image handle names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImageRef {
+    /// Typed UAV `n` (a storage image).
+    Uav(u32),
+    /// Resource `n` with sampler `n` (a sampled image).
+    Texture(u32),
+    /// A sampler; sample instructions use the sampler numbered like their resource.
+    Sampler,
 }
 
 /// A byte offset: a constant plus, optionally, a dynamic part in a register component.
@@ -205,7 +218,18 @@ impl<'m> Lowerer<'m> {
             pointee,
         };
         if let Some(uav) = self.resources.uav_of(id) {
+            if self.resources.is_typed_uav(uav) {
+                return Ok(Place::Image(ImageRef::Uav(uav)));
+            }
             return Ok(memory(Space::Uav(uav)));
+        }
+        if let Some(texture) = self.resources.texture_of(id) {
+            return Ok(Place::Image(ImageRef::Texture(texture)));
+        }
+        if class == spirv::StorageClass::UniformConstant
+            && matches!(module.ty(pointee), Some(Type::Sampler))
+        {
+            return Ok(Place::Image(ImageRef::Sampler));
         }
         if let Some(cb) = self.resources.cb_of(id) {
             return Ok(memory(Space::Cb(cb)));
@@ -413,6 +437,9 @@ impl<'m> Lowerer<'m> {
             return Ok(());
         }
         let place = match place {
+            Place::Image(_) => {
+                return Err(Unsupported::at(module, inst.index(), "arrays of images").into());
+            }
             Place::Composite(_) => {
                 return Err(Unsupported::at(
                     module,
@@ -724,6 +751,11 @@ impl<'m> Lowerer<'m> {
             return Err(Unsupported::at(module, inst.index(), "a load without a result").into());
         };
         let place = self.place(Id(*pointer), inst)?;
+        if let Place::Image(image) = place {
+            // Loading an image or sampler variable yields the handle itself.
+            self.set_place(result, Place::Image(image));
+            return Ok(());
+        }
         let value = self.load_place(inst, place, ty, 0)?;
         self.set_value(result, value);
         Ok(())
@@ -752,6 +784,11 @@ impl<'m> Lowerer<'m> {
         }
         let shape = types::shape_of(module, ty).map_err(|u| located(module, inst, u))?;
         Ok(match place {
+            Place::Image(_) => {
+                return Err(
+                    Unsupported::at(module, inst.index(), "images inside aggregates").into(),
+                );
+            }
             Place::Builtin(value) => value,
             Place::Register { reg, first, .. } => {
                 let copy = self.regs.temp();
@@ -1015,6 +1052,11 @@ impl<'m> Lowerer<'m> {
             return Ok(());
         }
         match place {
+            Place::Image(_) => {
+                return Err(
+                    Unsupported::at(module, inst.index(), "a store to an image variable").into(),
+                );
+            }
             Place::Composite(_) => {
                 return Err(Unsupported::at(
                     module,

@@ -9,6 +9,7 @@
 
 mod flow;
 mod glsl;
+mod images;
 mod memory;
 mod ops;
 mod resources;
@@ -326,6 +327,12 @@ impl<'m> Lowerer<'m> {
             Op::Store => self.lower_store(inst),
             Op::ControlBarrier | Op::MemoryBarrier => self.lower_barrier(op, inst),
             Op::FunctionCall => self.lower_call(inst),
+            Op::SampledImage
+            | Op::Image
+            | Op::ImageRead
+            | Op::ImageWrite
+            | Op::ImageFetch
+            | Op::ImageSampleExplicitLod => self.lower_image(op, inst),
             Op::AtomicLoad
             | Op::AtomicStore
             | Op::AtomicExchange

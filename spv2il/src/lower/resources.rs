@@ -39,8 +39,10 @@ pub struct ConstantBuffer {
 /// The resources of one translation.
 #[derive(Default)]
 pub struct Resources {
-    /// Storage-buffer variables in (set, binding) order; the position is the UAV id.
-    uavs: Vec<(u32, u32, Id)>,
+    /// Storage buffers and storage images in (set, binding) order; the position is the UAV id.
+    uavs: Vec<(u32, u32, Id, UavKind)>,
+    /// Sampled images in (set, binding) order; the position is the resource (and sampler) id.
+    textures: Vec<(u32, u32, Id, ImageFormat)>,
     /// Constant buffers; the position is the cb number.
     cbs: Vec<ConstantBuffer>,
     /// Workgroup variables and their byte offsets in LDS 0.
@@ -79,11 +81,28 @@ impl Resources {
                 .is_some();
             match class {
                 spirv::StorageClass::StorageBuffer => {
-                    resources.uavs.push((set, binding, variable.id))
+                    resources
+                        .uavs
+                        .push((set, binding, variable.id, UavKind::Raw));
                 }
                 spirv::StorageClass::Uniform if buffer_block => {
-                    resources.uavs.push((set, binding, variable.id));
+                    resources
+                        .uavs
+                        .push((set, binding, variable.id, UavKind::Raw));
                 }
+                spirv::StorageClass::UniformConstant => match image_of(module, pointee) {
+                    Some((format, 2)) => {
+                        resources
+                            .uavs
+                            .push((set, binding, variable.id, UavKind::Typed(format)));
+                    }
+                    Some((format, _)) => {
+                        resources.textures.push((set, binding, variable.id, format));
+                    }
+                    // Samplers carry no IL declaration of their own: a sample instruction names
+                    // the sampler with the same number as its resource.
+                    None => {}
+                },
                 spirv::StorageClass::Uniform => uniforms.push((set, binding, variable.id, pointee)),
                 spirv::StorageClass::PushConstant => push_constant = Some((variable.id, pointee)),
                 spirv::StorageClass::Workgroup => {
@@ -105,7 +124,12 @@ impl Resources {
                 _ => {}
             }
         }
-        resources.uavs.sort();
+        resources
+            .uavs
+            .sort_by_key(|(set, binding, var, _)| (*set, *binding, *var));
+        resources
+            .textures
+            .sort_by_key(|(set, binding, var, _)| (*set, *binding, *var));
         uniforms.sort();
         for (set, binding, var, pointee) in uniforms {
             resources.cbs.push(ConstantBuffer {
@@ -136,7 +160,21 @@ impl Resources {
 
     /// The UAV id of storage-buffer variable `id`.
     pub fn uav_of(&self, id: Id) -> Option<u32> {
-        let position = self.uavs.iter().position(|(_, _, var)| *var == id)?;
+        let position = self.uavs.iter().position(|(_, _, var, _)| *var == id)?;
+        u32::try_from(position).ok()
+    }
+
+    /// Whether UAV `uav` is a typed UAV (a storage image).
+    pub fn is_typed_uav(&self, uav: u32) -> bool {
+        matches!(
+            self.uavs.get(uav as usize),
+            Some((_, _, _, UavKind::Typed(_)))
+        )
+    }
+
+    /// The resource id of sampled-image variable `id`.
+    pub fn texture_of(&self, id: Id) -> Option<u32> {
+        let position = self.textures.iter().position(|(_, _, var, _)| *var == id)?;
         u32::try_from(position).ok()
     }
 
@@ -170,8 +208,26 @@ impl Resources {
         for (n, cb) in (0u32..).zip(&self.cbs) {
             decls.push(Inst::new(Opcode::DclConstBuffer).src(Src::cb(n, cb.elements)));
         }
-        for (n, _) in (0u16..).zip(&self.uavs) {
-            decls.push(Inst::new(Opcode::DclRawUav).ctrl(il_model::Control::id(n)));
+        for (n, (_, _, _, kind)) in (0u16..).zip(&self.uavs) {
+            decls.push(match kind {
+                UavKind::Raw => Inst::new(Opcode::DclRawUav).ctrl(il_model::Control::id(n)),
+                // dcl_uav: id in control bits 3:0, element format 7:4, type 11:8 (amd-il.md
+                // §1.12, with the guide page's swapped labels corrected).
+                UavKind::Typed(format) => Inst::new(Opcode::DclUav).ctrl(il_model::Control(
+                    (n & 0xF) | u16::from(format.element) << 4 | u16::from(format.usage) << 8,
+                )),
+            });
+        }
+        for (n, (_, _, _, format)) in (0u16..).zip(&self.textures) {
+            // dcl_resource: id in control bits 7:0, type 11:8; one format word with the same
+            // element format for x, y, z and w in bits 22:20, 25:23, 28:26, 31:29 (§1.11).
+            let element = u32::from(format.element);
+            let word = element << 20 | element << 23 | element << 26 | element << 29;
+            decls.push(
+                Inst::new(Opcode::DclResource)
+                    .ctrl(il_model::Control((n & 0xFF) | u16::from(format.usage) << 8))
+                    .extra(&[word]),
+            );
         }
         if self.lds_bytes > 0 {
             decls.push(
@@ -198,15 +254,28 @@ impl Resources {
         };
         let mut out: Vec<ResourceBinding> = (0u32..)
             .zip(&self.uavs)
-            .map(|(il_id, (set, binding, var))| ResourceBinding {
+            .map(|(il_id, (set, binding, var, kind))| ResourceBinding {
                 set: Some(*set),
                 binding: Some(*binding),
-                kind: ResourceKind::RawUav,
+                kind: match kind {
+                    UavKind::Raw => ResourceKind::RawUav,
+                    UavKind::Typed(_) => ResourceKind::TypedUav,
+                },
                 il_id,
                 name: name(*var),
                 size: None,
             })
             .collect();
+        for (il_id, (set, binding, var, _)) in (0u32..).zip(&self.textures) {
+            out.push(ResourceBinding {
+                set: Some(*set),
+                binding: Some(*binding),
+                kind: ResourceKind::Texture,
+                il_id,
+                name: name(*var),
+                size: None,
+            });
+        }
         for (il_id, cb) in (0u32..).zip(&self.cbs) {
             out.push(ResourceBinding {
                 set: cb.binding.map(|(set, _)| set),
@@ -219,6 +288,82 @@ impl Resources {
         }
         out
     }
+}
+
+/// The kind of a UAV.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UavKind {
+    /// A raw, byte-addressed UAV (a storage buffer).
+    Raw,
+    /// A typed UAV addressed in elements (a storage image).
+    Typed(ImageFormat),
+}
+
+/// How an image is declared in IL: its `ILPixTexUsage` and `ILElementFormat` values
+/// (amd-il.md §2.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ImageFormat {
+    /// `ILPixTexUsage`: 1d 1, 2d 2, 3d 3, cubemap 4, buffer 7, 1darray 8, 2darray 9.
+    pub usage: u8,
+    /// `ILElementFormat`: snorm 1, unorm 2, sint 3, uint 4, float 5.
+    pub element: u8,
+}
+
+/// The IL format and the SPIR-V `Sampled` operand of an image or sampled-image type, `None` for
+/// other types (samplers) and for image kinds IL cannot declare.
+fn image_of(module: &Module, ty: Id) -> Option<(ImageFormat, u32)> {
+    let image = match module.ty(ty)? {
+        Type::SampledImage { image } => *image,
+        Type::Image { .. } => ty,
+        _ => return None,
+    };
+    let Some(Type::Image {
+        sampled_type,
+        dim,
+        arrayed,
+        multisampled,
+        sampled,
+        format,
+        ..
+    }) = module.ty(image)
+    else {
+        return None;
+    };
+    if *multisampled != 0 {
+        return None;
+    }
+    let usage = match (spirv::Dim::from_u32(*dim)?, *arrayed != 0) {
+        (spirv::Dim::Dim1D, false) => 1,
+        (spirv::Dim::Dim2D, false) => 2,
+        (spirv::Dim::Dim3D, false) => 3,
+        (spirv::Dim::DimCube, false) => 4,
+        (spirv::Dim::DimBuffer, false) => 7,
+        (spirv::Dim::Dim1D, true) => 8,
+        (spirv::Dim::Dim2D, true) => 9,
+        _ => return None,
+    };
+    use spirv::ImageFormat as F;
+    let element = match spirv::ImageFormat::from_u32(*format)? {
+        F::Rgba8 | F::Rg8 | F::R8 | F::Rgba16 | F::Rg16 | F::R16 | F::Rgb10A2 => 2,
+        F::Rgba8Snorm | F::Rg8Snorm | F::R8Snorm | F::Rgba16Snorm | F::Rg16Snorm | F::R16Snorm => 1,
+        F::Unknown => match module.ty(*sampled_type)? {
+            Type::Float { .. } => 5,
+            Type::Int { signed: true, .. } => 3,
+            Type::Int { signed: false, .. } => 4,
+            _ => return None,
+        },
+        other => {
+            let name = format!("{other:?}");
+            if name.ends_with("ui") {
+                4
+            } else if name.ends_with('i') {
+                3
+            } else {
+                5
+            }
+        }
+    };
+    Some((ImageFormat { usage, element }, *sampled))
 }
 
 /// Per id: whether some instruction of `functions` has it as an operand word. A literal that
