@@ -66,7 +66,7 @@ pub(crate) fn branch_targets(ctx: &Ctx<'_>, term: InstIndex) -> Vec<Id> {
         return Vec::new();
     };
     let ids = ctx.id_refs(inst).filter(|(o, _)| o.kind == Kind::Id);
-    match inst.opcode() {
+    match ctx.op_of(inst) {
         Some(Op::Branch) => ids.map(|(_, id)| id).take(1).collect(),
         // Condition first, then the two labels.
         Some(Op::BranchConditional) => ids.skip(1).take(2).map(|(_, id)| id).collect(),
@@ -109,7 +109,7 @@ pub(crate) fn build(ctx: &Ctx<'_>) -> Vec<FuncCfg> {
                 Some(Merge {
                     inst: mi,
                     merge: label(1),
-                    cont: (inst.opcode() == Some(Op::LoopMerge)).then(|| label(2)),
+                    cont: (ctx.op_of(inst) == Some(Op::LoopMerge)).then(|| label(2)),
                 })
             });
             merges.push(merge);

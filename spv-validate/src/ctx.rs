@@ -46,6 +46,10 @@ pub(crate) struct Ctx<'m> {
     pub(crate) id_block: Vec<u32>,
     /// For each instruction inside a function: the function's index, else [`NONE`].
     pub(crate) inst_func: Vec<u32>,
+    /// The opcode of every instruction, decoded once (`None` for opcodes the grammar lacks).
+    ops: Vec<Option<Op>>,
+    /// The opcode of the instruction defining each id (indexed by id).
+    def_ops: Vec<Option<Op>>,
     /// Function result id → index in `m.functions()`.
     functions: std::collections::HashMap<u32, usize>,
     /// The diagnostics found so far.
@@ -66,7 +70,20 @@ impl<'m> Ctx<'m> {
         let mut op_start = Vec::with_capacity(n + 1);
         let mut decoded = Vec::with_capacity(n);
         let mut scratch = Vec::new();
+        let mut ops = Vec::with_capacity(n);
+        let mut def_ops: Vec<Option<Op>> = Vec::new();
         for inst in m.instructions() {
+            let op = inst.opcode();
+            ops.push(op);
+            if let Some(r) = inst.result_id() {
+                let i = r.0 as usize;
+                if i >= def_ops.len() {
+                    def_ops.resize(i + 1, None);
+                }
+                if let Some(slot) = def_ops.get_mut(i) {
+                    *slot = op;
+                }
+            }
             op_start.push(operands.len() as u32);
             let ok = decode(inst, &mut scratch).is_ok();
             if ok {
@@ -133,6 +150,8 @@ impl<'m> Ctx<'m> {
             id_func,
             id_block,
             inst_func,
+            ops,
+            def_ops,
             functions: m
                 .functions()
                 .iter()
@@ -227,7 +246,26 @@ impl<'m> Ctx<'m> {
 
     /// The opcode of the instruction defining `id`.
     pub(crate) fn def_op(&self, id: Id) -> Option<Op> {
-        self.m.def(id).and_then(|i| i.opcode())
+        self.def_ops.get(id.0 as usize).copied().flatten()
+    }
+
+    /// The constant decorated `BuiltIn WorkgroupSize`, if any (SPIR-V §3.2.20).
+    pub(crate) fn workgroup_size_constant(&self) -> Option<Id> {
+        let builtin = spv_reader::spirv::Decoration::BuiltIn as u32;
+        let size = spv_reader::spirv::BuiltIn::WorkgroupSize as u32;
+        self.m
+            .instructions()
+            .filter(|inst| self.op_of(*inst) == Some(Op::Decorate))
+            .filter_map(|inst| match inst.words() {
+                [_, target, d, b] if *d == builtin && *b == size => Some(Id(*target)),
+                _ => None,
+            })
+            .find(|&id| self.m.constant(id).is_some())
+    }
+
+    /// The opcode of instruction `inst` (cached; `None` when the grammar lacks it).
+    pub(crate) fn op_of(&self, inst: Inst<'_>) -> Option<Op> {
+        self.ops.get(inst.index().0 as usize).copied().flatten()
     }
 
     /// For a scalar or vector type: (scalar type id, component count).

@@ -2,7 +2,7 @@
 //! the lowering) use them — value types per id, entry points with their interfaces,
 //! execution modes and resolved workgroup size, and each function's blocks with successors.
 
-use spv_reader::spirv::{BuiltIn, Decoration, ExecutionMode};
+use spv_reader::spirv::ExecutionMode;
 use spv_reader::{Constant, Id};
 
 use crate::checks::Facts;
@@ -220,22 +220,13 @@ fn local_size(ctx: &Ctx<'_>, function: Id) -> Size {
         }
     };
     // A WorkgroupSize built-in constant applies to the whole module and wins over modes.
-    for inst in m.instructions() {
-        let Some(id) = inst.result_id() else { continue };
-        let is_builtin = m.decorations(id).any(|d| {
-            d.kind == Decoration::BuiltIn as u32
-                && d.operands.first() == Some(&(BuiltIn::WorkgroupSize as u32))
-        });
-        if !is_builtin {
-            continue;
-        }
-        if let Some(Constant::Composite { parts, .. }) = m.constant(id)
-            && let [x, y, z] = parts.as_slice()
-        {
-            let (a, b, c) = (scalar(*x), scalar(*y), scalar(*z));
-            if let (Some(a0), Some(b0), Some(c0)) = (a.0, b.0, c.0) {
-                return (Some([a0, b0, c0]), [a.1, b.1, c.1]);
-            }
+    if let Some(id) = ctx.workgroup_size_constant()
+        && let Some(Constant::Composite { parts, .. }) = m.constant(id)
+        && let [x, y, z] = parts.as_slice()
+    {
+        let (a, b, c) = (scalar(*x), scalar(*y), scalar(*z));
+        if let (Some(a0), Some(b0), Some(c0)) = (a.0, b.0, c.0) {
+            return (Some([a0, b0, c0]), [a.1, b.1, c.1]);
         }
     }
     for em in m.execution_modes().iter().filter(|e| e.target == function) {

@@ -39,7 +39,7 @@ fn applied<'m>(ctx: &Ctx<'m>) -> Vec<Applied<'m>> {
     let mut out = Vec::new();
     for inst in ctx.m.instructions() {
         let words = inst.words();
-        let (target, member, kind, rest) = match inst.opcode() {
+        let (target, member, kind, rest) = match ctx.op_of(inst) {
             Some(Op::Decorate | Op::DecorateId | Op::DecorateString) => match words {
                 [_, t, k, rest @ ..] => (*t, u32::MAX, *k, rest),
                 _ => continue,
@@ -164,7 +164,7 @@ fn not_member(d: D) -> bool {
 /// The storage class of a variable id, if `id` is an OpVariable.
 fn variable_class(ctx: &Ctx<'_>, id: Id) -> Option<u32> {
     let def = ctx.m.def(id)?;
-    (def.opcode() == Some(Op::Variable))
+    (ctx.op_of(def) == Some(Op::Variable))
         .then(|| def.words().get(3).copied())
         .flatten()
 }

@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 
-use spv_reader::spirv::{BuiltIn, Decoration, ExecutionMode as M, ExecutionModel as X, Op};
+use spv_reader::spirv::{ExecutionMode as M, ExecutionModel as X, Op};
 use spv_reader::{Constant, Id, Type};
 
 use crate::checks::Facts;
@@ -29,7 +29,7 @@ pub(crate) fn call_graph(ctx: &Ctx<'_>) -> CallGraph {
         let mut c: Vec<Id> = Vec::new();
         let mut g: Vec<Id> = Vec::new();
         for inst in m.instructions_in(f.def.0..f.end.0) {
-            if inst.opcode() == Some(Op::FunctionCall)
+            if ctx.op_of(inst) == Some(Op::FunctionCall)
                 && let Some(&callee) = inst.words().get(3)
                 && !c.contains(&Id(callee))
             {
@@ -231,19 +231,6 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts) {
     }
 }
 
-/// Whether some constant of the module is decorated BuiltIn WorkgroupSize.
-fn has_workgroup_size_builtin(ctx: &Ctx<'_>) -> bool {
-    ctx.m.instructions().any(|inst| {
-        inst.result_id().is_some_and(|id| {
-            ctx.m.constant(id).is_some()
-                && ctx.m.decorations(id).any(|d| {
-                    d.kind == Decoration::BuiltIn as u32
-                        && d.operands.first() == Some(&(BuiltIn::WorkgroupSize as u32))
-                })
-        })
-    })
-}
-
 /// The execution modes of one entry point (V-EP-5…9, V-EP-11).
 fn check_modes(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint) {
     let m = ctx.m;
@@ -414,7 +401,7 @@ fn check_modes(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint) {
         Some(X::GLCompute)
             if ctx.env.is_vulkan()
                 && count(&[M::LocalSize, M::LocalSizeId]) == 0
-                && !has_workgroup_size_builtin(ctx) =>
+                && ctx.workgroup_size_constant().is_none() =>
         {
             ctx.err(
                 "V-EP-11",
@@ -466,7 +453,7 @@ fn check_model_limits(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint, tree: &[Id
             continue;
         };
         let bad = ctx.m.instructions_in(f.def.0..f.end.0).find(|inst| {
-            inst.opcode()
+            ctx.op_of(*inst)
                 .and_then(limited_to)
                 .is_some_and(|ms| !ms.contains(&model))
         });

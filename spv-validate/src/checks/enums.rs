@@ -140,7 +140,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     for inst in m.instructions() {
         let words = inst.words();
         let i = inst.index();
-        match inst.opcode() {
+        match ctx.op_of(inst) {
             Some(Op::MemoryModel) => {
                 let a = words.get(1).copied().and_then(A::from_u32);
                 let mm = words.get(2).copied().and_then(M::from_u32);
@@ -210,7 +210,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
                 | Op::MemberDecorateString,
             ) => {
                 let at = if matches!(
-                    inst.opcode(),
+                    ctx.op_of(inst),
                     Some(Op::MemberDecorate | Op::MemberDecorateString)
                 ) {
                     3

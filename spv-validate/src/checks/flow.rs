@@ -84,7 +84,7 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
             check_merge(ctx, fi, merge, b.terminator, b.label);
         }
         for inst in m.instructions_in(b.first.0..b.terminator.0) {
-            if inst.opcode() == Some(Op::Phi) {
+            if ctx.op_of(inst) == Some(Op::Phi) {
                 check_phi(ctx, cfg, inst, bi);
             } else if cfg.is_reachable(bi) {
                 check_dominance(ctx, cfg, inst, bi);
@@ -102,7 +102,7 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
 fn check_terminator(ctx: &mut Ctx<'_>, term: Inst<'_>, return_type: Id) {
     let i = term.index();
     let words = term.words();
-    match term.opcode() {
+    match ctx.op_of(term) {
         Some(Op::BranchConditional) => {
             let cond = Id(words.get(1).copied().unwrap_or(0));
             if !ctx.type_of(cond).is_some_and(|t| ctx.is_bool_scalar(t)) {
@@ -241,7 +241,7 @@ fn check_merge(ctx: &mut Ctx<'_>, fi: u32, merge: Inst<'_>, term: InstIndex, hea
     let i = merge.index();
     let words = merge.words();
     let term_op = ctx.m.inst(term).and_then(|t| t.opcode());
-    let is_loop = merge.opcode() == Some(Op::LoopMerge);
+    let is_loop = ctx.op_of(merge) == Some(Op::LoopMerge);
     let term_ok = if is_loop {
         matches!(term_op, Some(Op::Branch | Op::BranchConditional))
     } else {

@@ -66,7 +66,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     // OpTypeForwardPointer declarations: pointer id → instruction index.
     let mut forward_declared: Vec<(Id, u32)> = Vec::new();
     for inst in m.instructions() {
-        if inst.opcode() == Some(Op::TypeForwardPointer)
+        if ctx.op_of(inst) == Some(Op::TypeForwardPointer)
             && let Some(&p) = inst.words().get(1)
         {
             forward_declared.push((Id(p), inst.index().0));
@@ -75,7 +75,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     forward_declared.sort_unstable();
     let mut problems: Vec<(&'static str, Vec<Id>, String)> = Vec::new();
     for inst in m.instructions() {
-        let Some(op) = inst.opcode() else { continue };
+        let Some(op) = ctx.op_of(inst) else { continue };
         problems.clear();
         check_inst(ctx, inst, op, &forward_declared, &mut problems);
         for (rule, ids, message) in problems.drain(..) {
@@ -107,7 +107,7 @@ fn check_inst(
             out.push(("V-SSA-1", vec![id], format!("ID {id} has not been defined")));
             continue;
         };
-        let def_op = def.opcode();
+        let def_op = ctx.op_of(def);
         // Forward references (digest §1.5, seven cases).
         if def.index().0 > i {
             let allowed = any_ids

@@ -12,7 +12,7 @@ use crate::limits::MAX_FUNCTION_ARGS;
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let m = ctx.m;
     for inst in m.instructions() {
-        let Some(op) = inst.opcode() else { continue };
+        let Some(op) = ctx.op_of(inst) else { continue };
         match op {
             Op::TypePointer => memory::check_type_pointer(ctx, inst),
             Op::Variable => memory::check_variable(ctx, inst),

@@ -73,7 +73,7 @@ pub(crate) fn is_constant_op(op: Op) -> bool {
 
 /// Whether `inst` is an `OpExtInst` of a `NonSemantic.*` set (allowed at module scope).
 pub(crate) fn is_non_semantic(ctx: &Ctx<'_>, inst: spv_reader::Inst<'_>) -> bool {
-    inst.opcode() == Some(Op::ExtInst)
+    ctx.op_of(inst) == Some(Op::ExtInst)
         && inst
             .words()
             .get(3)
@@ -117,7 +117,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut seen_definition = false;
     for inst in m.instructions() {
         let i = inst.index();
-        let Some(op) = inst.opcode() else { continue };
+        let Some(op) = ctx.op_of(inst) else { continue };
         let fi = ctx.inst_func.get(i.0 as usize).copied().unwrap_or(NONE);
         if fi != NONE {
             if !in_function {
@@ -251,7 +251,7 @@ fn check_blocks(ctx: &mut Ctx<'_>) {
             let mut in_prefix_phis = true;
             for inst in m.instructions_in(b.first.0..b.terminator.0) {
                 let i = inst.index();
-                let Some(op) = inst.opcode() else { continue };
+                let Some(op) = ctx.op_of(inst) else { continue };
                 let debug_line = matches!(op, Op::Line | Op::NoLine);
                 match op {
                     Op::Variable => {

@@ -505,7 +505,7 @@ fn uniform_is_buffer_block(ctx: &Ctx<'_>, ptr: Id) -> bool {
         let Some(def) = ctx.m.def(cur) else {
             return false;
         };
-        match def.opcode() {
+        match ctx.op_of(def) {
             Some(
                 Op::AccessChain | Op::InBoundsAccessChain | Op::PtrAccessChain | Op::CopyObject,
             ) => {
@@ -713,7 +713,7 @@ pub(crate) fn check_copy_memory(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
         );
         return;
     };
-    if inst.opcode() == Some(Op::CopyMemory) && t != s {
+    if ctx.op_of(inst) == Some(Op::CopyMemory) && t != s {
         ctx.err(
             "V-PTR-14",
             i,

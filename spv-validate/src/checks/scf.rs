@@ -539,7 +539,7 @@ fn check_construct(
     }
     if c.kind == Kind::Selection
         && let Some(term) = terminator(ctx, cfg, c.entry)
-        && term.opcode() == Some(Op::Switch)
+        && ctx.op_of(term) == Some(Op::Switch)
     {
         return check_switch(ctx, cfg, s, term, c.entry, c.exit);
     }
@@ -683,7 +683,7 @@ fn check_selections(ctx: &mut Ctx<'_>, cfg: &FuncCfg, s: &Structure) {
                 seen.insert(c);
             }
         }
-        match term.opcode() {
+        match ctx.op_of(term) {
             Some(Op::BranchConditional) => {
                 let words = term.words();
                 let t = words

@@ -20,11 +20,11 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     // OpTypeForwardPointer declarations: pointer id → announced storage class.
     let forward: HashMap<u32, u32> = m
         .instructions()
-        .filter(|inst| inst.opcode() == Some(Op::TypeForwardPointer))
+        .filter(|inst| ctx.op_of(*inst) == Some(Op::TypeForwardPointer))
         .filter_map(|inst| Some((*inst.words().get(1)?, *inst.words().get(2)?)))
         .collect();
     for inst in m.instructions() {
-        let Some(op) = inst.opcode() else { continue };
+        let Some(op) = ctx.op_of(inst) else { continue };
         if !is_type_decl(op) || op == Op::TypeForwardPointer {
             continue;
         }

@@ -59,7 +59,9 @@ fn is_bool_shape(s: Option<(Scalar, u32, u32)>) -> bool {
 
 /// Reports `msg` under `rule` for `inst`, naming the opcode like spirv-val does.
 fn fail(ctx: &mut Ctx<'_>, rule: &'static str, inst: &Inst<'_>, ids: &[Id], msg: &str) {
-    let op = inst.opcode().map_or_else(String::new, |o| format!("{o:?}"));
+    let op = ctx
+        .op_of(*inst)
+        .map_or_else(String::new, |o| format!("{o:?}"));
     ctx.err(rule, inst.index(), ids, format!("{msg}: {op}"));
 }
 
