@@ -12,6 +12,7 @@ use il_model::enums::CmpValue;
 
 use crate::alu::{self, ONE_F32, boolean, fin, fout};
 use crate::error::{ErrorKind, Fault, Res, SimError};
+use crate::image::{self, ChannelType, Image, Shape};
 use crate::prepare::{Jump, Prepared, SrvKind, UavKind, ctrl_field, resource_id};
 use crate::{Dispatch, Order, Stats};
 
@@ -1211,6 +1212,8 @@ impl Machine<'_> {
             O::UavRawLoad | O::UavStructLoad | O::UavLoad => self.uav_load(inv, inst),
             O::UavRawStore | O::UavStructStore | O::UavStore => self.uav_store(inv, inst),
             O::SrvRawLoad | O::SrvStructLoad => self.srv_load(inv, inst),
+            O::Load => self.resource_load(inv, inst),
+            O::SampleL => self.resource_sample(inv, inst),
             O::LdsLoad
             | O::LdsLoadVec
             | O::LdsLoadByte
@@ -1276,14 +1279,22 @@ impl Machine<'_> {
             .ok_or_else(|| Fault::malformed(format!("no buffer is bound to UAV {id}")))
     }
 
-    /// The byte address of a UAV access (amd-il.md §0.8): raw → `s0.x`; structured → `s0.x ·
-    /// stride + s0.y`; typed → element `s0.x` of 4 bytes.
+    /// The byte address of a buffer UAV access (amd-il.md §0.8): raw → `s0.x`; structured →
+    /// `s0.x · stride + s0.y`. Typed UAVs address texels instead ([`Machine::image`]).
     fn uav_address(kind: UavKind, a: [u32; 4]) -> u64 {
         match kind {
-            UavKind::Raw => u64::from(a[0]),
+            UavKind::Raw | UavKind::Typed(_) => u64::from(a[0]),
             UavKind::Struct { stride } => u64::from(a[0]) * u64::from(stride) + u64::from(a[1]),
-            UavKind::Typed => u64::from(a[0]) * 4,
         }
+    }
+
+    /// The image bound to typed UAV `id`.
+    fn image(&mut self, id: u32) -> Res<&mut Image> {
+        self.dispatch
+            .images
+            .get_mut(id as usize)
+            .and_then(Option::as_mut)
+            .ok_or_else(|| Fault::malformed(format!("no image is bound to typed UAV {id}")))
     }
 
     fn uav_load(&mut self, inv: &mut Invocation, inst: &Inst) -> Res<Step> {
@@ -1291,12 +1302,11 @@ impl Machine<'_> {
         let kind = self.uav_kind(id)?;
         check_access(inst.op, kind)?;
         let a = self.src(inv, inst, 0, Kind::Int)?;
-        let addr = aligned(Self::uav_address(kind, a))?;
-        let buf = self.uav_buffer(id)?;
-        let v = if kind == UavKind::Typed {
-            // One 32-bit channel; missing channels read (0, 0, 1) as DX does for R32 formats.
-            [load_dword(buf, addr), 0, 0, 1]
+        let v = if let UavKind::Typed(shape) = kind {
+            image::load(self.image(id)?, shape, a)
         } else {
+            let addr = aligned(Self::uav_address(kind, a))?;
+            let buf = self.uav_buffer(id)?;
             std::array::from_fn(|i| load_dword(buf, addr + 4 * i as u64))
         };
         self.write_all(inv, inst, v)
@@ -1308,19 +1318,69 @@ impl Machine<'_> {
         check_access(inst.op, kind)?;
         let a = self.src(inv, inst, 0, Kind::Int)?;
         let data = self.src(inv, inst, 1, Kind::Int)?;
+        if let UavKind::Typed(shape) = kind {
+            image::store(self.image(id)?, shape, a, data);
+            return Ok(Step::Next);
+        }
         let addr = aligned(Self::uav_address(kind, a))?;
         let mask = store_mask(inst)?;
         let buf = self.uav_buffer(id)?;
-        if kind == UavKind::Typed {
-            store_dword(buf, addr, data[0]);
-        } else {
-            for i in 0..4 {
-                if mask[i] {
-                    store_dword(buf, addr + 4 * i as u64, data[i]);
-                }
+        for i in 0..4 {
+            if mask[i] {
+                store_dword(buf, addr + 4 * i as u64, data[i]);
             }
         }
         Ok(Step::Next)
+    }
+
+    /// `load_resource(n)` (guide LOAD): integer texel coordinates, the mip level in `.w`.
+    fn resource_load(&mut self, inv: &mut Invocation, inst: &Inst) -> Res<Step> {
+        let (shape, image) = self.texture(inst)?;
+        let a = self.src(inv, inst, 0, Kind::Int)?;
+        let v = if a[3] == 0 {
+            image::load(image, shape, a)
+        } else {
+            // il-sim binds one mip level; other levels are out of range.
+            [0; 4]
+        };
+        self.write_all(inv, inst, v)
+    }
+
+    /// `sample_l_resource(n)_sampler(m)` (guide SAMPLE_L): normalised float coordinates.
+    fn resource_sample(&mut self, inv: &mut Invocation, inst: &Inst) -> Res<Step> {
+        let (shape, image) = self.texture(inst)?;
+        let sampler_id = ctrl_field(inst, "sampler").unwrap_or(0) as usize;
+        let sampler = self
+            .dispatch
+            .samplers
+            .get(sampler_id)
+            .copied()
+            .unwrap_or_default();
+        let coords = self.src(inv, inst, 0, Kind::Float)?.map(fin);
+        // The LOD (src1) selects among mip levels; il-sim binds one.
+        let v = image::sample(image, shape, &sampler, coords);
+        self.write_all(inv, inst, v)
+    }
+
+    /// The declaration and bound image of the resource an instruction names.
+    fn texture(&self, inst: &Inst) -> Res<(Shape, &Image)> {
+        if ctrl_field(inst, "ext") == Some(1) || inst.addr_offset.is_some() {
+            return Err(Fault::unsupported(
+                "indexed (_ext) resources and address offsets are not simulated",
+            ));
+        }
+        let id = ctrl_field(inst, "resource").unwrap_or(0);
+        let shape =
+            *self.prep.resources.get(&id).ok_or_else(|| {
+                Fault::malformed(format!("resource {id} is used but not declared"))
+            })?;
+        let image = self
+            .dispatch
+            .textures
+            .get(id as usize)
+            .and_then(Option::as_ref)
+            .ok_or_else(|| Fault::malformed(format!("no image is bound to resource {id}")))?;
+        Ok((shape, image))
     }
 
     fn srv_load(&mut self, inv: &mut Invocation, inst: &Inst) -> Res<Step> {
@@ -1459,9 +1519,34 @@ impl Machine<'_> {
             }
         } else {
             let id = resource_id(inst);
-            let kind = self.uav_kind(id)?;
-            let addr = aligned(Self::uav_address(kind, a))?;
-            (self.uav_buffer(id)?.as_mut_slice(), addr)
+            match self.uav_kind(id)? {
+                UavKind::Typed(shape) => {
+                    let image = self.image(id)?;
+                    let format = image.format;
+                    match image::atomic_offset(image, shape, a) {
+                        Some(offset) => (image.data.as_mut_slice(), offset as u64),
+                        None if format.channels == 1
+                            && matches!(format.ty, ChannelType::Uint32 | ChannelType::Sint32) =>
+                        {
+                            // Outside the image: nothing changes, the read forms return 0.
+                            return if atomic.returns {
+                                self.write_all(inv, inst, [0; 4])
+                            } else {
+                                Ok(Step::Next)
+                            };
+                        }
+                        None => {
+                            return Err(Fault::malformed(format!(
+                                "atomics need a 32-bit integer single-channel image, UAV {id} is {format:?} (guide §7.15)"
+                            )));
+                        }
+                    }
+                }
+                kind => {
+                    let addr = aligned(Self::uav_address(kind, a))?;
+                    (self.uav_buffer(id)?.as_mut_slice(), addr)
+                }
+            }
         };
         let old = load_dword(mem, addr);
         let new = atomic.op.apply(old, s1, s2, atomic.lds);
@@ -1623,7 +1708,7 @@ fn check_access(op: Opcode, kind: UavKind) -> Res<()> {
     let ok = match op {
         Opcode::UavRawLoad | Opcode::UavRawStore => kind == UavKind::Raw,
         Opcode::UavStructLoad | Opcode::UavStructStore => matches!(kind, UavKind::Struct { .. }),
-        _ => kind == UavKind::Typed,
+        _ => matches!(kind, UavKind::Typed(_)),
     };
     if ok {
         Ok(())

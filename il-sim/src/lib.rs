@@ -22,7 +22,11 @@
 //! * out-of-range UAV/SRV/LDS dword loads return 0 and stores are dropped (guide §7.2.12); a
 //!   partially out-of-range multi-dword access is decided per dword; constant-buffer reads past
 //!   the declared size return 0;
-//! * typed UAVs hold 32-bit single-channel elements; loads return (v, 0, 0, 1);
+//! * typed UAVs and resources are [`Image`]s the dispatch binds with their real texel format
+//!   (IL declares only the element class); loads return missing channels as (0, 0, 1), stores
+//!   convert with round-to-nearest-even, out-of-range texels read (0, 0, 0, 0) and are not
+//!   written; resources have one mip level (`load` of another level reads 0, `sample_l`
+//!   ignores the LOD);
 //! * LDS starts zeroed in every group; `lds_load` writes its dword to every enabled component;
 //! * a barrier is released once every invocation of the group has reached a barrier or
 //!   finished: invocations that finished no longer take part (as terminated wavefronts leave
@@ -37,10 +41,12 @@
 mod alu;
 mod error;
 mod exec;
+mod image;
 mod prepare;
 
 pub use error::{ErrorKind, SimError};
 pub use exec::MAX_CALL_DEPTH;
+pub use image::{AddressMode, ChannelType, Image, Sampler, TexelFormat};
 pub use prepare::{
     MAX_CB_ELEMENTS, MAX_CB_ID, MAX_INDEXED_TEMP_ELEMENTS, MAX_LDS_BYTES, MAX_TEMP_REGISTERS,
 };
@@ -85,6 +91,12 @@ pub struct Dispatch {
     pub srvs: Vec<Vec<u8>>,
     /// Constant buffers by number (`cbs[n]` backs `cbN`), as vec4 elements of raw words.
     pub cbs: Vec<Vec<[u32; 4]>>,
+    /// Images behind typed UAVs (`dcl_uav`) by UAV id; the program reads and writes them.
+    pub images: Vec<Option<Image>>,
+    /// Images behind resources (`dcl_resource`) by resource id (read-only).
+    pub textures: Vec<Option<Image>>,
+    /// Sampler state by sampler id; a sampler not given samples nearest, clamped to the edge.
+    pub samplers: Vec<Sampler>,
     /// Most instructions the whole dispatch may execute before [`ErrorKind::StepLimit`].
     pub step_limit: u64,
     /// The scheduling order.
@@ -100,6 +112,9 @@ impl Dispatch {
             uavs: Vec::new(),
             srvs: Vec::new(),
             cbs: Vec::new(),
+            images: Vec::new(),
+            textures: Vec::new(),
+            samplers: Vec::new(),
             step_limit: DEFAULT_STEP_LIMIT,
             order: Order::Forward,
         }

@@ -8,9 +8,10 @@ use std::collections::{BTreeMap, HashMap};
 
 use il_model::{Extra, Flow, Index, Inst, Opcode, Program, Reg, RegType, ShaderKind, Src};
 
-use il_model::enums::{ElementFormat, PixTexUsage};
+use il_model::enums::ElementFormat;
 
 use crate::error::{ErrorKind, SimError};
+use crate::image::Shape;
 
 /// Highest temp register number accepted (`r0`…`r4095`: the DX10 limit of 4096 temps, amd-il.md
 /// §5). Bounds the register file allocated per invocation.
@@ -39,9 +40,8 @@ pub enum UavKind {
         /// Bytes per element.
         stride: u32,
     },
-    /// `dcl_uav_id(n)_type(buffer|1d)_fmtx(uint|sint|float)`: element indices into 32-bit
-    /// single-channel elements.
-    Typed,
+    /// `dcl_uav_id(n)_type(t)_fmtx(f)`: element coordinates into a bound [`crate::Image`].
+    Typed(Shape),
 }
 
 /// How an SRV was declared.
@@ -116,6 +116,8 @@ pub struct Prepared {
     pub uavs: BTreeMap<u32, UavKind>,
     /// SRV declarations by id.
     pub srvs: BTreeMap<u32, SrvKind>,
+    /// Resource (`dcl_resource`) declarations by id.
+    pub resources: BTreeMap<u32, Shape>,
     /// LDS declarations by id.
     pub lds: BTreeMap<u32, LdsDecl>,
     /// `dcl_num_thread_per_group` (missing dimensions are 1), if declared.
@@ -199,6 +201,7 @@ pub fn prepare(program: &Program) -> Result<Prepared, SimError> {
         temp_count: 0,
         uavs: BTreeMap::new(),
         srvs: BTreeMap::new(),
+        resources: BTreeMap::new(),
         lds: BTreeMap::new(),
         group_size: None,
     };
@@ -405,20 +408,37 @@ fn declare(
             p.uavs.insert(resource_id(inst), UavKind::Struct { stride });
         }
         Opcode::DclUav => {
-            let ty = ctrl_field(inst, "type").and_then(PixTexUsage::from_value);
+            let shape = ctrl_field(inst, "type").and_then(Shape::of_usage);
             let fmt = ctrl_field(inst, "fmtx").and_then(ElementFormat::from_value);
-            let dims_ok = matches!(ty, Some(PixTexUsage::Buffer | PixTexUsage::Tex1d));
             let fmt_ok = matches!(
                 fmt,
-                Some(ElementFormat::Uint | ElementFormat::Sint | ElementFormat::Float)
+                Some(
+                    ElementFormat::Uint
+                        | ElementFormat::Sint
+                        | ElementFormat::Float
+                        | ElementFormat::Unorm
+                        | ElementFormat::Snorm
+                )
             );
-            if !dims_ok || !fmt_ok {
+            let (Some(shape), true) = (shape, fmt_ok) else {
                 return Err(unsupported(
                     at,
-                    "il-sim runs typed UAVs of type buffer or 1d with 32-bit uint/sint/float elements only",
+                    "il-sim runs typed UAVs of type buffer, 1d, 2d, 3d, 1darray or 2darray with uint, sint, float, unorm or snorm elements",
                 ));
+            };
+            p.uavs.insert(resource_id(inst), UavKind::Typed(shape));
+        }
+        Opcode::DclResource => {
+            let Some(shape) = ctrl_field(inst, "type").and_then(Shape::of_usage) else {
+                return Err(unsupported(
+                    at,
+                    "il-sim reads resources of type buffer, 1d, 2d, 3d, 1darray or 2darray",
+                ));
+            };
+            if ctrl_field(inst, "unnorm") == Some(1) {
+                return Err(unsupported(at, "unnormalised resources are not simulated"));
             }
-            p.uavs.insert(resource_id(inst), UavKind::Typed);
+            p.resources.insert(resource_id(inst), shape);
         }
         Opcode::DclRawSrv => {
             p.srvs.insert(resource_id(inst), SrvKind::Raw);

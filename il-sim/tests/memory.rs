@@ -5,7 +5,7 @@
 mod common;
 
 use common::{parse, run_err, run_full, run_ok, run_uav, words};
-use il_sim::{Dispatch, ErrorKind, run};
+use il_sim::{ChannelType, Dispatch, ErrorKind, Image, TexelFormat, run};
 
 #[test]
 fn raw_store_and_load_follow_the_masks() {
@@ -77,14 +77,124 @@ end
 ";
     let program = parse(text);
     let mut d = Dispatch::new([1, 1, 1]);
-    d.uavs = vec![vec![0; 64], vec![0; 32]];
+    d.uavs = vec![vec![0; 64]];
+    d.images = vec![
+        None,
+        Some(image(ChannelType::Uint32, 1, [8, 1, 1], vec![0; 32])),
+    ];
     run(&program, &mut d).unwrap();
     let s = words(&d.uavs[0]);
-    // Element 2 of 12 bytes, offset 4: byte 28 = word 7; then element 3 at offset 0 = word 9.
+    // Element 2 of 12 bytes, offset 4: byte 28 = word 7; then element 3 at offset 0 = word 9,
+    // where the typed load put (77, 0, 0, 1): an R32 image's missing channels.
     assert_eq!(&s[7..9], &[77, 3]);
     assert_eq!(&s[9..11], &[77, 0]);
-    // Typed: element 3 of 4 bytes.
-    assert_eq!(words(&d.uavs[1])[3], 77);
+    let texels = words(&d.images[1].as_ref().unwrap().data);
+    assert_eq!(texels, vec![0, 0, 0, 77, 0, 0, 0, 0]);
+}
+
+fn image(ty: ChannelType, channels: u8, size: [u32; 3], data: Vec<u8>) -> Image {
+    Image {
+        format: TexelFormat { channels, ty },
+        size,
+        data,
+    }
+}
+
+#[test]
+fn two_dimensional_images_convert_texels() {
+    // Invocation (x, y) of a 2×2 group reads texel (x, y) of an rgba8 unorm image, stores it
+    // doubled (saturating) into an rgba8 image and as floats into an r32f image.
+    let text = "il_cs_2_0
+dcl_num_thread_per_group 2, 2, 1
+dcl_uav_id(0)_type(2d)_fmtx(unorm)
+dcl_uav_id(1)_type(2d)_fmtx(unorm)
+dcl_uav_id(2)_type(2d)_fmtx(float)
+uav_load_id(0) r0, vTidInGrp.xyyy
+add r1, r0, r0
+uav_store_id(1) vTidInGrp.xyyy, r1
+uav_store_id(2) vTidInGrp.xyyy, r0.y
+end
+";
+    let program = parse(text);
+    let mut d = Dispatch::new([1, 1, 1]);
+    let texels: Vec<u8> = vec![
+        0, 51, 102, 255, 10, 20, 30, 40, 200, 100, 1, 0, 255, 254, 128, 127,
+    ];
+    d.images = vec![
+        Some(image(ChannelType::Unorm8, 4, [2, 2, 1], texels)),
+        Some(image(ChannelType::Unorm8, 4, [2, 2, 1], vec![0; 16])),
+        Some(image(ChannelType::Float32, 1, [2, 2, 1], vec![0; 16])),
+    ];
+    run(&program, &mut d).unwrap();
+    // 2·c/255 back to unorm8: 2c, saturating at 255 (rounding exact for these values).
+    let doubled = &d.images[1].as_ref().unwrap().data;
+    assert_eq!(
+        doubled,
+        &vec![
+            0, 102, 204, 255, 20, 40, 60, 80, 255, 200, 2, 0, 255, 255, 255, 254
+        ]
+    );
+    let floats = words(&d.images[2].as_ref().unwrap().data);
+    let g = |c: u8| (f32::from(c) / 255.0).to_bits();
+    assert_eq!(floats, vec![g(51), g(20), g(100), g(254)]);
+}
+
+#[test]
+fn resource_loads_and_nearest_sampling() {
+    // load_resource(0) at (1, 0, mip 0) and at mip 1 (not bound: zeros); sample_l at the centre
+    // of texel (1, 1) with a nearest sampler.
+    let text = "il_cs_2_0
+dcl_num_thread_per_group 1
+dcl_raw_uav_id(0)
+dcl_resource_id(0)_type(2d)_fmtx(float)_fmty(float)_fmtz(float)_fmtw(float)
+dcl_literal l0, 1, 0, 0, 0
+dcl_literal l1, 1, 0, 0, 1
+dcl_literal l2, 0x3F400000, 0x3F400000, 0, 0
+dcl_literal l3, 0, 16, 32, 0
+load_resource(0) r0, l0
+uav_raw_store_id(0) mem, l3.x, r0
+load_resource(0) r0, l1
+uav_raw_store_id(0) mem, l3.y, r0
+sample_l_resource(0)_sampler(0) r0, l2.xyyy, l3.w
+uav_raw_store_id(0) mem, l3.z, r0
+end
+";
+    let program = parse(text);
+    let mut d = Dispatch::new([1, 1, 1]);
+    d.uavs = vec![vec![0; 48]];
+    let texels: Vec<u8> = [1.0f32, 2.0, 3.0, 4.0]
+        .iter()
+        .flat_map(|f| f.to_le_bytes())
+        .collect();
+    d.textures = vec![Some(image(ChannelType::Float32, 1, [2, 2, 1], texels))];
+    run(&program, &mut d).unwrap();
+    let w = words(&d.uavs[0]);
+    let one = 1.0f32.to_bits();
+    assert_eq!(&w[0..4], &[2.0f32.to_bits(), 0, 0, one]);
+    assert_eq!(&w[4..8], &[0, 0, 0, 0]);
+    // (0.75, 0.75) · 2 = (1.5, 1.5): texel (1, 1) = 4.0.
+    assert_eq!(&w[8..12], &[4.0f32.to_bits(), 0, 0, one]);
+}
+
+#[test]
+fn image_atomics_need_a_32_bit_integer_format() {
+    let text = "il_cs_2_0
+dcl_num_thread_per_group 1
+dcl_uav_id(0)_type(2d)_fmtx(uint)
+dcl_literal l0, 1, 1, 5, 0
+uav_add_id(0) l0.xyyy, l0.z
+uav_add_id(0) l0.zzzz, l0.z
+end
+";
+    let program = parse(text);
+    let mut d = Dispatch::new([1, 1, 1]);
+    d.images = vec![Some(image(ChannelType::Uint32, 1, [2, 2, 1], vec![0; 16]))];
+    run(&program, &mut d).unwrap();
+    // Texel (1, 1) is word 3; (5, 5) is outside and changes nothing.
+    assert_eq!(words(&d.images[0].as_ref().unwrap().data), vec![0, 0, 0, 5]);
+    d.images = vec![Some(image(ChannelType::Unorm8, 4, [2, 2, 1], vec![0; 16]))];
+    let e = run(&program, &mut d).unwrap_err();
+    assert_eq!((e.kind, e.inst), (ErrorKind::Malformed, Some(3)));
 }
 
 #[test]
