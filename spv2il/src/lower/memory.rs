@@ -1306,6 +1306,70 @@ impl<'m> Lowerer<'m> {
         }
     }
 
+    /// `OpArrayLength`: (buffer bytes − member offset) / stride, with the buffer's byte size from
+    /// the driver constant buffer (element `1 + uav`, `.x`), since IL has no query for a raw
+    /// UAV's size.
+    pub(super) fn lower_array_length(&mut self, inst: SpvInst<'m>) -> Result<(), Error> {
+        let module = self.module;
+        let unsupported = |what: &str| Error::from(Unsupported::at(module, inst.index(), what));
+        let (Some(result), [structure, member, ..]) = (inst.result_id(), inst.operands()) else {
+            return Err(unsupported("an OpArrayLength without operands"));
+        };
+        let Place::Memory {
+            space: Space::Uav(uav),
+            offset,
+            pointee,
+        } = self.place(Id(*structure), inst)?
+        else {
+            return Err(unsupported("OpArrayLength on this storage"));
+        };
+        if offset.dynamic.is_some() {
+            return Err(unsupported("OpArrayLength through a dynamic pointer"));
+        }
+        let Some(Type::Struct { members }) = module.ty(pointee) else {
+            return Err(unsupported("OpArrayLength on a non-struct"));
+        };
+        let array_type = *members
+            .get(*member as usize)
+            .ok_or_else(|| unsupported("a member index past the struct"))?;
+        let member_offset = types::member_offset(module, pointee, *member)
+            .ok_or_else(|| unsupported("a struct member without an Offset"))?
+            .wrapping_add(offset.constant);
+        let stride = types::array_stride(module, array_type)
+            .filter(|s| *s > 0)
+            .ok_or_else(|| unsupported("a runtime array without an ArrayStride"))?;
+        let driver = self
+            .resources
+            .driver_cb()
+            .ok_or_else(|| Error::Internal("no driver constant buffer".to_string()))?;
+        let size = Value::in_reg(
+            Reg::new(RegType::ConstBuff, driver).at(resources::DRIVER_CB_FIRST_UAV_SIZE + uav),
+            1,
+        );
+        let bytes = self.regs.temp();
+        let minus_offset = self.regs.scalar(member_offset.wrapping_neg());
+        self.emit(
+            Inst::new(Opcode::IAdd)
+                .dst(dst_first(bytes, 1))
+                .src(size.element(0))
+                .src(minus_offset.element(0)),
+        );
+        let length = self.regs.temp();
+        let (op, divisor) = if stride.is_power_of_two() {
+            (Opcode::UShr, self.regs.scalar(stride.trailing_zeros()))
+        } else {
+            (Opcode::UDiv, self.regs.scalar(stride))
+        };
+        self.emit(
+            Inst::new(op)
+                .dst(dst_first(length, 1))
+                .src(temp_value(bytes, 1).element(0))
+                .src(divisor.element(0)),
+        );
+        self.set_value(result, temp_value(length, 1));
+        Ok(())
+    }
+
     /// `OpControlBarrier` and `OpMemoryBarrier` become `fence` with the options their memory
     /// semantics ask for (amd-il.md §6.6): `_threads` for a work-group execution barrier, `_lds`
     /// for Workgroup memory, `_memory` for buffer and image memory.

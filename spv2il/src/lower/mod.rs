@@ -41,11 +41,17 @@ pub fn lower(
         ))
     })?;
     let mut lowerer = Lowerer::new(module, options);
+    let functions = reachable_functions(module, function);
     let needs_driver_cb = module
         .global_variables()
         .iter()
-        .any(|v| memory::builtin_of(module, v.id) == Some(spirv::BuiltIn::NumWorkgroups));
-    let functions = reachable_functions(module, function);
+        .any(|v| memory::builtin_of(module, v.id) == Some(spirv::BuiltIn::NumWorkgroups))
+        || functions.iter().any(|f| {
+            let start = f.def.0.saturating_add(1);
+            module
+                .instructions_in(start..f.end.0)
+                .any(|inst| inst.opcode() == Some(spirv::Op::ArrayLength))
+        });
     lowerer.resources = Resources::collect(module, &functions, needs_driver_cb)?;
     lowerer.declare_private_globals()?;
     lowerer.lower_function_body(function)?;
@@ -326,6 +332,7 @@ impl<'m> Lowerer<'m> {
             Op::Load => self.lower_load(inst),
             Op::Store => self.lower_store(inst),
             Op::ControlBarrier | Op::MemoryBarrier => self.lower_barrier(op, inst),
+            Op::ArrayLength => self.lower_array_length(inst),
             Op::FunctionCall => self.lower_call(inst),
             Op::SampledImage
             | Op::Image

@@ -20,8 +20,9 @@ use crate::reflect::{ResourceBinding, ResourceKind};
 /// §8.5); larger Workgroup memory is refused rather than silently truncated.
 pub const LDS_BYTES_LIMIT: u32 = 32 * 1024;
 
-/// Elements (16-byte vec4 slots) of the driver constant buffer: element 0 holds NumWorkgroups.
-pub const DRIVER_CB_ELEMENTS: u32 = 1;
+/// The driver constant buffer's first element holds NumWorkgroups (x, y, z); element `1 + n`
+/// holds the byte size of UAV `n` in `.x` (for OpArrayLength). The runtime fills it.
+pub const DRIVER_CB_FIRST_UAV_SIZE: u32 = 1;
 
 /// A constant buffer the program reads.
 #[derive(Clone, Debug)]
@@ -151,7 +152,8 @@ impl Resources {
             resources.cbs.push(ConstantBuffer {
                 var: None,
                 binding: None,
-                elements: DRIVER_CB_ELEMENTS,
+                elements: DRIVER_CB_FIRST_UAV_SIZE
+                    + u32::try_from(resources.uavs.len()).unwrap_or(u32::MAX),
                 kind: ResourceKind::DriverConstants,
             });
         }
