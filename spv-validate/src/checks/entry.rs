@@ -209,6 +209,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts) {
             }
         }
         globals.sort_by_key(|v| m.def(*v).map_or(0, |d| d.index().0));
+        check_interface(ctx, ep, &globals);
         check_modes(ctx, ep);
         check_model_limits(ctx, ep, &tree);
         facts.call_trees.push(tree);
@@ -470,6 +471,75 @@ fn check_model_limits(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint, tree: &[Id
                 ),
             );
             return;
+        }
+    }
+}
+
+/// V-EP-4: the interface lists module-scope variables only; from SPIR-V 1.4 it lists every
+/// global the call tree references, once; before 1.4 every referenced Input/Output global.
+fn check_interface(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint, referenced: &[Id]) {
+    let m = ctx.m;
+    let globals: HashSet<u32> = m.global_variables().iter().map(|g| g.id.0).collect();
+    let mut listed: HashSet<u32> = HashSet::new();
+    for &v in &ep.interface {
+        if !globals.contains(&v.0) {
+            ctx.err(
+                "V-EP-4",
+                ep.inst,
+                &[v],
+                format!(
+                    "interfaces passed to OpEntryPoint must be module-scope variables ({v} is not)"
+                ),
+            );
+            continue;
+        }
+        if !listed.insert(v.0) && ctx.at_least(4) {
+            ctx.err(
+                "V-EP-4",
+                ep.inst,
+                &[v],
+                format!("non-unique OpEntryPoint interface {v} is disallowed"),
+            );
+        }
+        if !ctx.at_least(4)
+            && let Some(g) = m.global_variables().iter().find(|g| g.id == v)
+            && !matches!(
+                spv_reader::spirv::StorageClass::from_u32(g.storage_class),
+                Some(
+                    spv_reader::spirv::StorageClass::Input
+                        | spv_reader::spirv::StorageClass::Output
+                )
+            )
+        {
+            ctx.err(
+                "V-EP-4",
+                ep.inst,
+                &[v],
+                "OpEntryPoint interfaces must be OpVariables with Storage Class of Input(1) or Output(3) before SPIR-V 1.4",
+            );
+        }
+    }
+    for &v in referenced {
+        if listed.contains(&v.0) {
+            continue;
+        }
+        let Some(g) = m.global_variables().iter().find(|g| g.id == v) else {
+            continue;
+        };
+        let io = matches!(
+            spv_reader::spirv::StorageClass::from_u32(g.storage_class),
+            Some(spv_reader::spirv::StorageClass::Input | spv_reader::spirv::StorageClass::Output)
+        );
+        if ctx.at_least(4) || io {
+            ctx.err(
+                "V-EP-4",
+                ep.inst,
+                &[v],
+                format!(
+                    "the interface of entry point \"{}\" does not list {v}, which its static call tree references",
+                    ep.name
+                ),
+            );
         }
     }
 }
