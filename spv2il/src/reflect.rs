@@ -20,7 +20,8 @@ pub enum ResourceKind {
     ConstantBuffer,
     /// The push-constant block as a constant buffer.
     PushConstants,
-    /// Values IL has no register for, filled by the runtime: element 0 = NumWorkgroups (x, y, z).
+    /// Values IL has no register for, filled by the runtime: element 0 = NumWorkgroups (x, y, z);
+    /// element `1 + n` = UAV `n`'s byte size in `.x` (raw) or its (width, height, depth) (typed).
     DriverConstants,
 }
 

@@ -7,6 +7,8 @@
 //! * `OpImageSampleExplicitLod` with a `Lod` operand → `sample_l_resource(n)_sampler(n)`
 //!   (compute shaders have no implicit derivatives, so only explicit-LOD sampling exists).
 //! * `OpSampledImage` and `OpImage` pass the handle through.
+//! * `OpImageQuerySize` on a storage image reads the size the runtime puts in the driver
+//!   constant buffer.
 //!
 //! Other image instructions are refused as not supported yet.
 
@@ -132,6 +134,35 @@ impl<'m> Lowerer<'m> {
                 self.set_value(
                     result,
                     Value::in_reg(Reg::new(RegType::Temp, texel), shape.count),
+                );
+                Ok(())
+            }
+            Op::ImageQuerySize => {
+                // A storage image's size comes from the driver constant buffer: element
+                // `1 + uav` holds (width, height, depth) for a typed UAV, as the reflection
+                // documents; IL's `resinfo` only describes resources, not UAVs.
+                let ImageRef::Uav(uav) = self.image(inst, 0)? else {
+                    return Err(unsupported("OpImageQuerySize on a sampled image"));
+                };
+                let (Some(result), Some(ty)) = (inst.result_id(), inst.result_type()) else {
+                    return Err(unsupported("an OpImageQuerySize without a result"));
+                };
+                let shape = types::shape_of(module, ty).map_err(|u| located(module, inst, u))?;
+                let driver = self
+                    .resources
+                    .driver_cb()
+                    .ok_or_else(|| Error::Internal("no driver constant buffer".to_string()))?;
+                let reg = Reg::new(RegType::ConstBuff, driver)
+                    .at(super::resources::DRIVER_CB_FIRST_UAV_SIZE + uav);
+                let size = self.regs.temp();
+                self.emit(
+                    Inst::new(Opcode::Mov)
+                        .dst(dst_first(size, shape.count))
+                        .src(Value::in_reg(reg, shape.count).src()),
+                );
+                self.set_value(
+                    result,
+                    Value::in_reg(Reg::new(RegType::Temp, size), shape.count),
                 );
                 Ok(())
             }

@@ -48,9 +48,12 @@ pub fn lower(
         .any(|v| memory::builtin_of(module, v.id) == Some(spirv::BuiltIn::NumWorkgroups))
         || functions.iter().any(|f| {
             let start = f.def.0.saturating_add(1);
-            module
-                .instructions_in(start..f.end.0)
-                .any(|inst| inst.opcode() == Some(spirv::Op::ArrayLength))
+            module.instructions_in(start..f.end.0).any(|inst| {
+                matches!(
+                    inst.opcode(),
+                    Some(spirv::Op::ArrayLength | spirv::Op::ImageQuerySize)
+                )
+            })
         });
     lowerer.resources = Resources::collect(module, &functions, needs_driver_cb)?;
     lowerer.declare_private_globals()?;
@@ -339,7 +342,8 @@ impl<'m> Lowerer<'m> {
             | Op::ImageRead
             | Op::ImageWrite
             | Op::ImageFetch
-            | Op::ImageSampleExplicitLod => self.lower_image(op, inst),
+            | Op::ImageSampleExplicitLod
+            | Op::ImageQuerySize => self.lower_image(op, inst),
             Op::AtomicLoad
             | Op::AtomicStore
             | Op::AtomicExchange
