@@ -5,7 +5,11 @@
 //!    `invalid:`), so the test inputs are what they claim to be;
 //! 2. every module of `../shared/corpus` that the manifest marks valid is read by spv-reader
 //!    without error (skipped with a message when the corpus is absent);
-//! 3. differential execution: our compute shaders and the corpus's run on lavapipe and, translated,
+//! 3. `spv2il dis` (spv-reader's disassembler) prints what `spirv-dis --raw-id` 2025.5 prints for
+//!    every corpus module and test shader, after normalising whitespace and float spellings;
+//! 4. spv-validate's verdicts agree with spirv-val's on the test shaders, the corpus and seeded
+//!    mutants (`validator.rs`);
+//! 5. differential execution: our compute shaders and the corpus's run on lavapipe and, translated,
 //!    in il-sim, with the same inputs and equal outputs (`differential.rs`).
 
 use std::process::Command;
@@ -29,6 +33,12 @@ pub fn run() -> Result<(), String> {
                 failures.push(e);
             }
         }
+    }
+    if let Err(e) = disassembly_matches(corpus_root().as_deref()) {
+        failures.push(e);
+    }
+    if let Err(e) = crate::validator::run(corpus_root().as_deref()) {
+        failures.push(e);
     }
     if let Err(e) = crate::differential::run() {
         failures.push(e);
@@ -96,5 +106,58 @@ fn corpus_reads(root: &std::path::Path) -> Result<(), String> {
         Ok(())
     } else {
         Err(failures.join("\n"))
+    }
+}
+
+/// Stage 3: our disassembly against `spirv-dis --raw-id`, module by module.
+fn disassembly_matches(corpus: Option<&std::path::Path>) -> Result<(), String> {
+    let spirv_dis = spirv_tool("spirv-dis")?;
+    let mut files: Vec<std::path::PathBuf> = test_shaders()?.into_iter().map(|s| s.spv).collect();
+    if let Some(root) = corpus {
+        files.extend(read_manifest(root)?.into_iter().map(|e| root.join(e.path)));
+    }
+    let mut mismatches = Vec::new();
+    let mut compared = 0usize;
+    for file in &files {
+        let output = Command::new(&spirv_dis)
+            .args(["--raw-id", "--no-color"])
+            .arg(file)
+            .output()
+            .map_err(|e| format!("cannot start spirv-dis: {e}"))?;
+        if !output.status.success() {
+            // spirv-dis refuses the module too; the reader's own stage covers it.
+            continue;
+        }
+        compared += 1;
+        let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let ours = match spv_reader::read(&bytes) {
+            Ok(module) => spv_reader::disassemble(&module),
+            Err(e) => {
+                mismatches.push(format!(
+                    "{}: spirv-dis reads it, spv-reader does not: {e}",
+                    file.display()
+                ));
+                continue;
+            }
+        };
+        let theirs = String::from_utf8_lossy(&output.stdout);
+        if spv_reader::dis::normalize_for_comparison(&ours)
+            != spv_reader::dis::normalize_for_comparison(&theirs)
+        {
+            mismatches.push(format!(
+                "{}: the disassembly differs from spirv-dis",
+                file.display()
+            ));
+        }
+    }
+    println!(
+        "conformance: disassembly equals spirv-dis --raw-id on {}/{} modules",
+        compared - mismatches.len(),
+        compared
+    );
+    if mismatches.is_empty() {
+        Ok(())
+    } else {
+        Err(mismatches.join("\n"))
     }
 }

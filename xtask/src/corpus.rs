@@ -9,6 +9,8 @@ use crate::tools::project_root;
 pub struct CorpusEntry {
     /// Path of the module relative to the corpus root.
     pub path: PathBuf,
+    /// The module's natural target environment, as spirv-val spells it.
+    pub val_env: String,
     /// Whether spirv-val 2025.5 accepts the module in its natural target environment.
     pub valid_2025: bool,
 }
@@ -33,7 +35,8 @@ pub fn read_manifest(root: &std::path::Path) -> Result<Vec<CorpusEntry>, String>
             .position(|h| *h == name)
             .ok_or_else(|| format!("manifest.tsv has no `{name}` column"))
     };
-    let (path_col, valid_col) = (column("path")?, column("val2025_env")?);
+    let (path_col, env_col, valid_col) =
+        (column("path")?, column("val_env")?, column("val2025_env")?);
     let mut entries = Vec::new();
     for (number, line) in lines.enumerate() {
         let fields: Vec<&str> = line.split('\t').collect();
@@ -45,6 +48,7 @@ pub fn read_manifest(root: &std::path::Path) -> Result<Vec<CorpusEntry>, String>
         };
         entries.push(CorpusEntry {
             path: PathBuf::from(field(path_col)?),
+            val_env: field(env_col)?.to_string(),
             valid_2025: field(valid_col)? == "1",
         });
     }

@@ -11,6 +11,7 @@ mod differential;
 mod shaders;
 mod tidy;
 mod tools;
+mod validator;
 
 use std::process::ExitCode;
 

@@ -20,13 +20,12 @@
 //! * fp32 denormals are flushed by every IL float instruction (amd-il.md §7.2); Vulkan allows
 //!   that unless the module asks for DenormPreserve.
 
-use il_model::{Control, DstComp, Inst, Opcode, Src, ZeroOp};
+use il_model::{Control, Inst, Opcode, Src, ZeroOp};
 use spv_reader::Inst as SpvInst;
 
 use super::Lowerer;
-use super::memory::Place;
 use super::ops::{INFINITY_BITS, MAGNITUDE_BITS, SIGN_BIT, absolute, negated, temp_value};
-use super::values::{Value, XYZW, dst_at, dst_first};
+use super::values::{Value, XYZW, dst_at};
 use crate::error::Error;
 
 /// GLSL.std.450 instruction numbers (the extended-instruction specification, seed 004).
@@ -468,26 +467,14 @@ impl Lowerer<'_> {
     /// element of one, which is what compilers pass (a local `out` argument).
     fn store_through(&mut self, inst: SpvInst<'_>, n: usize, value: &Value) -> Result<(), Error> {
         let pointer = self.operand_id(inst, n)?;
-        let Some(Some(Place::Register { reg, first, .. })) =
-            self.places.get(pointer.0 as usize).cloned()
-        else {
-            return Err(self.unsupported(
-                inst,
-                "Modf or Frexp storing through a pointer that is not a Function variable",
-            ));
-        };
-        // Element k of the value goes to component first + k of the variable's register.
-        let first = usize::from(first.min(3));
-        let mut dst = dst_first(reg, 0);
-        let mut src = value.src();
-        for k in 0..value.width() {
-            if let Some(comp) = dst.mask.get_mut(first + k) {
-                *comp = DstComp::Write;
-            }
-        }
-        src.swizzle.rotate_right(first);
-        self.emit(Inst::new(Opcode::Mov).dst(dst).src(src));
-        Ok(())
+        let place = self.place(pointer, inst)?;
+        let ty = self
+            .module
+            .result_type(pointer)
+            .and_then(|ty| super::types::pointer_parts(self.module, ty))
+            .map(|(_, pointee)| pointee)
+            .ok_or_else(|| self.unsupported(inst, "Modf or Frexp storing through a non-pointer"))?;
+        self.store_place(inst, place, ty, value, 0)
     }
 
     /// `x · factor` (`mul_ieee`) for a float constant factor.

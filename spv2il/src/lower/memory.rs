@@ -268,7 +268,7 @@ impl<'m> Lowerer<'m> {
 
     /// `OpVariable` inside a function: a register, initialised when the variable has an
     /// initializer.
-    pub(super) fn lower_local_variable(&mut self, inst: SpvInst<'m>) -> Result<(), Error> {
+    pub(super) fn lower_local_variable(&mut self, inst: SpvInst<'_>) -> Result<(), Error> {
         let module = self.module;
         let (Some(result), Some(ty)) = (inst.result_id(), inst.result_type()) else {
             return Err(
@@ -308,7 +308,7 @@ impl<'m> Lowerer<'m> {
     /// array of them; initialised from `initializer` when there is one.
     pub(super) fn new_private_place(
         &mut self,
-        inst: SpvInst<'m>,
+        inst: SpvInst<'_>,
         pointee: Id,
         initializer: Option<Id>,
     ) -> Result<Place, Error> {
@@ -407,7 +407,7 @@ impl<'m> Lowerer<'m> {
     }
 
     /// `OpAccessChain` / `OpInBoundsAccessChain`: walks the indices through the pointee type.
-    pub(super) fn lower_access_chain(&mut self, inst: SpvInst<'m>) -> Result<(), Error> {
+    pub(super) fn lower_access_chain(&mut self, inst: SpvInst<'_>) -> Result<(), Error> {
         let module = self.module;
         let operands = inst.operands();
         let (Some(result), Some((base, indices))) = (inst.result_id(), operands.split_first())
@@ -563,7 +563,7 @@ impl<'m> Lowerer<'m> {
     /// Applies `indices` to a memory pointer, returning the new offset and pointee type.
     fn memory_chain(
         &mut self,
-        inst: SpvInst<'m>,
+        inst: SpvInst<'_>,
         space: Space,
         mut offset: ByteOffset,
         mut pointee: Id,
@@ -579,7 +579,7 @@ impl<'m> Lowerer<'m> {
     /// Applies one index to a memory pointer.
     fn memory_step(
         &mut self,
-        inst: SpvInst<'m>,
+        inst: SpvInst<'_>,
         space: Space,
         mut offset: ByteOffset,
         pointee: Id,
@@ -659,7 +659,7 @@ impl<'m> Lowerer<'m> {
     /// dynamic indices.
     fn add_scaled(
         &mut self,
-        inst: SpvInst<'m>,
+        inst: SpvInst<'_>,
         offset: &mut ByteOffset,
         index: Index,
         stride: u32,
@@ -741,7 +741,7 @@ impl<'m> Lowerer<'m> {
     }
 
     /// `OpLoad`.
-    pub(super) fn lower_load(&mut self, inst: SpvInst<'m>) -> Result<(), Error> {
+    pub(super) fn lower_load(&mut self, inst: SpvInst<'_>) -> Result<(), Error> {
         let module = self.module;
         let (Some(result), Some(ty), Some(pointer)) = (
             inst.result_id(),
@@ -766,7 +766,7 @@ impl<'m> Lowerer<'m> {
     /// MatrixStride in buffers, SPIR-V §2.18.1), scalars and vectors at once.
     fn load_place(
         &mut self,
-        inst: SpvInst<'m>,
+        inst: SpvInst<'_>,
         place: Place,
         ty: Id,
         depth: u32,
@@ -839,7 +839,7 @@ impl<'m> Lowerer<'m> {
     /// The member places and types of an aggregate place, or `None` for a scalar or vector.
     fn parts(
         &mut self,
-        inst: SpvInst<'m>,
+        inst: SpvInst<'_>,
         place: &Place,
         ty: Id,
     ) -> Result<Option<Vec<(Place, Id)>>, Error> {
@@ -916,7 +916,7 @@ impl<'m> Lowerer<'m> {
     /// Loads `count` consecutive dwords from memory into a fresh temporary.
     fn load_memory(
         &mut self,
-        inst: SpvInst<'m>,
+        inst: SpvInst<'_>,
         space: Space,
         offset: &ByteOffset,
         count: u8,
@@ -1011,7 +1011,7 @@ impl<'m> Lowerer<'m> {
     }
 
     /// `OpStore`.
-    pub(super) fn lower_store(&mut self, inst: SpvInst<'m>) -> Result<(), Error> {
+    pub(super) fn lower_store(&mut self, inst: SpvInst<'_>) -> Result<(), Error> {
         let module = self.module;
         let [pointer, object, ..] = inst.operands() else {
             return Err(Unsupported::at(module, inst.index(), "a store without operands").into());
@@ -1025,9 +1025,9 @@ impl<'m> Lowerer<'m> {
     }
 
     /// Stores `value` (of type `ty`) into the whole of `place`, aggregates member by member.
-    fn store_place(
+    pub(super) fn store_place(
         &mut self,
-        inst: SpvInst<'m>,
+        inst: SpvInst<'_>,
         place: Place,
         ty: Id,
         value: &Value,
@@ -1138,7 +1138,7 @@ impl<'m> Lowerer<'m> {
 
     /// `OpAtomic*` on a storage buffer or Workgroup memory (SPIR-V §3.3.18; amd-il.md §9
     /// "Synchronisation and atomics"). The returned old value becomes the result.
-    pub(super) fn lower_atomic(&mut self, op: spirv::Op, inst: SpvInst<'m>) -> Result<(), Error> {
+    pub(super) fn lower_atomic(&mut self, op: spirv::Op, inst: SpvInst<'_>) -> Result<(), Error> {
         use spirv::Op;
         let module = self.module;
         let operands = inst.operands();
@@ -1188,59 +1188,21 @@ impl<'m> Lowerer<'m> {
             }
             _ => {}
         }
+        // The value operand of the plain read-modify-write atomics (SPIR-V §3.3.18).
+        const VALUE: AtomicOperand = AtomicOperand::Value(3);
         let (uav_op, lds_op, operand) = match op {
-            Op::AtomicExchange => (
-                Opcode::UavReadXchg,
-                Opcode::LdsReadXchg,
-                AtomicOperand::Value(3),
-            ),
-            Op::AtomicIAdd => (
-                Opcode::UavReadAdd,
-                Opcode::LdsReadAdd,
-                AtomicOperand::Value(3),
-            ),
-            Op::AtomicISub => (
-                Opcode::UavReadSub,
-                Opcode::LdsReadSub,
-                AtomicOperand::Value(3),
-            ),
+            Op::AtomicExchange => (Opcode::UavReadXchg, Opcode::LdsReadXchg, VALUE),
+            Op::AtomicIAdd => (Opcode::UavReadAdd, Opcode::LdsReadAdd, VALUE),
+            Op::AtomicISub => (Opcode::UavReadSub, Opcode::LdsReadSub, VALUE),
             Op::AtomicIIncrement => (Opcode::UavReadAdd, Opcode::LdsReadAdd, AtomicOperand::One),
             Op::AtomicIDecrement => (Opcode::UavReadSub, Opcode::LdsReadSub, AtomicOperand::One),
-            Op::AtomicSMin => (
-                Opcode::UavReadMin,
-                Opcode::LdsReadMin,
-                AtomicOperand::Value(3),
-            ),
-            Op::AtomicSMax => (
-                Opcode::UavReadMax,
-                Opcode::LdsReadMax,
-                AtomicOperand::Value(3),
-            ),
-            Op::AtomicUMin => (
-                Opcode::UavReadUmin,
-                Opcode::LdsReadUmin,
-                AtomicOperand::Value(3),
-            ),
-            Op::AtomicUMax => (
-                Opcode::UavReadUmax,
-                Opcode::LdsReadUmax,
-                AtomicOperand::Value(3),
-            ),
-            Op::AtomicAnd => (
-                Opcode::UavReadAnd,
-                Opcode::LdsReadAnd,
-                AtomicOperand::Value(3),
-            ),
-            Op::AtomicOr => (
-                Opcode::UavReadOr,
-                Opcode::LdsReadOr,
-                AtomicOperand::Value(3),
-            ),
-            Op::AtomicXor => (
-                Opcode::UavReadXor,
-                Opcode::LdsReadXor,
-                AtomicOperand::Value(3),
-            ),
+            Op::AtomicSMin => (Opcode::UavReadMin, Opcode::LdsReadMin, VALUE),
+            Op::AtomicSMax => (Opcode::UavReadMax, Opcode::LdsReadMax, VALUE),
+            Op::AtomicUMin => (Opcode::UavReadUmin, Opcode::LdsReadUmin, VALUE),
+            Op::AtomicUMax => (Opcode::UavReadUmax, Opcode::LdsReadUmax, VALUE),
+            Op::AtomicAnd => (Opcode::UavReadAnd, Opcode::LdsReadAnd, VALUE),
+            Op::AtomicOr => (Opcode::UavReadOr, Opcode::LdsReadOr, VALUE),
+            Op::AtomicXor => (Opcode::UavReadXor, Opcode::LdsReadXor, VALUE),
             Op::AtomicCompareExchange => (
                 Opcode::UavReadCmpXchg,
                 Opcode::LdsReadCmpXchg,
@@ -1309,7 +1271,7 @@ impl<'m> Lowerer<'m> {
     /// `OpArrayLength`: (buffer bytes − member offset) / stride, with the buffer's byte size from
     /// the driver constant buffer (element `1 + uav`, `.x`), since IL has no query for a raw
     /// UAV's size.
-    pub(super) fn lower_array_length(&mut self, inst: SpvInst<'m>) -> Result<(), Error> {
+    pub(super) fn lower_array_length(&mut self, inst: SpvInst<'_>) -> Result<(), Error> {
         let module = self.module;
         let unsupported = |what: &str| Error::from(Unsupported::at(module, inst.index(), what));
         let (Some(result), [structure, member, ..]) = (inst.result_id(), inst.operands()) else {
@@ -1373,7 +1335,7 @@ impl<'m> Lowerer<'m> {
     /// `OpControlBarrier` and `OpMemoryBarrier` become `fence` with the options their memory
     /// semantics ask for (amd-il.md §6.6): `_threads` for a work-group execution barrier, `_lds`
     /// for Workgroup memory, `_memory` for buffer and image memory.
-    pub(super) fn lower_barrier(&mut self, op: spirv::Op, inst: SpvInst<'m>) -> Result<(), Error> {
+    pub(super) fn lower_barrier(&mut self, op: spirv::Op, inst: SpvInst<'_>) -> Result<(), Error> {
         let module = self.module;
         let operands = inst.operands();
         let (execution, semantics_id) = match op {
