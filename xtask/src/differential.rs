@@ -23,14 +23,20 @@
 //!   NaN may stand for another (Vulkan bounds OpFDiv only for divisors of magnitude 2^-126 to
 //!   2^126); and where the module uses operations the Vulkan spec gives an error bound rather
 //!   than correct rounding (division, transcendental extended instructions, dot products,
-//!   contractible multiply-adds), float words may differ by a relative [`INEXACT_RELATIVE`] or
-//!   an absolute [`INEXACT_ABSOLUTE`].
+//!   contractible multiply-adds, reads of normalised image formats), float words may differ by
+//!   a relative [`INEXACT_RELATIVE`] or an absolute [`INEXACT_ABSOLUTE`]; texels of normalised
+//!   formats may differ by one step (a conversion may round a tie either way).
+//! * **Images.** Storage images, sampled images, combined image samplers and samplers are bound
+//!   on both sides: about 1024 texels in the SPIR-V's format (`Unknown` becomes four 32-bit
+//!   channels of the sampled type), one mip level, nearest clamp-to-edge samplers (il-sim's
+//!   default); storage images are compared texel by texel.
 //! * **Scheduling.** When a module differs, il-sim runs it again in reverse order and with the
 //!   invocations of each group interleaved instruction by instruction; words whose IL result
 //!   changes depend on the order of atomics or on races, which SPIR-V leaves open, and are left
 //!   out of the comparison.
 //! * **Timeouts.** A module that runs out of time on random data (a loop count read from a
-//!   buffer) is run once more with every integer below 64.
+//!   buffer, a loop over a runtime array's length) is run once more with every integer below 64
+//!   and storage buffers of [`SMALL_BUFFER_BYTES`].
 //!
 //! Our shaders must all be identical or tolerated; a difference in one fails the task. Corpus
 //! modules are reported, not failed on: their mismatches are the translator's to-do list.
@@ -49,11 +55,14 @@ use crate::tools::project_root;
 /// Bytes of every storage buffer.
 pub const BUFFER_BYTES: usize = 64 * 1024;
 
+/// Bytes of every storage buffer when a module that timed out is tried again.
+pub const SMALL_BUFFER_BYTES: usize = 4 * 1024;
+
 /// About how many invocations each dispatch runs.
 pub const TARGET_INVOCATIONS: u32 = 1024;
 
 /// il-sim's instruction budget for one dispatch (an endless loop on random data ends here).
-pub const IL_STEP_LIMIT: u64 = 20_000_000;
+pub const IL_STEP_LIMIT: u64 = 100_000_000;
 
 /// How long the Vulkan child may take for one module, start-up included.
 pub const VULKAN_TIMEOUT: Duration = Duration::from_secs(20);
@@ -303,15 +312,16 @@ fn run_case(case: &Case, scratch: &Path, vulkan_works: &mut Option<Result<(), St
         Outcome::TimedOut(first) => match run(true) {
             Outcome::TimedOut(_) => Outcome::TimedOut(first),
             Outcome::Identical => Outcome::Identical,
-            Outcome::Tolerated(why) => Outcome::Tolerated(format!("{why}; small integers")),
-            Outcome::Differing(why) => Outcome::Differing(format!("{why}; small integers")),
+            Outcome::Tolerated(why) => Outcome::Tolerated(format!("{why}; small inputs")),
+            Outcome::Differing(why) => Outcome::Differing(format!("{why}; small inputs")),
             other => other,
         },
         outcome => outcome,
     }
 }
 
-/// One run of both sides on seeded inputs; with `small`, every integer word is below 64.
+/// One run of both sides on seeded inputs; with `small`, every integer word is below 64 and
+/// storage buffers are [`SMALL_BUFFER_BYTES`] long.
 fn run_with_inputs(
     case: &Case,
     translation: &spv2il::Translation,
@@ -322,11 +332,23 @@ fn run_with_inputs(
 ) -> Outcome {
     let groups = dispatch_size(translation.reflection.workgroup_size);
     let mut rng = Rng::new(SEED ^ fnv1a(case.label.as_bytes()));
-    let inputs: Vec<Vec<u8>> = interface
+    // Buffers first, then images (the order of every per-resource list below).
+    let mut inputs: Vec<Vec<u8>> = interface
         .buffers
         .iter()
-        .map(|b| fill(&b.kinds, &mut rng, small || b.kind == BufferKind::Uniform))
+        .map(|b| {
+            // The retry also shrinks storage buffers: loops over a runtime array's length
+            // (OpArrayLength) shrink with them.
+            let kinds = match (small, b.kind) {
+                (true, BufferKind::Storage) => {
+                    &b.kinds[..b.kinds.len().min(SMALL_BUFFER_BYTES / 4)]
+                }
+                _ => &b.kinds[..],
+            };
+            fill(kinds, &mut rng, small || b.kind == BufferKind::Uniform)
+        })
         .collect();
+    inputs.extend(interface.images.iter().map(|i| fill_image(i, &mut rng)));
     let push = interface
         .push
         .as_ref()
@@ -400,7 +422,7 @@ fn run_with_inputs(
     }
     let count = unstable.iter().flatten().filter(|&&u| u).count();
     if count == 0 {
-        return outcome;
+        return outcome.annotated(interface.tolerance.order_sensitive);
     }
     match compare(interface, &inputs, &il, &vk, Some(&unstable)) {
         Outcome::Identical | Outcome::Tolerated(_) => Outcome::Tolerated(format!(
@@ -410,6 +432,19 @@ fn run_with_inputs(
             "{why} ({count} order-dependent words not compared)"
         )),
         other => other,
+    }
+    .annotated(interface.tolerance.order_sensitive)
+}
+
+impl Outcome {
+    /// A difference with the reason the module's results may depend on scheduling beside it.
+    fn annotated(self, order_sensitive: Option<&str>) -> Outcome {
+        match (self, order_sensitive) {
+            (Outcome::Differing(why), Some(reason)) => {
+                Outcome::Differing(format!("{why}; note: {reason}"))
+            }
+            (other, _) => other,
+        }
     }
 }
 
@@ -477,8 +512,149 @@ struct Push {
 /// What the Vulkan side binds, and how tolerant the comparison may be.
 struct Interface {
     buffers: Vec<Buffer>,
+    images: Vec<ImageBinding>,
     push: Option<Push>,
     tolerance: Tolerance,
+}
+
+/// The descriptor kind of an image or sampler binding.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum ImageKind {
+    /// A storage image (`Sampled` 2): read and written, compared afterwards.
+    Storage,
+    /// A sampled image without a sampler (`Sampled` 1).
+    Sampled,
+    /// A combined image and sampler (OpTypeSampledImage).
+    Combined,
+    /// A sampler alone.
+    Sampler,
+}
+
+/// One image or sampler binding of the module.
+struct ImageBinding {
+    set: u32,
+    binding: u32,
+    kind: ImageKind,
+    /// Spatial dimensions (1–3) and whether the image is an array.
+    dims: u32,
+    arrayed: bool,
+    /// Width, height, depth or layers (as il-sim's [`il_sim::Image::size`]).
+    size: [u32; 3],
+    /// The Vulkan format (raw `VkFormat`) and il-sim's texel format; `None` for samplers.
+    format: Option<(i32, il_sim::TexelFormat)>,
+}
+
+/// The Vulkan format and il-sim texel format for a SPIR-V image format, or for `Unknown` the
+/// four-channel 32-bit format of the sampled type.
+fn image_format(
+    module: &Module,
+    format: u32,
+    sampled_type: Id,
+) -> Result<(i32, il_sim::TexelFormat), String> {
+    use il_sim::ChannelType as C;
+    use spv_reader::spirv::ImageFormat as F;
+    // Raw VkFormat values (Vulkan spec, VkFormat).
+    const R8_UNORM: i32 = 9;
+    const R8G8_UNORM: i32 = 16;
+    const R8G8B8A8_UNORM: i32 = 37;
+    const R8G8B8A8_SNORM: i32 = 38;
+    const R8G8B8A8_UINT: i32 = 41;
+    const R8G8B8A8_SINT: i32 = 42;
+    const R32_UINT: i32 = 98;
+    const R32_SINT: i32 = 99;
+    const R32_SFLOAT: i32 = 100;
+    const R32G32_UINT: i32 = 101;
+    const R32G32_SINT: i32 = 102;
+    const R32G32_SFLOAT: i32 = 103;
+    const R32G32B32A32_UINT: i32 = 107;
+    const R32G32B32A32_SINT: i32 = 108;
+    const R32G32B32A32_SFLOAT: i32 = 109;
+    let f = |vk: i32, channels: u8, ty: C| Ok((vk, il_sim::TexelFormat { channels, ty }));
+    match F::from_u32(format) {
+        Some(F::Rgba8) => f(R8G8B8A8_UNORM, 4, C::Unorm8),
+        Some(F::Rgba8Snorm) => f(R8G8B8A8_SNORM, 4, C::Snorm8),
+        Some(F::Rgba8ui) => f(R8G8B8A8_UINT, 4, C::Uint8),
+        Some(F::Rgba8i) => f(R8G8B8A8_SINT, 4, C::Sint8),
+        Some(F::R8) => f(R8_UNORM, 1, C::Unorm8),
+        Some(F::Rg8) => f(R8G8_UNORM, 2, C::Unorm8),
+        Some(F::R32f) => f(R32_SFLOAT, 1, C::Float32),
+        Some(F::Rg32f) => f(R32G32_SFLOAT, 2, C::Float32),
+        Some(F::Rgba32f) => f(R32G32B32A32_SFLOAT, 4, C::Float32),
+        Some(F::R32ui) => f(R32_UINT, 1, C::Uint32),
+        Some(F::Rg32ui) => f(R32G32_UINT, 2, C::Uint32),
+        Some(F::Rgba32ui) => f(R32G32B32A32_UINT, 4, C::Uint32),
+        Some(F::R32i) => f(R32_SINT, 1, C::Sint32),
+        Some(F::Rg32i) => f(R32G32_SINT, 2, C::Sint32),
+        Some(F::Rgba32i) => f(R32G32B32A32_SINT, 4, C::Sint32),
+        Some(F::Unknown) => match module.ty(sampled_type) {
+            Some(Type::Float { .. }) => f(R32G32B32A32_SFLOAT, 4, C::Float32),
+            Some(Type::Int { signed: true, .. }) => f(R32G32B32A32_SINT, 4, C::Sint32),
+            Some(Type::Int { signed: false, .. }) => f(R32G32B32A32_UINT, 4, C::Uint32),
+            _ => Err("an image of an unknown sampled type".into()),
+        },
+        other => Err(format!("image format {other:?}")),
+    }
+}
+
+/// The image binding of a UniformConstant variable's type, or why the stage cannot bind it.
+fn image_binding(module: &Module, set: u32, binding: u32, ty: Id) -> Result<ImageBinding, String> {
+    let (kind, image) = match module.ty(ty) {
+        Some(Type::Sampler) => {
+            return Ok(ImageBinding {
+                set,
+                binding,
+                kind: ImageKind::Sampler,
+                dims: 0,
+                arrayed: false,
+                size: [0; 3],
+                format: None,
+            });
+        }
+        Some(Type::SampledImage { image }) => (ImageKind::Combined, *image),
+        Some(Type::Image { sampled: 2, .. }) => (ImageKind::Storage, ty),
+        Some(Type::Image { .. }) => (ImageKind::Sampled, ty),
+        _ => return Err("a descriptor of a kind other than buffers, images and samplers".into()),
+    };
+    let Some(Type::Image {
+        sampled_type,
+        dim,
+        arrayed,
+        multisampled,
+        format,
+        ..
+    }) = module.ty(image)
+    else {
+        return Err("a sampled image of something other than an image".into());
+    };
+    use spv_reader::spirv::Dim;
+    let dims = match Dim::from_u32(*dim) {
+        Some(Dim::Dim1D) => 1,
+        Some(Dim::Dim2D) => 2,
+        Some(Dim::Dim3D) => 3,
+        other => return Err(format!("an image of dimension {other:?}")),
+    };
+    if *multisampled != 0 {
+        return Err("a multisampled image".into());
+    }
+    let arrayed = *arrayed != 0;
+    // About 1024 texels: 1-D 1024, 2-D 32×32, 3-D 16×16×4; arrays of 4 layers.
+    let size = match (dims, arrayed) {
+        (1, false) => [1024, 1, 1],
+        (1, true) => [256, 1, 4],
+        (2, false) => [32, 32, 1],
+        (2, true) => [16, 16, 4],
+        _ => [16, 16, 4],
+    };
+    let format = image_format(module, *format, *sampled_type)?;
+    Ok(ImageBinding {
+        set,
+        binding,
+        kind,
+        dims,
+        arrayed,
+        size,
+        format: Some(format),
+    })
 }
 
 /// Which differences SPIR-V allows for a module (see the module documentation).
@@ -491,10 +667,53 @@ struct Tolerance {
     /// magnitude in [2^-126, 2^126], so a zero divisor may give any infinity or NaN (IL's
     /// `div_zeroop(infinity)` takes the sign from the dividend alone and makes 0/0 +Inf).
     division: bool,
+    /// Why the module's results may depend on the order of atomics (an atomic's returned value
+    /// is used, or exchanges overwrite each other), if they may. Not a tolerance: differences
+    /// are still reported, with this reason beside them.
+    order_sensitive: Option<&'static str>,
+}
+
+/// Whether results may depend on which invocation's atomic comes first.
+fn order_sensitivity(module: &Module) -> Option<&'static str> {
+    let atomic = |op: Op| {
+        matches!(
+            op,
+            Op::AtomicIAdd
+                | Op::AtomicISub
+                | Op::AtomicSMin
+                | Op::AtomicUMin
+                | Op::AtomicSMax
+                | Op::AtomicUMax
+                | Op::AtomicAnd
+                | Op::AtomicOr
+                | Op::AtomicXor
+                | Op::AtomicIIncrement
+                | Op::AtomicIDecrement
+                | Op::AtomicExchange
+                | Op::AtomicCompareExchange
+        )
+    };
+    let mut results = Vec::new();
+    for inst in module.instructions() {
+        match inst.opcode() {
+            Some(Op::AtomicExchange | Op::AtomicCompareExchange) => {
+                return Some("atomic exchanges overwrite each other in execution order");
+            }
+            Some(op) if atomic(op) => results.extend(inst.result_id()),
+            _ => {}
+        }
+    }
+    let used = module.instructions().any(|inst| {
+        inst.opcode()
+            .is_some_and(|op| !atomic(op) && op != Op::Name && op != Op::Decorate)
+            && inst.operands().iter().any(|w| results.contains(&Id(*w)))
+    });
+    used.then_some("the values atomics return depend on execution order")
 }
 
 fn interface(module: &Module, entry: &str) -> Result<Interface, String> {
     let mut buffers = Vec::new();
+    let mut images = Vec::new();
     let mut push = None;
     for var in module.global_variables() {
         let sc = StorageClass::from_u32(var.storage_class);
@@ -563,30 +782,57 @@ fn interface(module: &Module, entry: &str) -> Result<Interface, String> {
                 mark(module, pointee, 0, None, &mut kinds, 0);
                 push = Some(Push { kinds });
             }
-            Some(StorageClass::UniformConstant | StorageClass::Image) => {
-                return Err("uses images, samplers or other opaque resources".into());
+            Some(StorageClass::UniformConstant) => {
+                let (Some(set), Some(binding)) = (
+                    decorated(Decoration::DescriptorSet),
+                    decorated(Decoration::Binding),
+                ) else {
+                    continue;
+                };
+                images.push(image_binding(module, set, binding, pointee)?);
+            }
+            Some(StorageClass::Image) => {
+                return Err("a variable in the Image storage class".into());
             }
             _ => {}
         }
     }
     buffers.sort_by_key(|b| (b.set, b.binding));
-    if buffers
-        .windows(2)
-        .any(|w| (w[0].set, w[0].binding) == (w[1].set, w[1].binding))
-    {
-        return Err("two buffers share one (set, binding)".into());
+    images.sort_by_key(|b| (b.set, b.binding));
+    let mut taken: Vec<(u32, u32)> = buffers
+        .iter()
+        .map(|b| (b.set, b.binding))
+        .chain(images.iter().map(|i| (i.set, i.binding)))
+        .collect();
+    taken.sort_unstable();
+    if taken.windows(2).any(|w| w[0] == w[1]) {
+        return Err("two resources share one (set, binding)".into());
     }
     if !module.entry_points().iter().any(|e| e.name == entry) {
         return Err(format!("entry point `{entry}` not found"));
     }
+    let normalised_images = images.iter().any(|i| {
+        i.format.is_some_and(|(_, f)| {
+            matches!(
+                f.ty,
+                il_sim::ChannelType::Unorm8 | il_sim::ChannelType::Snorm8
+            )
+        })
+    });
     Ok(Interface {
         buffers,
+        images,
         push,
         tolerance: Tolerance {
-            inexact: inexact_reason(module),
+            inexact: inexact_reason(module).or_else(|| {
+                normalised_images.then_some(
+                    "normalised image formats (implementations convert through a reciprocal)",
+                )
+            }),
             division: module
                 .instructions()
                 .any(|i| matches!(i.opcode(), Some(Op::FDiv | Op::FRem | Op::FMod))),
+            order_sensitive: order_sensitivity(module),
         },
     })
 }
@@ -890,6 +1136,27 @@ fn fill(kinds: &[WordKind], rng: &mut Rng, parameters: bool) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
+/// Texels for an image: random bytes for 8-bit normalised formats, nice floats and small
+/// integers otherwise; nothing for samplers.
+fn fill_image(image: &ImageBinding, rng: &mut Rng) -> Vec<u8> {
+    use il_sim::ChannelType as C;
+    let Some((_, format)) = image.format else {
+        return Vec::new();
+    };
+    let texels = image.size.iter().map(|&d| d as usize).product::<usize>();
+    let channels = texels * usize::from(format.channels);
+    let mut out = Vec::with_capacity(channels * format.ty.bytes());
+    for _ in 0..channels {
+        match format.ty {
+            C::Float32 => out.extend(nice_float(rng).to_bits().to_le_bytes()),
+            C::Uint32 | C::Sint32 => out.extend(nice_int(rng, false).to_le_bytes()),
+            C::Uint8 | C::Sint8 => out.push(rng.below(64) as u8),
+            _ => out.push(rng.next() as u8),
+        }
+    }
+    out
+}
+
 // ----- the IL side ------------------------------------------------------------------------------
 
 enum IlFailure {
@@ -913,6 +1180,8 @@ fn run_il(
     dispatch.step_limit = IL_STEP_LIMIT;
     dispatch.order = order;
     let mut uav_of_buffer: Vec<Option<usize>> = vec![None; interface.buffers.len()];
+    let mut image_of_uav: Vec<Option<usize>> = vec![None; interface.images.len()];
+    let mut driver = None;
     for r in &translation.reflection.resources {
         let id = r.il_id as usize;
         let bytes: Vec<u8> = match r.kind {
@@ -942,18 +1211,48 @@ fn run_il(
                 IlFailure::Mapping("reflection has push constants the module lacks".into())
             })?,
             ResourceKind::DriverConstants => {
-                // Element 0 = NumWorkgroups (spv2il's reflection documents the layout).
-                groups
-                    .iter()
-                    .chain(&[0])
-                    .flat_map(|w| w.to_le_bytes())
-                    .collect()
+                // Filled once every UAV is bound (it holds their sizes).
+                driver = Some(id);
+                continue;
             }
-            other => {
-                return Err(IlFailure::Mapping(format!(
-                    "{} resources are not bound by this stage",
-                    other.name()
-                )));
+            ResourceKind::TypedUav | ResourceKind::Texture => {
+                let found = interface
+                    .images
+                    .iter()
+                    .position(|i| Some(i.set) == r.set && Some(i.binding) == r.binding)
+                    .ok_or_else(|| {
+                        IlFailure::Mapping(format!(
+                            "reflection names image (set {:?}, binding {:?}), which the module does not declare",
+                            r.set, r.binding
+                        ))
+                    })?;
+                let binding = &interface.images[found];
+                let Some((_, format)) = binding.format else {
+                    return Err(IlFailure::Mapping(
+                        "reflection binds a sampler as an image".into(),
+                    ));
+                };
+                let image = il_sim::Image {
+                    format,
+                    size: binding.size,
+                    data: inputs
+                        .get(interface.buffers.len() + found)
+                        .cloned()
+                        .unwrap_or_default(),
+                };
+                let list = if r.kind == ResourceKind::TypedUav {
+                    image_of_uav[found] = Some(id);
+                    &mut dispatch.images
+                } else {
+                    &mut dispatch.textures
+                };
+                if list.len() <= id {
+                    list.resize(id + 1, None);
+                }
+                list[id] = Some(image);
+                // The translation samples resource n with sampler n; the Vulkan side binds
+                // nearest, clamp-to-edge samplers, which is il-sim's default sampler.
+                continue;
             }
         };
         if dispatch.cbs.len() <= id {
@@ -972,6 +1271,38 @@ fn run_il(
             })
             .collect();
     }
+    if let Some(id) = driver {
+        // spv2il's driver constants: element 0 = NumWorkgroups (x, y, z); element 1 + n = the
+        // byte size of raw UAV n in .x (OpArrayLength), or the size of typed UAV n as
+        // OpImageQuerySize returns it: width, then height, then depth or layer count.
+        let mut elements = vec![[groups[0], groups[1], groups[2], 0]];
+        let uavs = dispatch.uavs.len().max(dispatch.images.len());
+        for n in 0..uavs {
+            let typed = dispatch
+                .images
+                .get(n)
+                .and_then(Option::as_ref)
+                .map(|image| {
+                    let binding = image_of_uav
+                        .iter()
+                        .position(|u| *u == Some(n))
+                        .and_then(|i| interface.images.get(i));
+                    let [w, h, z] = image.size;
+                    match binding.map(|b| (b.dims, b.arrayed)) {
+                        Some((1, true)) => [w, z, 0, 0],
+                        Some((1, false)) => [w, 0, 0, 0],
+                        Some((2, false)) => [w, h, 0, 0],
+                        _ => [w, h, z, 0],
+                    }
+                });
+            let raw = || [dispatch.uavs.get(n).map_or(0, |u| u.len() as u32), 0, 0, 0];
+            elements.push(typed.unwrap_or_else(raw));
+        }
+        if dispatch.cbs.len() <= id {
+            dispatch.cbs.resize(id + 1, Vec::new());
+        }
+        dispatch.cbs[id] = elements;
+    }
     match il_sim::run(&translation.program, &mut dispatch) {
         Ok(_) => {}
         Err(e) if e.kind == il_sim::ErrorKind::StepLimit => {
@@ -979,15 +1310,26 @@ fn run_il(
         }
         Err(e) => return Err(IlFailure::Error(e.to_string())),
     }
-    Ok(interface
-        .buffers
-        .iter()
-        .enumerate()
-        .map(|(i, _)| match uav_of_buffer[i] {
+    let mut outputs: Vec<Vec<u8>> = (0..interface.buffers.len())
+        .map(|i| match uav_of_buffer[i] {
             Some(id) => std::mem::take(&mut dispatch.uavs[id]),
             None => inputs.get(i).cloned().unwrap_or_default(),
         })
-        .collect())
+        .collect();
+    for (i, uav) in image_of_uav.iter().enumerate() {
+        let written = uav
+            .and_then(|id| dispatch.images.get_mut(id))
+            .and_then(Option::take)
+            .map(|image| image.data);
+        let input = || {
+            inputs
+                .get(interface.buffers.len() + i)
+                .cloned()
+                .unwrap_or_default()
+        };
+        outputs.push(written.unwrap_or_else(input));
+    }
+    Ok(outputs)
 }
 
 // ----- comparison ---------------------------------------------------------------------------------
@@ -1062,6 +1404,8 @@ fn compare(
             }
             let (x, y) = (word(a, w), word(b, w));
             let verdict = match (x, y, kind) {
+                // Past the end of both (a shrunken retry buffer): nothing to compare.
+                (None, None, _) => continue,
                 (Some(x), Some(y), _) if x == y => Verdict::Same,
                 (Some(x), Some(y), WordKind::Float) => {
                     f32_close(f32::from_bits(x), f32::from_bits(y), &interface.tolerance)
@@ -1111,10 +1455,82 @@ fn compare(
             worst = worst.max(verdict);
         }
     }
+    // Storage images, channel by channel in their formats.
+    for (n, image) in interface.images.iter().enumerate() {
+        let Some((_, format)) = image.format else {
+            continue;
+        };
+        if image.kind != ImageKind::Storage {
+            continue;
+        }
+        let slot = interface.buffers.len() + n;
+        let (Some(a), Some(b)) = (il.get(slot), vk.get(slot)) else {
+            return Outcome::Differing(format!(
+                "image set {} binding {}: missing output",
+                image.set, image.binding
+            ));
+        };
+        let size = format.ty.bytes();
+        for (c, (x, y)) in a.chunks(size).zip(b.chunks(size)).enumerate() {
+            let word = c * size / 4;
+            if skip.and_then(|s| s.get(slot)).and_then(|s| s.get(word)) == Some(&true) {
+                continue;
+            }
+            let value = |bytes: &[u8]| {
+                bytes
+                    .iter()
+                    .rev()
+                    .fold(0u32, |v, &b| (v << 8) | u32::from(b))
+            };
+            let (p, q) = (value(x), value(y));
+            let verdict = if p == q {
+                Verdict::Same
+            } else {
+                match format.ty {
+                    il_sim::ChannelType::Float32 => {
+                        f32_close(f32::from_bits(p), f32::from_bits(q), &interface.tolerance)
+                    }
+                    // Conversions to normalised formats may round either way (Vulkan allows
+                    // the nearest representable value on either side of a tie).
+                    il_sim::ChannelType::Unorm8 | il_sim::ChannelType::Snorm8
+                        if (i32::from(p as u8 as i8) - i32::from(q as u8 as i8)).abs() <= 1
+                            || p.abs_diff(q) <= 1 =>
+                    {
+                        Verdict::Tolerated
+                    }
+                    _ => Verdict::Different,
+                }
+            };
+            if verdict == Verdict::Tolerated {
+                tolerated += 1;
+                if format.ty == il_sim::ChannelType::Float32 {
+                    let (x, y) = (f64::from(f32::from_bits(p)), f64::from(f32::from_bits(q)));
+                    let relative = (x - y).abs() / x.abs().max(y.abs());
+                    if relative.is_finite() {
+                        worst_relative = worst_relative.max(relative);
+                    }
+                }
+            }
+            if verdict == Verdict::Different && first_difference.is_none() {
+                let input = inputs
+                    .get(slot)
+                    .and_then(|v| v.get(c * size..c * size + size))
+                    .map_or(0, value);
+                first_difference = Some(format!(
+                    "image set {} binding {} byte {:#x} ({:?}): il-sim {p:#x}, lavapipe {q:#x}, input {input:#x}",
+                    image.set,
+                    image.binding,
+                    c * size,
+                    format.ty
+                ));
+            }
+            worst = worst.max(verdict);
+        }
+    }
     match worst {
         Verdict::Same => Outcome::Identical,
         Verdict::Tolerated => Outcome::Tolerated(format!(
-            "{tolerated} float words, largest relative difference {worst_relative:.1e}; {}",
+            "{tolerated} float words or texels, largest relative difference {worst_relative:.1e}; {}",
             inexact.unwrap_or("NaN payloads, zero signs, flushed denormals")
         )),
         Verdict::Different => Outcome::Differing(first_difference.unwrap_or_default()),
@@ -1155,6 +1571,29 @@ fn run_vulkan_child(
             "file": file,
         }));
     }
+    let mut images = Vec::new();
+    for (i, image) in interface.images.iter().enumerate() {
+        let file = format!("image{i}.bin");
+        let data = inputs
+            .get(interface.buffers.len() + i)
+            .map_or(&[][..], Vec::as_slice);
+        std::fs::write(dir.join(&file), data).map_err(io)?;
+        images.push(json!({
+            "set": image.set,
+            "binding": image.binding,
+            "kind": match image.kind {
+                ImageKind::Storage => "storage",
+                ImageKind::Sampled => "sampled",
+                ImageKind::Combined => "combined",
+                ImageKind::Sampler => "sampler",
+            },
+            "dims": image.dims,
+            "arrayed": image.arrayed,
+            "size": image.size,
+            "format": image.format.map_or(0, |(vk, _)| vk),
+            "file": file,
+        }));
+    }
     if let Some(p) = push {
         std::fs::write(dir.join("push.bin"), p).map_err(io)?;
     }
@@ -1162,6 +1601,7 @@ fn run_vulkan_child(
         "entry": entry,
         "groups": groups,
         "bindings": bindings,
+        "images": images,
         "push_constants": push.map(|_| "push.bin"),
     });
     std::fs::write(dir.join("job.json"), job.to_string()).map_err(io)?;
@@ -1207,9 +1647,12 @@ fn run_vulkan_child(
         });
     }
     let mut outputs = Vec::new();
-    for i in 0..interface.buffers.len() {
-        let bytes = std::fs::read(dir.join(format!("buffer{i}.out")))
-            .map_err(|e| VulkanFailure::Module(format!("no output {i}: {e}")))?;
+    let names = (0..interface.buffers.len())
+        .map(|i| format!("buffer{i}.out"))
+        .chain((0..interface.images.len()).map(|i| format!("image{i}.out")));
+    for name in names {
+        let bytes = std::fs::read(dir.join(&name))
+            .map_err(|e| VulkanFailure::Module(format!("no output {name}: {e}")))?;
         outputs.push(bytes);
     }
     Ok(outputs)
@@ -1252,6 +1695,42 @@ pub fn vulkan_child(args: &[String]) -> Result<(), String> {
             data,
         });
     }
+    let mut images = Vec::new();
+    for b in job["images"].as_array().into_iter().flatten() {
+        let file = b["file"].as_str().unwrap_or_default();
+        let data = std::fs::read(dir.join(file)).map_err(|e| format!("{file}: {e}"))?;
+        let number = |key: &str| {
+            b[key]
+                .as_u64()
+                .and_then(|v| u32::try_from(v).ok())
+                .unwrap_or(0)
+        };
+        let mut size = [1u32; 3];
+        for (s, v) in size
+            .iter_mut()
+            .zip(b["size"].as_array().into_iter().flatten())
+        {
+            *s = v.as_u64().and_then(|v| u32::try_from(v).ok()).unwrap_or(1);
+        }
+        images.push(vk::ImageJob {
+            set: number("set"),
+            binding: number("binding"),
+            kind: match b["kind"].as_str() {
+                Some("storage") => vk::ImageJobKind::Storage,
+                Some("sampled") => vk::ImageJobKind::Sampled,
+                Some("combined") => vk::ImageJobKind::Combined,
+                _ => vk::ImageJobKind::Sampler,
+            },
+            dims: number("dims"),
+            arrayed: b["arrayed"].as_bool().unwrap_or(false),
+            size,
+            format: b["format"]
+                .as_i64()
+                .and_then(|v| i32::try_from(v).ok())
+                .unwrap_or(0),
+            data,
+        });
+    }
     let push = match job["push_constants"].as_str() {
         Some(file) => Some(std::fs::read(dir.join(file)).map_err(|e| format!("{file}: {e}"))?),
         None => None,
@@ -1263,9 +1742,13 @@ pub fn vulkan_child(args: &[String]) -> Result<(), String> {
             std::process::exit(2);
         }
     };
-    let outputs = device.run(&words, &entry, &bindings, push.as_deref(), groups)?;
-    for (i, bytes) in outputs.iter().enumerate() {
+    let (buffers, images) =
+        device.run(&words, &entry, &bindings, &images, push.as_deref(), groups)?;
+    for (i, bytes) in buffers.iter().enumerate() {
         std::fs::write(dir.join(format!("buffer{i}.out")), bytes).map_err(|e| e.to_string())?;
+    }
+    for (i, bytes) in images.iter().enumerate() {
+        std::fs::write(dir.join(format!("image{i}.out")), bytes).map_err(|e| e.to_string())?;
     }
     Ok(())
 }
@@ -1285,6 +1768,31 @@ mod vk {
         pub set: u32,
         pub binding: u32,
         pub storage: bool,
+        pub data: Vec<u8>,
+    }
+
+    /// Every buffer's bytes, then every image's texels (empty for samplers), after a run.
+    pub type Outputs = (Vec<Vec<u8>>, Vec<Vec<u8>>);
+
+    /// The descriptor kind of an image job.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    pub enum ImageJobKind {
+        Storage,
+        Sampled,
+        Combined,
+        Sampler,
+    }
+
+    /// One image (or sampler) to bind.
+    pub struct ImageJob {
+        pub set: u32,
+        pub binding: u32,
+        pub kind: ImageJobKind,
+        pub dims: u32,
+        pub arrayed: bool,
+        pub size: [u32; 3],
+        /// Raw `VkFormat`.
+        pub format: i32,
         pub data: Vec<u8>,
     }
 
@@ -1371,31 +1879,178 @@ mod vk {
             })
         }
 
-        /// Runs the module once and returns every binding's bytes afterwards.
+        /// A host-visible, coherent buffer of `size` bytes, mapped; the mapping lives until the
+        /// process exits.
+        fn host_buffer(
+            &self,
+            size: u64,
+            usage: vk::BufferUsageFlags,
+        ) -> Result<(vk::Buffer, &'static mut [u8]), String> {
+            let d = &self.device;
+            let info = vk::BufferCreateInfo::default()
+                .size(size)
+                .usage(usage)
+                .sharing_mode(vk::SharingMode::EXCLUSIVE);
+            // SAFETY: plain create-info.
+            let buffer = unsafe { d.create_buffer(&info, None) }
+                .map_err(|e| format!("vkCreateBuffer: {e}"))?;
+            // SAFETY: `buffer` was created by `d`.
+            let req = unsafe { d.get_buffer_memory_requirements(buffer) };
+            let memory_type = self
+                .memory_type(req.memory_type_bits)
+                .ok_or("no host-visible memory")?;
+            let alloc = vk::MemoryAllocateInfo::default()
+                .allocation_size(req.size)
+                .memory_type_index(memory_type);
+            // SAFETY: the memory type index comes from this device's properties.
+            let memory = unsafe { d.allocate_memory(&alloc, None) }
+                .map_err(|e| format!("vkAllocateMemory: {e}"))?;
+            // SAFETY: fresh buffer and memory of at least `req.size` bytes.
+            unsafe { d.bind_buffer_memory(buffer, memory, 0) }
+                .map_err(|e| format!("vkBindBufferMemory: {e}"))?;
+            // SAFETY: the memory is host-visible and not mapped elsewhere.
+            let ptr = unsafe { d.map_memory(memory, 0, req.size, vk::MemoryMapFlags::empty()) }
+                .map_err(|e| format!("vkMapMemory: {e}"))?;
+            // SAFETY: the mapping spans `req.size` ≥ `size` bytes, stays mapped until the process
+            // exits, and no other reference to it exists.
+            let mapped = unsafe { std::slice::from_raw_parts_mut(ptr.cast::<u8>(), size as usize) };
+            mapped.fill(0);
+            Ok((buffer, mapped))
+        }
+
+        /// An image with its memory and view, per the job's dimensions and format.
+        fn image(
+            &self,
+            job: &ImageJob,
+        ) -> Result<(vk::Image, vk::ImageView, vk::Extent3D, u32), String> {
+            let d = &self.device;
+            let [w, h, z] = job.size;
+            let (image_type, view_type, extent, layers) = match (job.dims, job.arrayed) {
+                (1, false) => (
+                    vk::ImageType::TYPE_1D,
+                    vk::ImageViewType::TYPE_1D,
+                    [w, 1, 1],
+                    1,
+                ),
+                (1, true) => (
+                    vk::ImageType::TYPE_1D,
+                    vk::ImageViewType::TYPE_1D_ARRAY,
+                    [w, 1, 1],
+                    z,
+                ),
+                (2, false) => (
+                    vk::ImageType::TYPE_2D,
+                    vk::ImageViewType::TYPE_2D,
+                    [w, h, 1],
+                    1,
+                ),
+                (2, true) => (
+                    vk::ImageType::TYPE_2D,
+                    vk::ImageViewType::TYPE_2D_ARRAY,
+                    [w, h, 1],
+                    z,
+                ),
+                _ => (
+                    vk::ImageType::TYPE_3D,
+                    vk::ImageViewType::TYPE_3D,
+                    [w, h, z],
+                    1,
+                ),
+            };
+            let extent = vk::Extent3D {
+                width: extent[0],
+                height: extent[1],
+                depth: extent[2],
+            };
+            let format = vk::Format::from_raw(job.format);
+            let usage = vk::ImageUsageFlags::TRANSFER_SRC
+                | vk::ImageUsageFlags::TRANSFER_DST
+                | if job.kind == ImageJobKind::Storage {
+                    vk::ImageUsageFlags::STORAGE
+                } else {
+                    vk::ImageUsageFlags::SAMPLED
+                };
+            let info = vk::ImageCreateInfo::default()
+                .image_type(image_type)
+                .format(format)
+                .extent(extent)
+                .mip_levels(1)
+                .array_layers(layers)
+                .samples(vk::SampleCountFlags::TYPE_1)
+                .tiling(vk::ImageTiling::OPTIMAL)
+                .usage(usage)
+                .sharing_mode(vk::SharingMode::EXCLUSIVE)
+                .initial_layout(vk::ImageLayout::UNDEFINED);
+            // SAFETY: plain create-info.
+            let image = unsafe { d.create_image(&info, None) }
+                .map_err(|e| format!("vkCreateImage ({format:?}): {e}"))?;
+            // SAFETY: `image` was created by `d`.
+            let req = unsafe { d.get_image_memory_requirements(image) };
+            // SAFETY: `physical` came from `instance`.
+            let props = unsafe {
+                self.instance
+                    .get_physical_device_memory_properties(self.physical)
+            };
+            let memory_type = (0..props.memory_type_count)
+                .find(|&i| req.memory_type_bits & (1 << i) != 0)
+                .ok_or("no memory type for an image")?;
+            let alloc = vk::MemoryAllocateInfo::default()
+                .allocation_size(req.size)
+                .memory_type_index(memory_type);
+            // SAFETY: the memory type index comes from this device's properties.
+            let memory = unsafe { d.allocate_memory(&alloc, None) }
+                .map_err(|e| format!("vkAllocateMemory: {e}"))?;
+            // SAFETY: fresh image and memory of at least `req.size` bytes.
+            unsafe { d.bind_image_memory(image, memory, 0) }
+                .map_err(|e| format!("vkBindImageMemory: {e}"))?;
+            let view_info = vk::ImageViewCreateInfo::default()
+                .image(image)
+                .view_type(view_type)
+                .format(format)
+                .subresource_range(color_range(layers));
+            // SAFETY: the image was created by `d` with this format and layer count.
+            let view = unsafe { d.create_image_view(&view_info, None) }
+                .map_err(|e| format!("vkCreateImageView: {e}"))?;
+            Ok((image, view, extent, layers))
+        }
+
+        /// Runs the module once and returns every buffer's and image's bytes afterwards.
         pub fn run(
             &self,
             words: &[u32],
             entry: &str,
             bindings: &[Binding],
+            images: &[ImageJob],
             push: Option<&[u8]>,
             groups: [u32; 3],
-        ) -> Result<Vec<Vec<u8>>, String> {
+        ) -> Result<Outputs, String> {
             let d = &self.device;
             let module_info = vk::ShaderModuleCreateInfo::default().code(words);
             // SAFETY: `words` outlives the call.
             let module = unsafe { d.create_shader_module(&module_info, None) }
                 .map_err(|e| format!("vkCreateShaderModule: {e}"))?;
 
-            let max_set = bindings.iter().map(|b| b.set).max();
+            let max_set = bindings
+                .iter()
+                .map(|b| b.set)
+                .chain(images.iter().map(|i| i.set))
+                .max();
             let mut set_layouts = Vec::new();
             for set in 0..max_set.map_or(0, |m| m + 1) {
                 let layout_bindings: Vec<vk::DescriptorSetLayoutBinding> = bindings
                     .iter()
                     .filter(|b| b.set == set)
-                    .map(|b| {
+                    .map(|b| (b.binding, descriptor_type(b)))
+                    .chain(
+                        images
+                            .iter()
+                            .filter(|i| i.set == set)
+                            .map(|i| (i.binding, image_descriptor_type(i))),
+                    )
+                    .map(|(binding, ty)| {
                         vk::DescriptorSetLayoutBinding::default()
-                            .binding(b.binding)
-                            .descriptor_type(descriptor_type(b))
+                            .binding(binding)
+                            .descriptor_type(ty)
                             .descriptor_count(1)
                             .stage_flags(vk::ShaderStageFlags::COMPUTE)
                     })
@@ -1441,60 +2096,58 @@ mod vk {
             // Buffers in host-visible, coherent memory, filled with the inputs.
             let mut buffers = Vec::new();
             for b in bindings {
-                let size = b.data.len().max(16) as u64;
                 let usage = if b.storage {
                     vk::BufferUsageFlags::STORAGE_BUFFER
                 } else {
                     vk::BufferUsageFlags::UNIFORM_BUFFER
                 };
-                let info = vk::BufferCreateInfo::default()
-                    .size(size)
-                    .usage(usage)
-                    .sharing_mode(vk::SharingMode::EXCLUSIVE);
-                // SAFETY: plain create-info.
-                let buffer = unsafe { d.create_buffer(&info, None) }
-                    .map_err(|e| format!("vkCreateBuffer: {e}"))?;
-                // SAFETY: `buffer` was created by `d`.
-                let req = unsafe { d.get_buffer_memory_requirements(buffer) };
-                let memory_type = self
-                    .memory_type(req.memory_type_bits)
-                    .ok_or("no host-visible memory")?;
-                let alloc = vk::MemoryAllocateInfo::default()
-                    .allocation_size(req.size)
-                    .memory_type_index(memory_type);
-                // SAFETY: the memory type index comes from this device's properties.
-                let memory = unsafe { d.allocate_memory(&alloc, None) }
-                    .map_err(|e| format!("vkAllocateMemory: {e}"))?;
-                // SAFETY: fresh buffer and memory of at least `req.size` bytes.
-                unsafe { d.bind_buffer_memory(buffer, memory, 0) }
-                    .map_err(|e| format!("vkBindBufferMemory: {e}"))?;
-                // SAFETY: the memory is host-visible and not mapped elsewhere.
-                let ptr = unsafe { d.map_memory(memory, 0, req.size, vk::MemoryMapFlags::empty()) }
-                    .map_err(|e| format!("vkMapMemory: {e}"))?;
-                // SAFETY: the mapping spans `req.size` ≥ `size` ≥ `data.len()` bytes and no
-                // other reference to it exists.
-                let mapped =
-                    unsafe { std::slice::from_raw_parts_mut(ptr.cast::<u8>(), size as usize) };
-                mapped.fill(0);
+                let (buffer, mapped) = self.host_buffer(b.data.len().max(16) as u64, usage)?;
                 mapped[..b.data.len()].copy_from_slice(&b.data);
-                buffers.push((buffer, memory, mapped));
+                buffers.push((buffer, mapped));
+            }
+
+            // Images, each with a staging buffer for the upload and the read-back; one sampler
+            // (nearest, clamp to edge: il-sim's default) for every sampler binding.
+            let sampler_info = vk::SamplerCreateInfo::default()
+                .mag_filter(vk::Filter::NEAREST)
+                .min_filter(vk::Filter::NEAREST)
+                .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
+                .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+                .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+                .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+                .max_lod(0.0);
+            // SAFETY: plain create-info.
+            let sampler = unsafe { d.create_sampler(&sampler_info, None) }
+                .map_err(|e| format!("vkCreateSampler: {e}"))?;
+            let mut made = Vec::new();
+            for job in images {
+                if job.kind == ImageJobKind::Sampler {
+                    made.push(None);
+                    continue;
+                }
+                let (image, view, extent, layers) = self.image(job)?;
+                let (staging, mapped) = self.host_buffer(
+                    job.data.len().max(16) as u64,
+                    vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST,
+                )?;
+                mapped[..job.data.len()].copy_from_slice(&job.data);
+                made.push(Some((image, view, extent, layers, staging, mapped)));
             }
 
             // Descriptors.
-            let storage_count = bindings.iter().filter(|b| b.storage).count() as u32;
-            let uniform_count = bindings.len() as u32 - storage_count;
-            let mut pool_sizes = Vec::new();
-            if storage_count > 0 {
-                pool_sizes.push(vk::DescriptorPoolSize {
-                    ty: vk::DescriptorType::STORAGE_BUFFER,
-                    descriptor_count: storage_count,
-                });
-            }
-            if uniform_count > 0 {
-                pool_sizes.push(vk::DescriptorPoolSize {
-                    ty: vk::DescriptorType::UNIFORM_BUFFER,
-                    descriptor_count: uniform_count,
-                });
+            let mut pool_sizes: Vec<vk::DescriptorPoolSize> = Vec::new();
+            let types = bindings
+                .iter()
+                .map(descriptor_type)
+                .chain(images.iter().map(image_descriptor_type));
+            for ty in types {
+                match pool_sizes.iter_mut().find(|p| p.ty == ty) {
+                    Some(p) => p.descriptor_count += 1,
+                    None => pool_sizes.push(vk::DescriptorPoolSize {
+                        ty,
+                        descriptor_count: 1,
+                    }),
+                }
             }
             let mut sets = Vec::new();
             if !set_layouts.is_empty() {
@@ -1510,18 +2163,30 @@ mod vk {
                 // SAFETY: pool and layouts were created by `d`.
                 sets = unsafe { d.allocate_descriptor_sets(&alloc) }
                     .map_err(|e| format!("vkAllocateDescriptorSets: {e}"))?;
-                let infos: Vec<[vk::DescriptorBufferInfo; 1]> = buffers
+                let buffer_infos: Vec<[vk::DescriptorBufferInfo; 1]> = buffers
                     .iter()
-                    .map(|(buffer, _, _)| {
+                    .map(|(buffer, _)| {
                         [vk::DescriptorBufferInfo::default()
                             .buffer(*buffer)
                             .offset(0)
                             .range(vk::WHOLE_SIZE)]
                     })
                     .collect();
-                let writes: Vec<vk::WriteDescriptorSet> = bindings
+                let image_infos: Vec<[vk::DescriptorImageInfo; 1]> = made
                     .iter()
-                    .zip(&infos)
+                    .map(|m| {
+                        let info = vk::DescriptorImageInfo::default()
+                            .sampler(sampler)
+                            .image_layout(vk::ImageLayout::GENERAL);
+                        [match m {
+                            Some((_, view, ..)) => info.image_view(*view),
+                            None => info,
+                        }]
+                    })
+                    .collect();
+                let mut writes: Vec<vk::WriteDescriptorSet> = bindings
+                    .iter()
+                    .zip(&buffer_infos)
                     .map(|(b, info)| {
                         vk::WriteDescriptorSet::default()
                             .dst_set(sets[b.set as usize])
@@ -1530,11 +2195,18 @@ mod vk {
                             .buffer_info(info)
                     })
                     .collect();
-                // SAFETY: every write names a set, binding and buffer of this device.
+                writes.extend(images.iter().zip(&image_infos).map(|(i, info)| {
+                    vk::WriteDescriptorSet::default()
+                        .dst_set(sets[i.set as usize])
+                        .dst_binding(i.binding)
+                        .descriptor_type(image_descriptor_type(i))
+                        .image_info(info)
+                }));
+                // SAFETY: every write names a set, binding and resource of this device.
                 unsafe { d.update_descriptor_sets(&writes, &[]) };
             }
 
-            // Record, submit, wait.
+            // Record: upload the images, dispatch, read the images back.
             let pool_info = vk::CommandPoolCreateInfo::default().queue_family_index(self.family);
             // SAFETY: plain create-info.
             let command_pool = unsafe { d.create_command_pool(&pool_info, None) }
@@ -1548,13 +2220,85 @@ mod vk {
                 .map_err(|e| format!("vkAllocateCommandBuffers: {e}"))?[0];
             let begin = vk::CommandBufferBeginInfo::default()
                 .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
-            let barrier = [vk::MemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::SHADER_WRITE)
+            let transition = |image: vk::Image,
+                              layers: u32,
+                              from: (vk::ImageLayout, vk::AccessFlags),
+                              to: (vk::ImageLayout, vk::AccessFlags)| {
+                vk::ImageMemoryBarrier::default()
+                    .old_layout(from.0)
+                    .src_access_mask(from.1)
+                    .new_layout(to.0)
+                    .dst_access_mask(to.1)
+                    .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                    .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                    .image(image)
+                    .subresource_range(color_range(layers))
+            };
+            let copy = |extent: vk::Extent3D, layers: u32| {
+                [vk::BufferImageCopy::default()
+                    .image_subresource(
+                        vk::ImageSubresourceLayers::default()
+                            .aspect_mask(vk::ImageAspectFlags::COLOR)
+                            .mip_level(0)
+                            .base_array_layer(0)
+                            .layer_count(layers),
+                    )
+                    .image_extent(extent)]
+            };
+            let shader_rw = vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE;
+            let host_barrier = [vk::MemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE)
                 .dst_access_mask(vk::AccessFlags::HOST_READ)];
-            // SAFETY: recording into a fresh command buffer with objects of this device.
+            // SAFETY: recording into a fresh command buffer with objects of this device; every
+            // image is transitioned before it is used in a new way.
             unsafe {
                 d.begin_command_buffer(cb, &begin)
                     .map_err(|e| format!("vkBeginCommandBuffer: {e}"))?;
+                for (image, _, extent, layers, staging, _) in made.iter().flatten() {
+                    let to_transfer = [transition(
+                        *image,
+                        *layers,
+                        (vk::ImageLayout::UNDEFINED, vk::AccessFlags::empty()),
+                        (
+                            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                            vk::AccessFlags::TRANSFER_WRITE,
+                        ),
+                    )];
+                    d.cmd_pipeline_barrier(
+                        cb,
+                        vk::PipelineStageFlags::TOP_OF_PIPE,
+                        vk::PipelineStageFlags::TRANSFER,
+                        vk::DependencyFlags::empty(),
+                        &[],
+                        &[],
+                        &to_transfer,
+                    );
+                    d.cmd_copy_buffer_to_image(
+                        cb,
+                        *staging,
+                        *image,
+                        vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                        &copy(*extent, *layers),
+                    );
+                    let to_general = [transition(
+                        *image,
+                        *layers,
+                        (
+                            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                            vk::AccessFlags::TRANSFER_WRITE,
+                        ),
+                        (vk::ImageLayout::GENERAL, shader_rw),
+                    )];
+                    d.cmd_pipeline_barrier(
+                        cb,
+                        vk::PipelineStageFlags::TRANSFER,
+                        vk::PipelineStageFlags::COMPUTE_SHADER,
+                        vk::DependencyFlags::empty(),
+                        &[],
+                        &[],
+                        &to_general,
+                    );
+                }
                 d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline);
                 if !sets.is_empty() {
                     d.cmd_bind_descriptor_sets(
@@ -1570,12 +2314,39 @@ mod vk {
                     d.cmd_push_constants(cb, pipeline_layout, vk::ShaderStageFlags::COMPUTE, 0, p);
                 }
                 d.cmd_dispatch(cb, groups[0], groups[1], groups[2]);
+                for (image, _, extent, layers, staging, _) in made.iter().flatten() {
+                    let to_source = [transition(
+                        *image,
+                        *layers,
+                        (vk::ImageLayout::GENERAL, shader_rw),
+                        (
+                            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                            vk::AccessFlags::TRANSFER_READ,
+                        ),
+                    )];
+                    d.cmd_pipeline_barrier(
+                        cb,
+                        vk::PipelineStageFlags::COMPUTE_SHADER,
+                        vk::PipelineStageFlags::TRANSFER,
+                        vk::DependencyFlags::empty(),
+                        &[],
+                        &[],
+                        &to_source,
+                    );
+                    d.cmd_copy_image_to_buffer(
+                        cb,
+                        *image,
+                        vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                        *staging,
+                        &copy(*extent, *layers),
+                    );
+                }
                 d.cmd_pipeline_barrier(
                     cb,
-                    vk::PipelineStageFlags::COMPUTE_SHADER,
+                    vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
                     vk::PipelineStageFlags::HOST,
                     vk::DependencyFlags::empty(),
-                    &barrier,
+                    &host_barrier,
                     &[],
                     &[],
                 );
@@ -1593,11 +2364,39 @@ mod vk {
             // SAFETY: `fence` belongs to `d`.
             unsafe { d.wait_for_fences(&[fence], true, FENCE_TIMEOUT_NS) }
                 .map_err(|e| format!("vkWaitForFences: {e}"))?;
-            Ok(buffers
+            let buffer_out = buffers
                 .iter()
                 .zip(bindings)
-                .map(|((_, _, mapped), b)| mapped[..b.data.len()].to_vec())
-                .collect())
+                .map(|((_, mapped), b)| mapped[..b.data.len()].to_vec())
+                .collect();
+            let image_out = made
+                .iter()
+                .zip(images)
+                .map(|(m, job)| match m {
+                    Some((.., mapped)) => mapped[..job.data.len()].to_vec(),
+                    None => Vec::new(),
+                })
+                .collect();
+            Ok((buffer_out, image_out))
+        }
+    }
+
+    /// The whole colour aspect of a one-level image with `layers` layers.
+    fn color_range(layers: u32) -> vk::ImageSubresourceRange {
+        vk::ImageSubresourceRange::default()
+            .aspect_mask(vk::ImageAspectFlags::COLOR)
+            .base_mip_level(0)
+            .level_count(1)
+            .base_array_layer(0)
+            .layer_count(layers)
+    }
+
+    fn image_descriptor_type(i: &ImageJob) -> vk::DescriptorType {
+        match i.kind {
+            ImageJobKind::Storage => vk::DescriptorType::STORAGE_IMAGE,
+            ImageJobKind::Sampled => vk::DescriptorType::SAMPLED_IMAGE,
+            ImageJobKind::Combined => vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+            ImageJobKind::Sampler => vk::DescriptorType::SAMPLER,
         }
     }
 
@@ -1657,6 +2456,45 @@ mod tests {
     }
 
     #[test]
+    fn image_bindings_take_the_declared_formats() {
+        // storage_image.comp: rgba8 image2D at binding 0, rgba32f image2D at binding 1.
+        let m = module("spv2il/tests/shaders/images/storage_image.spv");
+        let i = interface(&m, "main").unwrap();
+        assert!(i.buffers.is_empty());
+        let formats: Vec<_> = i
+            .images
+            .iter()
+            .map(|b| (b.binding, b.kind, b.size, b.format))
+            .collect();
+        let unorm = il_sim::TexelFormat {
+            channels: 4,
+            ty: il_sim::ChannelType::Unorm8,
+        };
+        let float = il_sim::TexelFormat {
+            channels: 4,
+            ty: il_sim::ChannelType::Float32,
+        };
+        assert_eq!(
+            formats,
+            vec![
+                (0, ImageKind::Storage, [32, 32, 1], Some((37, unorm))),
+                (1, ImageKind::Storage, [32, 32, 1], Some((109, float))),
+            ]
+        );
+        assert!(
+            i.tolerance
+                .inexact
+                .is_some_and(|r| r.starts_with("normalised"))
+        );
+        let data = fill_image(&i.images[0], &mut Rng::new(1));
+        assert_eq!(data.len(), 32 * 32 * 4);
+        // The order-sensitivity scan: atomics_buffer.comp uses an exchange's result.
+        let atomics = module("spv2il/tests/shaders/memory/atomics_buffer.spv");
+        assert!(order_sensitivity(&atomics).is_some());
+        assert!(order_sensitivity(&m).is_none());
+    }
+
+    #[test]
     fn inputs_are_deterministic_and_never_special_floats() {
         let kinds = [
             WordKind::Float,
@@ -1694,14 +2532,17 @@ mod tests {
         let exact = Tolerance {
             inexact: None,
             division: false,
+            order_sensitive: None,
         };
         let inexact = Tolerance {
             inexact: Some("test"),
             division: false,
+            order_sensitive: None,
         };
         let division = Tolerance {
             inexact: Some("float division"),
             division: true,
+            order_sensitive: None,
         };
         let one_ulp_up = f32::from_bits(1.0f32.to_bits() + 1);
         let v = |a: f32, b: f32, t: &Tolerance| f32_close(a, b, t);
@@ -1729,10 +2570,12 @@ mod tests {
                 kind: BufferKind::Storage,
                 kinds: vec![WordKind::Int; 4],
             }],
+            images: Vec::new(),
             push: None,
             tolerance: Tolerance {
                 inexact: None,
                 division: false,
+                order_sensitive: None,
             },
         };
         let bytes = |w: [u32; 4]| -> Vec<u8> { w.iter().flat_map(|x| x.to_le_bytes()).collect() };
