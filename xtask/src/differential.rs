@@ -84,8 +84,17 @@ pub const INEXACT_ABSOLUTE: f64 = 1.0 / 2048.0;
 /// The seed of every input; each module mixes in a hash of its path.
 const SEED: u64 = 0x5EED_0F5B_2011_0008;
 
-/// Where Debian's mesa-vulkan-drivers installs lavapipe's ICD manifest.
+/// Where Debian's mesa-vulkan-drivers installs lavapipe's ICD manifest, the default driver.
 const LAVAPIPE_ICD: &str = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
+
+/// The ICD manifests the Vulkan child loads: `VK_ICD_FILENAMES` when the caller set it (another
+/// driver, another install location), lavapipe otherwise.
+fn icd_files() -> String {
+    std::env::var("VK_ICD_FILENAMES")
+        .ok()
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| LAVAPIPE_ICD.to_string())
+}
 
 /// The xtask sub-command the child process runs.
 pub const CHILD_TASK: &str = "differential-vulkan";
@@ -120,10 +129,9 @@ pub fn run() -> Result<(), String> {
 pub fn run_filtered(args: &[String]) -> Result<(), String> {
     let keep = args.iter().any(|a| a == "--keep");
     let filter = args.iter().find(|a| !a.starts_with("--"));
-    if !Path::new(LAVAPIPE_ICD).is_file() {
-        println!(
-            "differential: no Vulkan ICD (lavapipe, {LAVAPIPE_ICD}) on this machine; stage skipped"
-        );
+    let icd = icd_files();
+    if !icd.split(':').any(|f| Path::new(f).is_file()) {
+        println!("differential: no Vulkan ICD ({icd}) on this machine; stage skipped");
         return Ok(());
     }
     let mut cases = collect_cases()?;
@@ -1613,7 +1621,7 @@ fn run_vulkan_child(
     let mut child = Command::new(exe)
         .arg(CHILD_TASK)
         .arg(dir)
-        .env("VK_ICD_FILENAMES", LAVAPIPE_ICD)
+        .env("VK_ICD_FILENAMES", icd_files())
         .env("XDG_RUNTIME_DIR", &runtime)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -1765,9 +1773,13 @@ mod vk {
 
     /// One buffer to bind.
     pub struct Binding {
+        /// Descriptor set.
         pub set: u32,
+        /// Binding in the set.
         pub binding: u32,
+        /// A storage buffer (else a uniform buffer).
         pub storage: bool,
+        /// Contents before the dispatch.
         pub data: Vec<u8>,
     }
 
@@ -1777,22 +1789,33 @@ mod vk {
     /// The descriptor kind of an image job.
     #[derive(Clone, Copy, PartialEq, Eq)]
     pub enum ImageJobKind {
+        /// `STORAGE_IMAGE`.
         Storage,
+        /// `SAMPLED_IMAGE`.
         Sampled,
+        /// `COMBINED_IMAGE_SAMPLER`.
         Combined,
+        /// `SAMPLER` (no image).
         Sampler,
     }
 
     /// One image (or sampler) to bind.
     pub struct ImageJob {
+        /// Descriptor set.
         pub set: u32,
+        /// Binding in the set.
         pub binding: u32,
+        /// Descriptor kind.
         pub kind: ImageJobKind,
+        /// Spatial dimensions, 1–3.
         pub dims: u32,
+        /// An array image.
         pub arrayed: bool,
+        /// Width, height, depth or layers.
         pub size: [u32; 3],
         /// Raw `VkFormat`.
         pub format: i32,
+        /// Texels before the dispatch, tightly packed.
         pub data: Vec<u8>,
     }
 
