@@ -602,7 +602,9 @@ impl<'m> Lowerer<'m> {
                 let member_offset = if space.explicit_layout() {
                     types::member_offset(module, pointee, member)
                 } else {
-                    resources::natural_member_offset(module, pointee, member)
+                    resources::natural_member_offset(module, pointee, member, &mut |id| {
+                        self.constants.word(id, 0).ok()
+                    })
                 }
                 .ok_or_else(|| missing("a struct member without an Offset"))?;
                 offset.constant = offset.constant.wrapping_add(member_offset);
@@ -627,7 +629,9 @@ impl<'m> Lowerer<'m> {
                 let stride = if space.explicit_layout() {
                     types::array_stride(module, pointee)
                 } else {
-                    resources::natural_size(module, element)
+                    resources::natural_size(module, element, &mut |id| {
+                        self.constants.word(id, 0).ok()
+                    })
                 }
                 .ok_or_else(|| missing("an array without an ArrayStride"))?;
                 if matches!(module.ty(element), Some(Type::Matrix { .. })) {
@@ -641,7 +645,10 @@ impl<'m> Lowerer<'m> {
                 let stride = if space.explicit_layout() {
                     matrix_stride.ok_or_else(|| missing("a matrix without a MatrixStride"))?
                 } else {
-                    resources::natural_size(module, column).ok_or_else(|| missing("this matrix"))?
+                    resources::natural_size(module, column, &mut |id| {
+                        self.constants.word(id, 0).ok()
+                    })
+                    .ok_or_else(|| missing("this matrix"))?
                 };
                 self.add_scaled(inst, &mut offset, index, stride)?;
                 Ok((offset, column))

@@ -55,7 +55,8 @@ pub fn lower(
                 )
             })
         });
-    lowerer.resources = Resources::collect(module, &functions, needs_driver_cb)?;
+    lowerer.resources =
+        Resources::collect(module, &functions, needs_driver_cb, &mut lowerer.constants)?;
     lowerer.declare_private_globals()?;
     lowerer.lower_function_body(function)?;
     let workgroup_size = lowerer.workgroup_size(entry.function)?;

@@ -60,6 +60,7 @@ impl Resources {
         module: &Module,
         functions: &[&Function],
         needs_driver_cb: bool,
+        constants: &mut super::spec::ConstantEvaluator<'_>,
     ) -> Result<Resources, Error> {
         let used = mentioned_ids(module, functions);
         let mut resources = Resources::default();
@@ -108,9 +109,10 @@ impl Resources {
                 spirv::StorageClass::Uniform => uniforms.push((set, binding, variable.id, pointee)),
                 spirv::StorageClass::PushConstant => push_constant = Some((variable.id, pointee)),
                 spirv::StorageClass::Workgroup => {
-                    let size = natural_size(module, pointee).ok_or_else(|| {
-                        Unsupported::at(module, variable.inst, "this Workgroup variable's type")
-                    })?;
+                    let size = natural_size(module, pointee, &mut |id| constants.word(id, 0).ok())
+                        .ok_or_else(|| {
+                            Unsupported::at(module, variable.inst, "this Workgroup variable's type")
+                        })?;
                     resources.lds.push((variable.id, resources.lds_bytes));
                     resources.lds_bytes =
                         resources.lds_bytes.saturating_add(size.next_multiple_of(4));
@@ -403,7 +405,8 @@ fn explicit_size(module: &Module, ty: Id, depth: u32) -> Option<u32> {
     }
     match module.ty(ty)? {
         Type::Bool | Type::Int { .. } | Type::Float { .. } | Type::Vector { .. } => {
-            natural_size(module, ty)
+            // Scalars and vectors: no array lengths to resolve.
+            natural_size(module, ty, &mut |_| None)
         }
         Type::Array { element: _, length } => {
             let stride = types::array_stride(module, ty)?;
@@ -438,11 +441,21 @@ const MAX_TYPE_DEPTH: u32 = 64;
 
 /// Byte size of a type in our own packed layout (for Workgroup memory, which has no explicit
 /// layout): 4 bytes per 32-bit scalar, vectors and structs packed, arrays of packed elements.
-pub fn natural_size(module: &Module, ty: Id) -> Option<u32> {
-    natural_size_at(module, ty, 0)
+/// `lengths` gives the value of an array-length constant (specialization constants included).
+pub fn natural_size(
+    module: &Module,
+    ty: Id,
+    lengths: &mut dyn FnMut(Id) -> Option<u32>,
+) -> Option<u32> {
+    natural_size_at(module, ty, lengths, 0)
 }
 
-fn natural_size_at(module: &Module, ty: Id, depth: u32) -> Option<u32> {
+fn natural_size_at(
+    module: &Module,
+    ty: Id,
+    lengths: &mut dyn FnMut(Id) -> Option<u32>,
+    depth: u32,
+) -> Option<u32> {
     if depth > MAX_TYPE_DEPTH {
         return None;
     }
@@ -450,24 +463,32 @@ fn natural_size_at(module: &Module, ty: Id, depth: u32) -> Option<u32> {
         Type::Bool => Some(4),
         Type::Int { width: 32, .. } | Type::Float { width: 32 } => Some(4),
         Type::Vector { component, count } => {
-            natural_size_at(module, *component, depth + 1)?.checked_mul(*count)
+            natural_size_at(module, *component, lengths, depth + 1)?.checked_mul(*count)
         }
-        Type::Array { element, length } => natural_size_at(module, *element, depth + 1)?
-            .checked_mul(types::constant_u32(module, *length)?),
+        Type::Array { element, length } => {
+            natural_size_at(module, *element, lengths, depth + 1)?.checked_mul(lengths(*length)?)
+        }
         Type::Struct { members } => members.iter().try_fold(0u32, |sum, m| {
-            sum.checked_add(natural_size_at(module, *m, depth + 1)?)
+            sum.checked_add(natural_size_at(module, *m, lengths, depth + 1)?)
         }),
         _ => None,
     }
 }
 
 /// Byte offset of member `member` of `ty` in the packed layout of [`natural_size`].
-pub fn natural_member_offset(module: &Module, ty: Id, member: u32) -> Option<u32> {
+pub fn natural_member_offset(
+    module: &Module,
+    ty: Id,
+    member: u32,
+    lengths: &mut dyn FnMut(Id) -> Option<u32>,
+) -> Option<u32> {
     match module.ty(ty)? {
         Type::Struct { members } => members
             .iter()
             .take(member as usize)
-            .try_fold(0u32, |sum, m| sum.checked_add(natural_size(module, *m)?)),
+            .try_fold(0u32, |sum, m| {
+                sum.checked_add(natural_size(module, *m, lengths)?)
+            }),
         _ => None,
     }
 }
