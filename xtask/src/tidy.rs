@@ -6,7 +6,8 @@
 //!   in the pipeline, nothing depends on `xtask` or `spv2il`, and only spv-reader names rspirv.
 //! * Every `.rs` file opens with a `//!` overview.
 //! * No test is `#[ignore]`d and none is `#[should_panic]`: a test asserts an outcome.
-//! * Every workspace member inherits the workspace lints.
+//! * Every workspace member inherits the workspace lints (xtask repeats them with unsafe code
+//!   denied rather than forbidden), and only xtask's Vulkan runner allows unsafe code.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -171,17 +172,34 @@ pub fn check_source(path: &Path, text: &str) -> Vec<String> {
     problems
 }
 
-/// Every member manifest must say `[lints] workspace = true`.
+/// Every member manifest must say `[lints] workspace = true`, except xtask, which repeats the
+/// workspace lints with `unsafe_code = "deny"` (its Vulkan runner needs ash).
 fn check_manifests(root: &Path) -> Vec<String> {
     let mut problems = Vec::new();
     let Ok(entries) = std::fs::read_dir(root) else {
         return problems;
     };
+    let workspace_lints = std::fs::read_to_string(root.join("Cargo.toml"))
+        .ok()
+        .and_then(|text| lint_lines(&text, "[workspace.lints.rust]"))
+        .unwrap_or_default();
     for entry in entries.flatten() {
         let manifest = entry.path().join("Cargo.toml");
-        if let Ok(text) = std::fs::read_to_string(&manifest)
-            && !text.contains("[lints]\nworkspace = true")
-        {
+        let Ok(text) = std::fs::read_to_string(&manifest) else {
+            continue;
+        };
+        if entry.file_name() == "xtask" {
+            let expected: Vec<String> = workspace_lints
+                .iter()
+                .map(|l| l.replace("unsafe_code = \"forbid\"", "unsafe_code = \"deny\""))
+                .collect();
+            if lint_lines(&text, "[lints.rust]").unwrap_or_default() != expected {
+                problems.push(format!(
+                    "{}: [lints.rust] must equal the workspace lints with unsafe_code = \"deny\"",
+                    manifest.display()
+                ));
+            }
+        } else if !text.contains("[lints]\nworkspace = true") && text.contains("[package]") {
             problems.push(format!(
                 "{}: lacks `[lints] workspace = true`",
                 manifest.display()
@@ -189,6 +207,34 @@ fn check_manifests(root: &Path) -> Vec<String> {
         }
     }
     problems
+}
+
+/// The `key = value` lines of a TOML table, comments and blank lines left out.
+fn lint_lines(text: &str, table: &str) -> Option<Vec<String>> {
+    let start = text.find(table)? + table.len();
+    let body = &text[start..];
+    let end = body.find("\n[").unwrap_or(body.len());
+    Some(
+        body[..end]
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(str::to_string)
+            .collect(),
+    )
+}
+
+/// Only xtask's Vulkan runner may opt in to unsafe code.
+fn check_unsafe_opt_in(path: &Path, text: &str) -> Vec<String> {
+    let attribute = concat!("allow(", "unsafe_code)");
+    if text.contains(attribute) && path != Path::new("xtask/src/differential.rs") {
+        vec![format!(
+            "{}: only xtask's Vulkan runner may allow unsafe code",
+            path.display()
+        )]
+    } else {
+        Vec::new()
+    }
 }
 
 /// All tidy checks; `Err` lists every problem found.
@@ -200,10 +246,9 @@ pub fn run() -> Result<(), String> {
     files.sort();
     for file in &files {
         let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-        problems.extend(check_source(
-            file.strip_prefix(&root).unwrap_or(file),
-            &text,
-        ));
+        let relative = file.strip_prefix(&root).unwrap_or(file);
+        problems.extend(check_source(relative, &text));
+        problems.extend(check_unsafe_opt_in(relative, &text));
     }
     problems.extend(check_manifests(&root));
     if problems.is_empty() {
@@ -291,6 +336,16 @@ mod tests {
             );
             assert!(problems[0].contains(expected), "{edge:?}: {problems:?}");
         }
+    }
+
+    #[test]
+    fn unsafe_code_is_allowed_only_in_the_vulkan_runner() {
+        let allow = concat!("#![allow(", "unsafe_code)]\n");
+        assert!(check_unsafe_opt_in(Path::new("xtask/src/differential.rs"), allow).is_empty());
+        assert_eq!(
+            check_unsafe_opt_in(Path::new("spv2il/src/lib.rs"), allow).len(),
+            1
+        );
     }
 
     #[test]
