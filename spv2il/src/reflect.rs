@@ -21,7 +21,8 @@ pub enum ResourceKind {
     /// The push-constant block as a constant buffer.
     PushConstants,
     /// Values IL has no register for, filled by the runtime: element 0 = NumWorkgroups (x, y, z);
-    /// element `1 + n` = UAV `n`'s byte size in `.x` (raw) or its (width, height, depth) (typed).
+    /// element `1 + n` = UAV `n`'s byte size in `.x` (raw), or for a typed UAV its size in the
+    /// order OpImageQuerySize returns it (width, then height or layers, then depth or layers).
     DriverConstants,
 }
 

@@ -40,6 +40,7 @@ pub fn lower(
             entry.function
         ))
     })?;
+    refuse_float_controls(module, entry.function)?;
     let mut lowerer = Lowerer::new(module, options);
     let functions = reachable_functions(module, function);
     let needs_driver_cb = module
@@ -68,6 +69,26 @@ pub fn lower(
         spec_constants: lowerer.constants.used(),
     };
     Ok((lowerer.assemble(workgroup_size), reflection))
+}
+
+/// Float-control execution modes IL cannot honour (SPIR-V §3.2.5, SPV_KHR_float_controls):
+/// Evergreen-era IL flushes fp32 denormals (amd-il.md §0.3), so a module that asks for them to be
+/// preserved is refused rather than silently computed differently.
+fn refuse_float_controls(module: &Module, function: Id) -> Result<(), Error> {
+    for mode in module.execution_modes() {
+        if mode.target == function
+            && mode.execution_mode() == Some(spirv::ExecutionMode::DenormPreserve)
+            && mode.operands.first() == Some(&32)
+        {
+            return Err(Unsupported::at(
+                module,
+                mode.inst,
+                "DenormPreserve for 32-bit floats (IL flushes fp32 denormals)",
+            )
+            .into());
+        }
+    }
+    Ok(())
 }
 
 /// `entry` and every function it calls, directly or not, in discovery order.

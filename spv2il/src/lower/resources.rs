@@ -21,8 +21,9 @@ use crate::reflect::{ResourceBinding, ResourceKind};
 pub const LDS_BYTES_LIMIT: u32 = 32 * 1024;
 
 /// The driver constant buffer's first element holds NumWorkgroups (x, y, z); element `1 + n`
-/// describes UAV `n`: its byte size in `.x` for a raw UAV (OpArrayLength), its (width, height,
-/// depth) for a typed UAV (OpImageQuerySize). The runtime fills it.
+/// describes UAV `n`: its byte size in `.x` for a raw UAV (OpArrayLength), for a typed UAV its
+/// size in the order OpImageQuerySize returns it (width, then height or layers, then depth or
+/// layers). The runtime fills it.
 pub const DRIVER_CB_FIRST_UAV_SIZE: u32 = 1;
 
 /// A constant buffer the program reads.
