@@ -125,3 +125,37 @@ fn huge_declared_counts_do_not_allocate() {
     assert!(d.has_rule("V-TYPE-4"), "{d}");
     assert!(d.has_rule("V-CONST-2"), "{d}");
 }
+
+#[test]
+fn huge_vector_counts_in_shuffles_and_constructs_do_not_overflow() {
+    // Two vectors of 2^31 components each: their combined size overflowed a u32 sum in the
+    // OpVectorShuffle and OpCompositeConstruct checks (found by the conformance mutant stage
+    // in a debug build).
+    use spv_reader::rspirv::binary::Assemble;
+    use spv_reader::rspirv::dr::Builder;
+    use spv_reader::spirv;
+    let mut b = Builder::new();
+    b.capability(spirv::Capability::Shader);
+    b.memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
+    let void = b.type_void();
+    let float = b.type_float(32, None);
+    let huge = b.type_vector(float, 1 << 31);
+    let vec4 = b.type_vector(float, 4);
+    let fn_type = b.type_function(void, vec![]);
+    let undef = b.undef(huge, None);
+    let main = b
+        .begin_function(void, None, spirv::FunctionControl::NONE, fn_type)
+        .unwrap();
+    b.begin_block(None).unwrap();
+    b.vector_shuffle(vec4, None, undef, undef, vec![0, 1, 2, 3])
+        .unwrap();
+    b.composite_construct(vec4, None, vec![undef, undef])
+        .unwrap();
+    b.ret().unwrap();
+    b.end_function().unwrap();
+    b.entry_point(spirv::ExecutionModel::GLCompute, main, "main", vec![]);
+    let words = b.module().assemble();
+    let module = spv_reader::read_words(&words).unwrap();
+    let d = validate(&module, &Options::default()).unwrap_err();
+    assert!(d.has_rule("V-TYPE-4"), "{d}");
+}

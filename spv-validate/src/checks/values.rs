@@ -1010,7 +1010,8 @@ fn check_shuffle(ctx: &mut Ctx<'_>, inst: &Inst<'_>, ty: Id) {
                         "The Component Type of the vectors must be the same as the Result Type's",
                     );
                 }
-                total += n;
+                // A hostile module may declare absurd component counts; saturate.
+                total = total.saturating_add(*n);
             }
             _ => {
                 return fail(
@@ -1046,8 +1047,8 @@ fn check_construct(ctx: &mut Ctx<'_>, inst: &Inst<'_>, ty: Id, a: &[Id]) {
                     Some(Type::Vector {
                         component: c,
                         count: n,
-                    }) if *c == component => total += n,
-                    _ if xt == component => total += 1,
+                    }) if *c == component => total = total.saturating_add(*n),
+                    _ if xt == component => total = total.saturating_add(1),
                     _ => {
                         return fail(
                             ctx,
