@@ -798,15 +798,7 @@ impl<'m> Lowerer<'m> {
             }
             Place::Builtin(value) => value,
             Place::Register { reg, first, .. } => {
-                let copy = self.regs.temp();
-                let mut source = temp_value(reg, shape.count);
-                source.comps.rotate_left(usize::from(first.min(3)));
-                self.emit(
-                    Inst::new(Opcode::Mov)
-                        .dst(dst_first(copy, shape.count))
-                        .src(source.src()),
-                );
-                temp_value(copy, shape.count)
+                self.load_components(Reg::new(RegType::Temp, reg), first, shape.count)
             }
             Place::Indexed {
                 array,
@@ -814,18 +806,11 @@ impl<'m> Lowerer<'m> {
                 dynamic,
                 first,
                 ..
-            } => {
-                let copy = self.regs.temp();
-                let mut source =
-                    Value::in_reg(indexed_reg(array, element, dynamic.as_ref()), shape.count);
-                source.comps.rotate_left(usize::from(first.min(3)));
-                self.emit(
-                    Inst::new(Opcode::Mov)
-                        .dst(dst_first(copy, shape.count))
-                        .src(source.src()),
-                );
-                temp_value(copy, shape.count)
-            }
+            } => self.load_components(
+                indexed_reg(array, element, dynamic.as_ref()),
+                first,
+                shape.count,
+            ),
             Place::Composite(_) => {
                 return Err(Unsupported::at(
                     module,
@@ -841,6 +826,33 @@ impl<'m> Lowerer<'m> {
                 self.load_memory(inst, space, &offset, shape.count)?
             }
         })
+    }
+
+    /// Copies `count` elements starting at component `first` of `reg` into a fresh temporary.
+    fn load_components(&mut self, reg: Reg, first: u8, count: u8) -> Value {
+        let copy = self.regs.temp();
+        let mut source = Value::in_reg(reg, count);
+        source.comps.rotate_left(usize::from(first.min(3)));
+        self.emit(
+            Inst::new(Opcode::Mov)
+                .dst(dst_first(copy, count))
+                .src(source.src()),
+        );
+        temp_value(copy, count)
+    }
+
+    /// Writes the elements of `value` into components `first..` of `reg`.
+    fn store_components(&mut self, reg: Reg, first: u8, value: &Value) {
+        let mut dst = Dst::new(reg);
+        dst.mask = [DstComp::NoWrite; 4];
+        for element in 0..usize::from(value.count) {
+            if let Some(comp) = dst.mask.get_mut(usize::from(first) + element) {
+                *comp = DstComp::Write;
+            }
+        }
+        let mut src = value.src();
+        src.swizzle.rotate_right(usize::from(first.min(3)));
+        self.emit(Inst::new(Opcode::Mov).dst(dst).src(src));
     }
 
     /// The member places and types of an aggregate place, or `None` for a scalar or vector.
@@ -1073,15 +1085,7 @@ impl<'m> Lowerer<'m> {
                 .into());
             }
             Place::Register { reg, first, .. } => {
-                let mut dst = dst_first(reg, 0);
-                for element in 0..usize::from(value.count) {
-                    if let Some(comp) = dst.mask.get_mut(usize::from(first) + element) {
-                        *comp = DstComp::Write;
-                    }
-                }
-                let mut src = value.src();
-                src.swizzle.rotate_right(usize::from(first.min(3)));
-                self.emit(Inst::new(Opcode::Mov).dst(dst).src(src));
+                self.store_components(Reg::new(RegType::Temp, reg), first, value);
             }
             Place::Indexed {
                 array,
@@ -1090,16 +1094,7 @@ impl<'m> Lowerer<'m> {
                 first,
                 ..
             } => {
-                let mut dst = Dst::new(indexed_reg(array, element, dynamic.as_ref()));
-                dst.mask = [DstComp::NoWrite; 4];
-                for position in 0..usize::from(value.count) {
-                    if let Some(comp) = dst.mask.get_mut(usize::from(first) + position) {
-                        *comp = DstComp::Write;
-                    }
-                }
-                let mut src = value.src();
-                src.swizzle.rotate_right(usize::from(first.min(3)));
-                self.emit(Inst::new(Opcode::Mov).dst(dst).src(src));
+                self.store_components(indexed_reg(array, element, dynamic.as_ref()), first, value);
             }
             Place::Memory {
                 space: Space::Uav(uav),
