@@ -106,6 +106,11 @@ fn bench_set(criterion: &mut Criterion, set: &InputSet, report: &mut Report) {
         // One iteration covers the whole set (up to a second for the slow stages), so take a
         // fixed number of iterations per sample rather than criterion's growing ramp.
         g.sampling_mode(SamplingMode::Flat);
+        if name != "corpus" {
+            // The workspace's shaders are a small set: shorter runs keep the task quick.
+            g.warm_up_time(Duration::from_millis(500));
+            g.measurement_time(Duration::from_millis(1500));
+        }
         g.throughput(Throughput::Bytes(bytes));
         g.bench_function(function, |b| {
             b.iter(|| {

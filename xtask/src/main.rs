@@ -5,6 +5,7 @@
 //! prints what it runs and fails with a non-zero exit status on the first problem, so it can be
 //! chained from `.ci/run`.
 
+mod bench;
 mod conformance;
 mod corpus;
 mod differential;
@@ -30,7 +31,10 @@ Tasks:
                   only the differential stage of conformance (lavapipe against il-sim), for the
                   modules whose path contains FILTER; --keep keeps the IL and buffers
   tidy            repository rules: dependency arrows, //! overviews, no #[ignore]
-  bench [ARGS]    run the criterion benchmarks (extra ARGS go to cargo bench)
+  bench [--sample N] [--no-criterion] [--no-process] [-- CRITERION-ARGS]
+                  criterion benches of bench/ (stages beside rspirv and naga, scaling), then one
+                  table of MB/s and ratios, whole-process timings against spirv-val, spirv-dis
+                  and spirv-cross, and the scaling table with peak memory (BENCHMARKS.md)
   fuzz TARGET [SECONDS]
                   run a cargo-fuzz target (read, ...) for SECONDS (default 60), seeded from
                   ../shared/corpus when present
@@ -89,14 +93,9 @@ fn ci() -> Result<(), String> {
     conformance::run()
 }
 
-/// Runs the criterion benchmarks of the workspace.
+/// Runs the benchmarks and prints their tables (see `bench.rs`).
 fn bench(args: &[String]) -> Result<(), String> {
-    let mut cargo_args = vec!["bench", "--workspace"];
-    if !args.is_empty() {
-        cargo_args.push("--");
-        cargo_args.extend(args.iter().map(String::as_str));
-    }
-    tools::cargo(&cargo_args)
+    bench::run(args)
 }
 
 /// Runs one cargo-fuzz target for a bounded time.
