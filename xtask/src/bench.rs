@@ -740,7 +740,7 @@ fn scaling_table(
     }
     let _ = writeln!(
         out,
-        "| shape | scale | size | bytes | blocks | read µs | validate µs | cfg µs | translate µs | ns/byte (translate) | process ms | peak RSS KiB |"
+        "| shape | scale | size | bytes | blocks | read µs | validate µs | cfg µs | translate µs | ns/byte (translate) | process ms (10 ms steps) | peak RSS KiB |"
     );
     let _ = writeln!(
         out,
@@ -814,7 +814,8 @@ fn scaling_table(
     }
     let _ = writeln!(
         out,
-        "\nGrowth exponent k in time ∝ bytes^k from 16× to 64× (1.0 linear; above 1.25 is flagged):\n"
+        "\nGrowth exponent k in time ∝ bytes^k from 16× to 64× (1.0 linear; above 1.25 is flagged).\n\
+         Wall time on a shared machine is noisy: `--callgrind` gives exact exponents.\n"
     );
     let _ = writeln!(out, "| shape | read | validate | cfg | translate |");
     let _ = writeln!(out, "|---|---:|---:|---:|---:|");
