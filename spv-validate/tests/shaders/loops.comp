@@ -1,11 +1,14 @@
 #version 450
 // Nested loops with break/continue, a switch with fall-through, shared memory and a barrier.
+// Every invocation owns one element of v (indexed by its flat position in the dispatch), so the
+// result does not depend on how work-groups are scheduled.
 layout(local_size_x = 32, local_size_y = 2) in;
 layout(std430, set = 0, binding = 0) buffer Data { uint total; int v[]; };
 shared int tile[64];
 void main() {
     uint l = gl_LocalInvocationIndex;
-    tile[l] = v[gl_GlobalInvocationID.x];
+    uint id = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * 64u + l;
+    tile[l] = v[id];
     barrier();
     int acc = 0;
     for (int i = 0; i < 64; i++) {
@@ -23,5 +26,5 @@ void main() {
         if (acc > 1000) break;
     }
     atomicAdd(total, uint(acc));
-    v[gl_GlobalInvocationID.x] = acc;
+    v[id] = acc;
 }
