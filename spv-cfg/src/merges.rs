@@ -34,6 +34,7 @@ use crate::error::CfgError;
 use crate::lab::{Lab, LabArm, plain_jump_to_any, single_plain_jump, splice_jump};
 use crate::limits::{Budget, MAX_REGION_DEPTH};
 use crate::region::Cond;
+use std::collections::HashMap;
 
 /// `Scope(label){inner}` followed by `code` (the label's code) — or, when `inner` reaches the
 /// label from a single place outside its loops and switches, `inner` with `code` spliced in at
@@ -81,6 +82,9 @@ struct MergeWalk<'a> {
     reachable: &'a [bool],
     emitted: Vec<bool>,
     ctx: Vec<Ctx>,
+    /// Per block, the positions in `ctx` of the entries for that block, innermost last, so
+    /// that `lookup` does not scan the whole stack (a long switch puts every case on it).
+    positions: Vec<Vec<u32>>,
     /// Per open switch: the case the arm being emitted falls through to.
     falls_into: Vec<Option<BlockIdx>>,
     depth: usize,
@@ -95,6 +99,7 @@ pub(crate) fn structurize_merges(cfg: &Cfg, budget: &mut Budget) -> Result<Vec<L
         reachable: &reachable,
         emitted: vec![false; cfg.len()],
         ctx: Vec::new(),
+        positions: vec![Vec::new(); cfg.len()],
         falls_into: Vec::new(),
         depth: 0,
         budget,
@@ -122,11 +127,29 @@ fn unstructured(why: &str) -> Fail {
 
 impl MergeWalk<'_> {
     fn lookup(&self, t: BlockIdx) -> Option<CtxKind> {
-        self.ctx
+        self.positions
+            .get(t.index())?
             .iter()
             .rev()
-            .find(|c| c.active && c.block == t)
+            .filter_map(|&p| self.ctx.get(p as usize))
+            .find(|c| c.active)
             .map(|c| c.kind)
+    }
+
+    /// Pops the innermost context entry.
+    fn pop_ctx(&mut self) {
+        if let Some(c) = self.ctx.pop()
+            && let Some(list) = self.positions.get_mut(c.block.index())
+        {
+            list.pop();
+        }
+    }
+
+    /// Pops context entries until `len` remain.
+    fn truncate_ctx(&mut self, len: usize) {
+        while self.ctx.len() > len {
+            self.pop_ctx();
+        }
     }
 
     /// Labels a jump from the current position reaches without leaving a loop or switch
@@ -150,6 +173,12 @@ impl MergeWalk<'_> {
     }
 
     fn push(&mut self, block: BlockIdx, kind: CtxKind) {
+        // Positions fit in u32: the stack never holds more entries than the CFG has blocks
+        // times the constructs naming them, and `Cfg` bounds the block count by u32.
+        let position = u32::try_from(self.ctx.len()).unwrap_or(u32::MAX);
+        if let Some(list) = self.positions.get_mut(block.index()) {
+            list.push(position);
+        }
         self.ctx.push(Ctx {
             block,
             kind,
@@ -293,7 +322,7 @@ impl MergeWalk<'_> {
             None => Ok(()),
         });
         if c_new {
-            self.ctx.pop();
+            self.pop_ctx();
         }
         let r = match r {
             Ok(()) if c_new => {
@@ -303,7 +332,7 @@ impl MergeWalk<'_> {
             Ok(()) => Ok(inner),
             Err(e) => Err(e),
         };
-        self.ctx.truncate(base);
+        self.truncate_ctx(base);
         let inner = r?;
         let lp = Lab::Loop(h.0, inner);
         if m_new {
@@ -334,7 +363,7 @@ impl MergeWalk<'_> {
             Some(t) => self.emit(t, &mut inner),
             None => Ok(()),
         });
-        self.ctx.pop();
+        self.pop_ctx();
         r?;
         let skipped = self.local_scope_labels(m);
         if single_plain_jump(&inner, m.0) && plain_jump_to_any(&inner, &skipped) {
@@ -419,17 +448,26 @@ impl MergeWalk<'_> {
         cases: &[(u64, BlockIdx)],
         out: &mut Vec<Lab>,
     ) -> Result<Option<BlockIdx>, Fail> {
-        // Distinct targets in order of first appearance, with their literals.
+        // Distinct targets in order of first appearance, with their literals. The map only
+        // finds a target's entry (a long switch would otherwise cost cases²); the order comes
+        // from the vector.
         let mut targets: Vec<(BlockIdx, Vec<u64>, bool)> = Vec::new();
+        let mut target_index: HashMap<BlockIdx, usize> = HashMap::new();
         for &(lit, t) in cases {
-            match targets.iter_mut().find(|e| e.0 == t) {
+            match target_index.get(&t).and_then(|&i| targets.get_mut(i)) {
                 Some(e) => e.1.push(lit),
-                None => targets.push((t, vec![lit], false)),
+                None => {
+                    target_index.insert(t, targets.len());
+                    targets.push((t, vec![lit], false));
+                }
             }
         }
-        match targets.iter_mut().find(|e| e.0 == default) {
+        match target_index.get(&default).and_then(|&i| targets.get_mut(i)) {
             Some(e) => e.2 = true,
-            None => targets.push((default, Vec::new(), true)),
+            None => {
+                target_index.insert(default, targets.len());
+                targets.push((default, Vec::new(), true));
+            }
         }
         // A declared switch with a single target is kept (Slang's `switch (0) { default: .. }`
         // idiom for a breakable block): its breaks then stay IL `break`s instead of flags.
@@ -467,12 +505,17 @@ impl MergeWalk<'_> {
             }
             bodies.push((body, self.falls_into[sw]));
         }
-        self.ctx.truncate(base);
+        self.truncate_ctx(base);
         self.falls_into.pop();
         result?;
 
         // Fall-through chains: next[i] = index of the case that case i falls into.
-        let index_of = |b: BlockIdx| case_targets.iter().position(|&t| t == b);
+        let case_index: HashMap<BlockIdx, usize> = case_targets
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| (t, i))
+            .collect();
+        let index_of = |b: BlockIdx| case_index.get(&b).copied();
         let k = case_targets.len();
         let mut next = vec![usize::MAX; k];
         let mut prev = vec![usize::MAX; k];
@@ -553,9 +596,9 @@ impl MergeWalk<'_> {
                 if steps > k {
                     return Err(unstructured("switch cases fall through in a cycle"));
                 }
-                let (_, lits, dflt) = targets
-                    .iter()
-                    .find(|e| e.0 == case_targets[j])
+                let (_, lits, dflt) = target_index
+                    .get(&case_targets[j])
+                    .and_then(|&t| targets.get(t))
                     .ok_or(Fail::Error(CfgError::Internal("case target lost")))?;
                 let mut body = Vec::new();
                 if self.cfg.block(case_targets[j]).has_phis {
