@@ -175,3 +175,50 @@ fn validate_accepts_the_sample() {
     ]);
     assert_eq!(bad_env.status.code(), Some(2));
 }
+
+#[test]
+fn spec_overrides_and_reflection() {
+    let shader =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shaders/memory/spec_constants.spv");
+    let reflect =
+        std::env::temp_dir().join(format!("spv2il-cli-{}-reflect.json", std::process::id()));
+    let output = spv2il(&[
+        "--spec",
+        "0=5",
+        "--spec",
+        "1=0x20",
+        "--reflect",
+        reflect.to_str().expect("utf-8"),
+        shader.to_str().expect("utf-8"),
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = String::from_utf8(output.stdout).expect("UTF-8");
+    // SCALE = 5, OFFSET = SCALE * 2 + 1 = 11 (OpSpecConstantOp), work-group size x = 32.
+    assert!(text.contains("dcl_num_thread_per_group 32, 1, 1"), "{text}");
+    assert!(text.contains("dcl_literal l1, 0x00000005"), "{text}");
+    assert!(text.contains("dcl_literal l2, 0x0000000B"), "{text}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&reflect).expect("reflection written"))
+            .expect("reflection is JSON");
+    assert_eq!(json["workgroup_size"], serde_json::json!([32, 1, 1]));
+    assert_eq!(
+        json["spec_constants"],
+        serde_json::json!([{"spec_id": 0, "value": 5}, {"spec_id": 1, "value": 32}])
+    );
+    assert_eq!(json["resources"][0]["kind"], "raw_uav");
+    assert_eq!(json["resources"][0]["set"], 0);
+    assert_eq!(json["resources"][0]["binding"], 0);
+    assert_eq!(json["resources"][0]["il_id"], 0);
+}
+
+#[test]
+fn a_bad_spec_value_is_a_clear_error() {
+    let shader =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shaders/memory/spec_constants.spv");
+    let output = spv2il(&["--spec", "0=banana", shader.to_str().expect("utf-8")]);
+    assert_one_line_error(&output, &shader, "--spec 0=banana");
+}
