@@ -60,6 +60,7 @@ pub fn lower(
         Resources::collect(module, &functions, needs_driver_cb, &mut lowerer.constants)?;
     lowerer.declare_private_globals()?;
     lowerer.lower_function_body(function)?;
+    lowerer.check_register_budget()?;
     let workgroup_size = lowerer.workgroup_size(entry.function)?;
     let reflection = Reflection {
         entry_point: entry.name.clone(),
@@ -172,6 +173,9 @@ pub(crate) struct Subroutine {
     body: Vec<Inst>,
 }
 
+/// Temporaries plus indexed-temporary elements a program may use (amd-il.md §8.5).
+const MAX_TEMP_REGISTERS: u64 = 4096;
+
 /// How deeply constant structs and arrays may nest.
 const MAX_CONSTANT_NESTING: u32 = 64;
 
@@ -256,6 +260,21 @@ impl<'m> Lowerer<'m> {
             }
         }
         Ok([1, 1, 1])
+    }
+
+    /// Temporaries and indexed-temporary elements together may not exceed the 4096 vec4
+    /// registers IL gives a program (amd-il.md §8.5); every SSA value takes a fresh temporary,
+    /// so a very large function can run out.
+    fn check_register_budget(&self) -> Result<(), Error> {
+        let indexed: u64 = self.indexed_temps.iter().map(|&n| u64::from(n)).sum();
+        let used = u64::from(self.regs.temps_used()) + indexed;
+        if used > MAX_TEMP_REGISTERS {
+            return Err(Unsupported::new(format!(
+                "programs needing {used} temporary registers (IL allows {MAX_TEMP_REGISTERS})"
+            ))
+            .into());
+        }
+        Ok(())
     }
 
     /// A new indexed temporary array of `length` elements; returns its number.

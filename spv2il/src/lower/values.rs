@@ -157,6 +157,11 @@ impl Registers {
         reg
     }
 
+    /// How many temporaries have been handed out.
+    pub fn temps_used(&self) -> u32 {
+        self.next_temp
+    }
+
     /// The literal register holding `words` (declared once, at first use).
     pub fn literal(&mut self, words: [u32; 4]) -> Reg {
         let (index, _) = self.literals.insert_full(words);
