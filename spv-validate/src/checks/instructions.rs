@@ -5,7 +5,7 @@
 use spv_reader::spirv::Op;
 use spv_reader::{Constant, Id, Inst, Type};
 
-use crate::checks::{images, memory, values};
+use crate::checks::{atomics, images, memory, values};
 use crate::ctx::Ctx;
 use crate::limits::MAX_FUNCTION_ARGS;
 
@@ -47,6 +47,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
                     );
                 }
             }
+            op if atomics::is_atomic(op) => atomics::check(ctx, inst, op),
             _ => {
                 if !images::check(ctx, inst, op) {
                     values::check(ctx, inst, op);

@@ -6,6 +6,7 @@
 //! of the wrong kind, the type-directed passes would mostly repeat those errors, so they are
 //! skipped. Every other pass runs on every module and reports everything it finds.
 
+mod atomics;
 mod block_layout;
 mod decorations;
 mod encoding;
