@@ -57,6 +57,27 @@ fn is_bool_shape(s: Option<(Scalar, u32, u32)>) -> bool {
     matches!(s, Some((Scalar::Bool, _, _)))
 }
 
+/// V-INST-4: comparisons and logical operations produce booleans. Reports and returns `false`
+/// when the result type is not a bool scalar or vector.
+fn expect_bool_result(
+    ctx: &mut Ctx<'_>,
+    inst: &Inst<'_>,
+    ty: Id,
+    rs: Option<(Scalar, u32, u32)>,
+) -> bool {
+    if is_bool_shape(rs) {
+        return true;
+    }
+    fail(
+        ctx,
+        "V-INST-4",
+        inst,
+        &[ty],
+        "Expected bool scalar or vector type as Result Type",
+    );
+    false
+}
+
 /// Reports `msg` under `rule` for `inst`, naming the opcode like spirv-val does.
 fn fail(ctx: &mut Ctx<'_>, rule: &'static str, inst: &Inst<'_>, ids: &[Id], msg: &str) {
     let op = ctx
@@ -397,14 +418,8 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
             }
         }
         Op::IsNan | Op::IsInf | Op::IsFinite | Op::IsNormal | Op::SignBitSet => {
-            if !is_bool_shape(rs) {
-                return fail(
-                    ctx,
-                    "V-INST-4",
-                    &inst,
-                    &[ty],
-                    "Expected bool scalar or vector type as Result Type",
-                );
+            if !expect_bool_result(ctx, &inst, ty, rs) {
+                return;
             }
             let xs = a.first().and_then(|&x| value_shape(ctx, x));
             if !is_float_shape(xs) || xs.map(|s| s.2) != rs.map(|s| s.2) {
@@ -432,14 +447,8 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
         | Op::FUnordLessThanEqual
         | Op::FOrdGreaterThanEqual
         | Op::FUnordGreaterThanEqual => {
-            if !is_bool_shape(rs) {
-                return fail(
-                    ctx,
-                    "V-INST-4",
-                    &inst,
-                    &[ty],
-                    "Expected bool scalar or vector type as Result Type",
-                );
+            if !expect_bool_result(ctx, &inst, ty, rs) {
+                return;
             }
             let (Some(&x), Some(&y)) = (a.first(), a.get(1)) else {
                 return;
@@ -469,14 +478,8 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
         | Op::LogicalOr
         | Op::LogicalAnd
         | Op::LogicalNot => {
-            if !is_bool_shape(rs) {
-                return fail(
-                    ctx,
-                    "V-INST-4",
-                    &inst,
-                    &[ty],
-                    "Expected bool scalar or vector type as Result Type",
-                );
+            if !expect_bool_result(ctx, &inst, ty, rs) {
+                return;
             }
             for &x in &a {
                 if ctx.type_of(x) != Some(ty) {
@@ -500,14 +503,8 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
         | Op::SLessThan
         | Op::ULessThanEqual
         | Op::SLessThanEqual => {
-            if !is_bool_shape(rs) {
-                return fail(
-                    ctx,
-                    "V-INST-4",
-                    &inst,
-                    &[ty],
-                    "Expected bool scalar or vector type as Result Type",
-                );
+            if !expect_bool_result(ctx, &inst, ty, rs) {
+                return;
             }
             let (Some(&x), Some(&y)) = (a.first(), a.get(1)) else {
                 return;
