@@ -151,6 +151,9 @@ fn foldable_prefix(inst: &Inst) -> Option<u16> {
 struct Layout {
     /// Open blocks; `true` marks a `switch` whose case body is open (one extra level).
     stack: Vec<Open>,
+    /// [`Layout::depth`] of `stack`, kept for the instructions with no block role (most of them),
+    /// which leave the stack as it is.
+    current: usize,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -174,6 +177,16 @@ impl Layout {
 
     /// The depth at which an instruction with role `flow` is printed, updating the state.
     fn depth_for(&mut self, flow: Flow) -> usize {
+        if flow == Flow::None {
+            return self.current;
+        }
+        let depth = self.depth_for_block_role(flow);
+        self.current = self.depth();
+        depth
+    }
+
+    /// [`Layout::depth_for`] an instruction with a block role.
+    fn depth_for_block_role(&mut self, flow: Flow) -> usize {
         if matches!(flow, Flow::Func | Flow::End)
             && self.stack.last() == Some(&Open::Func { returned: true })
         {
@@ -405,6 +418,7 @@ fn write_inst(out: &mut String, inst: &Inst, shader: ShaderKind, prec: Option<u1
     let layout = info.control;
     out.push_str(info.mnemonic);
     let mnemonic_end = out.len();
+    let fields = layout.fields();
     let ctrl = match layout {
         ControlLayout::CountOfExtra => 0,
         _ => inst.ctrl.0,
@@ -430,7 +444,7 @@ fn write_inst(out: &mut String, inst: &Inst, shader: ShaderKind, prec: Option<u1
         out.push_str(if ctrl & 0x8000 != 0 { ",unnorm)" } else { ")" });
         rendered |= 0x8FFF;
     } else {
-        rendered |= render_fields(layout.fields(), ctrl, out);
+        rendered |= render_fields(fields, ctrl, out);
     }
     // Bits 15:14 belong to the layout only where it defines them (else they are the modifier
     // flags, amd-il.md §1.4); checked only when some bit is left, which is rare.
@@ -638,7 +652,7 @@ fn write_inst(out: &mut String, inst: &Inst, shader: ShaderKind, prec: Option<u1
         }
     }
     if layout != ControlLayout::DclResource {
-        write_trailing_fields(layout.fields(), ctrl, out, items.first);
+        write_trailing_fields(fields, ctrl, out, items.first);
     }
 }
 
