@@ -9,15 +9,20 @@
 //! kind and readable/writable in their position (§5); the index operand selects one component
 //! (§2.2.6); instruction and register device validity per [`Family`] (Appendix D); no mixing of
 //! SM40-only and SM30-only items (Appendix C.2).
+//!
+//! Speed: the verifier runs on every translation, so per-instruction work is table look-ups and
+//! bit tests: opcode facts are derived once from the opcode table ([`OpFacts`]), declared numbers
+//! are bit sets, and operand registers are walked in place (no allocation per instruction).
 
 use std::collections::HashSet;
 use std::fmt;
+use std::sync::OnceLock;
 
-use crate::Opcode;
-use crate::enums::{CompSel, DivComp, DstComp, ShiftScale};
+use crate::enums::{CompSel, DivComp, DstComp, ShaderKind, ShiftScale};
 use crate::optable::{ControlLayout, Extra, Family, Flow, ShaderModel};
-use crate::program::{Dst, Index, Inst, Program, Reg, Src};
+use crate::program::{Dst, Index, Inst, Program, Reg};
 use crate::regs::RegType;
+use crate::{OPCODES, Opcode};
 
 /// One rule violation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -178,16 +183,191 @@ const MEM_DST_OPS: &[Opcode] = &[
     Opcode::LdsWriteVec,
 ];
 
+/// What the rules need to know about one opcode on every instruction, derived once from its
+/// table row and the lists above (so no list scans or mnemonic tests per instruction).
+#[derive(Clone, Copy, Debug, Default)]
+struct OpFacts {
+    /// A declaration or DX9 definition: operands name registers rather than access them.
+    declaration: bool,
+    /// The mnemonic starts with `dcl` (so `uav_`/`lds_`/`srv_`/`gds_` use rules do not apply).
+    dcl: bool,
+    /// No `_sat`/shift and only swizzle and negate on sources: [`INTEGER_OPS`] and every SM40-only
+    /// instruction except the sample family.
+    integer: bool,
+    /// Returns one value: `*_read_*` (but `lds_read_vec`) and `append_buf*` (guide §7.16).
+    scalar_result: bool,
+    /// In [`PAIR_RESULT_OPS`].
+    pair_result: bool,
+    /// In [`SHIFT_OPS`].
+    shift: bool,
+    /// In [`MEM_DST_OPS`].
+    mem_dst: bool,
+    /// May write `mem`: [`MEM_DST_OPS`] and every `*store*` instruction.
+    mem_allowed: bool,
+    /// Uses a UAV (`uav_*`).
+    uav_use: bool,
+    /// Uses an LDS by id (`lds_*` with the [`ControlLayout::LdsId`] layout).
+    lds_use: bool,
+    /// Uses an SRV (`srv_*`).
+    srv_use: bool,
+    /// Uses a GDS (`gds_*`).
+    gds_use: bool,
+    /// [`ControlLayout::defined_bits`] of the opcode's layout.
+    defined_bits: u16,
+    /// [`ControlLayout::owns_modifier_bits`] of the opcode's layout.
+    owns_modifier_bits: bool,
+}
+
+impl OpFacts {
+    /// The facts of one table row.
+    fn derive(info: &crate::OpInfo) -> OpFacts {
+        let op = info.op;
+        let m = info.mnemonic;
+        OpFacts {
+            declaration: is_declaration(op),
+            dcl: m.starts_with("dcl"),
+            integer: INTEGER_OPS.contains(&op)
+                || info.model == ShaderModel::Sm40 && !m.starts_with("sample"),
+            scalar_result: m.contains("_read_") && m != "lds_read_vec"
+                || m.starts_with("append_buf"),
+            pair_result: PAIR_RESULT_OPS.contains(&op),
+            shift: SHIFT_OPS.contains(&op),
+            mem_dst: MEM_DST_OPS.contains(&op),
+            mem_allowed: MEM_DST_OPS.contains(&op) || m.contains("store"),
+            uav_use: m.starts_with("uav_"),
+            lds_use: m.starts_with("lds_") && info.control == ControlLayout::LdsId,
+            srv_use: m.starts_with("srv_"),
+            gds_use: m.starts_with("gds_"),
+            defined_bits: info.control.defined_bits(),
+            owns_modifier_bits: info.control.owns_modifier_bits(),
+        }
+    }
+
+    /// The facts of every opcode, indexed by code; built on first use.
+    fn table() -> &'static [OpFacts] {
+        static FACTS: OnceLock<Vec<OpFacts>> = OnceLock::new();
+        FACTS.get_or_init(|| OPCODES.iter().map(OpFacts::derive).collect())
+    }
+}
+
+/// The bit of register type `ty` in a set of types (the value is below 63, so the shift is in
+/// range).
+const fn type_bit(ty: RegType) -> u64 {
+    1u64 << (ty as u8)
+}
+
+/// Register types that must be declared before use (guide §2.1, §7.5).
+const DECLARED_TYPES: u64 = type_bit(RegType::Literal)
+    | type_bit(RegType::ConstBuff)
+    | type_bit(RegType::ITemp)
+    | type_bit(RegType::SharedTemp);
+
+/// The mutually exclusive depth outputs (guide Appendix C.3).
+const DEPTH_TYPES: u64 =
+    type_bit(RegType::Depth) | type_bit(RegType::DepthLe) | type_bit(RegType::DepthGe);
+
+/// The register types of one instruction's operands, gathered in one pass so that the rules that
+/// walk the operands one by one run only where they could report something or note a shader
+/// model (most instructions have two or three plain operands).
+#[derive(Clone, Copy, Debug, Default)]
+struct OperandSummary {
+    /// Types of the destination registers (indices not included).
+    dst_types: u64,
+    /// Types of the source registers (indices not included).
+    src_types: u64,
+    /// Some operand has registers of its own: a register-relative index or a second dimension.
+    nested: bool,
+    /// Some destination has an index.
+    dst_indexed: bool,
+}
+
+impl OperandSummary {
+    /// The summary of `inst`'s operands.
+    fn of(inst: &Inst) -> OperandSummary {
+        let mut summary = OperandSummary::default();
+        for dst in &inst.dst {
+            summary.dst_types |= type_bit(dst.reg.ty);
+            summary.nested |= has_nested(&dst.reg);
+            summary.dst_indexed |= dst.reg.index.is_some();
+        }
+        for src in &inst.src {
+            summary.src_types |= type_bit(src.reg.ty);
+            summary.nested |= has_nested(&src.reg);
+        }
+        summary
+    }
+
+    /// Types of all top-level operand registers.
+    fn types(self) -> u64 {
+        self.dst_types | self.src_types
+    }
+
+    /// Whether an operand of `inst` (indices included) is a register of type `ty`.
+    fn uses(self, inst: &Inst, ty: RegType) -> bool {
+        if self.nested {
+            uses_reg(inst, ty)
+        } else {
+            self.types() & type_bit(ty) != 0
+        }
+    }
+}
+
+/// Numbers below this are kept as bits (at most 8 KiB per set); larger ones, which real programs
+/// do not declare, go to a hash set.
+const DENSE_NUMBERS: u32 = 1 << 16;
+
+/// A set of declared register or resource numbers.
+#[derive(Default)]
+struct NumSet {
+    /// Bit `n % 64` of word `n / 64` for `n` below [`DENSE_NUMBERS`].
+    bits: Vec<u64>,
+    /// Numbers from [`DENSE_NUMBERS`] up.
+    sparse: HashSet<u32>,
+}
+
+impl NumSet {
+    /// Adds `n`; returns whether it was not there yet.
+    fn insert(&mut self, n: u32) -> bool {
+        if n >= DENSE_NUMBERS {
+            return self.sparse.insert(n);
+        }
+        let word = (n / 64) as usize;
+        if self.bits.len() <= word {
+            self.bits.resize(word + 1, 0);
+        }
+        let bit = 1u64 << (n % 64);
+        match self.bits.get_mut(word) {
+            Some(w) => {
+                let new = *w & bit == 0;
+                *w |= bit;
+                new
+            }
+            // The resize above makes the word exist.
+            None => false,
+        }
+    }
+
+    /// Whether `n` is in the set.
+    fn contains(&self, n: u32) -> bool {
+        if n >= DENSE_NUMBERS {
+            return self.sparse.contains(&n);
+        }
+        self.bits
+            .get((n / 64) as usize)
+            .is_some_and(|w| w & (1u64 << (n % 64)) != 0)
+    }
+}
+
 /// Declared objects, by kind and number.
 #[derive(Default)]
 struct Declared {
-    literals: HashSet<u32>,
-    cbs: HashSet<u32>,
-    itemps: HashSet<u32>,
-    uavs: HashSet<u32>,
-    srvs: HashSet<u32>,
-    lds: HashSet<u32>,
-    gds: HashSet<u32>,
+    literals: NumSet,
+    cbs: NumSet,
+    itemps: NumSet,
+    uavs: NumSet,
+    srvs: NumSet,
+    lds: NumSet,
+    gds: NumSet,
     shared_temps: Option<u32>,
 }
 
@@ -198,10 +378,76 @@ struct Verifier<'a> {
     at: usize,
     saw_sm40: Option<usize>,
     saw_sm30: Option<usize>,
+    /// [`OpFacts::table`].
+    facts: &'static [OpFacts],
+    /// Register types legal in this program.
+    masks: RegMasks,
+    /// The program's shader kind as a [`crate::ShaderSet`] bit.
+    shader_bit: u8,
+    /// The target family as a [`crate::FamilySet`] bit.
+    family_bit: u8,
+}
+
+/// Register-type sets (bit = [`RegType::value`]) for one shader kind and family.
+#[derive(Clone, Copy, Debug, Default)]
+struct RegMasks {
+    /// Types that may be read: readable, present in the shader kind and on the family (guide §5,
+    /// Appendix D).
+    readable: u64,
+    /// Types that may be written.
+    writable: u64,
+    /// Types of the SM40-only partition (Appendix C.2).
+    sm40: u64,
+    /// Types of the SM30-only partition (Appendix C.2).
+    sm30: u64,
+}
+
+impl RegMasks {
+    /// The sets for `shader` and `family`, from a table built on first use.
+    fn of(shader: ShaderKind, family: Family) -> RegMasks {
+        static TABLE: OnceLock<Vec<RegMasks>> = OnceLock::new();
+        let table = TABLE.get_or_init(|| {
+            let mut table = Vec::new();
+            for shader in ShaderKind::ALL {
+                for family in Family::ALL {
+                    table.push(RegMasks::derive(*shader, family));
+                }
+            }
+            table
+        });
+        let at = shader.value() as usize * Family::ALL.len() + family as usize;
+        table
+            .get(at)
+            .copied()
+            .unwrap_or_else(|| RegMasks::derive(shader, family))
+    }
+
+    /// The sets for `shader` and `family`, from the register table.
+    fn derive(shader: ShaderKind, family: Family) -> RegMasks {
+        let mut masks = RegMasks::default();
+        for info in &crate::REG_TYPES {
+            let bit = type_bit(info.ty);
+            match info.model {
+                ShaderModel::Sm40 => masks.sm40 |= bit,
+                ShaderModel::Sm30 => masks.sm30 |= bit,
+                ShaderModel::Any => {}
+            }
+            if info.shaders.contains(shader) && info.families.contains(family) {
+                if info.readable {
+                    masks.readable |= bit;
+                }
+                if info.writable {
+                    masks.writable |= bit;
+                }
+            }
+        }
+        masks
+    }
 }
 
 /// Checks `program` against the rules above for GPU family `family`.
 pub fn verify(program: &Program, family: Family) -> Result<(), Vec<VerifyError>> {
+    let masks = RegMasks::of(program.shader, family);
     let mut v = Verifier {
         program,
         family,
@@ -209,6 +455,10 @@ pub fn verify(program: &Program, family: Family) -> Result<(), Vec<VerifyError>>
         at: 0,
         saw_sm40: None,
         saw_sm30: None,
+        facts: OpFacts::table(),
+        masks,
+        shader_bit: 1 << program.shader.value(),
+        family_bit: 1 << family as u8,
     };
     v.run();
     if v.errors.is_empty() {
@@ -248,7 +498,13 @@ impl Verifier<'_> {
         self.check_macros();
         for (at, inst) in body.iter().enumerate() {
             self.at = at;
-            self.check_shape(inst);
+            // The table has one row per opcode code, so the default is never taken.
+            let facts = self
+                .facts
+                .get(usize::from(inst.op.code()))
+                .copied()
+                .unwrap_or_default();
+            self.check_shape(inst, facts);
             self.check_device(inst);
             self.check_structure(
                 inst,
@@ -257,20 +513,32 @@ impl Verifier<'_> {
                 &mut func_labels,
                 &labels,
             );
-            self.check_declarations(inst, &mut declared);
-            self.check_operand_rules(inst);
-            self.check_exclusions(inst, &mut seen);
+            let operands = OperandSummary::of(inst);
+            self.check_declarations(inst, facts, operands, &mut declared);
+            self.check_operand_rules(inst, facts, operands);
+            self.check_exclusions(inst, operands, &mut seen);
             if matches!(inst.op, Opcode::Dclv | Opcode::Initv) {
                 seen.vertex_declared = true;
             }
-            for dst in &inst.dst {
-                self.check_dst(dst, inst);
+            // Declaration operands name the registers they declare; they are not accesses.
+            if !facts.declaration {
+                let plain = !operands.nested
+                    && !operands.dst_indexed
+                    && operands.dst_types & !self.masks.writable == 0
+                    && operands.src_types & !self.masks.readable == 0;
+                if plain {
+                    // Nothing `check_dst`/`check_reg` could report; only the model is noted.
+                    self.note_types(operands.types());
+                } else {
+                    for dst in &inst.dst {
+                        self.check_dst(dst);
+                    }
+                    for src in &inst.src {
+                        self.check_reg(&src.reg, false);
+                    }
+                }
             }
-            for src in &inst.src {
-                self.check_src(src, inst);
-            }
-            if !seen.vertex_declared && !is_declaration(inst.op) && uses_reg(inst, RegType::Vertex)
-            {
+            if !seen.vertex_declared && !facts.declaration && operands.uses(inst, RegType::Vertex) {
                 self.err("VERTEX registers need a `dclv` or `initv` first (guide §4.1)");
             }
         }
@@ -291,18 +559,18 @@ impl Verifier<'_> {
     }
 
     /// Operand counts, trailing tokens and control bits per the table (amd-il.md §1.10–§1.12).
-    fn check_shape(&mut self, inst: &Inst) {
+    fn check_shape(&mut self, inst: &Inst, facts: OpFacts) {
         let info = inst.info();
         let layout = info.control;
         let ctrl = inst.ctrl.0;
-        let undefined = ctrl & !layout.defined_bits();
+        let undefined = ctrl & !facts.defined_bits;
         if undefined != 0 {
             self.err(format!(
                 "control bits {undefined:#06x} are not defined for `{}` (amd-il.md §1.12)",
                 info.mnemonic
             ));
         }
-        if layout.owns_modifier_bits() && (inst.pri_mod.is_some() || inst.sec_mod.is_some()) {
+        if facts.owns_modifier_bits && (inst.pri_mod.is_some() || inst.sec_mod.is_some()) {
             self.err(format!(
                 "`{}` uses opcode bits 31:30 itself; no modifier tokens (amd-il.md §1.4)",
                 info.mnemonic
@@ -366,13 +634,13 @@ impl Verifier<'_> {
     /// Shader kind, family and shader-model partition of the instruction (Appendix C, D).
     fn check_device(&mut self, inst: &Inst) {
         let info = inst.info();
-        if !info.shaders.contains(self.program.shader) {
+        if info.shaders.0 & self.shader_bit == 0 {
             self.err(format!(
                 "`{}` is not available in {:?} shaders",
                 info.mnemonic, self.program.shader
             ));
         }
-        if !info.families.contains(self.family) {
+        if info.families.0 & self.family_bit == 0 {
             self.err(format!(
                 "`{}` is not supported on {} (guide Appendix D)",
                 info.mnemonic,
@@ -387,6 +655,16 @@ impl Verifier<'_> {
             ));
         }
         self.note_model(info.model);
+    }
+
+    /// [`Verifier::note_model`] for registers of the types in `types`.
+    fn note_types(&mut self, types: u64) {
+        if types & self.masks.sm40 != 0 {
+            self.saw_sm40.get_or_insert(self.at);
+        }
+        if types & self.masks.sm30 != 0 {
+            self.saw_sm30.get_or_insert(self.at);
+        }
     }
 
     fn note_model(&mut self, model: ShaderModel) {
@@ -532,107 +810,128 @@ impl Verifier<'_> {
     }
 
     /// Declarations before use (guide §2.1, §7.5) and uniqueness of literals (§7.5 DCL_LITERAL).
-    fn check_declarations(&mut self, inst: &Inst, d: &mut Declared) {
+    fn check_declarations(
+        &mut self,
+        inst: &Inst,
+        facts: OpFacts,
+        operands: OperandSummary,
+        d: &mut Declared,
+    ) {
         let id = u32::from(inst.ctrl.0 & 0x3FF);
-        let first_num = inst.src.first().map(|s| s.reg.num);
-        match inst.op {
-            Opcode::DclLiteral => {
-                if let Some(n) = first_num
-                    && !d.literals.insert(n)
-                {
-                    self.err(format!(
-                        "literal l{n} declared twice (guide §7.5 DCL_LITERAL)"
-                    ));
+        // Every declaration below has a `dcl` mnemonic, so other instructions skip the match.
+        if facts.dcl {
+            let first_num = inst.src.first().map(|s| s.reg.num);
+            match inst.op {
+                Opcode::DclLiteral => {
+                    if let Some(n) = first_num
+                        && !d.literals.insert(n)
+                    {
+                        self.err(format!(
+                            "literal l{n} declared twice (guide §7.5 DCL_LITERAL)"
+                        ));
+                    }
+                    return;
                 }
-                return;
+                Opcode::DclConstBuffer => {
+                    if let Some(n) = first_num {
+                        d.cbs.insert(n);
+                    }
+                    return;
+                }
+                Opcode::DclIndexedTempArray => {
+                    if let Some(n) = first_num {
+                        d.itemps.insert(n);
+                    }
+                    return;
+                }
+                Opcode::DclSharedTemp => {
+                    d.shared_temps = first_num;
+                    return;
+                }
+                Opcode::DclRawUav
+                | Opcode::DclStructUav
+                | Opcode::DclUav
+                | Opcode::DclArenaUav
+                | Opcode::DclTypedUav
+                | Opcode::DclTypelessUav => {
+                    d.uavs.insert(
+                        id & if inst.op == Opcode::DclUav {
+                            0xF
+                        } else {
+                            0x3FF
+                        },
+                    );
+                }
+                Opcode::DclRawSrv | Opcode::DclStructSrv => {
+                    d.srvs.insert(id & 0xFF);
+                }
+                Opcode::DclLds | Opcode::DclStructLds => {
+                    d.lds.insert(id & 0xF);
+                }
+                Opcode::DclGds | Opcode::DclStructGds => {
+                    d.gds.insert(id);
+                }
+                _ => {}
             }
-            Opcode::DclConstBuffer => {
-                d.cbs.extend(first_num);
-                return;
-            }
-            Opcode::DclIndexedTempArray => {
-                d.itemps.extend(first_num);
-                return;
-            }
-            Opcode::DclSharedTemp => {
-                d.shared_temps = first_num;
-                return;
-            }
-            Opcode::DclRawUav
-            | Opcode::DclStructUav
-            | Opcode::DclUav
-            | Opcode::DclArenaUav
-            | Opcode::DclTypedUav
-            | Opcode::DclTypelessUav => {
-                d.uavs.insert(
-                    id & if inst.op == Opcode::DclUav {
-                        0xF
-                    } else {
-                        0x3FF
-                    },
-                );
-            }
-            Opcode::DclRawSrv | Opcode::DclStructSrv => {
-                d.srvs.insert(id & 0xFF);
-            }
-            Opcode::DclLds | Opcode::DclStructLds => {
-                d.lds.insert(id & 0xF);
-            }
-            Opcode::DclGds | Opcode::DclStructGds => {
-                d.gds.insert(id);
-            }
-            _ => {}
-        }
-        let mnemonic = inst.info().mnemonic;
-        let layout = inst.info().control;
-        let is_decl = mnemonic.starts_with("dcl");
-        if !is_decl {
-            if mnemonic.starts_with("uav_") && !d.uavs.contains(&(id & 0x3FF)) {
+        } else {
+            if facts.uav_use && !d.uavs.contains(id & 0x3FF) {
                 self.err(format!(
                     "UAV {} used before its declaration (guide §2.1)",
                     id & 0x3FF
                 ));
             }
-            if mnemonic.starts_with("lds_")
-                && layout == ControlLayout::LdsId
-                && !d.lds.contains(&(id & 0xF))
-            {
+            if facts.lds_use && !d.lds.contains(id & 0xF) {
                 self.err(format!(
                     "LDS {} used before its declaration (guide §2.1)",
                     id & 0xF
                 ));
             }
-            if mnemonic.starts_with("srv_") && !d.srvs.contains(&(id & 0xFF)) {
+            if facts.srv_use && !d.srvs.contains(id & 0xFF) {
                 self.err(format!(
                     "SRV {} used before its declaration (guide §2.1)",
                     id & 0xFF
                 ));
             }
-            if mnemonic.starts_with("gds_") && !d.gds.contains(&id) {
+            if facts.gds_use && !d.gds.contains(id) {
                 self.err(format!("GDS {id} used before its declaration (guide §2.1)"));
             }
         }
-        let mut regs: Vec<&Reg> = Vec::new();
-        for dst in &inst.dst {
-            collect_regs(&dst.reg, &mut regs);
+        if !operands.nested && operands.types() & DECLARED_TYPES == 0 {
+            return;
         }
-        for src in &inst.src {
-            collect_regs(&src.reg, &mut regs);
-        }
-        for reg in regs {
-            let missing = match reg.ty {
-                RegType::Literal => !d.literals.contains(&reg.num),
-                RegType::ConstBuff if reg.dim2.is_none() => !d.cbs.contains(&reg.num),
-                RegType::ITemp => !d.itemps.contains(&reg.num),
-                RegType::SharedTemp => d.shared_temps.is_none_or(|count| reg.num >= count),
-                _ => false,
-            };
-            if missing {
-                self.err(format!(
-                    "{:?} {} used before its declaration (guide §2.1)",
-                    reg.ty, reg.num
-                ));
+        for reg in inst
+            .dst
+            .iter()
+            .map(|d| &d.reg)
+            .chain(inst.src.iter().map(|s| &s.reg))
+        {
+            if type_bit(reg.ty) & DECLARED_TYPES != 0 || has_nested(reg) {
+                self.check_declared(reg, d);
             }
+        }
+    }
+
+    /// Declaration before use of `reg` and of the registers in its indices (guide §2.1); see
+    /// [`DECLARED_TYPES`].
+    fn check_declared(&mut self, reg: &Reg, d: &Declared) {
+        let missing = match reg.ty {
+            RegType::Literal => !d.literals.contains(reg.num),
+            RegType::ConstBuff if reg.dim2.is_none() => !d.cbs.contains(reg.num),
+            RegType::ITemp => !d.itemps.contains(reg.num),
+            RegType::SharedTemp => d.shared_temps.is_none_or(|count| reg.num >= count),
+            _ => false,
+        };
+        if missing {
+            self.err(format!(
+                "{:?} {} used before its declaration (guide §2.1)",
+                reg.ty, reg.num
+            ));
+        }
+        if let Some(Index::Rel { reg: index, .. }) = &reg.index {
+            self.check_declared(&index.reg, d);
+        }
+        if let Some(second) = &reg.dim2 {
+            self.check_declared(&second.reg, d);
         }
     }
 
@@ -672,8 +971,7 @@ impl Verifier<'_> {
 
     /// Masks, swizzles and modifiers legal for the opcode, and the forms the text syntax can
     /// express (guide §2.2.4–§2.2.8, §7).
-    fn check_operand_rules(&mut self, inst: &Inst) {
-        let op = inst.op;
+    fn check_operand_rules(&mut self, inst: &Inst, facts: OpFacts, operands: OperandSummary) {
         let info = inst.info();
         if info.control == ControlLayout::CountOfExtra && inst.ctrl.0 != 0 {
             self.err("the control field of this declaration is derived from its values (amd-il.md §1.11)");
@@ -686,15 +984,13 @@ impl Verifier<'_> {
         {
             self.err("only the first destination can carry `_sat` or a shift (amd-il.md §3.6)");
         }
-        if is_declaration(op) {
+        if facts.declaration {
             self.check_declaration_operand(inst);
             return;
         }
-        let integer = INTEGER_OPS.contains(&op)
-            || info.model == ShaderModel::Sm40 && !info.mnemonic.starts_with("sample");
+        let integer = facts.integer;
         for dst in &inst.dst {
-            let writes = dst.mask.iter().filter(|c| **c == DstComp::Write).count();
-            if dst.mask.iter().all(|c| *c == DstComp::NoWrite) {
+            if dst.mask == [DstComp::NoWrite; 4] {
                 self.err("the write mask selects no component (guide §2.2.5)");
             }
             if integer && (dst.sat || dst.shift != ShiftScale::None) {
@@ -703,15 +999,14 @@ impl Verifier<'_> {
                     info.mnemonic
                 ));
             }
-            let scalar_result = info.mnemonic.contains("_read_") && info.mnemonic != "lds_read_vec"
-                || info.mnemonic.starts_with("append_buf");
-            if scalar_result && writes != 1 {
+            if facts.scalar_result && dst.mask.iter().filter(|c| **c == DstComp::Write).count() != 1
+            {
                 self.err(format!(
                     "`{}` returns one value: the mask must write one component (guide §7.16)",
                     info.mnemonic
                 ));
             }
-            if PAIR_RESULT_OPS.contains(&op) {
+            if facts.pair_result {
                 let m = dst.mask.map(|c| c == DstComp::Write);
                 if m != [true, true, false, false] && m != [false, false, true, true] {
                     self.err(format!(
@@ -721,25 +1016,24 @@ impl Verifier<'_> {
                 }
             }
             let mem = dst.reg.ty == RegType::GenericMem;
-            if MEM_DST_OPS.contains(&op) && !mem {
+            if facts.mem_dst && !mem {
                 self.err(format!(
                     "`{}` stores through the `mem` destination (guide §7.16)",
                     info.mnemonic
                 ));
             }
-            if mem && !(MEM_DST_OPS.contains(&op) || info.mnemonic.contains("store")) {
+            if mem && !facts.mem_allowed {
                 self.err("`mem` is only the mask of store instructions (guide §5)");
             }
         }
-        for src in &inst.src {
-            if integer
-                && (src.invert
-                    || src.bias
-                    || src.x2
-                    || src.sign
-                    || src.abs
-                    || src.clamp
-                    || src.divcomp != DivComp::None)
+        for src in inst.src.iter().filter(|_| integer) {
+            if src.invert
+                || src.bias
+                || src.x2
+                || src.sign
+                || src.abs
+                || src.clamp
+                || src.divcomp != DivComp::None
             {
                 self.err(format!(
                     "`{}` allows only swizzle and negate on sources (guide §2.2.7 Table 2.10)",
@@ -747,19 +1041,22 @@ impl Verifier<'_> {
                 ));
             }
         }
-        if SHIFT_OPS.contains(&op)
+        if facts.shift
             && let Some(amount) = inst.src.get(1)
             && amount.swizzle.iter().any(|c| *c != amount.swizzle[0])
         {
             self.err("the shift amount must be one replicated component (guide §7.7)");
         }
-        for operand in inst
-            .dst
-            .iter()
-            .map(|d| &d.reg)
-            .chain(inst.src.iter().map(|s| &s.reg))
-        {
-            self.check_representable(operand);
+        // Only indices and second dimensions can be ambiguous.
+        if operands.nested {
+            for operand in inst
+                .dst
+                .iter()
+                .map(|d| &d.reg)
+                .chain(inst.src.iter().map(|s| &s.reg))
+            {
+                self.check_representable(operand);
+            }
         }
     }
 
@@ -812,7 +1109,7 @@ impl Verifier<'_> {
     }
 
     /// Appendix C.3 mutual exclusions.
-    fn check_exclusions(&mut self, inst: &Inst, seen: &mut Seen) {
+    fn check_exclusions(&mut self, inst: &Inst, operands: OperandSummary, seen: &mut Seen) {
         let (flag, other, rule) = match inst.op {
             Opcode::DclNumThreadPerGroup => (
                 &mut seen.num_thread_per_group,
@@ -851,14 +1148,21 @@ impl Verifier<'_> {
                 "owner-computes ✕ random-access LDS",
             ),
             _ => {
-                for (i, ty) in [RegType::Depth, RegType::DepthLe, RegType::DepthGe]
-                    .into_iter()
-                    .enumerate()
-                {
-                    if inst.dst.iter().any(|d| d.reg.ty == ty) {
-                        seen.depth_kinds |= 1 << i;
-                    }
+                // The kinds seen so far are at most one after the previous check, so only an
+                // instruction writing a depth register can make them two.
+                if operands.dst_types & DEPTH_TYPES == 0 {
+                    return;
                 }
+                let mut kinds = 0u8;
+                for dst in &inst.dst {
+                    kinds |= match dst.reg.ty {
+                        RegType::Depth => 1,
+                        RegType::DepthLe => 2,
+                        RegType::DepthGe => 4,
+                        _ => 0,
+                    };
+                }
+                seen.depth_kinds |= kinds;
                 if seen.depth_kinds.count_ones() > 1 {
                     self.err("oDepth ✕ oDepthLE ✕ oDepthGE (guide Appendix C.3)");
                     seen.depth_kinds = 0;
@@ -873,30 +1177,46 @@ impl Verifier<'_> {
     }
 
     fn check_reg(&mut self, reg: &Reg, write: bool) {
-        let info = reg.ty.info();
+        let legal = if write {
+            self.masks.writable
+        } else {
+            self.masks.readable
+        };
+        // The type's value is below 63, so the shift is in range.
+        if legal & (1u64 << reg.ty.value()) == 0 {
+            self.reg_errors(reg.ty, write);
+        }
+        self.note_model(reg.ty.info().model);
+        if has_nested(reg) {
+            self.check_nested_regs(reg);
+        }
+    }
+
+    /// Why a register of type `ty` may not be accessed here (guide §5, Appendix D).
+    fn reg_errors(&mut self, ty: RegType, write: bool) {
+        let info = ty.info();
         if write && !info.writable {
-            self.err(format!(
-                "{:?} registers cannot be written (guide §5)",
-                reg.ty
-            ));
+            self.err(format!("{ty:?} registers cannot be written (guide §5)"));
         }
         if !write && !info.readable {
-            self.err(format!("{:?} registers cannot be read (guide §5)", reg.ty));
+            self.err(format!("{ty:?} registers cannot be read (guide §5)"));
         }
         if !info.shaders.contains(self.program.shader) {
             self.err(format!(
-                "{:?} registers do not exist in {:?} shaders (guide §5)",
-                reg.ty, self.program.shader
+                "{ty:?} registers do not exist in {:?} shaders (guide §5)",
+                self.program.shader
             ));
         }
         if !info.families.contains(self.family) {
             self.err(format!(
-                "{:?} registers are not supported on {} (guide Appendix D)",
-                reg.ty,
+                "{ty:?} registers are not supported on {} (guide Appendix D)",
                 self.family.name()
             ));
         }
-        self.note_model(info.model);
+    }
+
+    /// The index registers of `reg`: one replicated component, and readable (guide §2.2.6).
+    fn check_nested_regs(&mut self, reg: &Reg) {
         if let Some(Index::Rel { reg: index, .. }) = &reg.index {
             let s = index.swizzle;
             if s.iter().any(|c| *c != s[0]) || matches!(s[0], CompSel::Zero | CompSel::One) {
@@ -911,11 +1231,7 @@ impl Verifier<'_> {
         }
     }
 
-    fn check_dst(&mut self, dst: &Dst, inst: &Inst) {
-        // Declaration operands name the register they declare; they are not writes.
-        if is_declaration(inst.op) {
-            return;
-        }
+    fn check_dst(&mut self, dst: &Dst) {
         self.check_reg(&dst.reg, true);
         if dst.reg.index.is_some()
             && !matches!(
@@ -929,25 +1245,30 @@ impl Verifier<'_> {
             ));
         }
     }
-
-    fn check_src(&mut self, src: &Src, inst: &Inst) {
-        if is_declaration(inst.op) {
-            return;
-        }
-        self.check_reg(&src.reg, false);
-    }
 }
 
 /// Whether any operand of `inst` (indices included) is a register of type `ty`.
 fn uses_reg(inst: &Inst, ty: RegType) -> bool {
-    let mut regs = Vec::new();
-    for dst in &inst.dst {
-        collect_regs(&dst.reg, &mut regs);
-    }
-    for src in &inst.src {
-        collect_regs(&src.reg, &mut regs);
-    }
-    regs.iter().any(|r| r.ty == ty)
+    inst.dst.iter().any(|d| reg_uses(&d.reg, ty)) || inst.src.iter().any(|s| reg_uses(&s.reg, ty))
+}
+
+/// Whether `reg` or a register in its indices has type `ty`.
+fn reg_uses(reg: &Reg, ty: RegType) -> bool {
+    reg.ty == ty || has_nested(reg) && nested_uses(reg, ty)
+}
+
+/// Whether a register in the indices of `reg` has type `ty`.
+fn nested_uses(reg: &Reg, ty: RegType) -> bool {
+    matches!(&reg.index, Some(Index::Rel { reg: index, .. }) if reg_uses(&index.reg, ty))
+        || reg
+            .dim2
+            .as_ref()
+            .is_some_and(|second| reg_uses(&second.reg, ty))
+}
+
+/// Whether `reg` has operands of its own: a register-relative index or a second dimension.
+fn has_nested(reg: &Reg) -> bool {
+    matches!(reg.index, Some(Index::Rel { .. })) || reg.dim2.is_some()
 }
 
 /// Declarations and DX9 definitions: their operands name registers rather than access them.
@@ -956,12 +1277,75 @@ fn is_declaration(op: Opcode) -> bool {
         || matches!(op, Opcode::Def | Opcode::Defb | Opcode::Initv)
 }
 
-fn collect_regs<'a>(reg: &'a Reg, out: &mut Vec<&'a Reg>) {
-    out.push(reg);
-    if let Some(Index::Rel { reg: index, .. }) = &reg.index {
-        collect_regs(&index.reg, out);
+#[cfg(test)]
+mod tests {
+    use super::{DENSE_NUMBERS, NumSet, verify};
+    use crate::{Dst, Family, Inst, Opcode, Program, ShaderKind, Src};
+
+    #[test]
+    fn number_sets_hold_bits_and_large_numbers_alike() {
+        let mut set = NumSet::default();
+        // Word edges of the bit half, its last number, and the first numbers of the hash half.
+        let numbers = [0, 63, 64, DENSE_NUMBERS - 1, DENSE_NUMBERS, u32::MAX];
+        for n in numbers {
+            assert!(!set.contains(n), "{n} before insertion");
+            assert!(set.insert(n), "{n} is new");
+            assert!(!set.insert(n), "{n} is already there");
+            assert!(set.contains(n), "{n} after insertion");
+        }
+        for n in [
+            1,
+            62,
+            65,
+            DENSE_NUMBERS - 2,
+            DENSE_NUMBERS + 1,
+            u32::MAX - 1,
+        ] {
+            assert!(!set.contains(n), "{n} was never inserted");
+        }
     }
-    if let Some(second) = &reg.dim2 {
-        collect_regs(&second.reg, out);
+
+    /// A compute program declaring literal `declared` (twice if `twice`) and reading `used`.
+    fn literal_program(declared: u32, twice: bool, used: u32) -> Program {
+        let mut p = Program::new(ShaderKind::Compute);
+        p.push(Inst::literal(declared, [0; 4]));
+        if twice {
+            p.push(Inst::literal(declared, [1; 4]));
+        }
+        p.push(
+            Inst::new(Opcode::Mov)
+                .dst(Dst::temp(0).mask("x___"))
+                .src(Src::literal(used).swz("x")),
+        )
+        .push(Inst::new(Opcode::End));
+        p
+    }
+
+    // The expected messages are the verifier's wording for the declaration rules (see
+    // `check_declarations`); the verifier with hash sets only gave the same for these programs.
+    #[test]
+    fn literal_numbers_beyond_the_bit_sets_are_declared_and_checked() {
+        let big = DENSE_NUMBERS + 4464;
+        assert_eq!(
+            verify(&literal_program(big, false, big), Family::Evergreen),
+            Ok(())
+        );
+        let undeclared = verify(&literal_program(big, false, big + 1), Family::Evergreen)
+            .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>());
+        assert_eq!(
+            undeclared,
+            Err(vec![format!(
+                "instruction 1: Literal {} used before its declaration (guide §2.1)",
+                big + 1
+            )])
+        );
+        let twice = verify(&literal_program(big, true, big), Family::Evergreen)
+            .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>());
+        assert_eq!(
+            twice,
+            Err(vec![format!(
+                "instruction 1: literal l{big} declared twice (guide §7.5 DCL_LITERAL)"
+            )])
+        );
     }
 }

@@ -6,6 +6,10 @@
 //! (omitted for `.xyzw`); one- or four-character source swizzles (omitted for `.xyzw`);
 //! `dcl_literal` values as `0x%08X`; block bodies indented by [`INDENT`] per nesting level (`case` and
 //! `default` one level inside their `switch`, their bodies one further); exactly one trailing newline.
+//!
+//! Speed: every piece is appended to one pre-sized `String` (no string per operand or register,
+//! no `format!` on the paths real programs take; numbers are formatted by hand). The rare forms
+//! (unknown control bits, modifier tokens, floats) use `write!` into the same buffer.
 
 use std::fmt::Write;
 
@@ -18,12 +22,29 @@ use il_model::{
 /// Indentation per nesting level.
 pub const INDENT: &str = "    ";
 
+/// Bytes reserved per instruction before writing: translated compute shaders average 22 to 49
+/// bytes per line (an operation with two or three operands plus indentation), so most outputs
+/// need no reallocation.
+const BYTES_PER_INST: usize = 48;
+
 /// Renders `program` as canonical IL text. Deterministic; never panics.
 pub fn to_text(program: &Program) -> String {
-    let mut out = String::new();
+    let lines = program.macros.len() + program.body.len() + 1;
+    let mut out = String::with_capacity(lines.saturating_mul(BYTES_PER_INST));
+    // Macro definitions come before the version line (guide §7.19; amd-il.md §1.1).
+    let mut macro_layout = Layout::default();
+    for inst in &program.macros {
+        let depth = macro_layout.depth_for(inst.info().flow);
+        push_indent(&mut out, depth);
+        write_inst(&mut out, inst, program.shader, None);
+        out.push('\n');
+    }
     out.push_str("il_");
     out.push_str(program.shader.name());
-    let _ = write!(out, "_{}_{}", program.version.0, program.version.1);
+    out.push('_');
+    push_dec(&mut out, u32::from(program.version.0));
+    out.push('_');
+    push_dec(&mut out, u32::from(program.version.1));
     if program.multipass {
         out.push_str("_mp");
     }
@@ -31,17 +52,6 @@ pub fn to_text(program: &Program) -> String {
         out.push_str("_rt");
     }
     out.push('\n');
-    let mut macro_layout = Layout::default();
-    let mut macros = String::new();
-    for inst in &program.macros {
-        let depth = macro_layout.depth_for(inst.info().flow);
-        for _ in 0..depth {
-            macros.push_str(INDENT);
-        }
-        macros.push_str(&inst_text(inst, program.shader));
-        macros.push('\n');
-    }
-    out.insert_str(0, &macros);
     let mut layout = Layout::default();
     let mut prec = None;
     for (i, inst) in program.body.iter().enumerate() {
@@ -55,13 +65,72 @@ pub fn to_text(program: &Program) -> String {
             continue;
         }
         let depth = layout.depth_for(inst.info().flow);
-        for _ in 0..depth {
-            out.push_str(INDENT);
-        }
-        out.push_str(&inst_text_prec(inst, program.shader, prec.take()));
+        push_indent(&mut out, depth);
+        write_inst(&mut out, inst, program.shader, prec.take());
         out.push('\n');
     }
     out
+}
+
+/// Appends `depth` levels of [`INDENT`].
+fn push_indent(out: &mut String, depth: usize) {
+    for _ in 0..depth {
+        out.push_str(INDENT);
+    }
+}
+
+/// Appends `value` in decimal.
+fn push_dec(out: &mut String, value: u32) {
+    // Register numbers, ids and indices are nearly always below 1000: one branch per length.
+    if value < 10 {
+        out.push(digit(value));
+    } else if value < 100 {
+        out.push(digit(value / 10));
+        out.push(digit(value % 10));
+    } else if value < 1000 {
+        out.push(digit(value / 100));
+        out.push(digit(value / 10 % 10));
+        out.push(digit(value % 10));
+    } else {
+        // u32::MAX has ten digits.
+        let mut digits = [0u8; 10];
+        let mut rest = value;
+        let mut len = 0;
+        for slot in digits.iter_mut().rev() {
+            *slot = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            len += 1;
+            if rest == 0 {
+                break;
+            }
+        }
+        for &d in digits.iter().skip(digits.len() - len) {
+            out.push(char::from(d));
+        }
+    }
+}
+
+/// The decimal digit `value` (0..=9).
+fn digit(value: u32) -> char {
+    char::from(b'0' + (value % 10) as u8)
+}
+
+/// Appends `value` in signed decimal.
+fn push_signed(out: &mut String, value: i32) {
+    if value < 0 {
+        out.push('-');
+    }
+    push_dec(out, value.unsigned_abs());
+}
+
+/// Appends `value` as `0x%08X` (the literal and immediate-constant spelling, amd-il.md §3.7).
+fn push_hex8(out: &mut String, value: u32) {
+    const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+    out.push_str("0x");
+    for shift in (0..8).rev() {
+        // The nibble is masked to 0..=15, so the index is always in range.
+        out.push(char::from(DIGITS[((value >> (shift * 4)) & 0xF) as usize]));
+    }
 }
 
 /// The precise mask of a plain `IL_OP_PREFIX` packet that can be written as `_prec…` on the next
@@ -82,6 +151,9 @@ fn foldable_prefix(inst: &Inst) -> Option<u16> {
 struct Layout {
     /// Open blocks; `true` marks a `switch` whose case body is open (one extra level).
     stack: Vec<Open>,
+    /// [`Layout::depth`] of `stack`, kept for the instructions with no block role (most of them),
+    /// which leave the stack as it is.
+    current: usize,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -105,6 +177,16 @@ impl Layout {
 
     /// The depth at which an instruction with role `flow` is printed, updating the state.
     fn depth_for(&mut self, flow: Flow) -> usize {
+        if flow == Flow::None {
+            return self.current;
+        }
+        let depth = self.depth_for_block_role(flow);
+        self.current = self.depth();
+        depth
+    }
+
+    /// [`Layout::depth_for`] an instruction with a block role.
+    fn depth_for_block_role(&mut self, flow: Flow) -> usize {
         if matches!(flow, Flow::Func | Flow::End)
             && self.stack.last() == Some(&Open::Func { returned: true })
         {
@@ -170,28 +252,32 @@ impl Layout {
 
 /// One instruction's text without indentation or newline.
 pub fn inst_text(inst: &Inst, shader: ShaderKind) -> String {
-    inst_text_prec(inst, shader, None)
+    let mut out = String::with_capacity(BYTES_PER_INST);
+    write_inst(&mut out, inst, shader, None);
+    out
 }
 
-/// Appends `_name…` for each field of `fields` in `value`; returns the bits rendered.
-fn render_fields(
-    fields: &[CtrlField],
-    value: u16,
-    line: &mut String,
-    trailing: &mut Vec<String>,
-) -> u16 {
+/// Appends `_name…` for each field of `fields` in `value`; returns the bits rendered. Fields
+/// written after the operands ([`FieldKind::Operand`], [`FieldKind::Word`]) are left to
+/// [`write_trailing_fields`], but count as rendered here.
+fn render_fields(fields: &[CtrlField], value: u16, out: &mut String) -> u16 {
     let mut rendered = 0u16;
     for field in fields {
         let v = field.get(value);
         match field.kind {
             FieldKind::Flag => {
                 if v != 0 {
-                    let _ = write!(line, "_{}", field.name);
+                    out.push('_');
+                    out.push_str(field.name);
                 }
             }
             FieldKind::Number { always } => {
                 if always || v != 0 {
-                    let _ = write!(line, "_{}({v})", field.name);
+                    out.push('_');
+                    out.push_str(field.name);
+                    out.push('(');
+                    push_dec(out, v);
+                    out.push(')');
                 }
             }
             FieldKind::Enum {
@@ -199,30 +285,32 @@ fn render_fields(
                 always,
             } => {
                 if always || v != 0 {
+                    out.push('_');
+                    out.push_str(field.name);
+                    out.push('(');
                     match names(v, list) {
-                        Some(word) => {
-                            let _ = write!(line, "_{}({word})", field.name);
-                        }
-                        None => {
-                            let _ = write!(line, "_{}({v})", field.name);
-                        }
+                        Some(word) => out.push_str(word),
+                        None => push_dec(out, v),
                     }
+                    out.push(')');
                 }
             }
             FieldKind::Choice(list) => match names(v, list) {
                 Some("") => {}
                 Some(word) => {
-                    let _ = write!(line, "_{word}");
+                    out.push('_');
+                    out.push_str(word);
                 }
                 // No word for this value: left to the `_control(..)` escape.
                 None => continue,
             },
-            FieldKind::Operand => trailing.push(v.to_string()),
-            FieldKind::Word(list) => match names(v, list) {
-                Some(word) => trailing.push(word.to_string()),
-                // No word for this value: left to the `_control(..)` escape.
-                None => continue,
-            },
+            FieldKind::Operand => {}
+            FieldKind::Word(list) => {
+                if names(v, list).is_none() {
+                    // No word for this value: left to the `_control(..)` escape.
+                    continue;
+                }
+            }
             FieldKind::Hidden => {}
         }
         rendered |= field.mask();
@@ -230,22 +318,47 @@ fn render_fields(
     rendered
 }
 
-/// A signed 7.1 fixed-point byte of `_aoffimmi` (amd-il.md §1.10) as text: `3`, `-1.5`.
-fn half_text(byte: u32) -> String {
-    let v = i32::from(byte as u8 as i8);
-    if v % 2 == 0 {
-        (v / 2).to_string()
-    } else {
-        format!("{:.1}", v as f32 / 2.0)
+/// Appends the control fields written after the operands: numbers (`dcl_stream 1`) as further
+/// operands, then words naming control values (`dcl_global_flags refactoringAllowed`), which the
+/// guide separates by blanks. `first` says whether no operand has been written yet.
+fn write_trailing_fields(fields: &[CtrlField], value: u16, out: &mut String, mut first: bool) {
+    for field in fields {
+        if field.kind == FieldKind::Operand {
+            out.push_str(if first { " " } else { ", " });
+            first = false;
+            push_dec(out, field.get(value));
+        }
+    }
+    for field in fields {
+        if let FieldKind::Word(list) = field.kind
+            && let Some(word) = names(field.get(value), list)
+        {
+            out.push(' ');
+            out.push_str(word);
+        }
     }
 }
 
-/// The text of a `comment` packet: a quoted string when the words hold printable ASCII padded with
-/// NULs to whole words (amd-il.md §1.11), else the raw words.
-fn comment_text(words: &[u32]) -> String {
+/// Appends a signed 7.1 fixed-point byte of `_aoffimmi` (amd-il.md §1.10): `3`, `-1.5`.
+fn push_half(out: &mut String, byte: u32) {
+    let v = i32::from(byte as u8 as i8);
+    if v % 2 == 0 {
+        push_signed(out, v / 2);
+    } else {
+        // An odd count of halves is a whole part and `.5`, with the sign of the value (`-0.5`).
+        if v < 0 {
+            out.push('-');
+        }
+        push_dec(out, v.unsigned_abs() / 2);
+        out.push_str(".5");
+    }
+}
+
+/// Appends the text of a `comment` packet: a quoted string when the words hold printable ASCII
+/// padded with NULs to whole words (amd-il.md §1.11), else the raw words.
+fn write_comment(out: &mut String, words: &[u32]) {
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let end = bytes.iter().position(|b| *b == 0);
-    if let Some(end) = end {
+    if let Some(end) = bytes.iter().position(|b| *b == 0) {
         let (text, pad) = bytes.split_at(end);
         let padded_ok = pad.iter().all(|b| *b == 0) && pad.len() <= 4 && !pad.is_empty();
         if padded_ok
@@ -253,23 +366,59 @@ fn comment_text(words: &[u32]) -> String {
                 .iter()
                 .all(|b| (0x20..0x7F).contains(b) && !b"\";/".contains(b))
         {
-            return format!("\"{}\"", String::from_utf8_lossy(text));
+            out.push('"');
+            out.extend(text.iter().map(|b| char::from(*b)));
+            out.push('"');
+            return;
         }
     }
-    words
-        .iter()
-        .map(|w| format!("0x{w:08X}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    for (i, w) in words.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        push_hex8(out, *w);
+    }
 }
 
-/// One instruction's text; `prec` is the precise mask of a preceding `IL_OP_PREFIX` folded into
-/// this line as `_prec` / `_prec(mask)` (amd-il.md §1.10).
-fn inst_text_prec(inst: &Inst, shader: ShaderKind, prec: Option<u16>) -> String {
+/// Operand-list punctuation: a blank before the first item, `, ` between items.
+struct Items {
+    first: bool,
+}
+
+impl Items {
+    /// Appends the separator for the next item.
+    fn next(&mut self, out: &mut String) {
+        out.push_str(if self.first { " " } else { ", " });
+        self.first = false;
+    }
+
+    /// Appends the separator for a `= {…}` table, which follows a blank, not a comma.
+    fn table(&mut self, out: &mut String) {
+        out.push(' ');
+        self.first = false;
+    }
+}
+
+/// Appends `words` in decimal separated by `, `, inside `= {…}`.
+fn write_table(out: &mut String, words: &[u32]) {
+    out.push_str("= {");
+    for (i, w) in words.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        push_dec(out, *w);
+    }
+    out.push('}');
+}
+
+/// Appends one instruction's text; `prec` is the precise mask of a preceding `IL_OP_PREFIX`
+/// folded into this line as `_prec` / `_prec(mask)` (amd-il.md §1.10).
+fn write_inst(out: &mut String, inst: &Inst, shader: ShaderKind, prec: Option<u16>) {
     let info = inst.info();
     let layout = info.control;
-    let mut line = String::from(info.mnemonic);
-    let mut trailing: Vec<String> = Vec::new();
+    out.push_str(info.mnemonic);
+    let mnemonic_end = out.len();
+    let fields = layout.fields();
     let ctrl = match layout {
         ControlLayout::CountOfExtra => 0,
         _ => inst.ctrl.0,
@@ -277,71 +426,76 @@ fn inst_text_prec(inst: &Inst, shader: ShaderKind, prec: Option<u16>) -> String 
     let mut rendered = 0u16;
     if layout == ControlLayout::Macro {
         // `mdef(k)`, `mcall(k)` (guide §7.19).
-        let _ = write!(line, "({})", ctrl & 0x3FFF);
+        out.push('(');
+        push_dec(out, u32::from(ctrl & 0x3FFF));
+        out.push(')');
         rendered |= 0x3FFF;
     }
     if layout == ControlLayout::DclResource {
         // `dcl_resource_id(n)_type(t[,unnorm])` (guide §7.5 DCL_RESOURCE).
         let ty = u32::from((ctrl >> 8) & 0xF);
-        let _ = write!(line, "_id({})", ctrl & 0xFF);
+        out.push_str("_id(");
+        push_dec(out, u32::from(ctrl & 0xFF));
+        out.push_str(")_type(");
         match names(ty, PixTexUsage::NAMES) {
-            Some(word) => {
-                let _ = write!(line, "_type({word}");
-            }
-            None => {
-                let _ = write!(line, "_type({ty}");
-            }
+            Some(word) => out.push_str(word),
+            None => push_dec(out, ty),
         }
-        line.push_str(if ctrl & 0x8000 != 0 { ",unnorm)" } else { ")" });
+        out.push_str(if ctrl & 0x8000 != 0 { ",unnorm)" } else { ")" });
         rendered |= 0x8FFF;
     } else {
-        rendered |= render_fields(layout.fields(), ctrl, &mut line, &mut trailing);
+        rendered |= render_fields(fields, ctrl, out);
     }
-    let owned = if layout.owns_modifier_bits() {
-        0xFFFF
+    // Bits 15:14 belong to the layout only where it defines them (else they are the modifier
+    // flags, amd-il.md §1.4); checked only when some bit is left, which is rare.
+    let unrendered = ctrl & !rendered;
+    let leftover = if unrendered == 0 || layout.owns_modifier_bits() {
+        unrendered
     } else {
-        0x3FFF
+        unrendered & 0x3FFF
     };
-    let leftover = ctrl & !rendered & owned;
     if leftover != 0 {
         // Bits the layout does not define (the verifier rejects them); kept so text stays lossless.
-        let _ = write!(line, "_control({leftover:#06x})");
+        let _ = write!(out, "_control({leftover:#06x})");
     }
     if let Some(p) = inst.pri_mod {
         let fields = layout.primary_fields();
         let defined = fields.iter().fold(0u32, |m, f| m | u32::from(f.mask()));
-        let before = line.len();
+        let before = out.len();
         if p & !defined == 0 {
-            render_fields(fields, p as u16, &mut line, &mut trailing);
+            // Primary-modifier layouts have no trailing fields, so nothing is left for later.
+            render_fields(fields, p as u16, out);
         }
-        if line.len() == before {
-            let _ = write!(line, "_primod({p:#010x})");
+        if out.len() == before {
+            let _ = write!(out, "_primod({p:#010x})");
         }
     }
     if let Some(s) = inst.sec_mod {
-        let _ = write!(line, "_secmod({s:#010x})");
+        let _ = write!(out, "_secmod({s:#010x})");
     }
     if let Some(f) = inst.resource_format {
         match PixTexUsage::from_value(f) {
             Some(u) => {
-                let _ = write!(line, "_resourcetype({})", u.name());
+                out.push_str("_resourcetype(");
+                out.push_str(u.name());
+                out.push(')');
             }
             None => {
-                let _ = write!(line, "_resourceformat({f:#010x})");
+                let _ = write!(out, "_resourceformat({f:#010x})");
             }
         }
     }
     if let Some(a) = inst.addr_offset {
         if a >> 24 == 0 {
-            let _ = write!(
-                line,
-                "_aoffimmi({},{},{})",
-                half_text(a & 0xFF),
-                half_text((a >> 8) & 0xFF),
-                half_text((a >> 16) & 0xFF)
-            );
+            out.push_str("_aoffimmi(");
+            push_half(out, a & 0xFF);
+            out.push(',');
+            push_half(out, (a >> 8) & 0xFF);
+            out.push(',');
+            push_half(out, (a >> 16) & 0xFF);
+            out.push(')');
         } else {
-            let _ = write!(line, "_addroffset({a:#010x})");
+            let _ = write!(out, "_addroffset({a:#010x})");
         }
     }
     if info.extra == Extra::ResourceFormat
@@ -350,118 +504,156 @@ fn inst_text_prec(inst: &Inst, shader: ShaderKind, prec: Option<u16>) -> String 
         if f & 0xF_FFFF == 0 {
             for (i, axis) in ["x", "y", "z", "w"].iter().enumerate() {
                 let v = (f >> (20 + 3 * i)) & 7;
-                let _ = write!(
-                    line,
-                    "_fmt{axis}({})",
-                    names(v, ElementFormat::NAMES).unwrap_or("unknown")
-                );
+                out.push_str("_fmt");
+                out.push_str(axis);
+                out.push('(');
+                out.push_str(names(v, ElementFormat::NAMES).unwrap_or("unknown"));
+                out.push(')');
             }
         } else {
-            let _ = write!(line, "_format({f:#010x})");
+            let _ = write!(out, "_format({f:#010x})");
         }
     }
     if info.extra == Extra::StrideLength
         && let [stride, length] = inst.extra.as_slice()
     {
         // AMD's OpenCL compiler wrote `dcl_typeless_uav_id(n)_stride(s)_length(l)_access(a)`.
-        let _ = write!(line, "_stride({stride})_length({length})");
+        out.push_str("_stride(");
+        push_dec(out, *stride);
+        out.push_str(")_length(");
+        push_dec(out, *length);
+        out.push(')');
     }
-    if layout == ControlLayout::LdsSharingMode {
+    if layout == ControlLayout::LdsSharingMode && out.as_bytes().get(mnemonic_end) == Some(&b'_') {
         // Guide §7.5 writes the mode after a blank: `dcl_lds_sharing_mode _wavefrontRel`.
-        line = line.replacen("dcl_lds_sharing_mode_", "dcl_lds_sharing_mode _", 1);
+        out.insert(mnemonic_end, ' ');
     }
     if inst.op == Opcode::Macrodef
         && let Some(&sig) = inst.extra.first()
     {
         if sig >> 17 == 0 {
-            let _ = write!(line, "_out({})_in({})", (sig >> 8) & 0xFF, sig & 0xFF);
+            out.push_str("_out(");
+            push_dec(out, (sig >> 8) & 0xFF);
+            out.push_str(")_in(");
+            push_dec(out, sig & 0xFF);
+            out.push(')');
             if sig & (1 << 16) != 0 {
-                line.push_str("_outline");
+                out.push_str("_outline");
             }
         } else {
-            let _ = write!(line, "_signature({sig:#010x})");
+            let _ = write!(out, "_signature({sig:#010x})");
         }
     }
     match prec {
-        Some(0xF) => line.push_str("_prec"),
+        Some(0xF) => out.push_str("_prec"),
         Some(mask) => {
-            line.push_str("_prec(");
-            for (i, c) in ['x', 'y', 'z', 'w'].iter().enumerate() {
+            out.push_str("_prec(");
+            for (i, c) in ['x', 'y', 'z', 'w'].into_iter().enumerate() {
                 if mask & (1 << i) != 0 {
-                    line.push(*c);
+                    out.push(c);
                 }
             }
-            line.push(')');
+            out.push(')');
         }
         None => {}
     }
     if let Some(dst) = inst.dst.first() {
         if dst.shift != ShiftScale::None {
-            let _ = write!(line, "_{}", dst.shift.name());
+            out.push('_');
+            out.push_str(dst.shift.name());
         }
         if dst.sat {
-            line.push_str("_sat");
+            out.push_str("_sat");
         }
     }
     if info.extra == Extra::InterfacePtr {
-        let _ = write!(
-            line,
-            "[{}][{}]",
-            inst.extra.first().copied().unwrap_or(0),
-            inst.extra.get(1).copied().unwrap_or(0)
-        );
+        out.push('[');
+        push_dec(out, inst.extra.first().copied().unwrap_or(0));
+        out.push_str("][");
+        push_dec(out, inst.extra.get(1).copied().unwrap_or(0));
+        out.push(']');
     }
-    let mut items: Vec<String> = Vec::new();
+    let mut items = Items { first: true };
     if inst.op == Opcode::Macrocall {
         // `mcall(k) (outs), (ins)` — parentheses mandatory (guide §7.19).
-        let outs: Vec<String> = inst.dst.iter().map(|d| dst_text(d, shader)).collect();
-        let ins: Vec<String> = inst.src.iter().map(|s| src_text(s, shader)).collect();
-        items.push(format!("({})", outs.join(", ")));
-        items.push(format!("({})", ins.join(", ")));
+        items.next(out);
+        out.push('(');
+        for (i, d) in inst.dst.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            write_dst(out, d, shader);
+        }
+        out.push(')');
+        items.next(out);
+        out.push('(');
+        for (i, s) in inst.src.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            write_src(out, s, shader);
+        }
+        out.push(')');
     } else {
-        items.extend(inst.dst.iter().map(|d| dst_text(d, shader)));
-        items.extend(inst.src.iter().map(|s| src_text(s, shader)));
+        for d in &inst.dst {
+            items.next(out);
+            write_dst(out, d, shader);
+        }
+        for s in &inst.src {
+            items.next(out);
+            write_src(out, s, shader);
+        }
     }
-    let list = |words: &[u32]| {
-        words
-            .iter()
-            .map(|w| w.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     match info.extra {
         Extra::Words(4) if matches!(inst.op, Opcode::DclLiteral | Opcode::Def) => {
-            items.extend(inst.extra.iter().map(|w| format!("0x{w:08X}")));
+            for w in &inst.extra {
+                items.next(out);
+                push_hex8(out, *w);
+            }
         }
-        Extra::ImmediateConstants => items.extend(inst.extra.iter().map(|w| format!("0x{w:08X}"))),
-        Extra::CaseValue => items.extend(inst.extra.iter().map(|w| (*w as i32).to_string())),
-        Extra::Float => items.extend(inst.extra.iter().map(|w| float_text(*w))),
-        Extra::Comment if !inst.extra.is_empty() => items.push(comment_text(&inst.extra)),
+        Extra::ImmediateConstants => {
+            for w in &inst.extra {
+                items.next(out);
+                push_hex8(out, *w);
+            }
+        }
+        Extra::CaseValue => {
+            for w in &inst.extra {
+                items.next(out);
+                push_signed(out, *w as i32);
+            }
+        }
+        Extra::Float => {
+            for w in &inst.extra {
+                items.next(out);
+                write_float(out, *w);
+            }
+        }
+        Extra::Comment if !inst.extra.is_empty() => {
+            items.next(out);
+            write_comment(out, &inst.extra);
+        }
         Extra::Comment => {}
-        Extra::LabelList => items.push(format!("= {{{}}}", list(&inst.extra))),
-        Extra::InterfacePtr => items.push(format!(
-            "= {{{}}}",
-            list(inst.extra.get(2..).unwrap_or(&[]))
-        )),
+        Extra::LabelList => {
+            items.table(out);
+            write_table(out, &inst.extra);
+        }
+        Extra::InterfacePtr => {
+            items.table(out);
+            write_table(out, inst.extra.get(2..).unwrap_or(&[]));
+        }
         Extra::StrideLength if inst.extra.len() == 2 => {}
         Extra::ResourceFormat | Extra::MacroSignature => {}
-        _ => items.extend(inst.extra.iter().map(|w| w.to_string())),
+        _ => {
+            for w in &inst.extra {
+                items.next(out);
+                push_dec(out, *w);
+            }
+        }
     }
-    // Words name control values (`dcl_global_flags refactoringAllowed`); the guide separates
-    // them by blanks, numbers (`dcl_stream 1`) are operands.
-    let (words, numbers): (Vec<String>, Vec<String>) = trailing
-        .into_iter()
-        .partition(|t| t.starts_with(|c: char| c.is_ascii_alphabetic()));
-    items.extend(numbers);
-    if !items.is_empty() {
-        line.push(' ');
-        line.push_str(&items.join(", ").replace(", = {", " = {"));
+    if layout != ControlLayout::DclResource {
+        write_trailing_fields(fields, ctrl, out, items.first);
     }
-    if !words.is_empty() {
-        line.push(' ');
-        line.push_str(&words.join(" "));
-    }
-    line
 }
 
 /// The canonical word for `value` in a `(word, value)` list.
@@ -469,28 +661,36 @@ fn names(value: u32, list: &'static [(&'static str, u32)]) -> Option<&'static st
     list.iter().find(|(_, v)| *v == value).map(|(n, _)| *n)
 }
 
-/// A float token as text that parses back to the same bits: the shortest decimal for finite
-/// values, hex otherwise.
-fn float_text(bits: u32) -> String {
+/// Appends a float token as text that parses back to the same bits: the shortest decimal for
+/// finite values, hex otherwise.
+fn write_float(out: &mut String, bits: u32) {
     let f = f32::from_bits(bits);
     if f.is_finite() && !(f == 0.0 && f.is_sign_negative()) {
-        format!("{f:?}")
+        let _ = write!(out, "{f:?}");
     } else {
-        format!("0x{bits:08X}")
+        push_hex8(out, bits);
     }
 }
 
+/// The letter of component `i` (0..=3) of a mask or `_neg(..)` list.
 fn comp_letter(i: usize) -> char {
     ['x', 'y', 'z', 'w'][i & 3]
 }
 
 /// Destination text: register plus full four-character mask (amd-il.md §3.4).
 pub fn dst_text(dst: &Dst, shader: ShaderKind) -> String {
-    let mut s = reg_text(&dst.reg, shader);
+    let mut out = String::new();
+    write_dst(&mut out, dst, shader);
+    out
+}
+
+/// Appends a destination (see [`dst_text`]).
+fn write_dst(out: &mut String, dst: &Dst, shader: ShaderKind) {
+    write_reg(out, &dst.reg, shader);
     if dst.mask != [DstComp::Write; 4] {
-        s.push('.');
+        out.push('.');
         for (i, c) in dst.mask.iter().enumerate() {
-            s.push(match c {
+            out.push(match c {
                 DstComp::Write => comp_letter(i),
                 DstComp::NoWrite => '_',
                 DstComp::Zero => '0',
@@ -498,7 +698,6 @@ pub fn dst_text(dst: &Dst, shader: ShaderKind) -> String {
             });
         }
     }
-    s
 }
 
 fn sel_char(c: CompSel) -> char {
@@ -514,80 +713,100 @@ fn sel_char(c: CompSel) -> char {
 
 /// Source text: register, swizzle, modifiers in GRVK's order (amd-il.md §3.5).
 pub fn src_text(src: &Src, shader: ShaderKind) -> String {
-    let mut s = reg_text(&src.reg, shader);
+    let mut out = String::new();
+    write_src(&mut out, src, shader);
+    out
+}
+
+/// Appends a source (see [`src_text`]).
+fn write_src(out: &mut String, src: &Src, shader: ShaderKind) {
+    write_reg(out, &src.reg, shader);
     let sw = src.swizzle;
     if sw != IDENTITY {
-        s.push('.');
+        out.push('.');
         if sw.iter().all(|c| *c == sw[0]) {
-            s.push(sel_char(sw[0]));
+            out.push(sel_char(sw[0]));
         } else {
-            s.extend(sw.iter().map(|c| sel_char(*c)));
-        }
-    }
-    if src.neg.iter().any(|n| *n) {
-        s.push_str("_neg(");
-        for (i, n) in src.neg.iter().enumerate() {
-            if *n {
-                s.push(comp_letter(i));
+            for c in sw {
+                out.push(sel_char(c));
             }
         }
-        s.push(')');
+    }
+    if src.neg != [false; 4] {
+        out.push_str("_neg(");
+        for (i, n) in src.neg.iter().enumerate() {
+            if *n {
+                out.push(comp_letter(i));
+            }
+        }
+        out.push(')');
     }
     if src.invert {
-        s.push_str("_invert");
+        out.push_str("_invert");
     }
     match (src.bias, src.x2) {
-        (true, true) => s.push_str("_bx2"),
-        (true, false) => s.push_str("_bias"),
-        (false, true) => s.push_str("_x2"),
+        (true, true) => out.push_str("_bx2"),
+        (true, false) => out.push_str("_bias"),
+        (false, true) => out.push_str("_x2"),
         (false, false) => {}
     }
     if src.sign {
-        s.push_str("_sign");
+        out.push_str("_sign");
     }
     if src.divcomp != DivComp::None {
-        let _ = write!(s, "_divcomp({})", src.divcomp.name());
+        out.push_str("_divcomp(");
+        out.push_str(src.divcomp.name());
+        out.push(')');
     }
     if src.abs {
-        s.push_str("_abs");
+        out.push_str("_abs");
     }
     if src.clamp {
-        s.push_str("_sat");
+        out.push_str("_sat");
     }
-    s
 }
 
-/// The text inside an index bracket.
-fn index_text(index: &Index, shader: ShaderKind) -> String {
+/// Appends the text inside an index bracket.
+fn write_index(out: &mut String, index: &Index, shader: ShaderKind) {
     match index {
-        Index::Imm(i) => i.to_string(),
+        Index::Imm(i) => push_dec(out, *i),
         Index::Rel { reg, offset } => {
-            let mut s = src_text(reg, shader);
+            write_src(out, reg, shader);
             if let Some(o) = offset {
-                let _ = write!(s, "+{o}");
+                out.push('+');
+                push_dec(out, *o);
             }
-            s
         }
         Index::AddrReg { rel_addr, offset } => {
             // IL_Rel_Addr (amd-il.md §1.7): register 15:0, loop-relative 16, component 19:17.
             let reg = rel_addr & 0xFFFF;
             let comp = (rel_addr >> 17) & 7;
             // `aL` is the loop register; a non-zero register number is kept after it.
-            let mut s = match (rel_addr & (1 << 16) != 0, reg) {
-                (true, 0) => "aL".to_string(),
-                (true, n) => format!("aL{n}"),
-                (false, n) => format!("a{n}"),
-            };
-            let _ = write!(
-                s,
-                ".{}",
-                ['x', 'y', 'z', 'w', '?', '?', '?', '?'][comp as usize]
-            );
-            if let Some(o) = offset {
-                let _ = write!(s, "+{o}");
+            if rel_addr & (1 << 16) != 0 {
+                out.push_str("aL");
+                if reg != 0 {
+                    push_dec(out, reg);
+                }
+            } else {
+                out.push('a');
+                push_dec(out, reg);
             }
-            s
+            out.push('.');
+            out.push(['x', 'y', 'z', 'w', '?', '?', '?', '?'][comp as usize]);
+            if let Some(o) = offset {
+                out.push('+');
+                push_dec(out, *o);
+            }
         }
+    }
+}
+
+/// Appends the second index of a two-dimensional register: a register-relative expression, else
+/// the second operand's register number.
+fn write_second(out: &mut String, second: &Src, shader: ShaderKind) {
+    match &second.reg.index {
+        Some(index @ Index::Rel { .. }) => write_index(out, index, shader),
+        _ => push_dec(out, second.reg.num),
     }
 }
 
@@ -595,31 +814,41 @@ fn index_text(index: &Index, shader: ShaderKind) -> String {
 /// `x1[r2.x+3]`, `vAbsTid`. Two dimensions: `v[1][2]` (no first index), `cb[r6.w+2][r2.x+4]`
 /// (register-relative first index on register 0), else `name<num>[first][second]`.
 pub fn reg_text(reg: &Reg, shader: ShaderKind) -> String {
-    let info = reg.ty.info();
-    let name = reg.ty.name_in(shader);
-    let mut s = String::from(name);
-    let second = reg.dim2.as_ref().map(|d| match &d.reg.index {
-        Some(index @ Index::Rel { .. }) => index_text(index, shader),
-        _ => d.reg.num.to_string(),
-    });
-    match (&reg.index, second) {
+    let mut out = String::new();
+    write_reg(&mut out, reg, shader);
+    out
+}
+
+/// Appends a register (see [`reg_text`]).
+fn write_reg(out: &mut String, reg: &Reg, shader: ShaderKind) {
+    out.push_str(reg.ty.name_in(shader));
+    match (&reg.index, &reg.dim2) {
         (None, Some(second)) => {
-            let _ = write!(s, "[{}][{second}]", reg.num);
-        }
-        (Some(index @ Index::Rel { .. }), Some(second)) if reg.num == 0 => {
-            let _ = write!(s, "[{}][{second}]", index_text(index, shader));
+            out.push('[');
+            push_dec(out, reg.num);
+            out.push_str("][");
+            write_second(out, second, shader);
+            out.push(']');
         }
         (Some(index), Some(second)) => {
-            let _ = write!(s, "{}[{}][{second}]", reg.num, index_text(index, shader));
+            if !(matches!(index, Index::Rel { .. }) && reg.num == 0) {
+                push_dec(out, reg.num);
+            }
+            out.push('[');
+            write_index(out, index, shader);
+            out.push_str("][");
+            write_second(out, second, shader);
+            out.push(']');
         }
         (index, None) => {
-            if info.numbered || reg.num != 0 {
-                let _ = write!(s, "{}", reg.num);
+            if reg.num != 0 || reg.ty.info().numbered {
+                push_dec(out, reg.num);
             }
             if let Some(index) = index {
-                let _ = write!(s, "[{}]", index_text(index, shader));
+                out.push('[');
+                write_index(out, index, shader);
+                out.push(']');
             }
         }
     }
-    s
 }
