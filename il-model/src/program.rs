@@ -4,6 +4,8 @@
 
 use std::ops::BitOr;
 
+use smallvec::SmallVec;
+
 use crate::enums::{CompSel, DivComp, DstComp, LanguageType, ShaderKind, ShiftScale};
 use crate::opcode_table::Opcode;
 use crate::optable::OpInfo;
@@ -117,12 +119,23 @@ pub struct Inst {
     /// Address-offset token of the sample/load family (`_aoffimmi(u,v,w)`; sets control bit 29).
     pub addr_offset: Option<u32>,
     /// Destination operands (0 or 1 for every opcode except `mcall`).
-    pub dst: Vec<Dst>,
+    pub dst: Dsts,
     /// Source operands, in syntax order.
-    pub src: Vec<Src>,
+    pub src: Srcs,
     /// Trailing tokens (literal values, labels, case value, counts; amd-il.md §1.11).
-    pub extra: Vec<u32>,
+    pub extra: ExtraWords,
 }
+
+/// An instruction's destinations: inline up to one, since only `mcall` has more, so that
+/// building an instruction allocates nothing in the common case.
+pub type Dsts = SmallVec<[Dst; 1]>;
+
+/// An instruction's sources: inline up to three (most ALU and memory instructions take at
+/// most three; the rest spill to the heap).
+pub type Srcs = SmallVec<[Src; 3]>;
+
+/// An instruction's trailing tokens: inline up to four (a `dcl_literal`'s four values).
+pub type ExtraWords = SmallVec<[u32; 4]>;
 
 impl Inst {
     /// An instruction with no control bits and no operands.
@@ -134,9 +147,9 @@ impl Inst {
             sec_mod: None,
             resource_format: None,
             addr_offset: None,
-            dst: Vec::new(),
-            src: Vec::new(),
-            extra: Vec::new(),
+            dst: Dsts::new(),
+            src: Srcs::new(),
+            extra: ExtraWords::new(),
         }
     }
 

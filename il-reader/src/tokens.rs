@@ -6,8 +6,8 @@
 use std::fmt;
 
 use il_model::{
-    CompSel, Control, ControlLayout, DivComp, Dst, DstComp, Extra, Index, Inst, LanguageType,
-    Opcode, Program, Reg, RegType, ShaderKind, ShiftScale, Src,
+    CompSel, Control, ControlLayout, DivComp, Dst, DstComp, Extra, ExtraWords, Index, Inst,
+    LanguageType, Opcode, Program, Reg, RegType, ShaderKind, ShiftScale, Src,
 };
 
 /// Deepest operand nesting accepted (an index operand inside an index operand …). The guide allows
@@ -115,12 +115,12 @@ impl Decoder<'_> {
     }
 
     /// Reads `n` words, checking first that they exist (so hostile counts allocate nothing).
-    fn words(&mut self, n: usize, what: &str) -> Result<Vec<u32>, TokenError> {
+    fn words(&mut self, n: usize, what: &str) -> Result<ExtraWords, TokenError> {
         let end = self.pos.checked_add(n).filter(|&e| e <= self.tokens.len());
         match end.and_then(|e| self.tokens.get(self.pos..e)) {
             Some(slice) => {
                 self.pos += n;
-                Ok(slice.to_vec())
+                Ok(ExtraWords::from_slice(slice))
             }
             None => Err(self.err_at(
                 self.pos,
@@ -211,7 +211,7 @@ impl Decoder<'_> {
             inst.src.push(self.src(0)?);
         }
         inst.extra = match info.extra {
-            Extra::None => Vec::new(),
+            Extra::None => ExtraWords::new(),
             Extra::Label
             | Extra::CaseValue
             | Extra::Float
@@ -242,7 +242,7 @@ impl Decoder<'_> {
                 let n = self.next("the immediate constant count")?;
                 self.words(n as usize, "the immediate constants")?
             }
-            Extra::ImmediateConstants => Vec::new(),
+            Extra::ImmediateConstants => ExtraWords::new(),
         };
         Ok(inst)
     }

@@ -3,8 +3,8 @@
 
 use il_model::enums::PixTexUsage;
 use il_model::{
-    Control, ControlLayout, Dst, Extra, FieldKind, Inst, OPCODE_COUNT, OPCODES, OpInfo, Opcode,
-    Program, Reg, RegType, ShaderKind, Src,
+    Control, ControlLayout, Dst, Extra, ExtraWords, FieldKind, Inst, OPCODE_COUNT, OPCODES, OpInfo,
+    Opcode, Program, Reg, RegType, ShaderKind, Src,
 };
 use il_reader::{decode_tokens, parse_text};
 use il_writer::{to_text, to_tokens};
@@ -86,7 +86,7 @@ fn exemplar(info: &OpInfo) -> Inst {
     for i in 0..n_src {
         inst.src.push(Src::temp(2 + i as u32).swz("yzwx"));
     }
-    inst.extra = match info.extra {
+    inst.extra = ExtraWords::from_vec(match info.extra {
         Extra::None | Extra::ImmediateConstants => vec![],
         Extra::Label => vec![5],
         Extra::CaseValue => vec![-3i32 as u32],
@@ -100,7 +100,7 @@ fn exemplar(info: &OpInfo) -> Inst {
         Extra::MacroSignature => vec![],
         Extra::ResourceFormat => vec![0xB6D0_0000],
         Extra::StrideLength => vec![4, 64],
-    };
+    });
     inst
 }
 

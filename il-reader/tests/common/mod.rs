@@ -4,8 +4,8 @@
 
 use il_model::enums::{CompSel, DivComp, DstComp, ShiftScale};
 use il_model::{
-    Control, ControlLayout, Dst, Extra, Index, Inst, OPCODES, Opcode, Program, Reg, RegType,
-    ShaderKind, Src,
+    Control, ControlLayout, Dst, Extra, ExtraWords, Index, Inst, OPCODES, Opcode, Program, Reg,
+    RegType, ShaderKind, Src,
 };
 
 /// xorshift64* — deterministic, no dependency.
@@ -266,7 +266,7 @@ pub fn random_inst(rng: &mut Rng) -> Inst {
         inst.src.push(random_src(rng, 0));
     }
     let words = |rng: &mut Rng, n: usize| (0..n).map(|_| rng.small()).collect::<Vec<u32>>();
-    inst.extra = match info.extra {
+    inst.extra = ExtraWords::from_vec(match info.extra {
         Extra::None => vec![],
         Extra::Label | Extra::CaseValue | Extra::ResourceFormat => vec![rng.u32()],
         Extra::Float => vec![if rng.chance(2) {
@@ -313,7 +313,7 @@ pub fn random_inst(rng: &mut Rng) -> Inst {
             words(rng, n)
         }
         Extra::ImmediateConstants => vec![],
-    };
+    });
     inst
 }
 

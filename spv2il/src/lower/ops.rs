@@ -17,7 +17,7 @@
 //! * composites re-label components where they can (extracting, shuffling and copying emit
 //!   nothing) and gather elements with one `mov` per source register where they cannot.
 
-use il_model::{Control, DstComp, Inst, Opcode, Reg, RegType, Src, ZeroOp};
+use il_model::{Control, DstComp, Inst, Opcode, Reg, RegType, Src, Srcs, ZeroOp};
 use spv_reader::{Id, Inst as SpvInst, spirv};
 
 use super::Lowerer;
@@ -511,7 +511,7 @@ impl Lowerer<'_> {
     ) -> Value {
         let reg = self.regs.temp();
         let mut il = Inst::new(op).ctrl(ctrl).dst(dst_first(reg, count));
-        il.src = sources;
+        il.src = Srcs::from_vec(sources);
         self.emit(il);
         temp_value(reg, count)
     }
