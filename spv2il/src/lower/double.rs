@@ -182,8 +182,8 @@ mod number {
 }
 
 impl Lowerer<'_> {
-    /// Double arithmetic, compares, class tests, dot products and scaling; the rest of the
-    /// 64-bit operations are refused, naming the instruction.
+    /// Double arithmetic, compares, class tests, dot products and matrix products; the rest of
+    /// the 64-bit operations are refused, naming the instruction.
     pub(super) fn lower_double_op(
         &mut self,
         op: spirv::Op,
@@ -249,6 +249,53 @@ impl Lowerer<'_> {
                 let scalar = self.operand(inst, 1)?;
                 let elements = vector.width();
                 self.double(inst, Opcode::DMul, elements, &[&vector, &scalar])?
+            }
+            Op::MatrixTimesScalar => {
+                let matrix = self.operand(inst, 0)?;
+                let scalar = self.operand(inst, 1)?;
+                let mut columns = Vec::new();
+                for column in self.columns(inst, &matrix)? {
+                    let elements = column.width();
+                    columns.push(self.double(inst, Opcode::DMul, elements, &[&column, &scalar])?);
+                }
+                Value::aggregate(columns)
+            }
+            Op::VectorTimesMatrix => {
+                // Element j is dot(v, column j).
+                let vector = self.operand(inst, 0)?;
+                let matrix = self.operand(inst, 1)?;
+                let mut elements = Vec::new();
+                for column in self.columns(inst, &matrix)? {
+                    elements.push(self.double_dot(inst, &vector, &column)?);
+                }
+                self.gather(&elements)
+            }
+            Op::MatrixTimesVector => {
+                let matrix = self.operand(inst, 0)?;
+                let vector = self.operand(inst, 1)?;
+                let columns = self.columns(inst, &matrix)?;
+                self.double_matrix_times_vector(inst, &columns, &vector)?
+            }
+            Op::MatrixTimesMatrix => {
+                let left = self.operand(inst, 0)?;
+                let right = self.operand(inst, 1)?;
+                let left = self.columns(inst, &left)?;
+                let mut product = Vec::new();
+                for column in self.columns(inst, &right)? {
+                    product.push(self.double_matrix_times_vector(inst, &left, &column)?);
+                }
+                Value::aggregate(product)
+            }
+            Op::OuterProduct => {
+                // Column j is a·b[j].
+                let a = self.operand(inst, 0)?;
+                let b = self.operand(inst, 1)?;
+                let mut columns = Vec::new();
+                for j in 0..b.width() {
+                    let factor = b.extract(j);
+                    columns.push(self.double(inst, Opcode::DMul, a.width(), &[&a, &factor])?);
+                }
+                Value::aggregate(columns)
             }
             _ => return Err(self.unsupported(inst, format!("Op{op:?} on 64-bit values"))),
         };
@@ -414,6 +461,27 @@ impl Lowerer<'_> {
             sum = self.wide_each(Opcode::DMuladd, Control::NONE, 1, |_| {
                 vec![a.pair(i), b.pair(i), previous.pair(0)]
             });
+        }
+        Ok(sum)
+    }
+
+    /// M·v for a double matrix given by its columns: Σ column j · v[j], as a `dmul` and a chain
+    /// of `dmad`.
+    fn double_matrix_times_vector(
+        &mut self,
+        inst: SpvInst<'_>,
+        columns: &[Value],
+        vector: &Value,
+    ) -> Result<Value, Error> {
+        let Some((first, rest)) = columns.split_first() else {
+            return Err(self.unsupported(inst, "a matrix without columns"));
+        };
+        let elements = first.width();
+        let factor = vector.extract(0);
+        let mut sum = self.double(inst, Opcode::DMul, elements, &[first, &factor])?;
+        for (j, column) in rest.iter().enumerate() {
+            let factor = vector.extract(j + 1);
+            sum = self.double(inst, Opcode::DMuladd, elements, &[column, &factor, &sum])?;
         }
         Ok(sum)
     }

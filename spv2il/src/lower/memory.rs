@@ -190,6 +190,21 @@ fn temp_value(reg: u32, count: u8) -> Value {
     Value::in_reg(Reg::new(RegType::Temp, reg), count)
 }
 
+/// Whether `ty` is a matrix or an array (of arrays ...) of matrices, whose MatrixStride the
+/// struct member declaring it carries. Array nesting is finite (SPIR-V §2.4); the bound guards
+/// hostile modules.
+fn holds_matrices(module: &Module, ty: Id) -> bool {
+    let mut ty = ty;
+    for _ in 0..MAX_PRIVATE_NESTING {
+        match module.ty(ty) {
+            Some(Type::Matrix { .. }) => return true,
+            Some(Type::Array { element, .. } | Type::RuntimeArray { element }) => ty = *element,
+            _ => return false,
+        }
+    }
+    false
+}
+
 /// `offset` moved `bytes` further.
 fn offset_by(offset: &ByteOffset, bytes: u32) -> ByteOffset {
     ByteOffset {
@@ -682,9 +697,10 @@ impl<'m> Lowerer<'m> {
                 }
                 .ok_or_else(|| missing("a struct member without an Offset"))?;
                 offset.constant = offset.constant.wrapping_add(member_offset);
-                if matches!(module.ty(member_type), Some(Type::Matrix { .. })) {
+                if holds_matrices(module, member_type) {
                     // A matrix member's column stride and majorness are decorations of the
-                    // member (SPIR-V §2.18.1); only column-major matrices are supported.
+                    // member, also when it is an array of matrices (SPIR-V §2.18.1); only
+                    // column-major matrices are supported.
                     let member_decoration = |kind| {
                         module
                             .member_decorations(pointee, member)

@@ -172,6 +172,7 @@ impl Lowerer<'_> {
                 | Op::CompositeInsert
                 | Op::VectorShuffle
                 | Op::Select
+                | Op::Transpose
         );
         if !generic && self.touches_wide(inst, 0) {
             return self.lower_wide_op(op, inst);
@@ -841,7 +842,7 @@ impl Lowerer<'_> {
     /// OpVectorExtractDynamic: a constant index re-labels; otherwise one compare against every
     /// index at once and a `cmov_logical` chain. An index out of range is undefined in SPIR-V;
     /// here it yields element 0.
-    fn lower_extract_dynamic(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
+    pub(super) fn lower_extract_dynamic(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
         let vector = self.operand(inst, 0)?;
         let index = self.operand(inst, 1)?;
         if let Some(constant) = self.constant_scalar(&index) {
@@ -876,7 +877,7 @@ impl Lowerer<'_> {
 
     /// OpVectorInsertDynamic: a constant index is a composite insert; otherwise one compare
     /// per component and one `cmov_logical`. An index out of range changes nothing.
-    fn lower_insert_dynamic(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
+    pub(super) fn lower_insert_dynamic(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
         let vector = self.operand(inst, 0)?;
         let component = self.operand(inst, 1)?;
         let index = self.operand(inst, 2)?;
@@ -1185,7 +1186,7 @@ impl Lowerer<'_> {
     }
 
     /// The column vectors of a matrix value.
-    fn columns(&self, inst: SpvInst<'_>, matrix: &Value) -> Result<Vec<Value>, Error> {
+    pub(super) fn columns(&self, inst: SpvInst<'_>, matrix: &Value) -> Result<Vec<Value>, Error> {
         if !matrix.is_aggregate() || matrix.members.iter().any(Value::is_aggregate) {
             return Err(self.unsupported(inst, "a matrix operand that is not a matrix"));
         }

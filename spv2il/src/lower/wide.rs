@@ -83,11 +83,15 @@ fn pair_condition(condition: &Value, part: usize) -> Src {
 const DIVISION_STEPS: u32 = 64;
 
 impl Lowerer<'_> {
-    /// Whether `ty` is a 64-bit scalar or a vector of them.
+    /// Whether `ty` is a 64-bit scalar, or a vector or matrix of them.
     pub(super) fn is_wide_type(&self, ty: Id) -> bool {
-        let scalar = match self.module.ty(ty) {
-            Some(Type::Vector { component, .. }) => *component,
+        let vector = match self.module.ty(ty) {
+            Some(Type::Matrix { column, .. }) => *column,
             _ => ty,
+        };
+        let scalar = match self.module.ty(vector) {
+            Some(Type::Vector { component, .. }) => *component,
+            _ => vector,
         };
         matches!(
             self.module.ty(scalar),
@@ -225,8 +229,10 @@ impl Lowerer<'_> {
     /// for each move: one `mov` per pair of registers.
     pub(super) fn move_dwords(&mut self, moves: &[(Reg, usize, Reg, CompSel)]) {
         let mut done = vec![false; moves.len()];
-        for (i, (dst_reg, _, src_reg, comp)) in moves.iter().enumerate() {
-            if done[i] {
+        for (i, (dst_reg, first_position, src_reg, comp)) in moves.iter().enumerate() {
+            // Positions are 0–3 (two dwords of one of two elements per register); one out of
+            // range would write nothing, so it is skipped.
+            if done[i] || *first_position > 3 {
                 continue;
             }
             let mut dst = Dst::new(dst_reg.clone());
@@ -351,6 +357,16 @@ impl Lowerer<'_> {
             | Op::UGreaterThanEqual => self.int64_compare(op, inst)?,
             Op::UDiv | Op::UMod | Op::SDiv | Op::SRem | Op::SMod => {
                 self.int64_division(op, inst)?
+            }
+            // A 64-bit index into a 32-bit vector reads its low dword (`element(0)`).
+            Op::VectorExtractDynamic | Op::VectorInsertDynamic
+                if !inst.result_type().is_some_and(|ty| self.is_wide_type(ty)) =>
+            {
+                if op == Op::VectorExtractDynamic {
+                    self.lower_extract_dynamic(inst)?
+                } else {
+                    self.lower_insert_dynamic(inst)?
+                }
             }
             Op::VectorExtractDynamic => self.wide_extract_dynamic(inst)?,
             Op::VectorInsertDynamic => self.wide_insert_dynamic(inst)?,

@@ -1,6 +1,7 @@
 // 64-bit composites and control flow: dvec4 values built, shuffled, extracted from and inserted
 // into (two registers each), a dynamic extract, selects of dvec3 and i64vec2, a loop carrying a
-// double and a 64-bit integer through phis, and a function taking and returning doubles.
+// double and a 64-bit integer, a function taking and returning doubles (inlined) and one that
+// returns early (an IL subroutine with 64-bit parameters and result).
 #version 450
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 layout(local_size_x = 64) in;
@@ -12,6 +13,13 @@ layout(std430, set = 0, binding = 3) writeonly buffer NBuffer { i64vec2 n[]; };
 
 dvec2 twist(dvec2 v, double k) {
     return dvec2(v.y * k, v.x - k);
+}
+
+dvec2 limit(dvec2 v, int64_t k) {
+    if (v.x > double(k)) {
+        return v.yx;
+    }
+    return v * 0.5lf;
 }
 
 void main() {
@@ -34,4 +42,5 @@ void main() {
     r[i * 3u + 1u] = dvec4(chosen, picked);
     r[i * 3u + 2u] = dvec4(sum, s.yz, double(count));
     n[i] = m;
+    r[i * 3u + 2u].w += limit(x.zw, count).y + limit(s.xy, 3l).x;
 }
