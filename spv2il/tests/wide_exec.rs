@@ -168,10 +168,12 @@ fn double_rounding_keeps_signed_zeros_and_breaks_ties_to_even() {
             check(at(1, lane), x.trunc(), "trunc");
             check(at(1, 2 + lane), x - x.floor(), "fract");
             if lane == 0 {
-                // r[4i+2].y = roundEven(x.x); r[4i+3].xy = modf(x.x) = (fraction, whole).
+                // r[4i+2].y = roundEven(x.x); r[4i+3].xy = modf(x.x) = (fraction, whole): the
+                // fraction has x's sign and is 0 for an infinity (C's modf; spirv.md §7).
                 check(at(2, 1), x.round_ties_even(), "roundEven");
                 check(at(3, 1), x.trunc(), "modf whole");
-                check(at(3, 0), x - x.trunc(), "modf fraction");
+                let fraction = if x.is_infinite() { 0.0 } else { x - x.trunc() };
+                check(at(3, 0), fraction.copysign(x), "modf fraction");
             }
         }
     }

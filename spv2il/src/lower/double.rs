@@ -169,13 +169,20 @@ mod number {
     pub const S_CLAMP: u32 = 45;
     pub const F_MIX: u32 = 46;
     pub const STEP: u32 = 48;
+    pub const SMOOTH_STEP: u32 = 49;
     pub const FMA: u32 = 50;
+    pub const FREXP: u32 = 51;
+    pub const FREXP_STRUCT: u32 = 52;
+    pub const LDEXP: u32 = 53;
     pub const PACK_DOUBLE_2X32: u32 = 59;
     pub const UNPACK_DOUBLE_2X32: u32 = 65;
     pub const LENGTH: u32 = 66;
     pub const DISTANCE: u32 = 67;
     pub const CROSS: u32 = 68;
     pub const NORMALIZE: u32 = 69;
+    pub const FACE_FORWARD: u32 = 70;
+    pub const REFLECT: u32 = 71;
+    pub const REFRACT: u32 = 72;
     pub const N_MIN: u32 = 79;
     pub const N_MAX: u32 = 80;
     pub const N_CLAMP: u32 = 81;
@@ -584,6 +591,139 @@ impl Lowerer<'_> {
         let sign = self.dwords_op(Opcode::And, &[x, &sign_mask]);
         let signed = self.dwords_op(Opcode::IOr, &[&rounded, &sign]);
         Ok(self.select_wide(&integral, x, &signed))
+    }
+
+    /// ModfStruct on doubles: whole = trunc(x); fraction = x − whole, 0 for ±Inf, with x's sign
+    /// (modf(−2) = {−0, −2}), as for 32-bit floats (spirv.md §7).
+    fn double_modf(&mut self, inst: SpvInst<'_>, x: &Value) -> Result<(Value, Value), Error> {
+        let elements = x.width();
+        let whole = self.double_trunc(inst, elements, x)?;
+        let difference = self.double_subtract(inst, elements, x, &whole)?;
+        let magnitude = self.double_magnitude(elements, x);
+        let infinity = self.wide_splat(INFINITY, elements);
+        let infinite = self.narrow_each(Opcode::I64Eq, elements, |i| {
+            vec![magnitude.pair(i), infinity.pair(i)]
+        });
+        let zero = self.wide_splat(0, elements);
+        let fraction = self.select_wide(&infinite, &zero, &difference);
+        let sign_mask = self.wide_splat(SIGN, elements);
+        let sign = self.dwords_op(Opcode::And, &[x, &sign_mask]);
+        let fraction = self.dwords_op(Opcode::IOr, &[&fraction, &sign]);
+        Ok((fraction, whole))
+    }
+
+    /// FrexpStruct on doubles from the bits, as for 32-bit floats: exponent = field − 1022,
+    /// significand = x with its exponent field set to 1022 (|significand| ∈ [0.5, 1)). Zero and
+    /// denormals give ±0 and 0; Inf and NaN are undefined (GLSL.std.450 Frexp). Integer
+    /// instructions only.
+    fn double_frexp(&mut self, inst: SpvInst<'_>, x: &Value) -> Result<(Value, Value), Error> {
+        self.require(inst, Opcode::UBitExtract)?;
+        let elements = x.width();
+        let count = count_u8(elements);
+        let highs = self.high_words(x);
+        let lows = self.low_words(x);
+        let eleven = self.word(11);
+        let twenty = self.word(20);
+        let field = self.alu(
+            Opcode::UBitExtract,
+            count,
+            vec![eleven.element(0), twenty.element(0), highs.src()],
+        );
+        let bias = self.word(1022);
+        let unbiased = self.alu(Opcode::IAdd, count, vec![field.src(), negated(bias.src())]);
+        let zero = self.word(0);
+        let exponent = self.alu(
+            Opcode::CmovLogical,
+            count,
+            vec![field.src(), unbiased.src(), zero.element(0)],
+        );
+        let keep = self.word(0x800F_FFFF);
+        let half = self.word(0x3FE0_0000);
+        let kept = self.alu(Opcode::And, count, vec![highs.src(), keep.element(0)]);
+        let scaled = self.alu(Opcode::IOr, count, vec![kept.src(), half.element(0)]);
+        let sign_mask = self.word(super::ops::SIGN_BIT);
+        let signed_zero = self.alu(Opcode::And, count, vec![highs.src(), sign_mask.element(0)]);
+        let high = self.alu(
+            Opcode::CmovLogical,
+            count,
+            vec![field.src(), scaled.src(), signed_zero.src()],
+        );
+        let low = self.alu(
+            Opcode::CmovLogical,
+            count,
+            vec![field.src(), lows.src(), zero.element(0)],
+        );
+        Ok((self.join_words(elements, &low, &high), exponent))
+    }
+
+    /// Ldexp(x, e) on doubles = x·2^h·2^(e−h) with h = e/2 (arithmetic shift) and e clamped to
+    /// [−2044, 2046], so that both factors are normal doubles built from their exponent bits
+    /// (as for 32-bit floats): every normal result is exact; a denormal one may be rounded
+    /// twice.
+    fn double_ldexp(
+        &mut self,
+        inst: SpvInst<'_>,
+        x: &Value,
+        exponent: &Value,
+    ) -> Result<Value, Error> {
+        self.require(inst, Opcode::DMul)?;
+        let elements = x.width();
+        let count = count_u8(elements);
+        let low = self.word((-2044i32) as u32);
+        let high = self.word(2046);
+        let raised = self.alu(Opcode::IMax, count, vec![exponent.src(), low.element(0)]);
+        let clamped = self.alu(Opcode::IMin, count, vec![raised.src(), high.element(0)]);
+        let one = self.word(1);
+        let half = self.alu(Opcode::IShr, count, vec![clamped.src(), one.element(0)]);
+        let rest = self.alu(
+            Opcode::IAdd,
+            count,
+            vec![clamped.src(), negated(half.src())],
+        );
+        let bias = self.word(1023);
+        let twenty = self.word(20);
+        let zero = self.word(0);
+        let mut product = x.clone();
+        for part in [half, rest] {
+            let biased = self.alu(Opcode::IAdd, count, vec![part.src(), bias.element(0)]);
+            let factor_high = self.alu(Opcode::IShl, count, vec![biased.src(), twenty.element(0)]);
+            let factor = self.join_words(elements, &zero, &factor_high);
+            product = self.wide_op(Opcode::DMul, elements, &[&product, &factor]);
+        }
+        Ok(product)
+    }
+
+    /// Refract(I, N, eta): k = 1 − eta²·(1 − dot(N, I)²); 0 where k < 0, else
+    /// eta·I − (eta·dot(N, I) + √k)·N (GLSL.std.450 Refract).
+    fn double_refract(
+        &mut self,
+        inst: SpvInst<'_>,
+        elements: usize,
+        incident: &Value,
+        normal: &Value,
+        eta: &Value,
+    ) -> Result<Value, Error> {
+        for op in [Opcode::DMuladd, Opcode::DSqrt, Opcode::Dlt] {
+            self.require(inst, op)?;
+        }
+        let one = self.wide_splat(bits(1.0), 1);
+        let dot = self.double_dot(inst, normal, incident)?;
+        let sine2 = self.wide_each(Opcode::DMuladd, Control::NONE, 1, |_| {
+            vec![dot.pair(0), negated(dot.pair(0)), one.pair(0)]
+        });
+        let eta2 = self.wide_op(Opcode::DMul, 1, &[eta, eta]);
+        let k = self.wide_each(Opcode::DMuladd, Control::NONE, 1, |_| {
+            vec![negated(eta2.pair(0)), sine2.pair(0), one.pair(0)]
+        });
+        let root = self.wide_op(Opcode::DSqrt, 1, &[&k]);
+        let factor = self.wide_op(Opcode::DMuladd, 1, &[eta, &dot, &root]);
+        let bent = self.wide_op(Opcode::DMul, elements, &[eta, incident]);
+        let refracted = self.wide_each(Opcode::DMuladd, Control::NONE, elements, |i| {
+            vec![negated(factor.pair(0)), normal.pair(i), bent.pair(i)]
+        });
+        let zero = self.wide_splat(0, elements);
+        let total = self.narrow_each(Opcode::Dlt, 1, |_| vec![k.pair(0), zero.pair(0)]);
+        Ok(self.select_wide(&total, &zero, &refracted))
     }
 
     /// The high dwords of the elements of a 64-bit value, as a 32-bit vector.
@@ -1050,14 +1190,76 @@ impl Lowerer<'_> {
             }
             n::MODF | n::MODF_STRUCT => {
                 let x = arg(self, 0)?;
-                let elements = x.width();
-                let whole = self.double_trunc(inst, elements, &x)?;
-                let fraction = self.double_subtract(inst, elements, &x, &whole)?;
+                let (fraction, whole) = self.double_modf(inst, &x)?;
                 if code == n::MODF_STRUCT {
                     return Ok(Value::aggregate(vec![fraction, whole]));
                 }
                 self.store_through(inst, 3, &whole)?;
                 Ok(fraction)
+            }
+            n::FREXP | n::FREXP_STRUCT => {
+                let x = arg(self, 0)?;
+                let (significand, exponent) = self.double_frexp(inst, &x)?;
+                if code == n::FREXP_STRUCT {
+                    return Ok(Value::aggregate(vec![significand, exponent]));
+                }
+                self.store_through(inst, 3, &exponent)?;
+                Ok(significand)
+            }
+            n::LDEXP => {
+                let x = arg(self, 0)?;
+                let exponent = arg(self, 1)?;
+                self.double_ldexp(inst, &x, &exponent)
+            }
+            n::SMOOTH_STEP => {
+                // t = clamp((x − e0) / (e1 − e0), 0, 1); t·t·(3 − 2t).
+                let edge0 = arg(self, 0)?;
+                let edge1 = arg(self, 1)?;
+                let x = arg(self, 2)?;
+                let offset = self.double_subtract(inst, elements, &x, &edge0)?;
+                let span = self.double_subtract(inst, elements, &edge1, &edge0)?;
+                let ratio = self.double(inst, Opcode::DDiv, elements, &[&offset, &span])?;
+                let zero = self.wide_splat(0, elements);
+                let one = self.wide_splat(bits(1.0), elements);
+                let raised = self.double(inst, Opcode::DMax, elements, &[&ratio, &zero])?;
+                let t = self.double(inst, Opcode::DMin, elements, &[&raised, &one])?;
+                let minus_two = self.wide_splat(bits(-2.0), elements);
+                let three = self.wide_splat(bits(3.0), elements);
+                let factor =
+                    self.double(inst, Opcode::DMuladd, elements, &[&t, &minus_two, &three])?;
+                let square = self.double(inst, Opcode::DMul, elements, &[&t, &t])?;
+                self.double(inst, Opcode::DMul, elements, &[&square, &factor])
+            }
+            n::FACE_FORWARD => {
+                // N where dot(Nref, I) < 0, else −N.
+                let normal = arg(self, 0)?;
+                let incident = arg(self, 1)?;
+                let reference = arg(self, 2)?;
+                let dot = self.double_dot(inst, &reference, &incident)?;
+                let zero = self.wide_splat(0, 1);
+                let facing = self.double_test(inst, Opcode::Dlt, 1, &dot, &zero)?;
+                let sign = self.wide_splat(SIGN, elements);
+                let flipped = self.dwords_op(Opcode::IXor, &[&normal, &sign]);
+                Ok(self.select_wide(&facing, &normal, &flipped))
+            }
+            n::REFLECT => {
+                // I − 2·dot(N, I)·N; doubling is exact, so dot + dot.
+                let incident = arg(self, 0)?;
+                let normal = arg(self, 1)?;
+                let dot = self.double_dot(inst, &normal, &incident)?;
+                let twice = self.double(inst, Opcode::DAdd, 1, &[&dot, &dot])?;
+                self.require(inst, Opcode::DMuladd)?;
+                Ok(
+                    self.wide_each(Opcode::DMuladd, Control::NONE, elements, |i| {
+                        vec![normal.pair(i), negated(twice.pair(0)), incident.pair(i)]
+                    }),
+                )
+            }
+            n::REFRACT => {
+                let incident = arg(self, 0)?;
+                let normal = arg(self, 1)?;
+                let eta = arg(self, 2)?;
+                self.double_refract(inst, elements, &incident, &normal, &eta)
             }
             n::LENGTH => {
                 let x = arg(self, 0)?;
