@@ -170,7 +170,8 @@ impl Family {
     /// (only RV670), R700 (only RV770/RV790) and Evergreen (only Cypress/Hemlock, HD 58xx/59xx;
     /// Juniper, Redwood and Cedar have no FP64 unit) do not; every Cayman part does, and so does
     /// every Southern Islands part [EXT: the guide predates most of SI, whose parts all run
-    /// double instructions, at different rates].
+    /// double instructions, at different rates]. (The verifier is more lenient: it accepts
+    /// double instructions from R700 on, for the parts of those families that have them.)
     pub fn has_fp64(self) -> bool {
         self >= Family::Cayman
     }

@@ -379,7 +379,7 @@ impl Verifier<'_> {
                 self.family.name()
             ));
         }
-        if info.fp64 && !self.family.has_fp64() {
+        if info.fp64 && self.family < Family::R700 {
             self.err(format!(
                 "`{}` needs double precision, which {} lacks (guide Appendix D)",
                 info.mnemonic,

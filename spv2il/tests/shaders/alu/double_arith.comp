@@ -1,5 +1,5 @@
 // Double arithmetic: add, subtract, multiply, divide, negate, fma, min/max/clamp, abs, sign,
-// sqrt, mix, step and the ordered compares, on dvec2 and dvec3 values.
+// sqrt, mix, step, mod and the ordered compares, on dvec2 and dvec3 values.
 #version 450
 layout(local_size_x = 64) in;
 
@@ -19,7 +19,7 @@ void main() {
     r[i * 4u + 3u] = dvec4(clamp(x.x, -1.0lf, 1.0lf), sign(x.y), sqrt(abs(x.z)), mix(x.w, y.y, 0.25lf));
     dvec3 p = x.xyz * 2.5lf - dvec3(y, 0.5lf);
     s[i * 2u] = p;
-    s[i * 2u + 1u] = dvec3(step(0.0lf, x.x), x.w * y.x + x.z, abs(-p.y));
+    s[i * 2u + 1u] = dvec3(step(0.0lf, x.x), x.w * y.x + x.z, mod(-p.y, abs(y.x) + 0.5lf));
     c[i * 2u] = ivec4(x.x < y.x, x.y > y.y, x.z <= x.w, x.w >= x.z);
     c[i * 2u + 1u] = ivec4(x.x == x.x, x.y != y.y, lessThan(x.xy, y));
 }
