@@ -477,7 +477,7 @@ impl<'m> Lowerer<'m> {
             for (k, part) in (0u32..).zip(value.parts()) {
                 self.emit(
                     Inst::new(Opcode::Mov)
-                        .dst(dst_first(reg + k, part.count))
+                        .dst(dst_first(reg.saturating_add(k), part.count))
                         .src(part.src()),
                 );
             }
