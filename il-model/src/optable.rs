@@ -164,6 +164,18 @@ impl Family {
         }
     }
 
+    /// Whether every part of the family executes the double-precision instructions (Appendix D
+    /// marks them "[FP64]"; guide §7.2.5 names the parts: "R670, R770, Cypress, etc."). Under
+    /// the conservative mapping above a family counts only when all its parts have them: R600
+    /// (only RV670), R700 (only RV770/RV790) and Evergreen (only Cypress/Hemlock, HD 58xx/59xx;
+    /// Juniper, Redwood and Cedar have no FP64 unit) do not; every Cayman part does, and so does
+    /// every Southern Islands part [EXT: the guide predates most of SI, whose parts all run
+    /// double instructions, at different rates]. (The verifier is more lenient: it accepts
+    /// double instructions from R700 on, for the parts of those families that have them.)
+    pub fn has_fp64(self) -> bool {
+        self >= Family::Cayman
+    }
+
     /// The family called `name` (as printed by [`Family::name`], any case).
     pub fn from_name(name: &str) -> Option<Family> {
         Family::ALL

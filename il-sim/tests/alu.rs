@@ -524,6 +524,183 @@ fn doubles() {
     assert_eq!(eval("f2d", &[f4([0.5, 0.0, 0.0, 0.0])]), pair(0.5));
 }
 
+/// A double in `.xy`, zeros in `.zw`.
+fn double_xy(x: f64) -> [u32; 4] {
+    let b = x.to_bits();
+    [b as u32, (b >> 32) as u32, 0, 0]
+}
+
+/// A double in both `.xy` and `.zw`, as the double instructions write it without a mask.
+fn double_pair(x: f64) -> [u32; 4] {
+    let b = x.to_bits();
+    [b as u32, (b >> 32) as u32, b as u32, (b >> 32) as u32]
+}
+
+/// A 64-bit integer in `.xy`, zeros in `.zw`.
+fn int64_xy(x: i64) -> [u32; 4] {
+    [x as u32, (x >> 32) as u32, 0, 0]
+}
+
+/// A 64-bit integer in both halves.
+fn int64_pair(x: i64) -> [u32; 4] {
+    [x as u32, (x >> 32) as u32, x as u32, (x >> 32) as u32]
+}
+
+#[test]
+fn double_arithmetic_is_ieee() {
+    // Guide DDIV, DSQRT: IEEE results; Rust's f64 operations are the reference.
+    assert_eq!(
+        eval("ddiv", &[double_xy(1.0), double_xy(3.0)]),
+        double_pair(1.0 / 3.0)
+    );
+    assert_eq!(
+        eval("ddiv", &[double_xy(-2.0), double_xy(0.0)]),
+        double_pair(f64::NEG_INFINITY)
+    );
+    assert_eq!(eval("dsqrt", &[double_xy(2.0)]), double_pair(2f64.sqrt()));
+    assert!(f64::from_bits(u64::from(eval("dsqrt", &[double_xy(-1.0)])[1]) << 32).is_nan());
+    // Guide D_MULADD: a fused multiply-add from Evergreen on. (1 + 2^-30)(1 − 2^-30) − 1 is
+    // −2^-60 exactly; rounding the product first would give 0.
+    let e = 2f64.powi(-30);
+    assert_eq!(
+        eval(
+            "dmad",
+            &[double_xy(1.0 + e), double_xy(1.0 - e), double_xy(-1.0)]
+        ),
+        double_pair(-(2f64.powi(-60)))
+    );
+}
+
+#[test]
+fn double_compares_min_max_and_conversions() {
+    assert_eq!(eval("dlt", &[double_xy(1.0), double_xy(2.0)]), splat(T));
+    assert_eq!(
+        eval("dlt", &[double_xy(f64::NAN), double_xy(2.0)]),
+        splat(0)
+    );
+    assert_eq!(eval("dge", &[double_xy(2.0), double_xy(2.0)]), splat(T));
+    assert_eq!(
+        eval("dge", &[double_xy(f64::NAN), double_xy(f64::NAN)]),
+        splat(0)
+    );
+    // Guide D_EQ: +0 equals −0; NaN equals nothing.
+    assert_eq!(eval("deq", &[double_xy(0.0), double_xy(-0.0)]), splat(T));
+    assert_eq!(
+        eval("deq", &[double_xy(f64::NAN), double_xy(f64::NAN)]),
+        splat(0)
+    );
+    // Guide D_MAX / D_MIN: IEEE-754-2008, a NaN operand loses.
+    assert_eq!(
+        eval("dmax", &[double_xy(f64::NAN), double_xy(1.0)]),
+        double_pair(1.0)
+    );
+    assert_eq!(
+        eval("dmin", &[double_xy(1.0), double_xy(f64::NAN)]),
+        double_pair(1.0)
+    );
+    assert_eq!(
+        eval("dmin", &[double_xy(-3.5), double_xy(2.0)]),
+        double_pair(-3.5)
+    );
+    // Guide D2F: round to nearest even, overflow to infinity, tiny results to a signed zero.
+    assert_eq!(
+        eval("d2f", &[double_xy(1e300)]),
+        splat(f32::INFINITY.to_bits())
+    );
+    assert_eq!(
+        eval("d2f", &[double_xy(-1e-50)]),
+        splat((-0.0f32).to_bits())
+    );
+    assert_eq!(
+        eval("d2f", &[double_xy(1.0 + 2f64.powi(-24))]),
+        splat(1.0f32.to_bits())
+    );
+    assert_eq!(
+        eval("f2d", &[f4([-3.25, 0.0, 0.0, 0.0])]),
+        double_pair(-3.25)
+    );
+}
+
+#[test]
+fn doubles_honour_masks_swizzles_and_modifiers() {
+    // Results go to .xy or .zw (guide §7.2.5); sources are .xy after the swizzle.
+    assert_eq!(
+        eval_masked("dadd", ".__zw", &[double_xy(1.0), double_xy(2.0)]),
+        [
+            UNTOUCHED,
+            UNTOUCHED,
+            3.0f64.to_bits() as u32,
+            (3.0f64.to_bits() >> 32) as u32
+        ]
+    );
+    let two_doubles = {
+        let (a, b) = (0.25f64.to_bits(), 8.0f64.to_bits());
+        [a as u32, (a >> 32) as u32, b as u32, (b >> 32) as u32]
+    };
+    assert_eq!(
+        eval_operands(
+            "dmul",
+            "",
+            &[two_doubles, double_xy(2.0)],
+            &["l0.zwzw".to_string(), "l1".to_string()]
+        ),
+        double_pair(16.0)
+    );
+    // The negate modifier flips the sign of the high dword only (guide §2.2.7): 1 + 2^-40 has a
+    // non-zero low dword, which must not be two's-complemented.
+    let x = 1.0 + 2f64.powi(-40);
+    assert_eq!(
+        eval_operands(
+            "dadd",
+            "",
+            &[double_xy(0.0), double_xy(x)],
+            &["l0".to_string(), "l1_neg(xyzw)".to_string()]
+        ),
+        double_pair(-x)
+    );
+    // Compares and d2f write their 32-bit result to the enabled components only.
+    assert_eq!(
+        eval_masked("dlt", "._y__", &[double_xy(1.0), double_xy(2.0)]),
+        [UNTOUCHED, T, UNTOUCHED, UNTOUCHED]
+    );
+    assert_eq!(
+        eval_masked("d2f", ".__z_", &[double_xy(0.5)]),
+        [UNTOUCHED, UNTOUCHED, 0.5f32.to_bits(), UNTOUCHED]
+    );
+}
+
+#[test]
+fn sixty_four_bit_integer_negate_shifts_min_max_compares() {
+    assert_eq!(eval("i64negate", &[int64_xy(1)]), int64_pair(-1));
+    assert_eq!(
+        eval("i64negate", &[int64_xy(i64::MIN)]),
+        int64_pair(i64::MIN)
+    );
+    // Arithmetic and logical right shifts; the amount's low six bits (guide §7.7, §7.8).
+    assert_eq!(
+        eval("i64shr", &[int64_xy(i64::MIN), splat(4)]),
+        int64_pair(i64::MIN >> 4)
+    );
+    assert_eq!(
+        eval("u64shr", &[int64_xy(i64::MIN), splat(4)]),
+        int64_pair(1i64 << 59)
+    );
+    assert_eq!(
+        eval("i64shl", &[int64_xy(3), splat(64 + 40)]),
+        int64_pair(3 << 40)
+    );
+    assert_eq!(eval("i64max", &[int64_xy(-1), int64_xy(1)]), int64_pair(1));
+    assert_eq!(eval("i64min", &[int64_xy(-1), int64_xy(1)]), int64_pair(-1));
+    assert_eq!(eval("u64max", &[int64_xy(-1), int64_xy(1)]), int64_pair(-1));
+    assert_eq!(eval("u64min", &[int64_xy(-1), int64_xy(1)]), int64_pair(1));
+    // Compares see the high dword: 2^32 > 1 although its low dword is 0.
+    assert_eq!(eval("i64ge", &[int64_xy(1 << 32), int64_xy(1)]), splat(T));
+    assert_eq!(eval("i64ge", &[int64_xy(-1), int64_xy(0)]), splat(0));
+    assert_eq!(eval("u64ge", &[int64_xy(-1), int64_xy(0)]), splat(T));
+    assert_eq!(eval("i64eq", &[int64_xy(5 << 32), int64_xy(5)]), splat(0));
+    assert_eq!(eval("i64ne", &[int64_xy(5 << 32), int64_xy(5)]), splat(T));
+}
+
 #[test]
 fn the_parsed_helper_program_is_compute() {
     // Guard for the helpers: the eval program is an il_cs program of five declarations.

@@ -222,3 +222,22 @@ fn a_bad_spec_value_is_a_clear_error() {
     let output = spv2il(&["--spec", "0=banana", shader.to_str().expect("utf-8")]);
     assert_one_line_error(&output, &shader, "--spec 0=banana");
 }
+
+#[test]
+fn doubles_need_a_family_with_double_precision() {
+    // Evergreen as a family has no double precision (only its HD 58xx/59xx parts do); Cayman
+    // does, and the program then declares that it uses doubles.
+    let shader = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shaders/alu/double_arith.spv");
+    let path = shader.to_str().expect("utf-8 path");
+    let refused = spv2il(&["--target", "evergreen", path]);
+    assert_one_line_error(&refused, &shader, "`dadd` (needed here) on evergreen");
+    let translated = spv2il(&["--target", "cayman", path]);
+    assert!(
+        translated.status.success(),
+        "{}",
+        String::from_utf8_lossy(&translated.stderr)
+    );
+    let text = String::from_utf8(translated.stdout).expect("IL text is UTF-8");
+    assert!(text.contains("\ndcl_global_flags enableDoublePrecisionFloatOps\n"));
+    assert!(text.contains("\ndadd r"));
+}

@@ -3,12 +3,27 @@
 //! its error with the `.err` file). `BLESS=1 cargo test` rewrites the expectations; read every
 //! diff before committing it.
 //!
-//! Each shader is also translated for Cayman and Southern Islands, which must succeed exactly when
-//! the Evergreen translation does. Each translation is also round-tripped: IL text → il-reader → IL text must be unchanged, and
+//! Each shader is translated for Evergreen, Cayman and Southern Islands. A later family must
+//! translate whatever an earlier one does; the `.il` snapshot is the translation for the first
+//! family that accepts the shader, and each earlier family's refusal is a `<stem>.<family>.err`
+//! snapshot (double precision, which Evergreen as a family lacks, is the reason today). Each
+//! translation is also round-tripped: IL text → il-reader → IL text must be unchanged, and
 //! tokens → il-reader → model must equal the program, so the writers and readers are checked on
 //! every program the translator produces.
 
 use std::path::{Path, PathBuf};
+
+/// The families every shader is translated for, oldest first.
+const FAMILIES: [spv2il::Family; 3] = [
+    spv2il::Family::Evergreen,
+    spv2il::Family::Cayman,
+    spv2il::Family::Si,
+];
+
+/// The snapshot of `family`'s refusal of a shader that a later family translates.
+fn family_err_path(spv: &Path, family: spv2il::Family) -> PathBuf {
+    spv.with_extension(format!("{}.err", family.name()))
+}
 
 fn shader_modules(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -53,18 +68,43 @@ fn il_snapshots() {
     let mut failures = Vec::new();
     for spv in &modules {
         let bytes = std::fs::read(spv).expect("read .spv");
-        let result = spv2il::translate(&bytes, &spv2il::Options::default());
-        // The other families the CLI offers must accept the same program: translation verifies
-        // the IL for the chosen family, so an opcode outside Cayman or SI would fail here.
-        for family in [spv2il::Family::Cayman, spv2il::Family::Si] {
-            let other = spv2il::translate(&bytes, &spv2il::Options::new(family));
-            if other.is_ok() != result.is_ok() {
+        let results: Vec<(spv2il::Family, Result<spv2il::Translation, spv2il::Error>)> = FAMILIES
+            .iter()
+            .map(|&family| {
+                (
+                    family,
+                    spv2il::translate(&bytes, &spv2il::Options::new(family)),
+                )
+            })
+            .collect();
+        let first_ok = results.iter().position(|(_, result)| result.is_ok());
+        // A family that translates the shader is followed only by families that do too.
+        for (family, result) in results.iter().skip(first_ok.unwrap_or(results.len())) {
+            if let Err(error) = result {
                 failures.push(format!(
-                    "{}: translation for {family:?} differs in outcome",
+                    "{}: an earlier family translates it, {family:?} does not: {error}",
                     spv.display()
                 ));
             }
         }
+        for (index, (family, result)) in results.iter().enumerate() {
+            let refusal = family_err_path(spv, *family);
+            match (first_ok, result) {
+                (Some(ok), Err(error)) if index < ok => {
+                    failures.extend(check_snapshot(&refusal, &format!("{error}\n"), bless));
+                }
+                _ if refusal.exists() => failures.push(format!(
+                    "{} is stale: {family:?} is not a refusing family before a translating one",
+                    refusal.display()
+                )),
+                _ => {}
+            }
+        }
+        let result = match first_ok {
+            Some(ok) => results.into_iter().nth(ok).map(|(_, result)| result),
+            None => results.into_iter().next().map(|(_, result)| result),
+        }
+        .expect("three families were tried");
         match result {
             Ok(translation) => {
                 let text = translation.text();

@@ -79,10 +79,20 @@ impl<'m> Lowerer<'m> {
         let result = match (inst.result_id(), inst.result_type()) {
             (Some(id), Some(ty)) if !matches!(module.ty(ty), Some(spv_reader::Type::Void)) => {
                 let shape = types::shape_of(module, ty).map_err(|u| located(module, inst, u))?;
-                Some((id, shape.count))
+                if shape.dwords() > 4 {
+                    return Err(Unsupported::at(
+                        module,
+                        inst.index(),
+                        "returning a 64-bit vector of three or four elements",
+                    )
+                    .into());
+                }
+                Some((id, shape))
             }
             _ => None,
         };
+        let result_wide = result.is_some_and(|(_, shape)| shape.is_wide());
+        let result = result.map(|(id, shape)| (id, shape.dwords()));
         let structured = self.structure(function)?;
         for (param, place) in &pointer_args {
             self.set_place(*param, place.clone());
@@ -110,7 +120,14 @@ impl<'m> Lowerer<'m> {
         };
         self.call_depth -= 1;
         if let (Some((id, _)), Some((reg, count))) = (result, outcome?) {
-            self.set_value(id, Value::in_reg(Reg::new(RegType::Temp, reg), count));
+            let value = Value::in_reg(Reg::new(RegType::Temp, reg), count);
+            self.set_value(
+                id,
+                Value {
+                    wide: result_wide,
+                    ..value
+                },
+            );
         }
         Ok(())
     }
@@ -130,13 +147,27 @@ impl<'m> Lowerer<'m> {
         let index = match existing {
             Some(index) => index,
             None => {
+                if value_args.iter().any(|(_, value)| value.is_split()) {
+                    return Err(Unsupported::new(
+                        "passing a 64-bit vector of three or four elements to a function that \
+                         returns early",
+                    )
+                    .into());
+                }
                 let params: Vec<(Id, u32, u8)> = value_args
                     .iter()
                     .map(|(param, value)| (*param, self.regs.temp(), value.count.max(1)))
                     .collect();
                 let result_reg = result.map(|count| (self.regs.temp(), count));
-                for (param, reg, count) in &params {
-                    self.set_value(*param, Value::in_reg(Reg::new(RegType::Temp, *reg), *count));
+                for ((param, reg, count), (_, arg)) in params.iter().zip(&value_args) {
+                    let value = Value::in_reg(Reg::new(RegType::Temp, *reg), *count);
+                    self.set_value(
+                        *param,
+                        Value {
+                            wide: arg.wide,
+                            ..value
+                        },
+                    );
                 }
                 // Labels are taken before the body is lowered, since the body may create
                 // subroutines of its own.
@@ -301,11 +332,20 @@ impl<'m> Lowerer<'m> {
                     .into());
                 };
                 let value = self.value(Id(*selector_id), terminator)?;
+                if value.wide {
+                    // IL case values are 32-bit (amd-il.md §6.1).
+                    return Err(Unsupported::at(
+                        self.module,
+                        terminator.index(),
+                        "OpSwitch on a 64-bit selector",
+                    )
+                    .into());
+                }
                 self.emit(Inst::new(Opcode::Switch).src(value.element(0)));
                 for arm in arms {
                     for literal in &arm.literals {
-                        // IL case values are 32-bit (amd-il.md §6.1); wider selectors are refused
-                        // when the selector value is lowered, so the low word is the literal.
+                        // IL case values are 32-bit (amd-il.md §6.1); 64-bit selectors are refused
+                        // above, so the low word is the literal.
                         self.emit(Inst::new(Opcode::Case).extra(&[*literal as u32]));
                     }
                     if arm.default {
@@ -548,6 +588,9 @@ impl Lowerer<'_> {
     /// Fresh temporaries shaped like `layout`.
     fn fresh_value(&mut self, layout: &types::Layout) -> Value {
         match layout {
+            types::Layout::Vector(shape) if shape.is_wide() => {
+                self.wide_temp(usize::from(shape.count))
+            }
             types::Layout::Vector(shape) => {
                 Value::in_reg(Reg::new(RegType::Temp, self.regs.temp()), shape.count)
             }
@@ -558,15 +601,16 @@ impl Lowerer<'_> {
     }
 }
 
-/// The scalar and vector leaves of a value, in order. Aggregate nesting is bounded by
-/// [`types::layout_of`], which built every aggregate value.
+/// The single-register leaves of a value, in order: its scalars and vectors (both registers of a
+/// split 64-bit vector). Aggregate nesting is bounded by [`types::layout_of`], which built every
+/// aggregate value.
 fn leaves(value: &Value, out: &mut Vec<Value>) {
     if value.is_aggregate() {
         for member in &value.members {
             leaves(member, out);
         }
     } else {
-        out.push(value.clone());
+        out.extend(value.parts().iter().cloned());
     }
 }
 

@@ -134,6 +134,7 @@ fn permuted(value: &Value, order: &[usize]) -> Value {
         comps,
         count: u8::try_from(order.len().clamp(1, 4)).unwrap_or(4),
         members: Vec::new(),
+        wide: false,
     }
 }
 
@@ -148,7 +149,11 @@ impl Lowerer<'_> {
         let Some(number) = inst.operands().get(1).copied() else {
             return Err(self.unsupported(inst, "an OpExtInst without an instruction number"));
         };
-        let value = self.lower_glsl(number, inst)?;
+        let value = if self.touches_wide(inst, 2) {
+            self.lower_glsl_wide(number, inst)?
+        } else {
+            self.lower_glsl(number, inst)?
+        };
         self.define(inst, value)
     }
 
@@ -465,7 +470,12 @@ impl Lowerer<'_> {
     /// Stores `value` through the pointer in operand word `n` of `inst` (Modf's and Frexp's
     /// second result). The pointer must designate a register-backed Function variable or an
     /// element of one, which is what compilers pass (a local `out` argument).
-    fn store_through(&mut self, inst: SpvInst<'_>, n: usize, value: &Value) -> Result<(), Error> {
+    pub(super) fn store_through(
+        &mut self,
+        inst: SpvInst<'_>,
+        n: usize,
+        value: &Value,
+    ) -> Result<(), Error> {
         let pointer = self.operand_id(inst, n)?;
         let place = self.place(pointer, inst)?;
         let ty = self

@@ -55,6 +55,20 @@ impl<'m> Lowerer<'m> {
         use spirv::Op;
         let module = self.module;
         let unsupported = |what: &str| Error::from(Unsupported::at(module, inst.index(), what));
+        // Texels and coordinates are 32-bit in IL's image instructions (amd-il.md §6.7); the
+        // texel of a write is operand 2, and operand 2 of the others may be a literal mask.
+        let wide_id = |n: usize| {
+            inst.operands()
+                .get(n)
+                .and_then(|word| module.result_type(Id(*word)))
+                .is_some_and(|ty| self.is_wide_type(ty))
+        };
+        if inst.result_type().is_some_and(|ty| self.is_wide_type(ty))
+            || wide_id(1)
+            || (op == Op::ImageWrite && wide_id(2))
+        {
+            return Err(unsupported("64-bit texels or coordinates"));
+        }
         match op {
             Op::SampledImage | Op::Image => {
                 let image = self.image(inst, 0)?;

@@ -19,7 +19,7 @@ use spv_reader::{Id, Inst as SpvInst, Module, Type, spirv};
 use super::Lowerer;
 use super::resources;
 use super::types::{self, Scalar, Shape};
-use super::values::{Value, dst_first};
+use super::values::{Value, XYZW, dst_first};
 use crate::error::{Error, Unsupported};
 
 /// A memory space with byte addresses.
@@ -190,6 +190,80 @@ fn temp_value(reg: u32, count: u8) -> Value {
     Value::in_reg(Reg::new(RegType::Temp, reg), count)
 }
 
+/// Whether `ty` is a matrix or an array (of arrays ...) of matrices, whose MatrixStride the
+/// struct member declaring it carries. Array nesting is finite (SPIR-V §2.4); the bound guards
+/// hostile modules.
+fn holds_matrices(module: &Module, ty: Id) -> bool {
+    let mut ty = ty;
+    for _ in 0..MAX_PRIVATE_NESTING {
+        match module.ty(ty) {
+            Some(Type::Matrix { .. }) => return true,
+            Some(Type::Array { element, .. } | Type::RuntimeArray { element }) => ty = *element,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// `offset` moved `bytes` further.
+fn offset_by(offset: &ByteOffset, bytes: u32) -> ByteOffset {
+    ByteOffset {
+        constant: offset.constant.wrapping_add(bytes),
+        ..offset.clone()
+    }
+}
+
+/// Where element `e` of a 64-bit variable held from temporary `reg` on lives: two elements per
+/// register, low dword first (a 3- or 4-vector continues in the next register).
+fn register_slot(reg: u32, e: usize) -> (Reg, usize) {
+    let next = u32::try_from(e / 2).unwrap_or(0);
+    (
+        Reg::new(RegType::Temp, reg.saturating_add(next)),
+        2 * (e % 2),
+    )
+}
+
+/// The 64-bit elements `first..first + count` of a variable, as one-element values, given
+/// where each element's low dword lives.
+fn wide_slots(slot: impl Fn(usize) -> (Reg, usize), first: u8, count: u8) -> Vec<Value> {
+    (usize::from(first)..usize::from(first) + usize::from(count))
+        .map(|e| {
+            let (reg, position) = slot(e);
+            let low = XYZW[position.min(2)];
+            let high = XYZW[position.min(2) + 1];
+            Value {
+                reg,
+                comps: [low, high, low, high],
+                count: 2,
+                members: Vec::new(),
+                wide: true,
+            }
+        })
+        .collect()
+}
+
+/// The dword moves storing the 64-bit `value` into elements `first..` of a variable.
+fn wide_store_moves(
+    slot: impl Fn(usize) -> (Reg, usize),
+    first: u8,
+    value: &Value,
+) -> Vec<(Reg, usize, Reg, CompSel)> {
+    let mut moves = Vec::new();
+    for j in 0..value.width() {
+        let (reg, position) = slot(usize::from(first) + j);
+        let element = value.extract(j);
+        for half in 0..2 {
+            moves.push((
+                reg.clone(),
+                position + half,
+                element.reg.clone(),
+                element.comps[half],
+            ));
+        }
+    }
+    moves
+}
+
 impl<'m> Lowerer<'m> {
     /// The place a pointer id designates: a lowered access chain or local variable, or a global
     /// variable seen for the first time.
@@ -316,6 +390,14 @@ impl<'m> Lowerer<'m> {
         if let Some(Type::Array { element, length }) = module.ty(pointee) {
             let (element, length) = (*element, *length);
             let shape = types::shape_of(module, element).map_err(|u| located(module, inst, u))?;
+            if shape.dwords() > 4 {
+                return Err(Unsupported::at(
+                    module,
+                    inst.index(),
+                    "private arrays of 64-bit vectors of three or four elements",
+                )
+                .into());
+            }
             let length = types::constant_u32(module, length)
                 .filter(|n| *n > 0 && *n <= MAX_INDEXED_TEMP_ELEMENTS)
                 .ok_or_else(|| {
@@ -345,7 +427,7 @@ impl<'m> Lowerer<'m> {
                         None => self.regs.scalar(0),
                     };
                     let mut dst = Dst::new(Reg::new(RegType::ITemp, array).at(index));
-                    dst.mask = dst_first(0, shape.count).mask;
+                    dst.mask = dst_first(0, shape.dwords()).mask;
                     self.emit(Inst::new(Opcode::Mov).dst(dst).src(value.src()));
                 }
             }
@@ -385,13 +467,20 @@ impl<'m> Lowerer<'m> {
         }
         let shape = types::shape_of(module, pointee).map_err(|u| located(module, inst, u))?;
         let reg = self.regs.temp();
+        if shape.dwords() > 4 {
+            // A 64-bit vector of three or four elements: elements 2 and 3 in the next register
+            // (temporaries are numbered consecutively).
+            self.regs.temp();
+        }
         if let Some(initializer) = initializer {
             let value = self.value(initializer, inst)?;
-            self.emit(
-                Inst::new(Opcode::Mov)
-                    .dst(dst_first(reg, shape.count))
-                    .src(value.src()),
-            );
+            for (k, part) in (0u32..).zip(value.parts()) {
+                self.emit(
+                    Inst::new(Opcode::Mov)
+                        .dst(dst_first(reg.saturating_add(k), part.count))
+                        .src(part.src()),
+                );
+            }
         }
         Ok(Place::Register {
             reg,
@@ -608,9 +697,10 @@ impl<'m> Lowerer<'m> {
                 }
                 .ok_or_else(|| missing("a struct member without an Offset"))?;
                 offset.constant = offset.constant.wrapping_add(member_offset);
-                if matches!(module.ty(member_type), Some(Type::Matrix { .. })) {
+                if holds_matrices(module, member_type) {
                     // A matrix member's column stride and majorness are decorations of the
-                    // member (SPIR-V §2.18.1); only column-major matrices are supported.
+                    // member, also when it is an array of matrices (SPIR-V §2.18.1); only
+                    // column-major matrices are supported.
                     let member_decoration = |kind| {
                         module
                             .member_decorations(pointee, member)
@@ -655,7 +745,9 @@ impl<'m> Lowerer<'m> {
             }
             Some(Type::Vector { component, .. }) => {
                 let component = *component;
-                self.add_scaled(inst, &mut offset, index, 4)?;
+                // Vector components are consecutive: 4 bytes, or 8 for 64-bit ones.
+                let size = if self.is_wide_type(component) { 8 } else { 4 };
+                self.add_scaled(inst, &mut offset, index, size)?;
                 Ok((offset, component))
             }
             _ => Err(missing("this access chain into memory")),
@@ -797,8 +889,23 @@ impl<'m> Lowerer<'m> {
                 );
             }
             Place::Builtin(value) => value,
+            Place::Register { reg, first, .. } if shape.is_wide() => {
+                let slots = wide_slots(|e| register_slot(reg, e), first, shape.count);
+                self.copy_wide(&slots)
+            }
             Place::Register { reg, first, .. } => {
                 self.load_components(Reg::new(RegType::Temp, reg), first, shape.count)
+            }
+            Place::Indexed {
+                array,
+                element,
+                dynamic,
+                first,
+                ..
+            } if shape.is_wide() => {
+                let reg = indexed_reg(array, element, dynamic.as_ref());
+                let slots = wide_slots(|e| (reg.clone(), 2 * e), first, shape.count);
+                self.copy_wide(&slots)
             }
             Place::Indexed {
                 array,
@@ -823,7 +930,11 @@ impl<'m> Lowerer<'m> {
                 if shape.scalar == Scalar::Bool && space != Space::Lds {
                     return Err(Unsupported::at(module, inst.index(), "booleans in buffers").into());
                 }
-                self.load_memory(inst, space, &offset, shape.count)?
+                if shape.is_wide() {
+                    self.load_wide_memory(inst, space, &offset, shape)?
+                } else {
+                    self.load_memory(inst, space, &offset, shape.count)?
+                }
             }
         })
     }
@@ -1029,6 +1140,25 @@ impl<'m> Lowerer<'m> {
         }
     }
 
+    /// Loads a 64-bit scalar or vector: its dwords four at a time, 16 bytes apart, as one or
+    /// two registers.
+    fn load_wide_memory(
+        &mut self,
+        inst: SpvInst<'_>,
+        space: Space,
+        offset: &ByteOffset,
+        shape: Shape,
+    ) -> Result<Value, Error> {
+        let dwords = shape.dwords();
+        let low = self.load_memory(inst, space, offset, dwords.min(4))?;
+        let low = Value { wide: true, ..low };
+        if dwords <= 4 {
+            return Ok(low);
+        }
+        let high = self.load_memory(inst, space, &offset_by(offset, 16), dwords - 4)?;
+        Ok(Value::wide_split(low, Value { wide: true, ..high }))
+    }
+
     /// `OpStore`.
     pub(super) fn lower_store(&mut self, inst: SpvInst<'_>) -> Result<(), Error> {
         let module = self.module;
@@ -1084,8 +1214,23 @@ impl<'m> Lowerer<'m> {
                 )
                 .into());
             }
+            Place::Register { reg, first, .. } if value.wide => {
+                let moves = wide_store_moves(|e| register_slot(reg, e), first, value);
+                self.move_dwords(&moves);
+            }
             Place::Register { reg, first, .. } => {
                 self.store_components(Reg::new(RegType::Temp, reg), first, value);
+            }
+            Place::Indexed {
+                array,
+                element,
+                dynamic,
+                first,
+                ..
+            } if value.wide => {
+                let reg = indexed_reg(array, element, dynamic.as_ref());
+                let moves = wide_store_moves(|e| (reg.clone(), 2 * e), first, value);
+                self.move_dwords(&moves);
             }
             Place::Indexed {
                 array,
@@ -1101,28 +1246,34 @@ impl<'m> Lowerer<'m> {
                 offset,
                 ..
             } => {
-                let address = self.address(&offset);
-                self.emit(
-                    Inst::new(Opcode::UavRawStore)
-                        .ctrl(Control::id(uav as u16))
-                        .dst(Dst::mem().mask(mask_text(value.count)))
-                        .src(address)
-                        .src(value.src()),
-                );
+                // A 64-bit vector of three or four elements is two stores, 16 bytes apart.
+                for (k, part) in (0u32..).zip(value.parts()) {
+                    let address = self.address(&offset_by(&offset, 16 * k));
+                    self.emit(
+                        Inst::new(Opcode::UavRawStore)
+                            .ctrl(Control::id(uav as u16))
+                            .dst(Dst::mem().mask(mask_text(part.count)))
+                            .src(address)
+                            .src(part.src()),
+                    );
+                }
             }
             Place::Memory {
                 space: Space::Lds,
                 offset,
                 ..
             } => {
-                for element in 0..value.count {
-                    let address = self.address_plus(&offset, element);
-                    self.emit(
-                        Inst::new(Opcode::LdsStore)
-                            .ctrl(Control::id(0))
-                            .src(address)
-                            .src(value.element(usize::from(element))),
-                    );
+                for (k, part) in (0u32..).zip(value.parts()) {
+                    let part_offset = offset_by(&offset, 16 * k);
+                    for element in 0..part.count {
+                        let address = self.address_plus(&part_offset, element);
+                        self.emit(
+                            Inst::new(Opcode::LdsStore)
+                                .ctrl(Control::id(0))
+                                .src(address)
+                                .src(part.element(usize::from(element))),
+                        );
+                    }
                 }
             }
             Place::Memory {
@@ -1149,9 +1300,24 @@ impl<'m> Lowerer<'m> {
                 Unsupported::at(module, inst.index(), "an atomic without a pointer").into(),
             );
         };
-        let Place::Memory { space, offset, .. } = self.place(Id(*pointer), inst)? else {
+        let Place::Memory {
+            space,
+            offset,
+            pointee,
+        } = self.place(Id(*pointer), inst)?
+        else {
             return Err(Unsupported::at(module, inst.index(), "atomics on this storage").into());
         };
+        if self.is_wide_type(pointee) {
+            // IL's UAV and LDS atomics read and write one dword (amd-il.md §7.4, guide §7.15,
+            // §7.16); there is no 64-bit form.
+            return Err(Unsupported::at(
+                module,
+                inst.index(),
+                format!("Op{op:?} on 64-bit values (IL atomics are 32-bit)"),
+            )
+            .into());
+        }
         let address = self.address(&offset);
         // Operand layout (SPIR-V §3.3.18): pointer, scope, semantics[, unequal semantics], values.
         let value_at = |n: usize| operands.get(n).map(|w| Id(*w));

@@ -7,6 +7,7 @@
 //! compiler used for compute kernels (amd-il.md §3.8): version, thread-group size, literals,
 //! resource declarations, code, `ret_dyn`, `end`.
 
+mod double;
 mod flow;
 mod glsl;
 mod images;
@@ -16,6 +17,7 @@ mod resources;
 mod spec;
 mod types;
 mod values;
+mod wide;
 
 use il_model::{Inst, Opcode, Program, ShaderKind};
 use spv_reader::{Function, Id, Inst as SpvInst, Module, spirv};
@@ -175,6 +177,9 @@ pub(crate) struct Subroutine {
 
 /// Temporaries plus indexed-temporary elements a program may use (amd-il.md §8.5).
 const MAX_TEMP_REGISTERS: u64 = 4096;
+
+/// `dcl_global_flags enableDoublePrecisionFloatOps`: control bit 3 (guide §7.5, amd-il.md §1.12).
+const ENABLE_DOUBLE_PRECISION: il_model::Control = il_model::Control(1 << 3);
 
 /// How deeply constant structs and arrays may nest.
 const MAX_CONSTANT_NESTING: u32 = 64;
@@ -341,6 +346,13 @@ impl<'m> Lowerer<'m> {
             return Ok(Some(Value::aggregate(members)));
         }
         let shape = types::shape_of(self.module, constant.ty())?;
+        if shape.is_wide() {
+            let mut elements = Vec::with_capacity(usize::from(shape.count));
+            for element in 0..usize::from(shape.count) {
+                elements.push(self.constants.bits64(id, element)?);
+            }
+            return Ok(Some(self.regs.wide_vector(&elements)));
+        }
         let mut words = [0u32; 4];
         for (element, word) in words.iter_mut().enumerate().take(usize::from(shape.count)) {
             *word = self.constant_word(id, element)?;
@@ -417,6 +429,17 @@ impl<'m> Lowerer<'m> {
     /// The finished program: declarations first, then the code, then `end`.
     fn assemble(self, workgroup_size: [u32; 3]) -> Program {
         let mut program = Program::new(ShaderKind::Compute);
+        // A program with double instructions says so, as DX11 shaders do with the same flag; the
+        // guide marks it "currently not used" (the compiler checks the hardware itself), so it
+        // documents the need and costs nothing (guide §7.5 DCL_GLOBAL_FLAGS).
+        let uses_doubles = self
+            .code
+            .iter()
+            .chain(self.subroutines.iter().flat_map(|s| &s.body))
+            .any(|inst| inst.info().fp64);
+        if uses_doubles {
+            program.push(Inst::new(Opcode::DclGlobalFlags).ctrl(ENABLE_DOUBLE_PRECISION));
+        }
         // The writer derives the control field (the number of values) from the extra words.
         program.push(Inst::new(Opcode::DclNumThreadPerGroup).extra(&workgroup_size));
         program.body.extend(self.regs.literal_decls());

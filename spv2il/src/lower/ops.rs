@@ -158,6 +158,25 @@ impl Lowerer<'_> {
     /// Lowers an instruction that is neither memory nor control flow.
     pub(super) fn lower_op(&mut self, op: spirv::Op, inst: SpvInst<'_>) -> Result<(), Error> {
         use spirv::Op;
+        // Copies, composites and selects re-label or move components, for 32- and 64-bit
+        // elements alike, and extended instructions choose for themselves; everything else on
+        // 64-bit values has its own lowering.
+        let generic = matches!(
+            op,
+            Op::Undef
+                | Op::ExtInst
+                | Op::CopyObject
+                | Op::CopyLogical
+                | Op::CompositeConstruct
+                | Op::CompositeExtract
+                | Op::CompositeInsert
+                | Op::VectorShuffle
+                | Op::Select
+                | Op::Transpose
+        );
+        if !generic && self.touches_wide(inst, 0) {
+            return self.lower_wide_op(op, inst);
+        }
         if let Some(mapping) = elementwise(op) {
             return self.lower_elementwise(mapping, inst);
         }
@@ -169,8 +188,9 @@ impl Lowerer<'_> {
             Op::CopyObject | Op::CopyLogical => self.operand(inst, 0)?,
             Op::Bitcast => self.lower_bitcast(inst)?,
             Op::UConvert | Op::SConvert | Op::FConvert => {
-                // Both types are scalars or vectors of different widths, so one of them is
-                // not 32-bit; the shape check names it.
+                // Both types are scalars or vectors of different widths and neither is 64-bit
+                // (those are lowered as 64-bit operations), so one is narrower than 32 bits;
+                // the shape check names it.
                 let operand_type = self.operand_type(inst, 0)?;
                 self.shape(inst, operand_type)?;
                 self.result_shape(inst)?;
@@ -463,6 +483,9 @@ impl Lowerer<'_> {
     /// A zero value of `layout` (OpConstantNull; also the value chosen for OpUndef).
     fn zero_of(&mut self, layout: &Layout) -> Value {
         match layout {
+            Layout::Vector(shape) if shape.is_wide() => {
+                self.wide_splat(0, usize::from(shape.count))
+            }
             Layout::Vector(_) => self.word(0),
             Layout::Aggregate(members) => {
                 Value::aggregate(members.iter().map(|member| self.zero_of(member)).collect())
@@ -480,19 +503,30 @@ impl Lowerer<'_> {
         self.regs.scalar(value.to_bits())
     }
 
-    /// Fails unless the target family has `op` (guide Appendix D; amd-il.md §8.4).
+    /// Fails unless the target family has `op` (guide Appendix D; amd-il.md §8.4), double
+    /// precision included: the double instructions need a family all of whose parts have it
+    /// ([`il_model::Family::has_fp64`]: Cayman and SI, not Evergreen).
     pub(super) fn require(&self, inst: SpvInst<'_>, op: Opcode) -> Result<(), Error> {
         let info = op.info();
-        if info.families.contains(self.options.target) {
+        let target = self.options.target;
+        if info.fp64 && !target.has_fp64() {
+            return Err(self.unsupported(
+                inst,
+                format!(
+                    "`{}` (needed here) on {}: double precision exists only on some parts of \
+                     the family (guide §7.2.5: R670, R770, Cypress); Cayman and Southern \
+                     Islands have it",
+                    info.mnemonic,
+                    target.name()
+                ),
+            ));
+        }
+        if info.families.contains(target) {
             return Ok(());
         }
         Err(self.unsupported(
             inst,
-            format!(
-                "`{}` (needed here) on {}",
-                info.mnemonic,
-                self.options.target.name()
-            ),
+            format!("`{}` (needed here) on {}", info.mnemonic, target.name()),
         ))
     }
 
@@ -533,6 +567,9 @@ impl Lowerer<'_> {
     /// when they all live in one register, otherwise one `mov` per source register (constant
     /// elements are first merged into one literal).
     pub(super) fn gather(&mut self, elements: &[Value]) -> Value {
+        if elements.first().is_some_and(|e| e.wide) {
+            return self.gather_wide(elements);
+        }
         let elements: Vec<Value> = elements.iter().take(4).cloned().collect();
         if let Some(value) = same_register(&elements) {
             return value;
@@ -566,6 +603,7 @@ impl Lowerer<'_> {
                     comps: [XYZW[*i]; 4],
                     count: 1,
                     members: Vec::new(),
+                    wide: false,
                 };
             }
             if let Some(value) = same_register(&elements) {
@@ -804,7 +842,7 @@ impl Lowerer<'_> {
     /// OpVectorExtractDynamic: a constant index re-labels; otherwise one compare against every
     /// index at once and a `cmov_logical` chain. An index out of range is undefined in SPIR-V;
     /// here it yields element 0.
-    fn lower_extract_dynamic(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
+    pub(super) fn lower_extract_dynamic(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
         let vector = self.operand(inst, 0)?;
         let index = self.operand(inst, 1)?;
         if let Some(constant) = self.constant_scalar(&index) {
@@ -839,7 +877,7 @@ impl Lowerer<'_> {
 
     /// OpVectorInsertDynamic: a constant index is a composite insert; otherwise one compare
     /// per component and one `cmov_logical`. An index out of range changes nothing.
-    fn lower_insert_dynamic(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
+    pub(super) fn lower_insert_dynamic(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
         let vector = self.operand(inst, 0)?;
         let component = self.operand(inst, 1)?;
         let index = self.operand(inst, 2)?;
@@ -883,6 +921,9 @@ impl Lowerer<'_> {
                 members.push(self.select(inst, condition, a, r)?);
             }
             return Ok(Value::aggregate(members));
+        }
+        if accept.wide {
+            return Ok(self.select_wide(condition, accept, reject));
         }
         Ok(self.alu(
             Opcode::CmovLogical,
@@ -1145,7 +1186,7 @@ impl Lowerer<'_> {
     }
 
     /// The column vectors of a matrix value.
-    fn columns(&self, inst: SpvInst<'_>, matrix: &Value) -> Result<Vec<Value>, Error> {
+    pub(super) fn columns(&self, inst: SpvInst<'_>, matrix: &Value) -> Result<Vec<Value>, Error> {
         if !matrix.is_aggregate() || matrix.members.iter().any(Value::is_aggregate) {
             return Err(self.unsupported(inst, "a matrix operand that is not a matrix"));
         }
@@ -1291,5 +1332,6 @@ fn same_register(elements: &[Value]) -> Option<Value> {
         comps,
         count: u8::try_from(elements.len().clamp(1, 4)).unwrap_or(4),
         members: Vec::new(),
+        wide: false,
     })
 }

@@ -441,7 +441,8 @@ fn explicit_size(module: &Module, ty: Id, depth: u32) -> Option<u32> {
 const MAX_TYPE_DEPTH: u32 = 64;
 
 /// Byte size of a type in our own packed layout (for Workgroup memory, which has no explicit
-/// layout): 4 bytes per 32-bit scalar, vectors and structs packed, arrays of packed elements.
+/// layout): 4 bytes per 32-bit scalar, 8 per 64-bit one, vectors and structs packed, arrays of
+/// packed elements.
 /// `lengths` gives the value of an array-length constant (specialization constants included).
 pub fn natural_size(
     module: &Module,
@@ -463,6 +464,7 @@ fn natural_size_at(
     match module.ty(ty)? {
         Type::Bool => Some(4),
         Type::Int { width: 32, .. } | Type::Float { width: 32 } => Some(4),
+        Type::Int { width: 64, .. } | Type::Float { width: 64 } => Some(8),
         Type::Vector { component, count } => {
             natural_size_at(module, *component, lengths, depth + 1)?.checked_mul(*count)
         }

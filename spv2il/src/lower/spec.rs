@@ -98,6 +98,43 @@ impl<'m> ConstantEvaluator<'m> {
         }
     }
 
+    /// Element `element` of the 64-bit constant `id` (a double or 64-bit integer, or a vector
+    /// of them) as its bit pattern. Specialization constants of 64-bit types are refused: the
+    /// reflection records their values as 32-bit words.
+    pub fn bits64(&mut self, id: Id, element: usize) -> Result<u64, Error> {
+        self.bits64_at(id, element, 0)
+    }
+
+    fn bits64_at(&mut self, id: Id, element: usize, depth: u32) -> Result<u64, Error> {
+        if depth > MAX_CONSTANT_DEPTH {
+            return Err(Unsupported::new(format!(
+                "constant {id} nested more than {MAX_CONSTANT_DEPTH} deep"
+            ))
+            .into());
+        }
+        match self.module.constant(id) {
+            Some(Constant::Scalar {
+                bits, spec: false, ..
+            }) => Ok(*bits),
+            Some(Constant::Null { .. }) | Some(Constant::Undef { .. }) => Ok(0),
+            Some(Constant::Composite {
+                parts, spec: false, ..
+            }) => match parts.get(element) {
+                Some(part) => {
+                    let part = *part;
+                    self.bits64_at(part, 0, depth + 1)
+                }
+                None => {
+                    Err(Unsupported::new(format!("constant {id}: no element {element}")).into())
+                }
+            },
+            _ => Err(Unsupported::new(format!(
+                "64-bit specialization constants or constant operations ({id})"
+            ))
+            .into()),
+        }
+    }
+
     /// The override for specialization constant `id`, if its SpecId has one.
     fn override_of(&self, id: Id) -> Option<(u32, String)> {
         let spec_id = types::decoration_literal(self.module, id, spirv::Decoration::SpecId)?;

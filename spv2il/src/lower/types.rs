@@ -3,6 +3,9 @@
 //! IL has one kind of storage for values: 4×32-bit registers (amd-il.md §7.1, §9 "Types"). A
 //! 32-bit scalar or boolean takes one component, a vector of up to four 32-bit components takes
 //! one register. Booleans are 0 / 0xFFFFFFFF, as every IL compare writes them (amd-il.md §0.2).
+//! A 64-bit scalar (double or 64-bit integer) takes two components, low dword first (x = low,
+//! y = high, or z / w: amd-il.md §0.10, guide §7.2.5); a 2-vector of them fills a register and a
+//! 3- or 4-vector takes two ([`Shape::dwords`]).
 //! Buffer layouts come from the module's explicit Offset / ArrayStride / MatrixStride
 //! decorations (SPIR-V §2.18.1), never from a layout rule of our own.
 //!
@@ -25,15 +28,46 @@ pub enum Scalar {
     },
     /// A 32-bit float.
     Float,
+    /// A 64-bit integer, two components (low dword, high dword).
+    Int64 {
+        /// Signedness as declared.
+        signed: bool,
+    },
+    /// A 64-bit float (double), two components (low dword, high dword).
+    Double,
 }
 
-/// The register shape of a value type: a scalar or a vector of 32-bit components.
+impl Scalar {
+    /// Whether the scalar is 64 bits wide (two components).
+    pub fn is_wide(self) -> bool {
+        matches!(self, Scalar::Int64 { .. } | Scalar::Double)
+    }
+}
+
+/// The register shape of a value type: a scalar or a vector of 32- or 64-bit elements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     /// The component kind.
     pub scalar: Scalar,
-    /// Number of components, 1–4.
+    /// Number of elements, 1–4.
     pub count: u8,
+}
+
+impl Shape {
+    /// Whether the elements are 64 bits wide.
+    pub fn is_wide(self) -> bool {
+        self.scalar.is_wide()
+    }
+
+    /// Number of 32-bit components the value occupies: the element count, or twice it for
+    /// 64-bit elements (up to 8, i.e. two registers).
+    pub fn dwords(self) -> u8 {
+        if self.is_wide() {
+            self.count * 2
+        } else {
+            self.count
+        }
+    }
 }
 
 /// The register shape of `ty`, or why it has none we support.
@@ -61,7 +95,7 @@ pub const MAX_AGGREGATE_LEAVES: usize = 4096;
 /// How a value type is held: a scalar or vector in one register, or an aggregate.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Layout {
-    /// A scalar or vector of 32-bit components.
+    /// A scalar or vector.
     Vector(Shape),
     /// A struct, array or matrix: the layout of each member in order.
     Aggregate(Vec<Layout>),
@@ -151,6 +185,8 @@ fn scalar_of(module: &Module, ty: Id) -> Result<Scalar, Unsupported> {
         Some(Type::Bool) => Ok(Scalar::Bool),
         Some(Type::Int { width: 32, signed }) => Ok(Scalar::Int { signed: *signed }),
         Some(Type::Float { width: 32 }) => Ok(Scalar::Float),
+        Some(Type::Int { width: 64, signed }) => Ok(Scalar::Int64 { signed: *signed }),
+        Some(Type::Float { width: 64 }) => Ok(Scalar::Double),
         Some(Type::Int { width, .. }) => Err(Unsupported::new(format!("{width}-bit integers"))),
         Some(Type::Float { width }) => Err(Unsupported::new(format!("{width}-bit floats"))),
         Some(other) => Err(Unsupported::new(format!(

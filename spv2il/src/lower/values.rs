@@ -22,18 +22,25 @@ use indexmap::IndexSet;
 /// The component selects x, y, z, w in order.
 pub const XYZW: [CompSel; 4] = [CompSel::X, CompSel::Y, CompSel::Z, CompSel::W];
 
-/// A value: 1–4 elements held in components of one register, or an aggregate of member values.
+/// A value: 1–4 elements held in components of one register, a 64-bit vector of 3–4 elements
+/// in two registers, or an aggregate of member values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Value {
-    /// The register (a temporary, a literal or a system register). For an aggregate, the
-    /// register of its first scalar, so that no aggregate names a register that does not exist.
+    /// The register (a temporary, a literal or a system register). For an aggregate or a split
+    /// 64-bit vector, the register of its first part, so that no value names a register that
+    /// does not exist.
     pub reg: Reg,
-    /// Element `i` of the value is component `comps[i]` of the register.
+    /// Component `i` of the value is component `comps[i]` of the register.
     pub comps: [CompSel; 4],
-    /// Number of elements, 1–4; 0 for an aggregate.
+    /// Number of components used, 1–4 (for 32-bit elements the element count, for 64-bit ones
+    /// twice it); 0 for an aggregate or a split 64-bit vector.
     pub count: u8,
-    /// The members of a struct, array or matrix, in order; empty for a scalar or vector.
+    /// The members of a struct, array or matrix, in order; for a split 64-bit vector its two
+    /// register-sized parts (elements 0–1, then 2–3); empty otherwise.
     pub members: Vec<Value>,
+    /// Whether the elements are 64-bit: element `i` is components `2i` (low dword) and `2i + 1`
+    /// (high dword), the layout of amd-il.md §0.10.
+    pub wide: bool,
 }
 
 impl Value {
@@ -44,6 +51,29 @@ impl Value {
             comps: XYZW,
             count,
             members: Vec::new(),
+            wide: false,
+        }
+    }
+
+    /// One or two 64-bit elements in components xy and zw of `reg`.
+    pub fn wide_in_reg(reg: Reg, elements: u8) -> Value {
+        Value {
+            reg,
+            comps: XYZW,
+            count: elements.clamp(1, 2) * 2,
+            members: Vec::new(),
+            wide: true,
+        }
+    }
+
+    /// A 64-bit vector of 3 or 4 elements: `low` holds elements 0 and 1, `high` the rest.
+    pub fn wide_split(low: Value, high: Value) -> Value {
+        Value {
+            reg: low.reg.clone(),
+            comps: low.comps,
+            count: 0,
+            members: vec![low, high],
+            wide: true,
         }
     }
 
@@ -59,21 +89,45 @@ impl Value {
             comps,
             count: 0,
             members,
+            wide: false,
         }
     }
 
     /// Whether the value is a struct, array or matrix.
     pub fn is_aggregate(&self) -> bool {
-        self.count == 0
+        self.count == 0 && !self.wide
     }
 
-    /// The number of elements as a `usize` (0 for an aggregate).
+    /// Whether the value is a 64-bit vector held in two registers.
+    pub fn is_split(&self) -> bool {
+        self.count == 0 && self.wide
+    }
+
+    /// The single-register parts of a scalar or vector: the two halves of a split 64-bit
+    /// vector, otherwise the value itself.
+    pub fn parts(&self) -> &[Value] {
+        if self.is_split() {
+            &self.members
+        } else {
+            std::slice::from_ref(self)
+        }
+    }
+
+    /// The number of elements as a `usize` (0 for an aggregate); a 64-bit element counts once.
     pub fn width(&self) -> usize {
+        if self.wide {
+            return self
+                .parts()
+                .iter()
+                .map(|part| usize::from(part.count.min(4) / 2))
+                .sum();
+        }
         usize::from(self.count.min(4))
     }
 
-    /// The value as a source operand whose component `i` reads element `i`; positions past the
-    /// element count repeat the last element, so a scalar reads as `.xxxx`.
+    /// The value as a source operand whose component `i` reads component `i` of the value;
+    /// positions past the component count repeat the last one, so a scalar reads as `.xxxx`.
+    /// (For a split 64-bit vector: its first part.)
     pub fn src(&self) -> Src {
         let last = usize::from(self.count.clamp(1, 4)) - 1;
         let mut swizzle = self.comps;
@@ -87,20 +141,52 @@ impl Value {
     }
 
     /// Element `i` replicated into every position, for scalar operands (`r3.y`); an index past
-    /// the last element reads the last element, so a scalar serves every position.
+    /// the last element reads the last element, so a scalar serves every position. For 64-bit
+    /// elements see [`Value::pair`].
     pub fn element(&self, i: usize) -> Src {
         let mut src = Src::new(self.reg.clone());
         src.swizzle = [self.comp(i); 4];
         src
     }
 
-    /// Element `i` as a one-element value (the last element for an index past the end).
+    /// 64-bit element `i` as a source reading (low, high, low, high): the double and 64-bit
+    /// integer instructions read `.xy` after the swizzle (guide §7.2.5), and the repetition
+    /// serves a reading of `.zw` as well.
+    pub fn pair(&self, i: usize) -> Src {
+        let element = self.extract(i);
+        let mut src = Src::new(element.reg);
+        src.swizzle = element.comps;
+        src
+    }
+
+    /// Element `i` as a one-element value (the last element for an index past the end); a
+    /// 64-bit element keeps both its components, as (low, high, low, high).
     pub fn extract(&self, i: usize) -> Value {
+        if self.wide {
+            let parts = self.parts();
+            let (part, j) = match parts {
+                [single] => (single, i),
+                [_, high] if i >= 2 => (high, i - 2),
+                [low, _] => (low, i),
+                _ => (self, i),
+            };
+            let last = usize::from((part.count.min(4) / 2).max(1)) - 1;
+            let j = j.min(last);
+            let (low, high) = (part.comps[2 * j], part.comps[2 * j + 1]);
+            return Value {
+                reg: part.reg.clone(),
+                comps: [low, high, low, high],
+                count: 2,
+                members: Vec::new(),
+                wide: true,
+            };
+        }
         Value {
             reg: self.reg.clone(),
             comps: [self.comp(i); 4],
             count: 1,
             members: Vec::new(),
+            wide: false,
         }
     }
 
@@ -177,6 +263,34 @@ impl Registers {
             comps: [CompSel::X; 4],
             count: 1,
             members: Vec::new(),
+            wide: false,
+        }
+    }
+
+    /// A 64-bit vector literal of `elements.len()` (1–4) elements: low dwords in x / z, high
+    /// dwords in y / w; a scalar is repeated in both halves, and 3 or 4 elements take two
+    /// literals.
+    pub fn wide_vector(&mut self, elements: &[u64]) -> Value {
+        let halves = |pair: &[u64]| -> [u32; 4] {
+            let first = pair.first().copied().unwrap_or(0);
+            let second = pair.get(1).copied().unwrap_or(first);
+            [
+                first as u32,
+                (first >> 32) as u32,
+                second as u32,
+                (second >> 32) as u32,
+            ]
+        };
+        let count = |pair: &[u64]| u8::try_from(pair.len().clamp(1, 2)).unwrap_or(2);
+        match elements {
+            [_, _, _, ..] => {
+                let (low, high) = elements.split_at(2);
+                let high = &high[..high.len().min(2)];
+                let low = Value::wide_in_reg(self.literal(halves(low)), 2);
+                let high = Value::wide_in_reg(self.literal(halves(high)), count(high));
+                Value::wide_split(low, high)
+            }
+            _ => Value::wide_in_reg(self.literal(halves(elements)), count(elements)),
         }
     }
 
@@ -205,10 +319,14 @@ impl Registers {
             .copied()
     }
 
-    /// The element words of `value` when it is held in a literal (a constant).
+    /// The component words of `value` when it is held in a literal (a constant); `None` for
+    /// aggregates and split 64-bit vectors.
     pub fn constant_words(&self, value: &Value) -> Option<Vec<u32>> {
+        if value.count == 0 {
+            return None;
+        }
         let words = self.literal_words(&value.reg)?;
-        value.comps[..value.width()]
+        value.comps[..usize::from(value.count.min(4))]
             .iter()
             .map(|comp| match comp {
                 CompSel::X => Some(words[0]),
