@@ -17,7 +17,7 @@
 //!   so multiplication is written with 32-bit multiplies and division as a shift-subtract loop.
 //! * The double instructions (guide §7.12) and conversions are in [`super::double`].
 
-use il_model::{CompSel, Control, Dst, DstComp, Inst, Opcode, Reg, RegType, Src};
+use il_model::{CompSel, Control, Dst, DstComp, Inst, Opcode, Reg, RegType, Src, Srcs};
 use spv_reader::{Id, Inst as SpvInst, Type, spirv};
 
 use super::Lowerer;
@@ -143,7 +143,7 @@ impl Lowerer<'_> {
         let result = self.wide_temp(elements);
         for i in 0..elements {
             let mut il = Inst::new(op).ctrl(ctrl).dst(pair_dst(&result, i));
-            il.src = sources(i);
+            il.src = Srcs::from_vec(sources(i));
             self.emit(il);
         }
         result
@@ -168,7 +168,7 @@ impl Lowerer<'_> {
         let reg = self.regs.temp();
         for i in 0..elements.min(4) {
             let mut il = Inst::new(op).dst(dst_at(reg, i));
-            il.src = sources(i);
+            il.src = Srcs::from_vec(sources(i));
             self.emit(il);
         }
         temp_value(reg, count_u8(elements))
