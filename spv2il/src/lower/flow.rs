@@ -14,10 +14,10 @@ use il_model::{Inst, Opcode, Reg, RegType};
 use spv_cfg::{BlockIdx, Cfg, Cond, Region, Strategy, Structured, Var};
 use spv_reader::{Function, Id, Inst as SpvInst, InstIndex, spirv};
 
-use super::Lowerer;
 use super::memory::located;
 use super::types;
 use super::values::{Value, dst_first};
+use super::{Lowerer, has_opcode};
 use crate::error::{Error, Unsupported};
 
 /// Per-function state of the control-flow lowering.
@@ -269,7 +269,7 @@ impl<'m> Lowerer<'m> {
         let module = self.module;
         for block in &function.blocks {
             for inst in module.instructions_in(block.body()) {
-                if inst.opcode() != Some(spirv::Op::Phi) {
+                if !has_opcode(inst, spirv::Op::Phi) {
                     continue;
                 }
                 let (Some(result), Some(ty)) = (inst.result_id(), inst.result_type()) else {
@@ -394,7 +394,7 @@ impl<'m> Lowerer<'m> {
                     }
                     return Ok(());
                 }
-                if terminator.opcode() == Some(spirv::Op::ReturnValue) {
+                if has_opcode(terminator, spirv::Op::ReturnValue) {
                     return Err(Unsupported::at(
                         self.module,
                         terminator.index(),
@@ -453,7 +453,7 @@ impl<'m> Lowerer<'m> {
             let Some(inst) = self.module.inst(InstIndex(index)) else {
                 continue;
             };
-            if inst.opcode() == Some(spirv::Op::Phi) {
+            if has_opcode(inst, spirv::Op::Phi) {
                 continue;
             }
             self.lower_inst(inst)?;
@@ -475,7 +475,7 @@ impl<'m> Lowerer<'m> {
         let module = self.module;
         let mut copies: Vec<(Value, Value)> = Vec::new();
         for inst in module.instructions_in(to_block.body()) {
-            if inst.opcode() != Some(spirv::Op::Phi) {
+            if !has_opcode(inst, spirv::Op::Phi) {
                 continue;
             }
             let Some(result) = inst.result_id() else {

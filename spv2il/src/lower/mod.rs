@@ -44,22 +44,20 @@ pub fn lower(
     })?;
     refuse_float_controls(module, entry.function)?;
     let mut lowerer = Lowerer::new(module, options);
-    let functions = reachable_functions(module, function);
-    let needs_driver_cb = module
-        .global_variables()
-        .iter()
-        .any(|v| memory::builtin_of(module, v.id) == Some(spirv::BuiltIn::NumWorkgroups))
-        || functions.iter().any(|f| {
-            let start = f.def.0.saturating_add(1);
-            module.instructions_in(start..f.end.0).any(|inst| {
-                matches!(
-                    inst.opcode(),
-                    Some(spirv::Op::ArrayLength | spirv::Op::ImageQuerySize)
-                )
-            })
-        });
-    lowerer.resources =
-        Resources::collect(module, &functions, needs_driver_cb, &mut lowerer.constants)?;
+    let reachable = reachable_functions(module, function);
+    let functions = reachable.functions;
+    lowerer.reserve_code(&functions);
+    let needs_driver_cb = reachable.queries_sizes
+        || module
+            .global_variables()
+            .iter()
+            .any(|v| memory::builtin_of(module, v.id) == Some(spirv::BuiltIn::NumWorkgroups));
+    lowerer.resources = Resources::collect(
+        module,
+        &reachable.mentioned,
+        needs_driver_cb,
+        &mut lowerer.constants,
+    )?;
     lowerer.declare_private_globals()?;
     lowerer.lower_function_body(function)?;
     lowerer.check_register_budget()?;
@@ -72,6 +70,12 @@ pub fn lower(
         spec_constants: lowerer.constants.used(),
     };
     Ok((lowerer.assemble(workgroup_size), reflection))
+}
+
+/// Whether `inst` has opcode `op`. Compares the raw opcode number: decoding it into
+/// `spirv::Op` is a large match, and the scans of function bodies ask this of every instruction.
+fn has_opcode(inst: SpvInst<'_>, op: spirv::Op) -> bool {
+    u32::from(inst.raw_opcode()) == op as u32
 }
 
 /// Float-control execution modes IL cannot honour (SPIR-V §3.2.5, SPV_KHR_float_controls):
@@ -94,31 +98,54 @@ fn refuse_float_controls(module: &Module, function: Id) -> Result<(), Error> {
     Ok(())
 }
 
-/// `entry` and every function it calls, directly or not, in discovery order.
-fn reachable_functions<'m>(module: &'m Module, entry: &'m Function) -> Vec<&'m Function> {
-    let mut found = vec![entry];
+/// What one walk over the reachable functions' instructions finds.
+struct Reachable<'m> {
+    /// The entry function and every function it calls, directly or not, in discovery order.
+    functions: Vec<&'m Function>,
+    /// Indexed by id: whether an operand of an instruction of those functions names it.
+    mentioned: Vec<bool>,
+    /// Whether one of those functions has `OpArrayLength` or `OpImageQuerySize`, whose sizes
+    /// come from the driver constants.
+    queries_sizes: bool,
+}
+
+/// Walks `entry` and every function it calls, directly or not, once each, in discovery order.
+fn reachable_functions<'m>(module: &'m Module, entry: &'m Function) -> Reachable<'m> {
+    let mut reachable = Reachable {
+        functions: vec![entry],
+        mentioned: vec![false; module.header().bound as usize],
+        queries_sizes: false,
+    };
     let mut next = 0;
-    while let Some(function) = found.get(next).copied() {
+    while let Some(function) = reachable.functions.get(next).copied() {
         next += 1;
         let Some(start) = function.def.0.checked_add(1) else {
             continue;
         };
         for inst in module.instructions_in(start..function.end.0) {
-            if inst.opcode() != Some(spirv::Op::FunctionCall) {
+            let operands = inst.operands();
+            for word in operands {
+                if let Some(flag) = reachable.mentioned.get_mut(*word as usize) {
+                    *flag = true;
+                }
+            }
+            if has_opcode(inst, spirv::Op::ArrayLength)
+                || has_opcode(inst, spirv::Op::ImageQuerySize)
+            {
+                reachable.queries_sizes = true;
+            }
+            if !has_opcode(inst, spirv::Op::FunctionCall) {
                 continue;
             }
-            let callee = inst
-                .operands()
-                .first()
-                .and_then(|id| module.function(Id(*id)));
+            let callee = operands.first().and_then(|id| module.function(Id(*id)));
             if let Some(callee) = callee
-                && !found.iter().any(|f| f.id == callee.id)
+                && !reachable.functions.iter().any(|f| f.id == callee.id)
             {
-                found.push(callee);
+                reachable.functions.push(callee);
             }
         }
     }
-    found
+    reachable
 }
 
 /// The entry point to translate: the one named in the options, else the only GLCompute one.
@@ -181,6 +208,13 @@ const MAX_TEMP_REGISTERS: u64 = 4096;
 /// `dcl_global_flags enableDoublePrecisionFloatOps`: control bit 3 (guide §7.5, amd-il.md §1.12).
 const ENABLE_DOUBLE_PRECISION: il_model::Control = il_model::Control(1 << 3);
 
+/// IL instructions reserved beyond the estimate for the code: declarations are spliced in front
+/// of the code at the end ([`Lowerer::assemble`]).
+const CODE_HEADROOM: usize = 64;
+
+/// The most IL instructions [`Lowerer::reserve_code`] reserves before lowering.
+const MAX_CODE_RESERVATION: usize = 1 << 14;
+
 /// How deeply constant structs and arrays may nest.
 const MAX_CONSTANT_NESTING: u32 = 64;
 
@@ -233,19 +267,22 @@ impl<'m> Lowerer<'m> {
     /// (1, 1, 1) when the module gives none. Specialization constants are evaluated.
     fn workgroup_size(&mut self, function: Id) -> Result<[u32; 3], Error> {
         let module = self.module;
-        for variable_or_constant in module.instructions() {
-            let Some(id) = variable_or_constant.result_id() else {
-                continue;
-            };
-            if module.constant(id).is_some()
-                && memory::builtin_of(module, id) == Some(spirv::BuiltIn::WorkgroupSize)
-            {
-                return Ok([
-                    self.constant_word(id, 0)?,
-                    self.constant_word(id, 1)?,
-                    self.constant_word(id, 2)?,
-                ]);
-            }
+        // The first such constant in module order; ids are walked instead of instructions
+        // because only constants need a look at their decorations.
+        let decorated = (0..module.header().bound)
+            .map(Id)
+            .filter(|&id| {
+                module.constant(id).is_some()
+                    && memory::builtin_of(module, id) == Some(spirv::BuiltIn::WorkgroupSize)
+            })
+            .filter_map(|id| Some((module.def(id)?.index(), id)))
+            .min();
+        if let Some((_, id)) = decorated {
+            return Ok([
+                self.constant_word(id, 0)?,
+                self.constant_word(id, 1)?,
+                self.constant_word(id, 2)?,
+            ]);
         }
         for mode in module.execution_modes() {
             if mode.target != function {
@@ -280,6 +317,22 @@ impl<'m> Lowerer<'m> {
             .into());
         }
         Ok(())
+    }
+
+    /// Reserves room for the code of `functions` up front: the corpus emits at most about two IL
+    /// instructions per SPIR-V instruction of a function, and an IL instruction is a few hundred
+    /// bytes, so growing the vector by doubling would copy the code several times. The
+    /// reservation is capped so that a huge module does not reserve memory it may not use.
+    fn reserve_code(&mut self, functions: &[&Function]) {
+        let spirv_instructions: usize = functions
+            .iter()
+            .map(|f| f.end.0.saturating_sub(f.def.0) as usize)
+            .sum();
+        let estimate = spirv_instructions
+            .saturating_mul(2)
+            .saturating_add(CODE_HEADROOM)
+            .min(MAX_CODE_RESERVATION);
+        self.code.reserve(estimate);
     }
 
     /// A new indexed temporary array of `length` elements; returns its number.
@@ -418,7 +471,7 @@ impl<'m> Lowerer<'m> {
 
     /// Whether `inst` is an `OpExtInst` of a `NonSemantic.*` set, which has no effect.
     fn is_non_semantic(&self, inst: SpvInst<'_>) -> bool {
-        inst.opcode() == Some(spirv::Op::ExtInst)
+        has_opcode(inst, spirv::Op::ExtInst)
             && inst
                 .operands()
                 .first()
@@ -429,6 +482,9 @@ impl<'m> Lowerer<'m> {
     /// The finished program: declarations first, then the code, then `end`.
     fn assemble(self, workgroup_size: [u32; 3]) -> Program {
         let mut program = Program::new(ShaderKind::Compute);
+        // The declarations go in front of the code; splicing them into the code vector moves the
+        // code once within its own buffer instead of copying it into a new one.
+        let mut header = Vec::new();
         // A program with double instructions says so, as DX11 shaders do with the same flag; the
         // guide marks it "currently not used" (the compiler checks the hardware itself), so it
         // documents the need and costs nothing (guide §7.5 DCL_GLOBAL_FLAGS).
@@ -438,17 +494,19 @@ impl<'m> Lowerer<'m> {
             .chain(self.subroutines.iter().flat_map(|s| &s.body))
             .any(|inst| inst.info().fp64);
         if uses_doubles {
-            program.push(Inst::new(Opcode::DclGlobalFlags).ctrl(ENABLE_DOUBLE_PRECISION));
+            header.push(Inst::new(Opcode::DclGlobalFlags).ctrl(ENABLE_DOUBLE_PRECISION));
         }
         // The writer derives the control field (the number of values) from the extra words.
-        program.push(Inst::new(Opcode::DclNumThreadPerGroup).extra(&workgroup_size));
-        program.body.extend(self.regs.literal_decls());
-        program.body.extend(self.resources.declarations());
+        header.push(Inst::new(Opcode::DclNumThreadPerGroup).extra(&workgroup_size));
+        header.extend(self.regs.literal_decls());
+        header.extend(self.resources.declarations());
         for (array, length) in (0u32..).zip(&self.indexed_temps) {
             let reg = il_model::Reg::new(il_model::RegType::ITemp, array).at(*length);
-            program.push(Inst::new(Opcode::DclIndexedTempArray).src(il_model::Src::new(reg)));
+            header.push(Inst::new(Opcode::DclIndexedTempArray).src(il_model::Src::new(reg)));
         }
-        program.body.extend(self.code);
+        let mut code = self.code;
+        code.splice(0..0, header);
+        program.body = code;
         if program.body.last().map(|i| i.op) != Some(Opcode::RetDyn) {
             program.push(Inst::new(Opcode::RetDyn));
         }
