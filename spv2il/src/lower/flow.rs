@@ -10,6 +10,8 @@
 //! performs the phi copies of that edge as one parallel copy (SPIR-V §3.3.17 OpPhi: all phis of
 //! a block read their operands before any of them is written).
 
+use std::rc::Rc;
+
 use il_model::{Inst, Opcode, Reg, RegType};
 use spv_cfg::{BlockIdx, Cfg, Cond, Region, Strategy, Structured, Var};
 use spv_reader::{Function, Id, Inst as SpvInst, InstIndex, spirv};
@@ -222,8 +224,19 @@ impl<'m> Lowerer<'m> {
         })
     }
 
-    /// The region tree of `function`.
-    fn structure(&mut self, function: &Function) -> Result<Structured, Error> {
+    /// The region tree of `function`, built once per function: a function called from several
+    /// places is inlined (or instantiated) at each, from the same tree.
+    fn structure(&mut self, function: &Function) -> Result<Rc<Structured>, Error> {
+        if let Some(structured) = self.structured.get(&function.id) {
+            return Ok(Rc::clone(structured));
+        }
+        let structured = Rc::new(self.build_structure(function)?);
+        self.structured.insert(function.id, Rc::clone(&structured));
+        Ok(structured)
+    }
+
+    /// Builds the region tree of `function` (spv-cfg, merge-based strategy).
+    fn build_structure(&self, function: &Function) -> Result<Structured, Error> {
         let module = self.module;
         let cfg = Cfg::from_function(module, function).map_err(|e| {
             Error::from(Unsupported::at(

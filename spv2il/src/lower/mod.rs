@@ -19,6 +19,9 @@ mod types;
 mod values;
 mod wide;
 
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use il_model::{Inst, Opcode, Program, ShaderKind};
 use spv_reader::{Function, Id, Inst as SpvInst, Module, spirv};
 
@@ -241,6 +244,9 @@ pub(crate) struct Lowerer<'m> {
     constants: spec::ConstantEvaluator<'m>,
     /// The code emitted so far, in program order.
     code: Vec<Inst>,
+    /// The region tree of each function structured so far, by function id (looked up, never
+    /// iterated, so the map's order cannot reach the output).
+    structured: HashMap<Id, Rc<spv_cfg::Structured>>,
 }
 
 impl<'m> Lowerer<'m> {
@@ -259,6 +265,7 @@ impl<'m> Lowerer<'m> {
             call_depth: 0,
             constants: spec::ConstantEvaluator::new(module, &options.spec_overrides),
             code: Vec::new(),
+            structured: HashMap::new(),
         }
     }
 
