@@ -144,8 +144,10 @@ impl<'m> Lowerer<'m> {
         value_args: Vec<(Id, Value)>,
         result: Option<u8>,
     ) -> Result<Option<(u32, u8)>, Error> {
-        let key = format!("{}{pointer_args:?}", function.id);
-        let existing = self.subroutines.iter().position(|s| s.key == key);
+        let existing = self
+            .subroutines
+            .iter()
+            .position(|s| s.function == function.id && s.pointer_args == pointer_args);
         let index = match existing {
             Some(index) => index,
             None => {
@@ -184,7 +186,8 @@ impl<'m> Lowerer<'m> {
                 let body = std::mem::replace(&mut self.code, caller_code);
                 lowered?;
                 self.subroutines.push(super::Subroutine {
-                    key,
+                    function: function.id,
+                    pointer_args: pointer_args.to_vec(),
                     label,
                     params,
                     result: result_reg,

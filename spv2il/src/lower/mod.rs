@@ -105,7 +105,9 @@ fn refuse_float_controls(module: &Module, function: Id) -> Result<(), Error> {
 struct Reachable<'m> {
     /// The entry function and every function it calls, directly or not, in discovery order.
     functions: Vec<&'m Function>,
-    /// Indexed by id: whether an operand of an instruction of those functions names it.
+    /// Indexed by id: whether a word of an instruction of those functions (after the opcode
+    /// word) names it. A literal that happens to equal a variable id only costs an unused
+    /// declaration.
     mentioned: Vec<bool>,
     /// Whether one of those functions has `OpArrayLength` or `OpImageQuerySize`, whose sizes
     /// come from the driver constants.
@@ -126,8 +128,10 @@ fn reachable_functions<'m>(module: &'m Module, entry: &'m Function) -> Reachable
             continue;
         };
         for inst in module.instructions_in(start..function.end.0) {
-            let operands = inst.operands();
-            for word in operands {
+            // Every word after the opcode word is marked, Result Type and Result id included:
+            // those are types and function-local results, never module-scope variables, the
+            // only ids `mentioned` is asked about; skipping them would cost a grammar lookup.
+            for word in inst.words().iter().skip(1) {
                 if let Some(flag) = reachable.mentioned.get_mut(*word as usize) {
                     *flag = true;
                 }
@@ -140,7 +144,10 @@ fn reachable_functions<'m>(module: &'m Module, entry: &'m Function) -> Reachable
             if !has_opcode(inst, spirv::Op::FunctionCall) {
                 continue;
             }
-            let callee = operands.first().and_then(|id| module.function(Id(*id)));
+            let callee = inst
+                .operands()
+                .first()
+                .and_then(|id| module.function(Id(*id)));
             if let Some(callee) = callee
                 && !reachable.functions.iter().any(|f| f.id == callee.id)
             {
@@ -193,8 +200,10 @@ fn pick_entry<'m>(
 
 /// One instance of a called function as an IL subroutine (`func label` … `endfunc`).
 pub(crate) struct Subroutine {
-    /// The callee and its pointer arguments, which the instance is specialised for.
-    key: String,
+    /// The callee.
+    function: Id,
+    /// The pointer arguments (parameter and place), which the instance is specialised for.
+    pointer_args: Vec<(Id, Place)>,
     /// The `func` / `call` label (1, 2, ...).
     label: u32,
     /// Value parameters and the registers the caller fills before `call`.
