@@ -221,7 +221,8 @@ impl Cfg {
         }
         // Successor lists (distinct, operand order) in compressed form.
         let mut succ_start = Vec::with_capacity(n + 1);
-        let mut succ = Vec::new();
+        let mut succ =
+            Vec::with_capacity(blocks.iter().map(|b| b.terminator.targets().count()).sum());
         let mut seen = vec![u32::MAX; n];
         for (i, b) in blocks.iter().enumerate() {
             succ_start.push(succ.len() as u32);

@@ -177,7 +177,9 @@ impl<'m> Lowerer<'m> {
                 // subroutines of its own.
                 self.last_subroutine_label += 1;
                 let label = self.last_subroutine_label;
-                let caller_code = std::mem::take(&mut self.code);
+                let capacity =
+                    super::code_capacity(function.end.0.saturating_sub(function.def.0) as usize);
+                let caller_code = std::mem::replace(&mut self.code, Vec::with_capacity(capacity));
                 let site = CallSite {
                     result: result_reg,
                     subroutine: true,
@@ -490,6 +492,8 @@ impl<'m> Lowerer<'m> {
         let to_block = self.block(context, to)?;
         let module = self.module;
         let mut copies: Vec<(Value, Value)> = Vec::new();
+        // Leaf lists of one phi at a time, reused across the phis of the edge.
+        let (mut destinations, mut sources) = (Vec::new(), Vec::new());
         for inst in module.instructions_in(to_block.body()) {
             if !has_opcode(inst, spirv::Op::Phi) {
                 continue;
@@ -513,7 +517,8 @@ impl<'m> Lowerer<'m> {
             let destination = self.value(result, inst)?;
             let source = self.value(Id(incoming), inst)?;
             // Aggregates are copied leaf by leaf (one register per scalar or vector).
-            let (mut destinations, mut sources) = (Vec::new(), Vec::new());
+            destinations.clear();
+            sources.clear();
             leaves(&destination, &mut destinations);
             leaves(&source, &mut sources);
             if destinations.len() != sources.len() {
@@ -524,7 +529,7 @@ impl<'m> Lowerer<'m> {
                 )
                 .into());
             }
-            copies.extend(destinations.into_iter().zip(sources));
+            copies.extend(destinations.drain(..).zip(sources.drain(..)));
         }
         let overlapping = copies
             .iter()

@@ -227,6 +227,15 @@ const CODE_HEADROOM: usize = 64;
 /// The most IL instructions [`Lowerer::reserve_code`] reserves before lowering.
 const MAX_CODE_RESERVATION: usize = 1 << 14;
 
+/// Room for the IL code of `spirv_instructions` SPIR-V instructions (see
+/// [`Lowerer::reserve_code`]).
+fn code_capacity(spirv_instructions: usize) -> usize {
+    spirv_instructions
+        .saturating_mul(2)
+        .saturating_add(CODE_HEADROOM)
+        .min(MAX_CODE_RESERVATION)
+}
+
 /// How deeply constant structs and arrays may nest.
 const MAX_CONSTANT_NESTING: u32 = 64;
 
@@ -344,11 +353,7 @@ impl<'m> Lowerer<'m> {
             .iter()
             .map(|f| f.end.0.saturating_sub(f.def.0) as usize)
             .sum();
-        let estimate = spirv_instructions
-            .saturating_mul(2)
-            .saturating_add(CODE_HEADROOM)
-            .min(MAX_CODE_RESERVATION);
-        self.code.reserve(estimate);
+        self.code.reserve(code_capacity(spirv_instructions));
     }
 
     /// A new indexed temporary array of `length` elements; returns its number.
