@@ -74,21 +74,20 @@ pub enum Terminator {
 
 impl Terminator {
     /// The successor blocks named by this terminator, in operand order, with repeats.
-    pub fn targets(&self) -> Vec<BlockIdx> {
-        match self {
-            Terminator::Branch(t) => vec![*t],
+    pub fn targets(&self) -> impl Iterator<Item = BlockIdx> + '_ {
+        let (first, second, cases): (_, _, &[(u64, BlockIdx)]) = match self {
+            Terminator::Branch(t) => (Some(*t), None, &[]),
             Terminator::BranchConditional {
                 true_target,
                 false_target,
-            } => vec![*true_target, *false_target],
-            Terminator::Switch { default, cases, .. } => {
-                let mut v = Vec::with_capacity(cases.len() + 1);
-                v.push(*default);
-                v.extend(cases.iter().map(|c| c.1));
-                v
-            }
-            _ => Vec::new(),
-        }
+            } => (Some(*true_target), Some(*false_target), &[]),
+            Terminator::Switch { default, cases, .. } => (Some(*default), None, cases),
+            _ => (None, None, &[]),
+        };
+        first
+            .into_iter()
+            .chain(second)
+            .chain(cases.iter().map(|c| c.1))
     }
 
     /// True for the function termination instructions (no successor).
@@ -222,7 +221,8 @@ impl Cfg {
         }
         // Successor lists (distinct, operand order) in compressed form.
         let mut succ_start = Vec::with_capacity(n + 1);
-        let mut succ = Vec::new();
+        let mut succ =
+            Vec::with_capacity(blocks.iter().map(|b| b.terminator.targets().count()).sum());
         let mut seen = vec![u32::MAX; n];
         for (i, b) in blocks.iter().enumerate() {
             succ_start.push(succ.len() as u32);

@@ -132,6 +132,21 @@ pub(crate) fn splice_jump(seq: &mut Vec<Lab>, label: Label, code: &mut Vec<Lab>)
     })
 }
 
+/// The region of a leaf statement (a block, an edge, a variable set or a function exit), or
+/// the statement back when it is a construct or a jump. A leaf lowers to itself whatever
+/// follows it, and leaves no exit pending.
+fn leaf(item: Lab) -> Result<Region, Lab> {
+    Ok(match item {
+        Lab::Block(b) => Region::Block(b),
+        Lab::Edge(from, to) => Region::Edge { from, to },
+        Lab::Set(var, value) => Region::SetVar { var, value },
+        Lab::Return(block) => Region::Return { block },
+        Lab::Kill(block) => Region::Kill { block },
+        Lab::Unreachable => Region::Unreachable,
+        other => return Err(other),
+    })
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     Scope,
@@ -418,6 +433,13 @@ impl Lowerer<'_> {
         while let Some(item) = items.next_item() {
             self.budget.charge(1)?;
             if items.is_empty() {
+                let item = match leaf(item) {
+                    Ok(region) => {
+                        out.push(region);
+                        return Ok((out, Vec::new()));
+                    }
+                    Err(item) => item,
+                };
                 let (r, p) = self.stmt(item, tail)?;
                 out.extend(r);
                 return Ok((out, p));
@@ -438,6 +460,14 @@ impl Lowerer<'_> {
         tail: &[Label],
         out: &mut Vec<Region>,
     ) -> Result<Option<Pending>, CfgError> {
+        // A leaf is one region that never leaves an exit pending; it is pushed directly.
+        let item = match leaf(item) {
+            Ok(region) => {
+                out.push(region);
+                return Ok(None);
+            }
+            Err(item) => item,
+        };
         let item = match self.push_in(item)? {
             Ok((cond, jump, other, jump_is_then)) => {
                 // The rest of the sequence continues the non-jumping arm; it is read from
@@ -499,14 +529,17 @@ impl Lowerer<'_> {
     // gets its own small function: one large `match` would give every level the stack frame
     // of all arms together (several KiB in debug builds).
     fn stmt(&mut self, item: Lab, tail: &[Label]) -> Result<(Vec<Region>, Pending), CfgError> {
-        let leaf = |r: Region| Ok((vec![r], Vec::new()));
+        let item = match leaf(item) {
+            Ok(region) => return Ok((vec![region], Vec::new())),
+            Err(item) => item,
+        };
         match item {
-            Lab::Block(b) => leaf(Region::Block(b)),
-            Lab::Edge(from, to) => leaf(Region::Edge { from, to }),
-            Lab::Set(var, value) => leaf(Region::SetVar { var, value }),
-            Lab::Return(block) => leaf(Region::Return { block }),
-            Lab::Kill(block) => leaf(Region::Kill { block }),
-            Lab::Unreachable => leaf(Region::Unreachable),
+            Lab::Block(_)
+            | Lab::Edge(..)
+            | Lab::Set(..)
+            | Lab::Return(_)
+            | Lab::Kill(_)
+            | Lab::Unreachable => Err(CfgError::Internal("a leaf that is not one")),
             Lab::Br(l) => self.br(l, tail),
             Lab::If(cond, a, b) => self.if_(cond, a, b, tail),
             Lab::Scope(l, body) => self.scope(l, body, tail),

@@ -75,16 +75,22 @@ struct Ctx {
     block: BlockIdx,
     kind: CtxKind,
     active: bool,
+    /// Position in `MergeWalk::ctx` of the next entry out for the same block, or [`NO_ENTRY`].
+    outer_same_block: u32,
 }
+
+/// Marks the absence of a context entry in [`MergeWalk::innermost`] and [`Ctx::outer_same_block`].
+const NO_ENTRY: u32 = u32::MAX;
 
 struct MergeWalk<'a> {
     cfg: &'a Cfg,
     reachable: &'a [bool],
     emitted: Vec<bool>,
     ctx: Vec<Ctx>,
-    /// Per block, the positions in `ctx` of the entries for that block, innermost last, so
-    /// that `lookup` does not scan the whole stack (a long switch puts every case on it).
-    positions: Vec<Vec<u32>>,
+    /// Per block, the position in `ctx` of the innermost entry for that block (the others
+    /// are chained through [`Ctx::outer_same_block`]), so that `lookup` does not scan the
+    /// whole stack (a long switch puts every case on it).
+    innermost: Vec<u32>,
     /// Per open switch: the case the arm being emitted falls through to.
     falls_into: Vec<Option<BlockIdx>>,
     depth: usize,
@@ -99,7 +105,7 @@ pub(crate) fn structurize_merges(cfg: &Cfg, budget: &mut Budget) -> Result<Vec<L
         reachable: &reachable,
         emitted: vec![false; cfg.len()],
         ctx: Vec::new(),
-        positions: vec![Vec::new(); cfg.len()],
+        innermost: vec![NO_ENTRY; cfg.len()],
         falls_into: Vec::new(),
         depth: 0,
         budget,
@@ -127,21 +133,23 @@ fn unstructured(why: &str) -> Fail {
 
 impl MergeWalk<'_> {
     fn lookup(&self, t: BlockIdx) -> Option<CtxKind> {
-        self.positions
-            .get(t.index())?
-            .iter()
-            .rev()
-            .filter_map(|&p| self.ctx.get(p as usize))
-            .find(|c| c.active)
-            .map(|c| c.kind)
+        let mut position = *self.innermost.get(t.index())?;
+        // Each step moves to a smaller position, so the walk ends.
+        while let Some(c) = self.ctx.get(position as usize) {
+            if c.active {
+                return Some(c.kind);
+            }
+            position = c.outer_same_block;
+        }
+        None
     }
 
     /// Pops the innermost context entry.
     fn pop_ctx(&mut self) {
         if let Some(c) = self.ctx.pop()
-            && let Some(list) = self.positions.get_mut(c.block.index())
+            && let Some(innermost) = self.innermost.get_mut(c.block.index())
         {
-            list.pop();
+            *innermost = c.outer_same_block;
         }
     }
 
@@ -175,14 +183,16 @@ impl MergeWalk<'_> {
     fn push(&mut self, block: BlockIdx, kind: CtxKind) {
         // Positions fit in u32: the stack never holds more entries than the CFG has blocks
         // times the constructs naming them, and `Cfg` bounds the block count by u32.
-        let position = u32::try_from(self.ctx.len()).unwrap_or(u32::MAX);
-        if let Some(list) = self.positions.get_mut(block.index()) {
-            list.push(position);
-        }
+        let position = u32::try_from(self.ctx.len()).unwrap_or(NO_ENTRY);
+        let outer_same_block = match self.innermost.get_mut(block.index()) {
+            Some(innermost) => std::mem::replace(innermost, position),
+            None => NO_ENTRY,
+        };
         self.ctx.push(Ctx {
             block,
             kind,
             active: true,
+            outer_same_block,
         });
     }
 

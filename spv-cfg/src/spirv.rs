@@ -197,11 +197,13 @@ impl Cfg {
                 None => Merge::None,
             };
             // OpPhi instructions come first in a block (OpLine/OpNoLine may precede them).
+            // Raw opcode numbers are compared: decoding each into `Op` costs a large match.
+            let (phi, line, no_line) = (Op::Phi as u32, Op::Line as u32, Op::NoLine as u32);
             let has_phis = module
                 .instructions_in(b.body())
-                .map(|i| i.opcode())
-                .take_while(|op| matches!(op, Some(Op::Phi | Op::Line | Op::NoLine)))
-                .any(|op| op == Some(Op::Phi));
+                .map(|i| u32::from(i.raw_opcode()))
+                .take_while(|&op| op == phi || op == line || op == no_line)
+                .any(|op| op == phi);
             blocks.push(BlockData {
                 label: b.label.0,
                 terminator,

@@ -10,14 +10,16 @@
 //! performs the phi copies of that edge as one parallel copy (SPIR-V §3.3.17 OpPhi: all phis of
 //! a block read their operands before any of them is written).
 
+use std::rc::Rc;
+
 use il_model::{Inst, Opcode, Reg, RegType};
 use spv_cfg::{BlockIdx, Cfg, Cond, Region, Strategy, Structured, Var};
 use spv_reader::{Function, Id, Inst as SpvInst, InstIndex, spirv};
 
-use super::Lowerer;
 use super::memory::located;
 use super::types;
 use super::values::{Value, dst_first};
+use super::{Lowerer, has_opcode};
 use crate::error::{Error, Unsupported};
 
 /// Per-function state of the control-flow lowering.
@@ -142,8 +144,10 @@ impl<'m> Lowerer<'m> {
         value_args: Vec<(Id, Value)>,
         result: Option<u8>,
     ) -> Result<Option<(u32, u8)>, Error> {
-        let key = format!("{}{pointer_args:?}", function.id);
-        let existing = self.subroutines.iter().position(|s| s.key == key);
+        let existing = self
+            .subroutines
+            .iter()
+            .position(|s| s.function == function.id && s.pointer_args == pointer_args);
         let index = match existing {
             Some(index) => index,
             None => {
@@ -173,7 +177,9 @@ impl<'m> Lowerer<'m> {
                 // subroutines of its own.
                 self.last_subroutine_label += 1;
                 let label = self.last_subroutine_label;
-                let caller_code = std::mem::take(&mut self.code);
+                let capacity =
+                    super::code_capacity(function.end.0.saturating_sub(function.def.0) as usize);
+                let caller_code = std::mem::replace(&mut self.code, Vec::with_capacity(capacity));
                 let site = CallSite {
                     result: result_reg,
                     subroutine: true,
@@ -182,7 +188,8 @@ impl<'m> Lowerer<'m> {
                 let body = std::mem::replace(&mut self.code, caller_code);
                 lowered?;
                 self.subroutines.push(super::Subroutine {
-                    key,
+                    function: function.id,
+                    pointer_args: pointer_args.to_vec(),
                     label,
                     params,
                     result: result_reg,
@@ -222,8 +229,19 @@ impl<'m> Lowerer<'m> {
         })
     }
 
-    /// The region tree of `function`.
-    fn structure(&mut self, function: &Function) -> Result<Structured, Error> {
+    /// The region tree of `function`, built once per function: a function called from several
+    /// places is inlined (or instantiated) at each, from the same tree.
+    fn structure(&mut self, function: &Function) -> Result<Rc<Structured>, Error> {
+        if let Some(structured) = self.structured.get(&function.id) {
+            return Ok(Rc::clone(structured));
+        }
+        let structured = Rc::new(self.build_structure(function)?);
+        self.structured.insert(function.id, Rc::clone(&structured));
+        Ok(structured)
+    }
+
+    /// Builds the region tree of `function` (spv-cfg, merge-based strategy).
+    fn build_structure(&self, function: &Function) -> Result<Structured, Error> {
         let module = self.module;
         let cfg = Cfg::from_function(module, function).map_err(|e| {
             Error::from(Unsupported::at(
@@ -269,7 +287,7 @@ impl<'m> Lowerer<'m> {
         let module = self.module;
         for block in &function.blocks {
             for inst in module.instructions_in(block.body()) {
-                if inst.opcode() != Some(spirv::Op::Phi) {
+                if !has_opcode(inst, spirv::Op::Phi) {
                     continue;
                 }
                 let (Some(result), Some(ty)) = (inst.result_id(), inst.result_type()) else {
@@ -394,7 +412,7 @@ impl<'m> Lowerer<'m> {
                     }
                     return Ok(());
                 }
-                if terminator.opcode() == Some(spirv::Op::ReturnValue) {
+                if has_opcode(terminator, spirv::Op::ReturnValue) {
                     return Err(Unsupported::at(
                         self.module,
                         terminator.index(),
@@ -453,7 +471,7 @@ impl<'m> Lowerer<'m> {
             let Some(inst) = self.module.inst(InstIndex(index)) else {
                 continue;
             };
-            if inst.opcode() == Some(spirv::Op::Phi) {
+            if has_opcode(inst, spirv::Op::Phi) {
                 continue;
             }
             self.lower_inst(inst)?;
@@ -474,8 +492,10 @@ impl<'m> Lowerer<'m> {
         let to_block = self.block(context, to)?;
         let module = self.module;
         let mut copies: Vec<(Value, Value)> = Vec::new();
+        // Leaf lists of one phi at a time, reused across the phis of the edge.
+        let (mut destinations, mut sources) = (Vec::new(), Vec::new());
         for inst in module.instructions_in(to_block.body()) {
-            if inst.opcode() != Some(spirv::Op::Phi) {
+            if !has_opcode(inst, spirv::Op::Phi) {
                 continue;
             }
             let Some(result) = inst.result_id() else {
@@ -497,7 +517,8 @@ impl<'m> Lowerer<'m> {
             let destination = self.value(result, inst)?;
             let source = self.value(Id(incoming), inst)?;
             // Aggregates are copied leaf by leaf (one register per scalar or vector).
-            let (mut destinations, mut sources) = (Vec::new(), Vec::new());
+            destinations.clear();
+            sources.clear();
             leaves(&destination, &mut destinations);
             leaves(&source, &mut sources);
             if destinations.len() != sources.len() {
@@ -508,7 +529,7 @@ impl<'m> Lowerer<'m> {
                 )
                 .into());
             }
-            copies.extend(destinations.into_iter().zip(sources));
+            copies.extend(destinations.drain(..).zip(sources.drain(..)));
         }
         let overlapping = copies
             .iter()

@@ -41,7 +41,7 @@ impl Space {
 }
 
 /// What a pointer id designates.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Place {
     /// A register-backed variable, or elements `first..first+shape.count` of one.
     Register {
@@ -98,7 +98,7 @@ pub enum ImageRef {
 }
 
 /// A byte offset: a constant plus, optionally, a dynamic part in a register component.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ByteOffset {
     /// The constant part.
     pub constant: u32,

@@ -19,6 +19,9 @@ mod types;
 mod values;
 mod wide;
 
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use il_model::{Inst, Opcode, Program, ShaderKind};
 use spv_reader::{Function, Id, Inst as SpvInst, Module, spirv};
 
@@ -44,22 +47,20 @@ pub fn lower(
     })?;
     refuse_float_controls(module, entry.function)?;
     let mut lowerer = Lowerer::new(module, options);
-    let functions = reachable_functions(module, function);
-    let needs_driver_cb = module
-        .global_variables()
-        .iter()
-        .any(|v| memory::builtin_of(module, v.id) == Some(spirv::BuiltIn::NumWorkgroups))
-        || functions.iter().any(|f| {
-            let start = f.def.0.saturating_add(1);
-            module.instructions_in(start..f.end.0).any(|inst| {
-                matches!(
-                    inst.opcode(),
-                    Some(spirv::Op::ArrayLength | spirv::Op::ImageQuerySize)
-                )
-            })
-        });
-    lowerer.resources =
-        Resources::collect(module, &functions, needs_driver_cb, &mut lowerer.constants)?;
+    let reachable = reachable_functions(module, function);
+    let functions = reachable.functions;
+    lowerer.reserve_code(&functions);
+    let needs_driver_cb = reachable.queries_sizes
+        || module
+            .global_variables()
+            .iter()
+            .any(|v| memory::builtin_of(module, v.id) == Some(spirv::BuiltIn::NumWorkgroups));
+    lowerer.resources = Resources::collect(
+        module,
+        &reachable.mentioned,
+        needs_driver_cb,
+        &mut lowerer.constants,
+    )?;
     lowerer.declare_private_globals()?;
     lowerer.lower_function_body(function)?;
     lowerer.check_register_budget()?;
@@ -72,6 +73,12 @@ pub fn lower(
         spec_constants: lowerer.constants.used(),
     };
     Ok((lowerer.assemble(workgroup_size), reflection))
+}
+
+/// Whether `inst` has opcode `op`. Compares the raw opcode number: decoding it into
+/// `spirv::Op` is a large match, and the scans of function bodies ask this of every instruction.
+fn has_opcode(inst: SpvInst<'_>, op: spirv::Op) -> bool {
+    u32::from(inst.raw_opcode()) == op as u32
 }
 
 /// Float-control execution modes IL cannot honour (SPIR-V §3.2.5, SPV_KHR_float_controls):
@@ -94,17 +101,47 @@ fn refuse_float_controls(module: &Module, function: Id) -> Result<(), Error> {
     Ok(())
 }
 
-/// `entry` and every function it calls, directly or not, in discovery order.
-fn reachable_functions<'m>(module: &'m Module, entry: &'m Function) -> Vec<&'m Function> {
-    let mut found = vec![entry];
+/// What one walk over the reachable functions' instructions finds.
+struct Reachable<'m> {
+    /// The entry function and every function it calls, directly or not, in discovery order.
+    functions: Vec<&'m Function>,
+    /// Indexed by id: whether a word of an instruction of those functions (after the opcode
+    /// word) names it. A literal that happens to equal a variable id only costs an unused
+    /// declaration.
+    mentioned: Vec<bool>,
+    /// Whether one of those functions has `OpArrayLength` or `OpImageQuerySize`, whose sizes
+    /// come from the driver constants.
+    queries_sizes: bool,
+}
+
+/// Walks `entry` and every function it calls, directly or not, once each, in discovery order.
+fn reachable_functions<'m>(module: &'m Module, entry: &'m Function) -> Reachable<'m> {
+    let mut reachable = Reachable {
+        functions: vec![entry],
+        mentioned: vec![false; module.header().bound as usize],
+        queries_sizes: false,
+    };
     let mut next = 0;
-    while let Some(function) = found.get(next).copied() {
+    while let Some(function) = reachable.functions.get(next).copied() {
         next += 1;
         let Some(start) = function.def.0.checked_add(1) else {
             continue;
         };
         for inst in module.instructions_in(start..function.end.0) {
-            if inst.opcode() != Some(spirv::Op::FunctionCall) {
+            // Every word after the opcode word is marked, Result Type and Result id included:
+            // those are types and function-local results, never module-scope variables, the
+            // only ids `mentioned` is asked about; skipping them would cost a grammar lookup.
+            for word in inst.words().iter().skip(1) {
+                if let Some(flag) = reachable.mentioned.get_mut(*word as usize) {
+                    *flag = true;
+                }
+            }
+            if has_opcode(inst, spirv::Op::ArrayLength)
+                || has_opcode(inst, spirv::Op::ImageQuerySize)
+            {
+                reachable.queries_sizes = true;
+            }
+            if !has_opcode(inst, spirv::Op::FunctionCall) {
                 continue;
             }
             let callee = inst
@@ -112,13 +149,13 @@ fn reachable_functions<'m>(module: &'m Module, entry: &'m Function) -> Vec<&'m F
                 .first()
                 .and_then(|id| module.function(Id(*id)));
             if let Some(callee) = callee
-                && !found.iter().any(|f| f.id == callee.id)
+                && !reachable.functions.iter().any(|f| f.id == callee.id)
             {
-                found.push(callee);
+                reachable.functions.push(callee);
             }
         }
     }
-    found
+    reachable
 }
 
 /// The entry point to translate: the one named in the options, else the only GLCompute one.
@@ -163,8 +200,10 @@ fn pick_entry<'m>(
 
 /// One instance of a called function as an IL subroutine (`func label` … `endfunc`).
 pub(crate) struct Subroutine {
-    /// The callee and its pointer arguments, which the instance is specialised for.
-    key: String,
+    /// The callee.
+    function: Id,
+    /// The pointer arguments (parameter and place), which the instance is specialised for.
+    pointer_args: Vec<(Id, Place)>,
     /// The `func` / `call` label (1, 2, ...).
     label: u32,
     /// Value parameters and the registers the caller fills before `call`.
@@ -180,6 +219,22 @@ const MAX_TEMP_REGISTERS: u64 = 4096;
 
 /// `dcl_global_flags enableDoublePrecisionFloatOps`: control bit 3 (guide §7.5, amd-il.md §1.12).
 const ENABLE_DOUBLE_PRECISION: il_model::Control = il_model::Control(1 << 3);
+
+/// IL instructions reserved beyond the estimate for the code: declarations are spliced in front
+/// of the code at the end ([`Lowerer::assemble`]).
+const CODE_HEADROOM: usize = 64;
+
+/// The most IL instructions [`Lowerer::reserve_code`] reserves before lowering.
+const MAX_CODE_RESERVATION: usize = 1 << 14;
+
+/// Room for the IL code of `spirv_instructions` SPIR-V instructions (see
+/// [`Lowerer::reserve_code`]).
+fn code_capacity(spirv_instructions: usize) -> usize {
+    spirv_instructions
+        .saturating_mul(2)
+        .saturating_add(CODE_HEADROOM)
+        .min(MAX_CODE_RESERVATION)
+}
 
 /// How deeply constant structs and arrays may nest.
 const MAX_CONSTANT_NESTING: u32 = 64;
@@ -207,6 +262,9 @@ pub(crate) struct Lowerer<'m> {
     constants: spec::ConstantEvaluator<'m>,
     /// The code emitted so far, in program order.
     code: Vec<Inst>,
+    /// The region tree of each function structured so far, by function id (looked up, never
+    /// iterated, so the map's order cannot reach the output).
+    structured: HashMap<Id, Rc<spv_cfg::Structured>>,
 }
 
 impl<'m> Lowerer<'m> {
@@ -225,6 +283,7 @@ impl<'m> Lowerer<'m> {
             call_depth: 0,
             constants: spec::ConstantEvaluator::new(module, &options.spec_overrides),
             code: Vec::new(),
+            structured: HashMap::new(),
         }
     }
 
@@ -233,19 +292,22 @@ impl<'m> Lowerer<'m> {
     /// (1, 1, 1) when the module gives none. Specialization constants are evaluated.
     fn workgroup_size(&mut self, function: Id) -> Result<[u32; 3], Error> {
         let module = self.module;
-        for variable_or_constant in module.instructions() {
-            let Some(id) = variable_or_constant.result_id() else {
-                continue;
-            };
-            if module.constant(id).is_some()
-                && memory::builtin_of(module, id) == Some(spirv::BuiltIn::WorkgroupSize)
-            {
-                return Ok([
-                    self.constant_word(id, 0)?,
-                    self.constant_word(id, 1)?,
-                    self.constant_word(id, 2)?,
-                ]);
-            }
+        // The first such constant in module order; ids are walked instead of instructions
+        // because only constants need a look at their decorations.
+        let decorated = (0..module.header().bound)
+            .map(Id)
+            .filter(|&id| {
+                module.constant(id).is_some()
+                    && memory::builtin_of(module, id) == Some(spirv::BuiltIn::WorkgroupSize)
+            })
+            .filter_map(|id| Some((module.def(id)?.index(), id)))
+            .min();
+        if let Some((_, id)) = decorated {
+            return Ok([
+                self.constant_word(id, 0)?,
+                self.constant_word(id, 1)?,
+                self.constant_word(id, 2)?,
+            ]);
         }
         for mode in module.execution_modes() {
             if mode.target != function {
@@ -280,6 +342,18 @@ impl<'m> Lowerer<'m> {
             .into());
         }
         Ok(())
+    }
+
+    /// Reserves room for the code of `functions` up front: the corpus emits at most about two IL
+    /// instructions per SPIR-V instruction of a function, and an IL instruction is a few hundred
+    /// bytes, so growing the vector by doubling would copy the code several times. The
+    /// reservation is capped so that a huge module does not reserve memory it may not use.
+    fn reserve_code(&mut self, functions: &[&Function]) {
+        let spirv_instructions: usize = functions
+            .iter()
+            .map(|f| f.end.0.saturating_sub(f.def.0) as usize)
+            .sum();
+        self.code.reserve(code_capacity(spirv_instructions));
     }
 
     /// A new indexed temporary array of `length` elements; returns its number.
@@ -418,7 +492,7 @@ impl<'m> Lowerer<'m> {
 
     /// Whether `inst` is an `OpExtInst` of a `NonSemantic.*` set, which has no effect.
     fn is_non_semantic(&self, inst: SpvInst<'_>) -> bool {
-        inst.opcode() == Some(spirv::Op::ExtInst)
+        has_opcode(inst, spirv::Op::ExtInst)
             && inst
                 .operands()
                 .first()
@@ -429,6 +503,9 @@ impl<'m> Lowerer<'m> {
     /// The finished program: declarations first, then the code, then `end`.
     fn assemble(self, workgroup_size: [u32; 3]) -> Program {
         let mut program = Program::new(ShaderKind::Compute);
+        // The declarations go in front of the code; splicing them into the code vector moves the
+        // code once within its own buffer instead of copying it into a new one.
+        let mut header = Vec::new();
         // A program with double instructions says so, as DX11 shaders do with the same flag; the
         // guide marks it "currently not used" (the compiler checks the hardware itself), so it
         // documents the need and costs nothing (guide §7.5 DCL_GLOBAL_FLAGS).
@@ -438,17 +515,19 @@ impl<'m> Lowerer<'m> {
             .chain(self.subroutines.iter().flat_map(|s| &s.body))
             .any(|inst| inst.info().fp64);
         if uses_doubles {
-            program.push(Inst::new(Opcode::DclGlobalFlags).ctrl(ENABLE_DOUBLE_PRECISION));
+            header.push(Inst::new(Opcode::DclGlobalFlags).ctrl(ENABLE_DOUBLE_PRECISION));
         }
         // The writer derives the control field (the number of values) from the extra words.
-        program.push(Inst::new(Opcode::DclNumThreadPerGroup).extra(&workgroup_size));
-        program.body.extend(self.regs.literal_decls());
-        program.body.extend(self.resources.declarations());
+        header.push(Inst::new(Opcode::DclNumThreadPerGroup).extra(&workgroup_size));
+        header.extend(self.regs.literal_decls());
+        header.extend(self.resources.declarations());
         for (array, length) in (0u32..).zip(&self.indexed_temps) {
             let reg = il_model::Reg::new(il_model::RegType::ITemp, array).at(*length);
-            program.push(Inst::new(Opcode::DclIndexedTempArray).src(il_model::Src::new(reg)));
+            header.push(Inst::new(Opcode::DclIndexedTempArray).src(il_model::Src::new(reg)));
         }
-        program.body.extend(self.code);
+        let mut code = self.code;
+        code.splice(0..0, header);
+        program.body = code;
         if program.body.last().map(|i| i.op) != Some(Opcode::RetDyn) {
             program.push(Inst::new(Opcode::RetDyn));
         }

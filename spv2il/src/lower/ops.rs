@@ -543,9 +543,14 @@ impl Lowerer<'_> {
         count: u8,
         sources: Vec<Src>,
     ) -> Value {
+        self.alu_srcs(op, ctrl, count, Srcs::from_vec(sources))
+    }
+
+    /// [`Lowerer::alu_c`] with the sources already in an instruction's inline source list.
+    fn alu_srcs(&mut self, op: Opcode, ctrl: Control, count: u8, sources: Srcs) -> Value {
         let reg = self.regs.temp();
         let mut il = Inst::new(op).ctrl(ctrl).dst(dst_first(reg, count));
-        il.src = Srcs::from_vec(sources);
+        il.src = sources;
         self.emit(il);
         temp_value(reg, count)
     }
@@ -657,7 +662,7 @@ impl Lowerer<'_> {
     /// A one-instruction component-wise operation on all operands.
     fn lower_elementwise(&mut self, mapping: Elementwise, inst: SpvInst<'_>) -> Result<(), Error> {
         let count = self.result_shape(inst)?.count;
-        let mut sources: Vec<Src> = Vec::with_capacity(inst.operands().len());
+        let mut sources = Srcs::new();
         for n in 0..inst.operands().len() {
             sources.push(self.operand(inst, n)?.src());
         }
@@ -669,7 +674,7 @@ impl Lowerer<'_> {
         {
             second.neg = [true; 4];
         }
-        let mut value = self.alu_c(mapping.op, mapping.ctrl, count, sources);
+        let mut value = self.alu_srcs(mapping.op, mapping.ctrl, count, sources);
         if mapping.invert {
             value = self.alu(Opcode::INot, count, vec![value.src()]);
         }

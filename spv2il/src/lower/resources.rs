@@ -10,7 +10,7 @@
 //! Only variables that the entry point's functions mention are given resources.
 
 use il_model::{Inst, Opcode, Src};
-use spv_reader::{Function, Id, Module, Type, spirv};
+use spv_reader::{Id, Module, Type, spirv};
 
 use super::types;
 use crate::error::{Error, Unsupported};
@@ -55,15 +55,16 @@ pub struct Resources {
 }
 
 impl Resources {
-    /// Finds the module-scope variables that `functions` refer to and assigns their IL ids.
-    /// `needs_driver_cb` reserves the driver constant buffer.
+    /// Finds the module-scope variables that the translated functions refer to and assigns
+    /// their IL ids. `used` says per id whether some instruction of those functions has it as
+    /// an operand word (a literal that happens to equal a variable id only costs an unused
+    /// declaration). `needs_driver_cb` reserves the driver constant buffer.
     pub fn collect(
         module: &Module,
-        functions: &[&Function],
+        used: &[bool],
         needs_driver_cb: bool,
         constants: &mut super::spec::ConstantEvaluator<'_>,
     ) -> Result<Resources, Error> {
-        let used = mentioned_ids(module, functions);
         let mut resources = Resources::default();
         let mut uniforms = Vec::new();
         let mut push_constant = None;
@@ -370,25 +371,6 @@ fn image_of(module: &Module, ty: Id) -> Option<(ImageFormat, u32)> {
         }
     };
     Some((ImageFormat { usage, element }, *sampled))
-}
-
-/// Per id: whether some instruction of `functions` has it as an operand word. A literal that
-/// happens to equal a variable id only costs an unused declaration.
-fn mentioned_ids(module: &Module, functions: &[&Function]) -> Vec<bool> {
-    let mut used = vec![false; module.header().bound as usize];
-    for function in functions {
-        let Some(start) = function.def.0.checked_add(1) else {
-            continue;
-        };
-        for inst in module.instructions_in(start..function.end.0) {
-            for word in inst.operands() {
-                if let Some(flag) = used.get_mut(*word as usize) {
-                    *flag = true;
-                }
-            }
-        }
-    }
-    used
 }
 
 /// Size in 16-byte elements of a constant-buffer block with explicit layout (at least 1).
