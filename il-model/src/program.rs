@@ -138,7 +138,10 @@ pub type Srcs = SmallVec<[Src; 3]>;
 pub type ExtraWords = SmallVec<[u32; 4]>;
 
 impl Inst {
+    // The builders move the whole instruction (a few hundred bytes with its inline operands)
+    // through every call; `#[inline]` lets other crates build it in place.
     /// An instruction with no control bits and no operands.
+    #[inline]
     pub fn new(op: Opcode) -> Inst {
         Inst {
             op,
@@ -159,24 +162,28 @@ impl Inst {
     }
 
     /// Sets the control field.
+    #[inline]
     pub fn ctrl(mut self, ctrl: Control) -> Inst {
         self.ctrl = ctrl;
         self
     }
 
     /// Adds a destination.
+    #[inline]
     pub fn dst(mut self, dst: Dst) -> Inst {
         self.dst.push(dst);
         self
     }
 
     /// Adds a source.
+    #[inline]
     pub fn src(mut self, src: Src) -> Inst {
         self.src.push(src);
         self
     }
 
     /// Appends trailing tokens.
+    #[inline]
     pub fn extra(mut self, words: &[u32]) -> Inst {
         self.extra.extend_from_slice(words);
         self
