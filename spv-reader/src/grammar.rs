@@ -25,6 +25,32 @@ pub(crate) struct OpInfo {
     pub(crate) fast: Option<FastShape>,
     /// Whether the reader's tables or function structure need this instruction.
     pub(crate) records: bool,
+    /// The layout when the instruction is checked by the reader's shortest path.
+    pub(crate) plain: Option<Plain>,
+}
+
+/// The layout of a block instruction that the reader's tables do not record and whose id
+/// operands must all be defined earlier (SPIR-V §2.4): after the `head` words (opcode,
+/// result type, result), `fixed` one-word operands, ids where `id_mask` has a bit and literals
+/// elsewhere, then a tail. Checked by `parse::fast` without building errors: anything
+/// unusual goes to the general path, which locates the problem.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Plain {
+    pub(crate) head: u8,
+    pub(crate) fixed: u8,
+    pub(crate) id_mask: u16,
+    pub(crate) tail: PlainTail,
+}
+
+/// What may follow the fixed operands of a [`Plain`] layout on the shortest path.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum PlainTail {
+    /// Nothing (an optional mask is left to the general path when present).
+    Exact,
+    /// Any number of ids.
+    Ids,
+    /// Any number of literal integers.
+    Literals,
 }
 
 /// The sections of the logical layout (SPIR-V §2.4, spirv.md §1.5), in order.
@@ -117,7 +143,8 @@ pub(crate) enum Tail {
     Other,
 }
 
-const UNKNOWN: OpInfo = OpInfo {
+/// The facts of an opcode the grammar does not define.
+pub(crate) const UNKNOWN: OpInfo = OpInfo {
     grammar: None,
     has_type: false,
     has_result: false,
@@ -126,10 +153,12 @@ const UNKNOWN: OpInfo = OpInfo {
     forward: Forward::Never,
     fast: None,
     records: false,
+    plain: None,
 };
 
+/// The opcode table, indexed by opcode (unknown opcodes above the largest are absent).
 #[inline]
-fn table() -> &'static [OpInfo] {
+pub(crate) fn table() -> &'static [OpInfo] {
     static TABLE: OnceLock<Vec<OpInfo>> = OnceLock::new();
     TABLE.get_or_init(build_table)
 }
@@ -157,15 +186,24 @@ fn build_table() -> Vec<OpInfo> {
             let declares_constant =
                 inst.opname.starts_with("Constant") || inst.opname.starts_with("SpecConstant");
             let op = inst.opcode;
+            let placement = placement(op, declares_type || declares_constant);
+            let forward = forward(op);
+            let fast = fast_shape(inst);
+            let records = records(op, declares_type || declares_constant);
+            let head = 1 + u8::from(has_type) + u8::from(has_result);
             *slot = OpInfo {
                 grammar: Some(inst),
                 has_type,
                 has_result,
                 declares_type,
-                placement: placement(op, declares_type || declares_constant),
-                forward: forward(op),
-                fast: fast_shape(inst),
-                records: records(op, declares_type || declares_constant),
+                placement,
+                forward,
+                fast,
+                records,
+                plain: fast
+                    .filter(|_| placement == Placement::Body && forward == Forward::Never)
+                    .filter(|_| !records)
+                    .and_then(|shape| plain(head, shape)),
             };
         }
     }
@@ -351,6 +389,26 @@ fn fast_shape(inst: &Instruction<'static>) -> Option<FastShape> {
         && !shape.ext_inst
         && matches!(shape.tail, Tail::None | Tail::Ids | Tail::Literals);
     Some(shape)
+}
+
+/// The [`Plain`] layout of a fast shape, when it has one: no enumerant, not OpExtInst, and a
+/// tail of ids, literals, an optional mask or nothing.
+fn plain(head: u8, shape: FastShape) -> Option<Plain> {
+    if shape.enumerant.is_some() || shape.ext_inst {
+        return None;
+    }
+    let tail = match shape.tail {
+        Tail::None | Tail::OptionalMask(_) => PlainTail::Exact,
+        Tail::Ids => PlainTail::Ids,
+        Tail::Literals => PlainTail::Literals,
+        _ => return None,
+    };
+    Some(Plain {
+        head,
+        fixed: shape.fixed,
+        id_mask: shape.id_mask,
+        tail,
+    })
 }
 
 /// For extended instruction set `name`, per instruction number: whether the set's grammar

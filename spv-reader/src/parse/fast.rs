@@ -3,18 +3,64 @@
 //! optional mask or OpExtInst ids; see `grammar::FastShape`) are checked here without the
 //! generic grammar walk of `operands`, with the same rules and messages.
 
-use super::ids::{check_id_operand, check_result_type};
+use super::ids::{check_id_operand, check_result_type, declared};
 use super::{Reader, Site};
 use crate::error::{ErrorKind, ReadError};
-use crate::grammar::{FastShape, Forward, OpInfo, Tail};
+use crate::grammar::{FastShape, Forward, OpInfo, Plain, PlainTail, Tail};
 use crate::limits::MAX_STRING_LENGTH;
-use crate::module::Span;
+use crate::module::{NONE, Span};
 use crate::operands::{self, decode_string};
 use crate::rspirv::grammar::OperandKind as K;
 use crate::spirv::Op;
 use std::sync::OnceLock;
 
 impl Reader {
+    /// for a block instruction of [`Plain`] layout, and R-8 for its
+    /// result, which it defines. Returns `false`, having changed nothing, when any check
+    /// fails or needs more than this path knows; the general path then reports the problem.
+    #[inline]
+    pub(super) fn plain(&mut self, plain: Plain, words: &[u32], index: u32) -> bool {
+        let ids = &self.module.ids;
+        let Some(operands) = words.get(usize::from(plain.head)..) else {
+            return false;
+        };
+        let fixed = usize::from(plain.fixed);
+        let Some(tail) = operands.get(fixed..) else {
+            return false;
+        };
+        match plain.tail {
+            PlainTail::Exact if !tail.is_empty() => return false,
+            PlainTail::Ids if !tail.iter().all(|&id| declared(ids, id)) => return false,
+            _ => {}
+        }
+        // Word 1 is the result type when the head has three words.
+        if plain.head == 3 && !declared(ids, words.get(1).copied().unwrap_or(0)) {
+            return false;
+        }
+        let mut mask = u32::from(plain.id_mask);
+        while mask != 0 {
+            let word = operands.get(mask.trailing_zeros() as usize);
+            if !word.is_some_and(|&id| declared(ids, id)) {
+                return false;
+            }
+            mask &= mask - 1;
+        }
+        if plain.head == 1 {
+            return true;
+        }
+        // The result is the last head word; ids 0 and at or above the bound never have a slot
+        // of their own (the table is never longer than the bound, and slot 0 is never
+        // defined), so the general path reports them.
+        let result = words.get(usize::from(plain.head) - 1).copied().unwrap_or(0);
+        match self.module.ids.get_mut(result as usize) {
+            Some(slot) if result != 0 && slot.def == NONE => {
+                slot.def = index;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// R-5 … for an instruction of plain layout ([`FastShape`]), checked
     /// without the grammar walk. Returns `false`, before changing anything, when the
     /// instruction carries operands only the walk decodes (or too few words, which the

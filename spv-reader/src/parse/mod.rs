@@ -9,7 +9,7 @@ mod ids;
 mod record;
 
 use crate::error::{ErrorKind, ReadError};
-use crate::grammar::{Forward, Placement, Section, op_info};
+use crate::grammar::{self, Forward, Placement, Section, UNKNOWN, op_info};
 use crate::limits::{MAX_ID_BOUND, MAX_INSTRUCTIONS, MAX_WORDS};
 use crate::module::{DecorationRecord, Header, IdSlot, Module, NONE, Span};
 use crate::operands::{self, Context, Number, Problem};
@@ -168,51 +168,77 @@ impl Reader {
         // The words are moved out for the walk so that the tables can be filled while
         // instruction slices are borrowed; they are put back before the module is returned.
         let words = std::mem::take(&mut self.module.words);
+        let table = grammar::table();
         let mut start = HEADER_WORDS;
         while let Some(&first) = words.get(start) {
             let index = self.module.starts.len();
-            let location = Location {
-                index: index as u32,
-                byte_offset: (start * 4) as u32,
-            };
             let opcode = (first & 0xFFFF) as u16;
             let count = (first >> 16) as usize;
             // a word count of 0 would never advance; one past the end cannot be sliced.
-            if count == 0 {
-                return Err(ReadError::at(
-                    ErrorKind::WordCount,
-                    location,
-                    Some(opcode),
-                    "word count is 0",
-                ));
-            }
-            let Some(inst) = words.get(start..start + count) else {
-                return Err(ReadError::at(
-                    ErrorKind::WordCount,
-                    location,
-                    Some(opcode),
-                    format!(
-                        "word count {count} runs past the end of the module ({} words left)",
-                        words.len() - start
-                    ),
-                ));
+            let inst = match words.get(start..start + count) {
+                Some(inst) if count != 0 && index < MAX_INSTRUCTIONS => inst,
+                _ => return Err(self.walk_error(&words, start, first)),
             };
-            if index == MAX_INSTRUCTIONS {
-                return Err(ReadError::at(
-                    ErrorKind::Limit,
-                    location,
-                    Some(opcode),
-                    format!("more than {MAX_INSTRUCTIONS} instructions (limits::MAX_INSTRUCTIONS)"),
-                ));
-            }
             // `start` < words.len() ≤ MAX_WORDS < 2^32 (checked in `check_header`).
             self.module.starts.push(start as u32);
-            let at = Site { location, opcode };
-            self.instruction(&words, inst, start, at)?;
+            let info = table.get(usize::from(opcode)).unwrap_or(&UNKNOWN);
+            // The shortest path takes most block instructions; it changes nothing unless
+            // every check passes, and leaves the rest to the general path.
+            let plain = match info.plain {
+                Some(plain) => self.in_block() && self.plain(plain, inst, index as u32),
+                None => false,
+            };
+            if !plain {
+                let location = Location {
+                    index: index as u32,
+                    byte_offset: (start * 4) as u32,
+                };
+                let at = Site { location, opcode };
+                self.instruction(&words, inst, start, at)?;
+            }
             start += count;
         }
         self.module.words = words;
         Ok(())
+    }
+
+    /// The located error for an instruction whose word count is 0 or runs past the end, or
+    /// one instruction over the limit.
+    #[cold]
+    fn walk_error(&self, words: &[u32], start: usize, first: u32) -> ReadError {
+        let index = self.module.starts.len();
+        let location = Location {
+            index: index as u32,
+            byte_offset: (start * 4) as u32,
+        };
+        let opcode = Some((first & 0xFFFF) as u16);
+        let count = (first >> 16) as usize;
+        if count == 0 {
+            ReadError::at(ErrorKind::WordCount, location, opcode, "word count is 0")
+        } else if start + count > words.len() {
+            ReadError::at(
+                ErrorKind::WordCount,
+                location,
+                opcode,
+                format!(
+                    "word count {count} runs past the end of the module ({} words left)",
+                    words.len() - start
+                ),
+            )
+        } else {
+            ReadError::at(
+                ErrorKind::Limit,
+                location,
+                opcode,
+                format!("more than {MAX_INSTRUCTIONS} instructions (limits::MAX_INSTRUCTIONS)"),
+            )
+        }
+    }
+
+    /// Whether a block is open (inside a function, between OpLabel and its terminator).
+    #[inline]
+    fn in_block(&self) -> bool {
+        self.open.as_ref().is_some_and(|open| open.block.is_some())
     }
 
     /// One instruction: id checks, then what its opcode adds to the tables.
