@@ -25,30 +25,58 @@ pub(crate) struct OpInfo {
     pub(crate) fast: Option<FastShape>,
     /// Whether the reader's tables or function structure need this instruction.
     pub(crate) records: bool,
-    /// The layout when the instruction is checked by the reader's shortest path.
-    pub(crate) plain: Option<Plain>,
+    /// How the reading loop's shortest paths (`parse::quick`) take the opcode.
+    pub(crate) quick: Quick,
 }
 
-/// The layout of a block instruction that the reader's tables do not record and whose id
-/// operands must all be defined earlier (SPIR-V §2.4): after the `head` words (opcode,
-/// result type, result), `fixed` one-word operands, ids where `id_mask` has a bit and literals
-/// elsewhere, then a tail. Checked by `parse::fast` without building errors: anything
-/// unusual goes to the general path, which locates the problem.
+/// The shortest path of the reading loop for an opcode. Each checks everything the general
+/// path checks and returns `false`, having changed nothing the general path would do
+/// differently, when anything is unusual or wrong; the general path then locates the
+/// problem.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Quick {
+    /// No shortest path.
+    None,
+    /// A block instruction that adds nothing to the tables beyond its result.
+    Plain(Plain),
+    /// A block terminator of [`Plain`] layout.
+    Terminator(Plain),
+    /// OpSelectionMerge and OpLoopMerge, of [`Plain`] layout.
+    Merge(Plain),
+    /// OpLabel.
+    Label,
+    /// OpName.
+    Name,
+    /// OpMemberName.
+    MemberName,
+    /// OpDecorate.
+    Decorate,
+    /// OpMemberDecorate.
+    MemberDecorate,
+}
+
+/// An operand layout the shortest paths check: after the `head` words (opcode, result type,
+/// result), `fixed` one-word operands, ids where `id_mask` has a bit, a value enumerant or a
+/// mask (known bits without parameters) at `enumerant`, literals elsewhere, then a tail.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct Plain {
     pub(crate) head: u8,
     pub(crate) fixed: u8,
     pub(crate) id_mask: u16,
+    pub(crate) enumerant: Option<(u8, OperandKind)>,
     pub(crate) tail: PlainTail,
+    pub(crate) forward: Forward,
 }
 
-/// What may follow the fixed operands of a [`Plain`] layout on the shortest path.
+/// What may follow the fixed operands of a [`Plain`] layout.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum PlainTail {
     /// Nothing (an optional mask is left to the general path when present).
     Exact,
     /// Any number of ids.
     Ids,
+    /// At most one id.
+    OptionalId,
     /// Any number of literal integers.
     Literals,
 }
@@ -153,7 +181,7 @@ pub(crate) const UNKNOWN: OpInfo = OpInfo {
     forward: Forward::Never,
     fast: None,
     records: false,
-    plain: None,
+    quick: Quick::None,
 };
 
 /// The opcode table, indexed by opcode (unknown opcodes above the largest are absent).
@@ -200,10 +228,12 @@ fn build_table() -> Vec<OpInfo> {
                 forward,
                 fast,
                 records,
-                plain: fast
-                    .filter(|_| placement == Placement::Body && forward == Forward::Never)
-                    .filter(|_| !records)
-                    .and_then(|shape| plain(head, shape)),
+                quick: quick(
+                    op,
+                    placement,
+                    records,
+                    fast.and_then(|s| plain(head, s, forward)),
+                ),
             };
         }
     }
@@ -391,15 +421,35 @@ fn fast_shape(inst: &Instruction<'static>) -> Option<FastShape> {
     Some(shape)
 }
 
-/// The [`Plain`] layout of a fast shape, when it has one: no enumerant, not OpExtInst, and a
-/// tail of ids, literals, an optional mask or nothing.
-fn plain(head: u8, shape: FastShape) -> Option<Plain> {
-    if shape.enumerant.is_some() || shape.ext_inst {
+/// The shortest path of `op`, given its [`Plain`] layout if it has one.
+fn quick(op: Op, placement: Placement, records: bool, plain: Option<Plain>) -> Quick {
+    let with_plain = |quick: fn(Plain) -> Quick| plain.map_or(Quick::None, quick);
+    match op {
+        Op::Name => Quick::Name,
+        Op::MemberName => Quick::MemberName,
+        Op::Decorate => Quick::Decorate,
+        Op::MemberDecorate => Quick::MemberDecorate,
+        Op::Label => Quick::Label,
+        Op::SelectionMerge | Op::LoopMerge => with_plain(Quick::Merge),
+        _ if rspirv::grammar::reflect::is_block_terminator(op) => with_plain(Quick::Terminator),
+        // Inside a block these record nothing (module-scope variables are recorded, and
+        // OpLine outside a block is allowed: the general path takes those).
+        Op::Variable | Op::Line | Op::NoLine | Op::Nop => with_plain(Quick::Plain),
+        _ if placement == Placement::Body && !records => with_plain(Quick::Plain),
+        _ => Quick::None,
+    }
+}
+
+/// The [`Plain`] layout of a fast shape, when it has one: not OpExtInst, and a tail of ids,
+/// an optional id, literals, an optional mask (taken when absent) or nothing.
+fn plain(head: u8, shape: FastShape, forward: Forward) -> Option<Plain> {
+    if shape.ext_inst || forward == Forward::ExtInst {
         return None;
     }
     let tail = match shape.tail {
         Tail::None | Tail::OptionalMask(_) => PlainTail::Exact,
         Tail::Ids => PlainTail::Ids,
+        Tail::OptionalId => PlainTail::OptionalId,
         Tail::Literals => PlainTail::Literals,
         _ => return None,
     };
@@ -407,7 +457,9 @@ fn plain(head: u8, shape: FastShape) -> Option<Plain> {
         head,
         fixed: shape.fixed,
         id_mask: shape.id_mask,
+        enumerant: shape.enumerant,
         tail,
+        forward,
     })
 }
 

@@ -485,6 +485,36 @@ pub(crate) fn decode_string(words: &[u32], out: &mut Vec<u8>) -> (usize, Result<
     )
 }
 
+/// The common case of a literal string (SPIR-V §2.2.1): ASCII (hence UTF-8), nul-terminated
+/// inside `words`, zero padding after the nul, within `MAX_STRING_LENGTH`. Returns the number
+/// of words it occupies, or `None` when the string needs [`decode_string`]'s general path.
+#[inline]
+pub(crate) fn ascii_string_words(words: &[u32]) -> Option<usize> {
+    // Bit 7 of each byte: set in any byte ≥ 0x80 (not ASCII).
+    const HIGH: u32 = 0x8080_8080;
+    const LOW: u32 = 0x0101_0101;
+    for (i, &word) in words.iter().enumerate() {
+        if word & HIGH != 0 {
+            return None;
+        }
+        // With bit 7 clear everywhere, a byte of `word - LOW` has bit 7 set only below a
+        // zero byte or at one (the classic "has a zero byte" test).
+        if word.wrapping_sub(LOW) & HIGH == 0 {
+            continue;
+        }
+        let bytes = word.to_le_bytes();
+        let nul = bytes.iter().position(|&b| b == 0).unwrap_or(4);
+        if bytes
+            .get(nul..)
+            .is_some_and(|pad| pad.iter().any(|&b| b != 0))
+        {
+            return None;
+        }
+        return (i * 4 + nul <= MAX_STRING_LENGTH).then_some(i + 1);
+    }
+    None
+}
+
 /// Whether operands of `kind` are bit masks (SPIR-V §3: the "-Mask" operand kinds).
 pub(crate) fn is_mask(kind: K) -> bool {
     matches!(

@@ -3,64 +3,17 @@
 //! optional mask or OpExtInst ids; see `grammar::FastShape`) are checked here without the
 //! generic grammar walk of `operands`, with the same rules and messages.
 
-use super::ids::{check_id_operand, check_result_type, declared};
+use super::ids::{check_id_operand, check_result_type};
 use super::{Reader, Site};
 use crate::error::{ErrorKind, ReadError};
-use crate::grammar::{FastShape, Forward, OpInfo, Plain, PlainTail, Tail};
-use crate::limits::MAX_STRING_LENGTH;
-use crate::module::{NONE, Span};
+use crate::grammar::{FastShape, Forward, OpInfo, Tail};
+use crate::module::Span;
 use crate::operands::{self, decode_string};
 use crate::rspirv::grammar::OperandKind as K;
 use crate::spirv::Op;
 use std::sync::OnceLock;
 
 impl Reader {
-    /// for a block instruction of [`Plain`] layout, and R-8 for its
-    /// result, which it defines. Returns `false`, having changed nothing, when any check
-    /// fails or needs more than this path knows; the general path then reports the problem.
-    #[inline]
-    pub(super) fn plain(&mut self, plain: Plain, words: &[u32], index: u32) -> bool {
-        let ids = &self.module.ids;
-        let Some(operands) = words.get(usize::from(plain.head)..) else {
-            return false;
-        };
-        let fixed = usize::from(plain.fixed);
-        let Some(tail) = operands.get(fixed..) else {
-            return false;
-        };
-        match plain.tail {
-            PlainTail::Exact if !tail.is_empty() => return false,
-            PlainTail::Ids if !tail.iter().all(|&id| declared(ids, id)) => return false,
-            _ => {}
-        }
-        // Word 1 is the result type when the head has three words.
-        if plain.head == 3 && !declared(ids, words.get(1).copied().unwrap_or(0)) {
-            return false;
-        }
-        let mut mask = u32::from(plain.id_mask);
-        while mask != 0 {
-            let word = operands.get(mask.trailing_zeros() as usize);
-            if !word.is_some_and(|&id| declared(ids, id)) {
-                return false;
-            }
-            mask &= mask - 1;
-        }
-        if plain.head == 1 {
-            return true;
-        }
-        // The result is the last head word; ids 0 and at or above the bound never have a slot
-        // of their own (the table is never longer than the bound, and slot 0 is never
-        // defined), so the general path reports them.
-        let result = words.get(usize::from(plain.head) - 1).copied().unwrap_or(0);
-        match self.module.ids.get_mut(result as usize) {
-            Some(slot) if result != 0 && slot.def == NONE => {
-                slot.def = index;
-                true
-            }
-            _ => false,
-        }
-    }
-
     /// R-5 … for an instruction of plain layout ([`FastShape`]), checked
     /// without the grammar walk. Returns `false`, before changing anything, when the
     /// instruction carries operands only the walk decodes (or too few words, which the
@@ -309,44 +262,30 @@ impl Reader {
     /// word has zero padding and that fits the length limit, stored when `keep`. `None`
     /// when the string needs the general path (non-ASCII, malformed, too long).
     pub(super) fn ascii_string(&mut self, words: &[u32], keep: bool) -> Option<usize> {
-        // Bit 7 of each byte: set in any byte ≥ 0x80 (not ASCII).
-        const HIGH: u32 = 0x8080_8080;
-        const LOW: u32 = 0x0101_0101;
-        for (i, &word) in words.iter().enumerate() {
-            if word & HIGH != 0 {
-                return None;
-            }
-            // With bit 7 clear everywhere, a byte of `word - LOW` has bit 7 set only below a
-            // zero byte or at one (the classic "has a zero byte" test).
-            if word.wrapping_sub(LOW) & HIGH == 0 {
-                continue;
-            }
-            let bytes = word.to_le_bytes();
-            let nul = bytes.iter().position(|&b| b == 0).unwrap_or(4);
-            if bytes
-                .get(nul..)
-                .is_some_and(|pad| pad.iter().any(|&b| b != 0))
-            {
-                return None;
-            }
-            let length = i * 4 + nul;
-            if length > MAX_STRING_LENGTH {
-                return None;
-            }
-            if keep {
-                let start = self.module.strings.len();
-                for &w in words.get(..=i).unwrap_or(&[]) {
-                    self.module.strings.extend_from_slice(&w.to_le_bytes());
-                }
-                self.module.strings.truncate(start + length);
-                self.captured = Some(Span {
-                    start: start as u32,
-                    end: (start + length) as u32,
-                });
-            }
-            return Some(i + 1);
+        let consumed = operands::ascii_string_words(words)?;
+        if keep {
+            let string = words.get(..consumed).unwrap_or(&[]);
+            self.keep_ascii_string(string);
         }
-        None
+        Some(consumed)
+    }
+
+    /// Appends the ASCII string of `words` (which [`operands::ascii_string_words`] accepted,
+    /// all of them) to the module's strings and captures its span for `record`.
+    pub(super) fn keep_ascii_string(&mut self, words: &[u32]) {
+        let start = self.module.strings.len();
+        for &w in words {
+            self.module.strings.extend_from_slice(&w.to_le_bytes());
+        }
+        // The string ends at the first nul of its last word.
+        let last = words.last().copied().unwrap_or(0).to_le_bytes();
+        let nul = last.iter().position(|&b| b == 0).unwrap_or(4);
+        let end = (start + words.len() * 4).saturating_sub(4) + nul;
+        self.module.strings.truncate(end);
+        self.captured = Some(Span {
+            start: start as u32,
+            end: end as u32,
+        });
     }
 
     /// for the parameters of a mask that `plain_mask_parameters` accepted: ids are

@@ -6,6 +6,7 @@
 
 mod fast;
 mod ids;
+mod quick;
 mod record;
 
 use crate::error::{ErrorKind, ReadError};
@@ -182,13 +183,9 @@ impl Reader {
             // `start` < words.len() ≤ MAX_WORDS < 2^32 (checked in `check_header`).
             self.module.starts.push(start as u32);
             let info = table.get(usize::from(opcode)).unwrap_or(&UNKNOWN);
-            // The shortest path takes most block instructions; it changes nothing unless
-            // every check passes, and leaves the rest to the general path.
-            let plain = match info.plain {
-                Some(plain) => self.in_block() && self.plain(plain, inst, index as u32),
-                None => false,
-            };
-            if !plain {
+            // The shortest paths take most instructions; they change nothing unless every
+            // check passes, and leave the rest to the general path.
+            if !self.quick(info.quick, inst, start, index as u32) {
                 let location = Location {
                     index: index as u32,
                     byte_offset: (start * 4) as u32,
