@@ -43,6 +43,10 @@ pub(crate) enum Quick {
     Terminator(Plain),
     /// OpSelectionMerge and OpLoopMerge, of [`Plain`] layout.
     Merge(Plain),
+    /// A type or constant declaration of [`Plain`] layout.
+    Declaration(Plain, Op),
+    /// OpVariable: in a block, a plain instruction; at module scope, a global variable.
+    Variable(Plain),
     /// OpLabel.
     Label,
     /// OpName.
@@ -56,16 +60,30 @@ pub(crate) enum Quick {
 }
 
 /// An operand layout the shortest paths check: after the `head` words (opcode, result type,
-/// result), `fixed` one-word operands, ids where `id_mask` has a bit, a value enumerant or a
-/// mask (known bits without parameters) at `enumerant`, literals elsewhere, then a tail.
+/// result), `fixed` one-word operands, ids where `id_mask` has a bit, at most one enumerant
+/// or mask, literals elsewhere, then a tail.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct Plain {
     pub(crate) head: u8,
     pub(crate) fixed: u8,
     pub(crate) id_mask: u16,
-    pub(crate) enumerant: Option<(u8, OperandKind)>,
+    pub(crate) enumerant: Enumerant,
     pub(crate) tail: PlainTail,
     pub(crate) forward: Forward,
+}
+
+/// The enumerant among the fixed operands of a [`Plain`] layout, with what the shortest path
+/// accepts of it without asking the grammar: anything else goes to the general path (which
+/// warns about unknown values, or decodes mask parameters).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Enumerant {
+    /// None.
+    None,
+    /// A value enumerant at operand `at`: values below 64 whose bit is set in `known`.
+    Value { at: u8, known: u64 },
+    /// A mask at operand `at`: values whose bits are all in `plain` (known bits without
+    /// parameters).
+    Mask { at: u8, plain: u32 },
 }
 
 /// What may follow the fixed operands of a [`Plain`] layout.
@@ -79,6 +97,8 @@ pub(crate) enum PlainTail {
     OptionalId,
     /// Any number of literal integers.
     Literals,
+    /// The literal of OpConstant and OpSpecConstant, as wide as the result type.
+    Number,
 }
 
 /// The sections of the logical layout (SPIR-V §2.4, spirv.md §1.5), in order.
@@ -424,7 +444,12 @@ fn fast_shape(inst: &Instruction<'static>) -> Option<FastShape> {
 /// The shortest path of `op`, given its [`Plain`] layout if it has one.
 fn quick(op: Op, placement: Placement, records: bool, plain: Option<Plain>) -> Quick {
     let with_plain = |quick: fn(Plain) -> Quick| plain.map_or(Quick::None, quick);
+    let global = placement == Placement::Module(Section::Globals);
     match op {
+        // Declared by its operand rather than a result; OpUndef may be in a function.
+        Op::TypeForwardPointer | Op::Undef => Quick::None,
+        _ if global => plain.map_or(Quick::None, |plain| Quick::Declaration(plain, op)),
+        Op::Variable => with_plain(Quick::Variable),
         Op::Name => Quick::Name,
         Op::MemberName => Quick::MemberName,
         Op::Decorate => Quick::Decorate,
@@ -432,32 +457,50 @@ fn quick(op: Op, placement: Placement, records: bool, plain: Option<Plain>) -> Q
         Op::Label => Quick::Label,
         Op::SelectionMerge | Op::LoopMerge => with_plain(Quick::Merge),
         _ if rspirv::grammar::reflect::is_block_terminator(op) => with_plain(Quick::Terminator),
-        // Inside a block these record nothing (module-scope variables are recorded, and
-        // OpLine outside a block is allowed: the general path takes those).
-        Op::Variable | Op::Line | Op::NoLine | Op::Nop => with_plain(Quick::Plain),
+        // Inside a block these record nothing (OpLine outside a block is allowed: the
+        // general path takes it).
+        Op::Line | Op::NoLine | Op::Nop => with_plain(Quick::Plain),
         _ if placement == Placement::Body && !records => with_plain(Quick::Plain),
         _ => Quick::None,
     }
 }
 
 /// The [`Plain`] layout of a fast shape, when it has one: not OpExtInst, and a tail of ids,
-/// an optional id, literals, an optional mask (taken when absent) or nothing.
+/// an optional id, literals, a number, optional operands (taken when absent) or nothing.
 fn plain(head: u8, shape: FastShape, forward: Forward) -> Option<Plain> {
     if shape.ext_inst || forward == Forward::ExtInst {
         return None;
     }
     let tail = match shape.tail {
-        Tail::None | Tail::OptionalMask(_) => PlainTail::Exact,
+        // Optional operands are taken when absent.
+        Tail::None | Tail::OptionalMask(_) | Tail::Other => PlainTail::Exact,
         Tail::Ids => PlainTail::Ids,
         Tail::OptionalId => PlainTail::OptionalId,
         Tail::Literals => PlainTail::Literals,
-        _ => return None,
+        Tail::Number => PlainTail::Number,
+        Tail::String | Tail::Decoration => return None,
+    };
+    let enumerant = match shape.enumerant {
+        None => Enumerant::None,
+        Some((at, kind)) if crate::operands::is_mask(kind) => Enumerant::Mask {
+            at,
+            plain: (0..32)
+                .map(|bit| 1u32 << bit)
+                .filter(|&bit| crate::operands::plain_mask_parameters(kind, bit) == Some(0))
+                .fold(0, |bits, bit| bits | bit),
+        },
+        Some((at, kind)) => Enumerant::Value {
+            at,
+            known: (0..64)
+                .filter(|&value| crate::operands::enum_is_known(kind, value))
+                .fold(0, |known, value| known | 1u64 << value),
+        },
     };
     Some(Plain {
         head,
         fixed: shape.fixed,
         id_mask: shape.id_mask,
-        enumerant: shape.enumerant,
+        enumerant,
         tail,
         forward,
     })

@@ -238,7 +238,9 @@ impl Reader {
         self.open.as_ref().is_some_and(|open| open.block.is_some())
     }
 
-    /// One instruction: id checks, then what its opcode adds to the tables.
+    /// One instruction: id checks, then what its opcode adds to the tables. Kept out of the
+    /// reading loop, which the shortest paths keep small.
+    #[inline(never)]
     fn instruction(
         &mut self,
         module_words: &[u32],

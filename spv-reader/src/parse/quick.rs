@@ -5,15 +5,17 @@
 //! the general path notes the same way). The general path then runs and locates the problem,
 //! so errors and warnings come from one place only.
 
-use super::Reader;
 use super::ids::declared;
-use crate::grammar::{Forward, Plain, PlainTail, Quick, Section};
+use super::record::type_of;
+use super::{Reader, Site};
+use crate::grammar::{Enumerant, Forward, Plain, PlainTail, Quick, Section};
 use crate::limits::MAX_NESTING_DEPTH;
 use crate::module::{NONE, Span};
 use crate::operands;
 use crate::rspirv::grammar::OperandKind as K;
-use crate::types::{Block, Type};
-use crate::{Id, InstIndex};
+use crate::spirv::Op;
+use crate::types::{Block, GlobalVariable, Type};
+use crate::{Id, InstIndex, Location};
 
 impl Reader {
     /// Reads instruction `index` (words `words`, starting at word `start` of the module) on
@@ -22,13 +24,20 @@ impl Reader {
     pub(super) fn quick(&mut self, quick: Quick, words: &[u32], start: usize, index: u32) -> bool {
         match quick {
             Quick::None => false,
-            Quick::Plain(plain) => self.in_block() && self.plain(plain, words, index),
-            Quick::Terminator(plain) => {
-                self.in_block() && self.plain(plain, words, index) && self.close_block(index)
+            Quick::Plain(plain) | Quick::Terminator(plain) | Quick::Merge(plain) => {
+                self.in_block()
+                    && self.plain(plain, words, index)
+                    && match quick {
+                        Quick::Terminator(_) => self.close_block(index),
+                        Quick::Merge(_) => self.merge(words, index),
+                        _ => true,
+                    }
             }
-            Quick::Merge(plain) => {
-                self.in_block() && self.plain(plain, words, index) && self.merge(words, index)
+            Quick::Declaration(plain, op) => self.declaration(plain, op, words, start, index),
+            Quick::Variable(plain) if self.open.is_none() => {
+                self.global_variable(plain, words, index)
             }
+            Quick::Variable(plain) => self.in_block() && self.plain(plain, words, index),
             Quick::Label => self.label(words, index),
             Quick::Name => self.name(words, index),
             Quick::MemberName => self.member_name(words, index),
@@ -41,6 +50,14 @@ impl Reader {
     /// which it defines last.
     #[inline]
     fn plain(&mut self, plain: Plain, words: &[u32], index: u32) -> bool {
+        self.plain_operands(plain, words, index)
+            && (plain.head == 1
+                || self.define_quick(word(words, usize::from(plain.head) - 1), index))
+    }
+
+    /// [`Reader::plain`] without the result.
+    #[inline]
+    fn plain_operands(&mut self, plain: Plain, words: &[u32], index: u32) -> bool {
         let Some(operands) = words.get(usize::from(plain.head)..) else {
             return false;
         };
@@ -51,22 +68,57 @@ impl Reader {
             PlainTail::Exact => tail.is_empty(),
             PlainTail::OptionalId => tail.len() <= 1,
             PlainTail::Ids | PlainTail::Literals => true,
+            PlainTail::Number => self
+                .number_type(word(words, 1))
+                .is_some_and(|number| operands::check_number(number, tail).is_ok()),
         };
-        // Word 1 is the result type when the head has three words.
-        if !tail_fits || (plain.head == 3 && !declared(&self.module.ids, word(words, 1))) {
+        if !tail_fits {
             return false;
         }
+        let ids = &self.module.ids;
+        // Word 1 is the result type when the head has three words.
+        let mut declared_all = plain.head != 3 || declared(ids, word(words, 1));
+        let mut mask = u32::from(plain.id_mask);
+        while mask != 0 {
+            declared_all &= declared(ids, word(operands, mask.trailing_zeros() as usize));
+            mask &= mask - 1;
+        }
+        let id_tail = matches!(plain.tail, PlainTail::Ids | PlainTail::OptionalId);
+        if id_tail {
+            declared_all &= tail.iter().all(|&id| declared(ids, id));
+        }
+        let known = match plain.enumerant {
+            Enumerant::None => true,
+            Enumerant::Value { at, known } => {
+                let value = word(operands, usize::from(at));
+                value < 64 && known & (1 << value) != 0
+            }
+            Enumerant::Mask { at, plain } => word(operands, usize::from(at)) & !plain == 0,
+        };
+        known && (declared_all || self.plain_forward(plain, words, index))
+    }
+
+    /// [`Reader::plain`]'s id checks when some id is not declared yet: each must be a
+    /// forward reference the opcode allows at its position.
+    #[cold]
+    #[inline(never)]
+    fn plain_forward(&mut self, plain: Plain, words: &[u32], index: u32) -> bool {
+        if plain.head == 3 && !declared(&self.module.ids, word(words, 1)) {
+            return false;
+        }
+        let operands = words.get(usize::from(plain.head)..).unwrap_or(&[]);
         let mut position = 0;
         let mut mask = u32::from(plain.id_mask);
         while mask != 0 {
-            let id = operands.get(mask.trailing_zeros() as usize).copied();
-            if !id.is_some_and(|id| self.quick_id(id, plain.forward, position, index)) {
+            let id = word(operands, mask.trailing_zeros() as usize);
+            if !self.quick_id(id, plain.forward, position, index) {
                 return false;
             }
             position += 1;
             mask &= mask - 1;
         }
         if matches!(plain.tail, PlainTail::Ids | PlainTail::OptionalId) {
+            let tail = operands.get(usize::from(plain.fixed)..).unwrap_or(&[]);
             for &id in tail {
                 if !self.quick_id(id, plain.forward, position, index) {
                     return false;
@@ -74,18 +126,80 @@ impl Reader {
                 position += 1;
             }
         }
-        if let Some((i, kind)) = plain.enumerant {
-            let value = word(operands, usize::from(i));
-            let known = if operands::is_mask(kind) {
-                operands::plain_mask_parameters(kind, value) == Some(0)
-            } else {
-                operands::enum_is_known(kind, value)
-            };
-            if !known {
-                return false;
+        true
+    }
+
+    /// A type or constant declaration (R-9: in the types section), recorded in the tables.
+    fn declaration(
+        &mut self,
+        plain: Plain,
+        op: Op,
+        words: &[u32],
+        start: usize,
+        index: u32,
+    ) -> bool {
+        if !self.in_section(Section::Globals) || !self.plain_operands(plain, words, index) {
+            return false;
+        }
+        // What it declares is decoded before the result is defined, so that nothing is
+        // changed if it cannot be.
+        let result = word(words, usize::from(plain.head) - 1);
+        let declared = match type_of(op, words) {
+            Some(Ok(ty)) => Ok(ty),
+            Some(Err(_)) => return false,
+            None => {
+                let at = Site {
+                    location: Location {
+                        index,
+                        byte_offset: (start * 4) as u32,
+                    },
+                    opcode: op as u16,
+                };
+                let result_type = plain.head == 3;
+                match self.constant_of(at, op, words, result_type.then(|| word(words, 1))) {
+                    Ok(Some(constant)) => Err(constant),
+                    _ => return false,
+                }
+            }
+        };
+        if !self.define_quick(result, index) {
+            return false;
+        }
+        self.section = Section::Globals;
+        // `define_quick` found `result`'s slot.
+        let slots = &mut self.module.ids;
+        match declared {
+            Ok(ty) => {
+                if let Some(slot) = slots.get_mut(result as usize) {
+                    slot.ty = self.module.types.len() as u32;
+                }
+                self.module.types.push(ty);
+            }
+            Err(constant) => {
+                if let Some(slot) = slots.get_mut(result as usize) {
+                    slot.constant = self.module.constants.len() as u32;
+                }
+                self.module.constants.push(constant);
             }
         }
-        plain.head == 1 || self.define_quick(word(words, usize::from(plain.head) - 1), index)
+        true
+    }
+
+    /// A module-scope OpVariable (R-9: with the types, before the functions).
+    fn global_variable(&mut self, plain: Plain, words: &[u32], index: u32) -> bool {
+        if !self.in_section(Section::Globals) || !self.plain(plain, words, index) {
+            return false;
+        }
+        self.section = Section::Globals;
+        self.module.global_variables.push(GlobalVariable {
+            inst: InstIndex(index),
+            id: Id(word(words, 2)),
+            ty: Id(word(words, 1)),
+            storage_class: word(words, 3),
+            initializer: words.get(4).copied().map(Id),
+            data_type: None,
+        });
+        true
     }
 
     /// R-8 for a result: defines `id` unless it is 0, beyond the id table (which is never
