@@ -162,9 +162,6 @@ pub(crate) struct FastShape {
     /// the fast path takes only when the set's grammar gives ids alone.
     pub(crate) ext_inst: bool,
     pub(crate) tail: Tail,
-    /// Whether the layout is only ids and literals, with an id or literal tail or none
-    /// (no enumerant, not OpExtInst): checked by the shortest path.
-    pub(crate) simple: bool,
 }
 
 /// What may follow the fixed operands of a [`FastShape`].
@@ -387,7 +384,6 @@ fn fast_shape(inst: &Instruction<'static>) -> Option<FastShape> {
         enumerant: None,
         ext_inst: false,
         tail: Tail::None,
-        simple: false,
     };
     for operand in inst.operands {
         if shape.tail != Tail::None {
@@ -435,9 +431,6 @@ fn fast_shape(inst: &Instruction<'static>) -> Option<FastShape> {
             _ => shape.tail = Tail::Other,
         }
     }
-    shape.simple = shape.enumerant.is_none()
-        && !shape.ext_inst
-        && matches!(shape.tail, Tail::None | Tail::Ids | Tail::Literals);
     Some(shape)
 }
 

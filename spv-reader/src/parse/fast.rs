@@ -34,16 +34,14 @@ impl Reader {
         let Some(extra) = operands.len().checked_sub(fixed) else {
             return Ok(false);
         };
-        if shape.simple && (extra == 0 || shape.tail != Tail::None) {
-            self.simple_operands(at, info, shape, words, operands)?;
-            return Ok(true);
-        }
         let plain = match shape.tail {
             Tail::None | Tail::Other => extra == 0,
             Tail::Ids | Tail::Literals => true,
             Tail::OptionalId => extra <= 1,
             Tail::String | Tail::Number => extra >= 1,
-            Tail::Decoration => operands.get(fixed).is_some_and(|&d| decoration_is_plain(d)),
+            Tail::Decoration => operands
+                .get(fixed)
+                .is_some_and(|&d| plain_decoration(d).is_some()),
             Tail::OptionalMask(kind) => match operands.get(fixed) {
                 None => true,
                 Some(&mask) => operands::plain_mask_parameters(kind, mask) == Some(extra - 1),
@@ -91,12 +89,12 @@ impl Reader {
             let word = operands.get(i).copied().unwrap_or(0);
             check_id_operand(
                 bound,
-                &self.module.ids,
+                &mut self.module.ids,
+                &mut self.forward_refs,
                 info.forward,
                 position,
                 word,
                 at,
-                &mut self.pending,
             )
             .map_err(|p| at.problem(p))?;
             position += 1;
@@ -105,12 +103,12 @@ impl Reader {
             for &word in operands.get(fixed..).unwrap_or(&[]) {
                 check_id_operand(
                     bound,
-                    &self.module.ids,
+                    &mut self.module.ids,
+                    &mut self.forward_refs,
                     info.forward,
                     position,
                     word,
                     at,
-                    &mut self.pending,
                 )
                 .map_err(|p| at.problem(p))?;
                 position += 1;
@@ -133,62 +131,6 @@ impl Reader {
             self.fast_tail(at, op, shape.tail, words, rest, position)?;
         }
         Ok(true)
-    }
-
-    /// The most common layouts: ids and literals, then possibly more ids or literals
-    /// (`FastShape::simple`); the word count was checked by the caller.
-    #[inline]
-    fn simple_operands(
-        &mut self,
-        at: Site,
-        info: &OpInfo,
-        shape: FastShape,
-        words: &[u32],
-        operands: &[u32],
-    ) -> Result<(), ReadError> {
-        let bound = self.module.header.bound;
-        let ids = &self.module.ids;
-        if info.has_type {
-            let ty = words.get(1).copied().unwrap_or(0);
-            check_result_type(bound, ids, ty).map_err(|p| at.problem(p))?;
-        }
-        let fixed = usize::from(shape.fixed);
-        let mut position = 0;
-        let mut mask = u32::from(shape.id_mask);
-        while mask != 0 {
-            let word = operands
-                .get(mask.trailing_zeros() as usize)
-                .copied()
-                .unwrap_or(0);
-            mask &= mask - 1;
-            check_id_operand(
-                bound,
-                ids,
-                info.forward,
-                position,
-                word,
-                at,
-                &mut self.pending,
-            )
-            .map_err(|p| at.problem(p))?;
-            position += 1;
-        }
-        if shape.tail == Tail::Ids {
-            for &word in operands.get(fixed..).unwrap_or(&[]) {
-                check_id_operand(
-                    bound,
-                    ids,
-                    info.forward,
-                    position,
-                    word,
-                    at,
-                    &mut self.pending,
-                )
-                .map_err(|p| at.problem(p))?;
-                position += 1;
-            }
-        }
-        Ok(())
     }
 
     /// The tails of [`Tail`] that carry more than ids and literals; `rest` starts after the
@@ -309,12 +251,12 @@ impl Reader {
                 if matches!(param, K::IdRef | K::IdScope) {
                     check_id_operand(
                         self.module.header.bound,
-                        &self.module.ids,
+                        &mut self.module.ids,
+                        &mut self.forward_refs,
                         Forward::Never,
                         position,
                         word,
                         at,
-                        &mut self.pending,
                     )
                     .map_err(|p| at.problem(p))?;
                     position += 1;
@@ -325,7 +267,7 @@ impl Reader {
     }
 
     /// for a decoration and its parameters (`words` starts at the decoration);
-    /// `decoration_is_plain` said every parameter is a literal, id, string or enumerant.
+    /// `plain_decoration` said every parameter is a literal, id, string or enumerant.
     pub(super) fn fast_decoration(
         &mut self,
         at: Site,
@@ -335,7 +277,7 @@ impl Reader {
         let value = words.first().copied().unwrap_or(0);
         let mut pos = 1;
         let mut position = ids_before;
-        for &kind in operands::decoration_parameters(value) {
+        for &kind in plain_decoration(value).unwrap_or(&[]) {
             let Some(&word) = words.get(pos) else {
                 return Err(at.err(
                     ErrorKind::Operands,
@@ -347,12 +289,12 @@ impl Reader {
                 K::IdRef | K::IdScope => {
                     check_id_operand(
                         self.module.header.bound,
-                        &self.module.ids,
+                        &mut self.module.ids,
+                        &mut self.forward_refs,
                         Forward::Any,
                         position,
                         word,
                         at,
-                        &mut self.pending,
                     )
                     .map_err(|p| at.problem(p))?;
                     position += 1;
@@ -396,26 +338,28 @@ impl Reader {
     }
 }
 
-/// Whether every parameter of decoration `value` is a one-word literal, an id, a string or
-/// a value enumerant (all decorations but FPFastMathMode, whose parameter is a mask, and
-/// unknown ones), so that [`Reader::fast_decoration`] can check it.
-pub(super) fn decoration_is_plain(value: u32) -> bool {
+/// The parameters of decoration `value` when every one is a one-word literal, an id, a
+/// string or a value enumerant (all decorations but FPFastMathMode, whose parameter is a
+/// mask, and unknown ones), so that [`Reader::fast_decoration`] can check them.
+pub(super) fn plain_decoration(value: u32) -> Option<&'static [K]> {
     /// Decoration values above this are looked up directly (the grammar's largest is
     /// below it); the answers for smaller ones are computed once.
     const CACHED: u32 = 8192;
-    static PLAIN: OnceLock<Vec<bool>> = OnceLock::new();
+    static PLAIN: OnceLock<Vec<Option<&'static [K]>>> = OnceLock::new();
     let compute = |value: u32| {
-        operands::enum_is_known(K::Decoration, value)
-            && operands::decoration_parameters(value).iter().all(|&k| {
+        let params = operands::decoration_parameters(value);
+        let plain = operands::enum_is_known(K::Decoration, value)
+            && params.iter().all(|&k| {
                 matches!(
                     k,
                     K::LiteralInteger | K::IdRef | K::IdScope | K::LiteralString
                 ) || operands::is_plain_enumerant(k)
-            })
+            });
+        plain.then_some(params)
     };
     if value >= CACHED {
         return compute(value);
     }
     let plain = PLAIN.get_or_init(|| (0..CACHED).map(compute).collect());
-    plain.get(value as usize).copied().unwrap_or(false)
+    plain.get(value as usize).copied().flatten()
 }

@@ -12,7 +12,7 @@ mod record;
 use crate::error::{ErrorKind, ReadError};
 use crate::grammar::{self, Forward, Placement, Section, UNKNOWN, op_info};
 use crate::limits::{MAX_ID_BOUND, MAX_INSTRUCTIONS, MAX_WORDS};
-use crate::module::{DecorationRecord, Header, IdSlot, Module, NONE, Span};
+use crate::module::{DecorationRecord, FORWARD, Header, IdSlot, Module, NONE, Span};
 use crate::operands::{self, Context, Number, Problem};
 use crate::spirv::Op;
 use crate::types::{Block, Function, Type, Warning};
@@ -110,9 +110,10 @@ struct Reader {
     /// The string of the current instruction, stored by the operand walk (for the opcodes
     /// whose string the module keeps).
     captured: Option<Span>,
-    /// Per id, the first instruction that referenced it before its definition where SPIR-V
-    /// §2.4 allows it ([`NONE`] if none); each must be defined by the end.
-    pending: Vec<u32>,
+    /// How many ids were referenced before their definition where SPIR-V §2.4 allows it and
+    /// are not defined yet (their slots carry a [`FORWARD`] mark); each must be defined by
+    /// the end.
+    forward_refs: u32,
     /// The logical-layout section reached so far (R-9, SPIR-V §2.4).
     section: Section,
     /// Whether a function with blocks has been read (declarations must come first).
@@ -158,7 +159,7 @@ impl Reader {
             bytes: Vec::new(),
             captured: None,
             ext_sets: Vec::new(),
-            pending: vec![NONE; ids],
+            forward_refs: 0,
             section: Section::Capabilities,
             seen_definition: false,
             open_merges: Vec::new(),
@@ -274,11 +275,11 @@ impl Reader {
             };
             let mut check = CheckIds {
                 bound: self.module.header.bound,
-                ids: &self.module.ids,
+                ids: &mut self.module.ids,
+                forward_refs: &mut self.forward_refs,
                 forward,
                 id_operands: 0,
                 at,
-                pending: &mut self.pending,
                 warnings: &mut self.module.warnings,
                 keep_string: matches!(
                     op,
@@ -413,7 +414,8 @@ impl Reader {
     /// The Result Type of the instruction defining `id`, read from `module_words` (the
     /// module's own words are moved out during the walk).
     fn result_type_of(&self, module_words: &[u32], id: u32) -> Option<u32> {
-        let def = self.module.ids.get(id as usize)?.def;
+        let slot = self.module.ids.get(id as usize)?;
+        let def = if slot.is_defined() { slot.def } else { NONE };
         let start = *self.module.starts.get(def as usize)? as usize;
         let first = *module_words.get(start)?;
         if op_info((first & 0xFFFF) as u16).has_type {
@@ -463,8 +465,11 @@ impl Reader {
         if id != 0
             && id < self.module.header.bound
             && let Some(slot) = self.module.ids.get_mut(id as usize)
-            && slot.def == NONE
+            && !slot.is_defined()
         {
+            if slot.def != NONE {
+                self.forward_refs -= 1;
+            }
             slot.def = at.location.index;
             return Ok(());
         }
@@ -476,14 +481,18 @@ impl Reader {
     fn define_slow(&mut self, at: Site, id: u32) -> Result<(), ReadError> {
         self.check_id(at, id)?;
         let slot = self.slot_mut(id);
-        if slot.def != NONE {
+        if slot.is_defined() {
             let previous = slot.def;
             return Err(at.err(
                 ErrorKind::Id,
                 format!("%{id} is already defined by instruction #{previous}"),
             ));
         }
+        let forward = slot.def != NONE;
         slot.def = at.location.index;
+        if forward {
+            self.forward_refs -= 1;
+        }
         Ok(())
     }
 
@@ -528,15 +537,16 @@ impl Reader {
             ));
         }
         // The earliest instruction referencing an id that was never defined.
-        let undefined = self
-            .pending
-            .iter()
-            .enumerate()
-            .filter(|&(_, &first)| first != NONE);
-        let undefined = undefined
-            .filter(|&(id, _)| self.module.ids.get(id).is_none_or(|s| s.def == NONE))
-            .min_by_key(|&(_, &first)| first);
-        if let Some((id, &first)) = undefined {
+        let undefined = (self.forward_refs != 0)
+            .then(|| {
+                let marked = self.module.ids.iter().map(|s| s.def).enumerate();
+                marked
+                    .filter(|&(_, def)| def != NONE && def & FORWARD != 0)
+                    .map(|(id, def)| (id, def & !FORWARD))
+                    .min_by_key(|&(_, first)| first)
+            })
+            .flatten();
+        if let Some((id, first)) = undefined {
             let start = self.module.starts.get(first as usize).copied().unwrap_or(0);
             let opcode = self
                 .module

@@ -5,7 +5,7 @@
 //! the general path notes the same way). The general path then runs and locates the problem,
 //! so errors and warnings come from one place only.
 
-use super::ids::declared;
+use super::ids::{declared, note_forward};
 use super::record::type_of;
 use super::{Reader, Site};
 use crate::grammar::{Enumerant, Forward, Plain, PlainTail, Quick, Section};
@@ -208,7 +208,10 @@ impl Reader {
     fn define_quick(&mut self, id: u32, index: u32) -> bool {
         match self.module.ids.get_mut(id as usize) {
             // Slot 0 is never defined: id 0 is refused here and by the general path.
-            Some(slot) if id != 0 && slot.def == NONE => {
+            Some(slot) if id != 0 && !slot.is_defined() => {
+                if slot.def != NONE {
+                    self.forward_refs -= 1;
+                }
                 slot.def = index;
                 true
             }
@@ -232,22 +235,8 @@ impl Reader {
         if !allowed || id == 0 || id >= self.module.header.bound {
             return false;
         }
-        self.note_forward(id, index);
+        note_forward(&mut self.module.ids, &mut self.forward_refs, id, index);
         true
-    }
-
-    /// Remembers that instruction `index` referenced `id` before its definition, unless an
-    /// earlier instruction did; `id` is below the bound, at most `MAX_ID_BOUND`.
-    fn note_forward(&mut self, id: u32, index: u32) {
-        let i = id as usize;
-        if i >= self.pending.len() {
-            self.pending.resize(i + 1, NONE);
-        }
-        if let Some(first) = self.pending.get_mut(i)
-            && *first == NONE
-        {
-            *first = index;
-        }
     }
 
     /// for an id that may be a forward reference (the target of a name or a
@@ -422,10 +411,9 @@ impl Reader {
     /// for the parameters of a decoration that takes exactly `params`, each a
     /// literal, an id or a known value enumerant.
     fn decoration_parameters(&mut self, decoration: u32, params: &[u32], index: u32) -> bool {
-        if !super::fast::decoration_is_plain(decoration) {
+        let Some(kinds) = super::fast::plain_decoration(decoration) else {
             return false;
-        }
-        let kinds = operands::decoration_parameters(decoration);
+        };
         if kinds.len() != params.len() {
             return false;
         }
