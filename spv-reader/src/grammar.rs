@@ -47,6 +47,9 @@ pub(crate) enum Quick {
     Declaration(Plain, Op),
     /// OpVariable: in a block, a plain instruction; at module scope, a global variable.
     Variable(Plain),
+    /// Any other opcode of [`Plain`] layout: checked here, recorded by the general path's
+    /// `record`.
+    Checked(Plain),
     /// OpLabel.
     Label,
     /// OpName.
@@ -59,46 +62,81 @@ pub(crate) enum Quick {
     MemberDecorate,
 }
 
-/// An operand layout the shortest paths check: after the `head` words (opcode, result type,
-/// result), `fixed` one-word operands, ids where `id_mask` has a bit, at most one enumerant
-/// or mask, literals elsewhere, then a tail.
+/// An operand layout the shortest paths check, as positions in the instruction's words so
+/// that the check needs no branch per operand kind: a word count in `min_words..=max_words`,
+/// ids at the positions of `id_words` (the result type first, if any) and from `id_tail` to
+/// the end, up to two enumerants or masks, literals elsewhere.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct Plain {
+    /// Words before the operands: 1, 2 with a result, 3 with a result type and a result.
     pub(crate) head: u8,
-    pub(crate) fixed: u8,
-    pub(crate) id_mask: u16,
-    pub(crate) enumerant: Enumerant,
-    pub(crate) tail: PlainTail,
+    pub(crate) min_words: u16,
+    pub(crate) max_words: u16,
+    pub(crate) id_words: u32,
+    /// The first word of a tail of ids (0: none).
+    pub(crate) id_tail: u8,
+    /// Whether the id tail is of (id, id) pairs (OpPhi), hence of even length.
+    pub(crate) id_pairs: bool,
+    /// Whether the last operand is OpConstant's literal, as wide as the result type.
+    pub(crate) number: bool,
     pub(crate) forward: Forward,
+    pub(crate) enumerants: [PlainEnumerant; 2],
 }
 
-/// The enumerant among the fixed operands of a [`Plain`] layout, with what the shortest path
-/// accepts of it without asking the grammar: anything else goes to the general path (which
-/// warns about unknown values, or decodes mask parameters).
+/// An enumerant or mask of a [`Plain`] layout and the values the shortest paths accept
+/// without asking the grammar; others go to the general path (which warns about unknown
+/// values and decodes mask parameters).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Enumerant {
-    /// None.
-    None,
-    /// A value enumerant at operand `at`: values below 64 whose bit is set in `known`.
-    Value { at: u8, known: u64 },
-    /// A mask at operand `at`: values whose bits are all in `plain` (known bits without
-    /// parameters).
-    Mask { at: u8, plain: u32 },
+pub(crate) struct PlainEnumerant {
+    /// Its position in the words (0: none).
+    pub(crate) at: u8,
+    pub(crate) is_mask: bool,
+    /// For a value enumerant, bit `v` set for each known value `v` below 64 (larger values
+    /// are looked up by `kind`); for a mask, the known bits without parameters.
+    pub(crate) known: u64,
+    pub(crate) kind: OperandKind,
 }
 
-/// What may follow the fixed operands of a [`Plain`] layout.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum PlainTail {
-    /// Nothing (an optional mask is left to the general path when present).
-    Exact,
-    /// Any number of ids.
-    Ids,
-    /// At most one id.
-    OptionalId,
-    /// Any number of literal integers.
-    Literals,
-    /// The literal of OpConstant and OpSpecConstant, as wide as the result type.
-    Number,
+impl PlainEnumerant {
+    const NONE: PlainEnumerant = PlainEnumerant {
+        at: 0,
+        is_mask: false,
+        known: 0,
+        kind: OperandKind::LiteralInteger,
+    };
+
+    fn new(at: u8, kind: OperandKind) -> PlainEnumerant {
+        use crate::operands::{enum_is_known, is_mask, plain_mask_parameters};
+        let known = if is_mask(kind) {
+            (0..32)
+                .map(|bit| 1u32 << bit)
+                .filter(|&bit| plain_mask_parameters(kind, bit) == Some(0))
+                .fold(0, |bits, bit| bits | u64::from(bit))
+        } else {
+            (0..64)
+                .filter(|&value| enum_is_known(kind, value))
+                .fold(0, |known, value| known | 1u64 << value)
+        };
+        PlainEnumerant {
+            at,
+            is_mask: is_mask(kind),
+            known,
+            kind,
+        }
+    }
+
+    /// Whether `value` is known (for a mask: only known bits without parameters).
+    #[inline]
+    pub(crate) fn accepts(&self, value: u32) -> bool {
+        let value = u64::from(value);
+        if self.is_mask {
+            value & !self.known == 0
+        } else if value < 64 {
+            self.known & (1 << value) != 0
+        } else {
+            crate::operands::enum_is_known(self.kind, value as u32)
+        }
+    }
 }
 
 /// The sections of the logical layout (SPIR-V §2.4, spirv.md §1.5), in order.
@@ -235,7 +273,6 @@ fn build_table() -> Vec<OpInfo> {
             let forward = forward(op);
             let fast = fast_shape(inst);
             let records = records(op, declares_type || declares_constant);
-            let head = 1 + u8::from(has_type) + u8::from(has_result);
             *slot = OpInfo {
                 grammar: Some(inst),
                 has_type,
@@ -245,12 +282,7 @@ fn build_table() -> Vec<OpInfo> {
                 forward,
                 fast,
                 records,
-                quick: quick(
-                    op,
-                    placement,
-                    records,
-                    fast.and_then(|s| plain(head, s, forward)),
-                ),
+                quick: quick(op, placement, records, plain_layout(inst, forward)),
             };
         }
     }
@@ -454,48 +486,115 @@ fn quick(op: Op, placement: Placement, records: bool, plain: Option<Plain>) -> Q
         // general path takes it).
         Op::Line | Op::NoLine | Op::Nop => with_plain(Quick::Plain),
         _ if placement == Placement::Body && !records => with_plain(Quick::Plain),
-        _ => Quick::None,
+        _ => with_plain(Quick::Checked),
     }
 }
 
-/// The [`Plain`] layout of a fast shape, when it has one: not OpExtInst, and a tail of ids,
-/// an optional id, literals, a number, optional operands (taken when absent) or nothing.
-fn plain(head: u8, shape: FastShape, forward: Forward) -> Option<Plain> {
-    if shape.ext_inst || forward == Forward::ExtInst {
+/// The [`Plain`] layout of `inst`, when it has one: fixed ids, literals and up to two
+/// enumerants or masks without parameters, then ids, an optional id, literals, (id, id)
+/// pairs, OpConstant's number or nothing; optional operands that no layout here describes
+/// are taken when absent. Not OpExtInst, whose operands depend on its set.
+fn plain_layout(inst: &Instruction<'static>, forward: Forward) -> Option<Plain> {
+    /// What follows the fixed operands.
+    #[derive(PartialEq)]
+    enum After {
+        Nothing,
+        Ids,
+        OptionalId,
+        Literals,
+        Pairs,
+        Number,
+        /// Optional operands taken only when absent.
+        Absent,
+    }
+    if forward == Forward::ExtInst {
         return None;
     }
-    let tail = match shape.tail {
-        // Optional operands are taken when absent.
-        Tail::None | Tail::OptionalMask(_) | Tail::Other => PlainTail::Exact,
-        Tail::Ids => PlainTail::Ids,
-        Tail::OptionalId => PlainTail::OptionalId,
-        Tail::Literals => PlainTail::Literals,
-        Tail::Number => PlainTail::Number,
-        Tail::String | Tail::Decoration => return None,
+    let mut head = 1u8;
+    let mut has_type = false;
+    let mut at = 0u8;
+    let mut id_words = 0u32;
+    let mut enumerants = [PlainEnumerant::NONE; 2];
+    let mut after = After::Nothing;
+    for operand in inst.operands {
+        let kind = operand.kind;
+        let one = operand.quantifier == OperandQuantifier::One;
+        if after != After::Nothing {
+            // Only optional operands may follow a variadic or optional one, and only when
+            // absent; a variadic tail must be last.
+            if one || !matches!(after, After::OptionalId | After::Absent) {
+                return None;
+            }
+            after = After::Absent;
+            continue;
+        }
+        let is_id = matches!(
+            kind,
+            OperandKind::IdRef | OperandKind::IdScope | OperandKind::IdMemorySemantics
+        );
+        let is_enumerant =
+            crate::operands::is_plain_enumerant(kind) || crate::operands::is_mask(kind);
+        match (operand.quantifier, kind) {
+            (_, OperandKind::IdResultType) => {
+                has_type = true;
+                head += 1;
+                continue;
+            }
+            (_, OperandKind::IdResult) => {
+                head += 1;
+                continue;
+            }
+            (OperandQuantifier::One, _) if is_id => id_words |= 1 << (head + at),
+            (OperandQuantifier::One, OperandKind::LiteralInteger) => {}
+            (OperandQuantifier::One, _) if is_enumerant => {
+                let slot = enumerants.iter_mut().find(|e| e.at == 0)?;
+                *slot = PlainEnumerant::new(head + at, kind);
+            }
+            (OperandQuantifier::One, OperandKind::LiteralContextDependentNumber) => {
+                after = After::Number;
+                continue;
+            }
+            (OperandQuantifier::One, _) => return None,
+            (OperandQuantifier::ZeroOrMore, _) if is_id => after = After::Ids,
+            (OperandQuantifier::ZeroOrMore, OperandKind::LiteralInteger) => {
+                after = After::Literals;
+            }
+            (OperandQuantifier::ZeroOrMore, OperandKind::PairIdRefIdRef) => after = After::Pairs,
+            (OperandQuantifier::ZeroOrOne, _) if is_id => after = After::OptionalId,
+            _ => after = After::Absent,
+        }
+        if after == After::Nothing {
+            at += 1;
+            if u32::from(head) + u32::from(at) >= 32 {
+                return None;
+            }
+        }
+    }
+    if has_type {
+        id_words |= 1 << 1;
+    }
+    let fixed = u16::from(head) + u16::from(at);
+    let (min_words, max_words) = match after {
+        After::Nothing | After::Absent => (fixed, fixed),
+        After::OptionalId => (fixed, fixed + 1),
+        After::Ids | After::Literals | After::Pairs => (fixed, u16::MAX),
+        After::Number => (fixed + 1, u16::MAX),
     };
-    let enumerant = match shape.enumerant {
-        None => Enumerant::None,
-        Some((at, kind)) if crate::operands::is_mask(kind) => Enumerant::Mask {
-            at,
-            plain: (0..32)
-                .map(|bit| 1u32 << bit)
-                .filter(|&bit| crate::operands::plain_mask_parameters(kind, bit) == Some(0))
-                .fold(0, |bits, bit| bits | bit),
-        },
-        Some((at, kind)) => Enumerant::Value {
-            at,
-            known: (0..64)
-                .filter(|&value| crate::operands::enum_is_known(kind, value))
-                .fold(0, |known, value| known | 1u64 << value),
-        },
-    };
+    let id_tail = matches!(after, After::Ids | After::OptionalId | After::Pairs);
     Some(Plain {
         head,
-        fixed: shape.fixed,
-        id_mask: shape.id_mask,
-        enumerant,
-        tail,
+        min_words,
+        max_words,
+        id_words,
+        id_tail: if id_tail {
+            u8::try_from(fixed).ok()?
+        } else {
+            0
+        },
+        id_pairs: after == After::Pairs,
+        number: after == After::Number,
         forward,
+        enumerants,
     })
 }
 

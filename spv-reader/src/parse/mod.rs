@@ -10,7 +10,7 @@ mod quick;
 mod record;
 
 use crate::error::{ErrorKind, ReadError};
-use crate::grammar::{self, Forward, Placement, Section, UNKNOWN, op_info};
+use crate::grammar::{self, Forward, OpInfo, Placement, Quick, Section, UNKNOWN, op_info};
 use crate::limits::{MAX_ID_BOUND, MAX_INSTRUCTIONS, MAX_WORDS};
 use crate::module::{DecorationRecord, FORWARD, Header, IdSlot, Module, NONE, Span};
 use crate::operands::{self, Context, Number, Problem};
@@ -186,7 +186,11 @@ impl Reader {
             let info = table.get(usize::from(opcode)).unwrap_or(&UNKNOWN);
             // The shortest paths take most instructions; they change nothing unless every
             // check passes, and leave the rest to the general path.
-            if !self.quick(info.quick, inst, start, index as u32) {
+            let quick = match &info.quick {
+                Quick::Checked(plain) => self.checked(info, plain, inst, start, index as u32)?,
+                quick => self.quick(quick, inst, start, index as u32),
+            };
+            if !quick {
                 let location = Location {
                     index: index as u32,
                     byte_offset: (start * 4) as u32,
@@ -292,6 +296,23 @@ impl Reader {
                 .map_err(|p| at.problem(p))?;
         }
 
+        if info.has_result {
+            let result = words.get(if info.has_type { 2 } else { 1 });
+            self.define(at, result.copied().unwrap_or(0))?;
+        }
+        self.after_operands(at, op, info, words, start)
+    }
+
+    /// What an instruction whose operands were checked and whose result was defined still
+    /// needs: R-11 for a block instruction, or what its opcode adds to the tables.
+    fn after_operands(
+        &mut self,
+        at: Site,
+        op: Op,
+        info: &OpInfo,
+        words: &[u32],
+        start: usize,
+    ) -> Result<(), ReadError> {
         let result_type = info.has_type.then(|| words.get(1).copied().unwrap_or(0));
         let result = info.has_result.then(|| {
             words
@@ -299,9 +320,6 @@ impl Reader {
                 .copied()
                 .unwrap_or(0)
         });
-        if let Some(id) = result {
-            self.define(at, id)?;
-        }
         if !info.records {
             // A plain instruction: all it needs is to be inside a block.
             if let Some(open) = &self.open
@@ -319,53 +337,53 @@ impl Reader {
 
     /// the instruction belongs where it is in the logical layout (SPIR-V §2.4).
     fn layout(&mut self, at: Site, op: Op, placement: Placement) -> Result<(), ReadError> {
-        let in_function = self.open.is_some();
-        match placement {
-            Placement::Body if in_function => Ok(()),
-            Placement::Body => {
-                Err(at.err(ErrorKind::Layout, "an instruction outside any function"))
-            }
-            Placement::Function => {
-                self.section = Section::Functions;
-                Ok(())
-            }
-            Placement::Anywhere if in_function => Ok(()),
-            Placement::Anywhere => self.module_scope_anywhere(at, op),
-            Placement::Module(_) if in_function => Err(at.err(
-                ErrorKind::Layout,
-                "a module-level instruction inside a function",
-            )),
-            Placement::Module(section) if section < self.section => Err(at.err(
-                ErrorKind::Layout,
-                format!(
-                    "out of the logical layout order (SPIR-V §2.4): {section:?} after {:?}",
-                    self.section
-                ),
-            )),
-            Placement::Module(section) => {
-                self.section = section;
-                Ok(())
-            }
-        }
-    }
-
-    /// OpLine, OpNoLine, OpNop, OpExtInst, OpUndef and global variables at module scope:
-    /// from the types section on; between functions only the non-semantic ones.
-    fn module_scope_anywhere(&mut self, at: Site, op: Op) -> Result<(), ReadError> {
-        if self.section == Section::Functions {
-            if matches!(op, Op::Undef | Op::Variable | Op::UntypedVariableKHR) {
-                return Err(at.err(
-                    ErrorKind::Layout,
-                    "a global declaration after the functions",
-                ));
-            }
+        if self.layout_allows(op, placement) {
             return Ok(());
         }
-        if self.section > Section::Globals {
-            return Err(at.err(ErrorKind::Layout, "out of the logical layout order"));
+        let message = match placement {
+            Placement::Body => "an instruction outside any function".to_owned(),
+            Placement::Module(_) if self.open.is_some() => {
+                "a module-level instruction inside a function".to_owned()
+            }
+            Placement::Module(section) => format!(
+                "out of the logical layout order (SPIR-V §2.4): {section:?} after {:?}",
+                self.section
+            ),
+            _ if self.section == Section::Functions => {
+                "a global declaration after the functions".to_owned()
+            }
+            _ => "out of the logical layout order".to_owned(),
+        };
+        Err(at.err(ErrorKind::Layout, message))
+    }
+
+    /// Whether `op` may come now in the logical layout (R-9, SPIR-V §2.4); if so, the section
+    /// it belongs to becomes the current one. OpLine, OpNoLine, OpNop, OpExtInst, OpUndef
+    /// and global variables may appear at module scope from the types section on, and
+    /// between functions only the non-semantic ones.
+    fn layout_allows(&mut self, op: Op, placement: Placement) -> bool {
+        let in_function = self.open.is_some();
+        match placement {
+            Placement::Body => in_function,
+            Placement::Function => {
+                self.section = Section::Functions;
+                true
+            }
+            Placement::Anywhere if in_function => true,
+            Placement::Anywhere if self.section == Section::Functions => {
+                !matches!(op, Op::Undef | Op::Variable | Op::UntypedVariableKHR)
+            }
+            Placement::Anywhere if self.section > Section::Globals => false,
+            Placement::Anywhere => {
+                self.section = Section::Globals;
+                true
+            }
+            Placement::Module(section) if in_function || section < self.section => false,
+            Placement::Module(section) => {
+                self.section = section;
+                true
+            }
         }
-        self.section = Section::Globals;
-        Ok(())
     }
 
     /// The context the operand walk needs: literal widths and extended-instruction tables.

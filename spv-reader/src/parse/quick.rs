@@ -8,7 +8,8 @@
 use super::ids::{declared, note_forward};
 use super::record::type_of;
 use super::{Reader, Site};
-use crate::grammar::{Enumerant, Forward, Plain, PlainTail, Quick, Section};
+use crate::error::ReadError;
+use crate::grammar::{Forward, OpInfo, Plain, Quick, Section};
 use crate::limits::MAX_NESTING_DEPTH;
 use crate::module::{NONE, Span};
 use crate::operands;
@@ -21,19 +22,20 @@ impl Reader {
     /// Reads instruction `index` (words `words`, starting at word `start` of the module) on
     /// its shortest path, if it has one and every check passes.
     #[inline]
-    pub(super) fn quick(&mut self, quick: Quick, words: &[u32], start: usize, index: u32) -> bool {
+    pub(super) fn quick(&mut self, quick: &Quick, words: &[u32], start: usize, index: u32) -> bool {
         match quick {
-            Quick::None => false,
+            // `Reader::checked` takes `Quick::Checked` (it may fail with an error).
+            Quick::None | Quick::Checked(_) => false,
             Quick::Plain(plain) | Quick::Terminator(plain) | Quick::Merge(plain) => {
                 self.in_block()
                     && self.plain(plain, words, index)
-                    && match quick {
+                    && match *quick {
                         Quick::Terminator(_) => self.close_block(index),
                         Quick::Merge(_) => self.merge(words, index),
                         _ => true,
                     }
             }
-            Quick::Declaration(plain, op) => self.declaration(plain, op, words, start, index),
+            Quick::Declaration(plain, op) => self.declaration(plain, *op, words, start, index),
             Quick::Variable(plain) if self.open.is_none() => {
                 self.global_variable(plain, words, index)
             }
@@ -49,7 +51,7 @@ impl Reader {
     /// for an instruction of [`Plain`] layout, and R-8 for its result,
     /// which it defines last.
     #[inline]
-    fn plain(&mut self, plain: Plain, words: &[u32], index: u32) -> bool {
+    fn plain(&mut self, plain: &Plain, words: &[u32], index: u32) -> bool {
         self.plain_operands(plain, words, index)
             && (plain.head == 1
                 || self.define_quick(word(words, usize::from(plain.head) - 1), index))
@@ -57,69 +59,67 @@ impl Reader {
 
     /// [`Reader::plain`] without the result.
     #[inline]
-    fn plain_operands(&mut self, plain: Plain, words: &[u32], index: u32) -> bool {
-        let Some(operands) = words.get(usize::from(plain.head)..) else {
-            return false;
-        };
-        let Some(tail) = operands.get(usize::from(plain.fixed)..) else {
-            return false;
-        };
-        let tail_fits = match plain.tail {
-            PlainTail::Exact => tail.is_empty(),
-            PlainTail::OptionalId => tail.len() <= 1,
-            PlainTail::Ids | PlainTail::Literals => true,
-            PlainTail::Number => self
-                .number_type(word(words, 1))
-                .is_some_and(|number| operands::check_number(number, tail).is_ok()),
-        };
-        if !tail_fits {
+    fn plain_operands(&mut self, plain: &Plain, words: &[u32], index: u32) -> bool {
+        let count = words.len();
+        if count < usize::from(plain.min_words) || count > usize::from(plain.max_words) {
             return false;
         }
         let ids = &self.module.ids;
-        // Word 1 is the result type when the head has three words.
-        let mut declared_all = plain.head != 3 || declared(ids, word(words, 1));
-        let mut mask = u32::from(plain.id_mask);
+        let mut declared_all = true;
+        let mut mask = plain.id_words;
         while mask != 0 {
-            declared_all &= declared(ids, word(operands, mask.trailing_zeros() as usize));
+            declared_all &= declared(ids, word(words, mask.trailing_zeros() as usize));
             mask &= mask - 1;
         }
-        let id_tail = matches!(plain.tail, PlainTail::Ids | PlainTail::OptionalId);
-        if id_tail {
+        if plain.id_tail != 0 {
+            let tail = words.get(usize::from(plain.id_tail)..).unwrap_or(&[]);
             declared_all &= tail.iter().all(|&id| declared(ids, id));
         }
-        let known = match plain.enumerant {
-            Enumerant::None => true,
-            Enumerant::Value { at, known } => {
-                let value = word(operands, usize::from(at));
-                value < 64 && known & (1 << value) != 0
+        if plain.id_pairs && !(count - usize::from(plain.id_tail)).is_multiple_of(2) {
+            return false;
+        }
+        for enumerant in &plain.enumerants {
+            if enumerant.at != 0 && !enumerant.accepts(word(words, usize::from(enumerant.at))) {
+                return false;
             }
-            Enumerant::Mask { at, plain } => word(operands, usize::from(at)) & !plain == 0,
-        };
-        known && (declared_all || self.plain_forward(plain, words, index))
+        }
+        if plain.number && !self.plain_number(words, usize::from(plain.min_words) - 1) {
+            return false;
+        }
+        declared_all || self.plain_forward(plain, words, index)
+    }
+
+    /// R-12 for OpConstant's literal, from word `at` to the end: as wide as the result type.
+    fn plain_number(&self, words: &[u32], at: usize) -> bool {
+        let literal = words.get(at..).unwrap_or(&[]);
+        self.number_type(word(words, 1))
+            .is_some_and(|number| operands::check_number(number, literal).is_ok())
     }
 
     /// [`Reader::plain`]'s id checks when some id is not declared yet: each must be a
-    /// forward reference the opcode allows at its position.
+    /// forward reference the opcode allows at its position (the result type is not an
+    /// operand and must be declared).
     #[cold]
     #[inline(never)]
-    fn plain_forward(&mut self, plain: Plain, words: &[u32], index: u32) -> bool {
-        if plain.head == 3 && !declared(&self.module.ids, word(words, 1)) {
-            return false;
+    fn plain_forward(&mut self, plain: &Plain, words: &[u32], index: u32) -> bool {
+        let mut mask = plain.id_words;
+        if plain.head == 3 {
+            if !declared(&self.module.ids, word(words, 1)) {
+                return false;
+            }
+            mask &= !(1 << 1);
         }
-        let operands = words.get(usize::from(plain.head)..).unwrap_or(&[]);
         let mut position = 0;
-        let mut mask = u32::from(plain.id_mask);
         while mask != 0 {
-            let id = word(operands, mask.trailing_zeros() as usize);
+            let id = word(words, mask.trailing_zeros() as usize);
             if !self.quick_id(id, plain.forward, position, index) {
                 return false;
             }
             position += 1;
             mask &= mask - 1;
         }
-        if matches!(plain.tail, PlainTail::Ids | PlainTail::OptionalId) {
-            let tail = operands.get(usize::from(plain.fixed)..).unwrap_or(&[]);
-            for &id in tail {
+        if plain.id_tail != 0 {
+            for &id in words.get(usize::from(plain.id_tail)..).unwrap_or(&[]) {
                 if !self.quick_id(id, plain.forward, position, index) {
                     return false;
                 }
@@ -132,7 +132,7 @@ impl Reader {
     /// A type or constant declaration (R-9: in the types section), recorded in the tables.
     fn declaration(
         &mut self,
-        plain: Plain,
+        plain: &Plain,
         op: Op,
         words: &[u32],
         start: usize,
@@ -186,7 +186,7 @@ impl Reader {
     }
 
     /// A module-scope OpVariable (R-9: with the types, before the functions).
-    fn global_variable(&mut self, plain: Plain, words: &[u32], index: u32) -> bool {
+    fn global_variable(&mut self, plain: &Plain, words: &[u32], index: u32) -> bool {
         if !self.in_section(Section::Globals) || !self.plain(plain, words, index) {
             return false;
         }
@@ -200,6 +200,35 @@ impl Reader {
             data_type: None,
         });
         true
+    }
+
+    /// Any other instruction of [`Plain`] layout: R-9 and its operands here, then what the
+    /// general path records for it (whose errors are those the general path would report
+    /// at that point).
+    pub(super) fn checked(
+        &mut self,
+        info: &OpInfo,
+        plain: &Plain,
+        words: &[u32],
+        start: usize,
+        index: u32,
+    ) -> Result<bool, ReadError> {
+        let Some(grammar) = info.grammar else {
+            return Ok(false);
+        };
+        let op = grammar.opcode;
+        if !self.layout_allows(op, info.placement) || !self.plain(plain, words, index) {
+            return Ok(false);
+        }
+        let at = Site {
+            location: Location {
+                index,
+                byte_offset: (start * 4) as u32,
+            },
+            opcode: op as u16,
+        };
+        self.after_operands(at, op, info, words, start)?;
+        Ok(true)
     }
 
     /// R-8 for a result: defines `id` unless it is 0, beyond the id table (which is never
