@@ -58,6 +58,16 @@ pub(crate) enum Quick {
     MemberName,
     /// OpDecorate.
     Decorate,
+    /// OpExtInst in a block.
+    ExtInst,
+    /// OpExtInstImport.
+    ExtInstImport,
+    /// OpExtension.
+    Extension,
+    /// OpEntryPoint.
+    EntryPoint,
+    /// OpExecutionMode.
+    ExecutionMode,
     /// OpMemberDecorate.
     MemberDecorate,
 }
@@ -478,6 +488,11 @@ fn quick(op: Op, placement: Placement, records: bool, plain: Option<Plain>) -> Q
         Op::Name => Quick::Name,
         Op::MemberName => Quick::MemberName,
         Op::Decorate => Quick::Decorate,
+        Op::ExtInst => Quick::ExtInst,
+        Op::ExtInstImport => Quick::ExtInstImport,
+        Op::Extension => Quick::Extension,
+        Op::EntryPoint => Quick::EntryPoint,
+        Op::ExecutionMode => Quick::ExecutionMode,
         Op::MemberDecorate => Quick::MemberDecorate,
         Op::Label => Quick::Label,
         Op::SelectionMerge | Op::LoopMerge => with_plain(Quick::Merge),

@@ -729,7 +729,7 @@ pub(crate) fn decoration_parameters(value: u32) -> &'static [K] {
 }
 
 /// Parameters of an execution mode (SPIR-V §3.6 "Execution Mode", "Extra Operands").
-fn execution_mode_parameters(value: u32) -> &'static [K] {
+pub(crate) fn execution_mode_parameters(value: u32) -> &'static [K] {
     use spirv::ExecutionMode as E;
     const LIT: &[K] = &[K::LiteralInteger];
     const LIT3: &[K] = &[K::LiteralInteger, K::LiteralInteger, K::LiteralInteger];

@@ -15,7 +15,7 @@ use crate::module::{NONE, Span};
 use crate::operands;
 use crate::rspirv::grammar::OperandKind as K;
 use crate::spirv::Op;
-use crate::types::{Block, GlobalVariable, Type};
+use crate::types::{Block, ExecutionMode, GlobalVariable, Type};
 use crate::{Id, InstIndex, Location};
 
 impl Reader {
@@ -44,6 +44,11 @@ impl Reader {
             Quick::Name => self.name(words, index),
             Quick::MemberName => self.member_name(words, index),
             Quick::Decorate => self.quick_decorate(words, start, index, false),
+            Quick::ExtInst => self.in_block() && self.ext_inst(words, index),
+            Quick::ExtInstImport => self.ext_inst_import(words, index),
+            Quick::Extension => self.extension(words),
+            Quick::EntryPoint => self.quick_entry_point(words, index),
+            Quick::ExecutionMode => self.execution_mode(words, index),
             Quick::MemberDecorate => self.quick_decorate(words, start, index, true),
         }
     }
@@ -404,6 +409,112 @@ impl Reader {
             start: start as u32,
             end: strings.len() as u32,
         }
+    }
+
+    /// OpExtInst in a block, when the grammar of its set (if this crate has one) gives the
+    /// instruction ids alone; forward references as the set allows.
+    fn ext_inst(&mut self, words: &[u32], index: u32) -> bool {
+        let &[_, ty, result, set, number, ref operands @ ..] = words else {
+            return false;
+        };
+        let Some(import) = self.ext_sets.iter().find(|s| s.id == set) else {
+            return false;
+        };
+        let ids_only = import
+            .ids_only
+            .is_none_or(|table| table.get(number as usize).copied().flatten() == Some(true));
+        let forward = import.forward;
+        if !ids_only || !declared(&self.module.ids, ty) || !self.quick_id(set, forward, 0, index) {
+            return false;
+        }
+        for (position, &id) in (1..).zip(operands) {
+            if !self.quick_id(id, forward, position, index) {
+                return false;
+            }
+        }
+        self.define_quick(result, index)
+    }
+
+    /// OpExtInstImport: an ASCII set name, kept with the set's facts.
+    fn ext_inst_import(&mut self, words: &[u32], index: u32) -> bool {
+        let &[_, result, ref name @ ..] = words else {
+            return false;
+        };
+        if !self.in_section(Section::ExtInstImports)
+            || operands::ascii_string_words(name) != Some(name.len())
+            || !self.define_quick(result, index)
+        {
+            return false;
+        }
+        self.section = Section::ExtInstImports;
+        let span = self.keep_ascii(name);
+        self.import_set(result, span);
+        true
+    }
+
+    /// OpExtension: an ASCII name, kept.
+    fn extension(&mut self, words: &[u32]) -> bool {
+        let Some((_, name)) = words.split_first() else {
+            return false;
+        };
+        if !self.in_section(Section::Extensions)
+            || operands::ascii_string_words(name) != Some(name.len())
+        {
+            return false;
+        }
+        self.section = Section::Extensions;
+        let span = self.keep_ascii(name);
+        self.module.extensions.push(span);
+        true
+    }
+
+    /// OpEntryPoint: a known execution model, the function and the interface (possibly
+    /// forward references) and an ASCII name.
+    fn quick_entry_point(&mut self, words: &[u32], index: u32) -> bool {
+        let &[_, model, function, ref rest @ ..] = words else {
+            return false;
+        };
+        let Some(name_words) = operands::ascii_string_words(rest) else {
+            return false;
+        };
+        let (name, interface) = rest.split_at(name_words.min(rest.len()));
+        if !self.in_section(Section::EntryPoints)
+            || !operands::enum_is_known(K::ExecutionModel, model)
+            || !self.forward_target(function, index)
+            || !interface.iter().all(|&id| self.forward_target(id, index))
+        {
+            return false;
+        }
+        self.section = Section::EntryPoints;
+        let span = self.keep_ascii(name);
+        let interface = interface.iter().map(|&id| Id(id)).collect();
+        self.entry_point(index, model, function, span, interface);
+        true
+    }
+
+    /// OpExecutionMode of a known mode whose parameters are literals.
+    fn execution_mode(&mut self, words: &[u32], index: u32) -> bool {
+        let &[_, target, mode, ref params @ ..] = words else {
+            return false;
+        };
+        let kinds = operands::execution_mode_parameters(mode);
+        if !self.in_section(Section::ExecutionModes)
+            || !operands::enum_is_known(K::ExecutionMode, mode)
+            || kinds.len() != params.len()
+            || kinds.iter().any(|&k| k != K::LiteralInteger)
+            || !self.forward_target(target, index)
+        {
+            return false;
+        }
+        self.section = Section::ExecutionModes;
+        self.module.execution_modes.push(ExecutionMode {
+            inst: InstIndex(index),
+            target: Id(target),
+            mode,
+            operands: params.to_vec(),
+            is_id: false,
+        });
+        true
     }
 
     /// OpDecorate and OpMemberDecorate whose decoration takes literals, ids or known value

@@ -38,21 +38,8 @@ impl Reader {
                 self.module.extensions.push(span);
             }
             Op::ExtInstImport => {
-                let id = result.unwrap_or(0);
                 let span = self.string(at, words, 2)?.0;
-                self.module.ext_inst_imports.push((Id(id), span));
-                let name = self
-                    .module
-                    .strings
-                    .get(span.start as usize..span.end as usize);
-                let name = std::str::from_utf8(name.unwrap_or(&[])).unwrap_or("");
-                let ids_only = crate::grammar::ext_ids_only(name);
-                let forward = ext_set_forward(name);
-                self.ext_sets.push(ExtSet {
-                    id,
-                    ids_only,
-                    forward,
-                });
+                self.import_set(result.unwrap_or(0), span);
             }
             Op::MemoryModel => {
                 if self.module.memory_model.is_some() {
@@ -65,19 +52,8 @@ impl Reader {
                 let function = need(2)?;
                 self.check_id(at, function)?;
                 let (span, after) = self.string(at, words, 3)?;
-                let bytes = self
-                    .module
-                    .strings
-                    .get(span.start as usize..span.end as usize);
-                let name = String::from_utf8_lossy(bytes.unwrap_or(&[])).into_owned();
                 let interface = self.ids_in(at, words, after)?;
-                self.module.entry_points.push(EntryPoint {
-                    inst: InstIndex(index),
-                    execution_model,
-                    function: Id(function),
-                    name,
-                    interface,
-                });
+                self.entry_point(index, execution_model, function, span, interface);
             }
             Op::ExecutionMode | Op::ExecutionModeId => {
                 let target = need(1)?;
@@ -260,6 +236,46 @@ impl Reader {
             _ => self.record_declaration(at, op, words, result_type, result)?,
         }
         Ok(())
+    }
+
+    /// Records the extended-instruction set imported as `id`, named by `span`.
+    pub(super) fn import_set(&mut self, id: u32, span: Span) {
+        self.module.ext_inst_imports.push((Id(id), span));
+        let name = self
+            .module
+            .strings
+            .get(span.start as usize..span.end as usize);
+        let name = std::str::from_utf8(name.unwrap_or(&[])).unwrap_or("");
+        let ids_only = crate::grammar::ext_ids_only(name);
+        let forward = ext_set_forward(name);
+        self.ext_sets.push(ExtSet {
+            id,
+            ids_only,
+            forward,
+        });
+    }
+
+    /// Records the entry point declared by instruction `index`, named by `span`.
+    pub(super) fn entry_point(
+        &mut self,
+        index: u32,
+        execution_model: u32,
+        function: u32,
+        span: Span,
+        interface: Vec<Id>,
+    ) {
+        let bytes = self
+            .module
+            .strings
+            .get(span.start as usize..span.end as usize);
+        let name = String::from_utf8_lossy(bytes.unwrap_or(&[])).into_owned();
+        self.module.entry_points.push(EntryPoint {
+            inst: InstIndex(index),
+            execution_model,
+            function: Id(function),
+            name,
+            interface,
+        });
     }
 
     /// Types, constants, `OpUndef` and the other instructions that [`Reader::record`] does
