@@ -37,19 +37,9 @@ pub(crate) struct OpInfo {
 pub(crate) enum Quick {
     /// No shortest path.
     None,
-    /// A block instruction that adds nothing to the tables beyond its result.
-    Plain(Plain),
-    /// A block terminator of [`Plain`] layout.
-    Terminator(Plain),
-    /// OpSelectionMerge and OpLoopMerge, of [`Plain`] layout.
-    Merge(Plain),
-    /// A type or constant declaration of [`Plain`] layout.
-    Declaration(Plain, Op),
-    /// OpVariable: in a block, a plain instruction; at module scope, a global variable.
-    Variable(Plain),
-    /// Any other opcode of [`Plain`] layout: checked here, recorded by the general path's
-    /// `record`.
-    Checked(Plain),
+    /// An opcode of [`Plain`] layout, checked by one function, then recorded as [`Shaped`]
+    /// says.
+    Shaped(Plain, Shaped),
     /// OpLabel.
     Label,
     /// OpName.
@@ -58,6 +48,8 @@ pub(crate) enum Quick {
     MemberName,
     /// OpDecorate.
     Decorate,
+    /// OpMemberDecorate.
+    MemberDecorate,
     /// OpExtInst in a block.
     ExtInst,
     /// OpExtInstImport.
@@ -68,8 +60,25 @@ pub(crate) enum Quick {
     EntryPoint,
     /// OpExecutionMode.
     ExecutionMode,
-    /// OpMemberDecorate.
-    MemberDecorate,
+}
+
+/// What an opcode of [`Plain`] layout needs besides its operands.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Shaped {
+    /// A block instruction that adds nothing to the tables beyond its result.
+    Plain,
+    /// A block terminator.
+    Terminator,
+    /// OpSelectionMerge and OpLoopMerge.
+    Merge,
+    /// OpVariable: in a block, a plain instruction; at module scope, a global variable.
+    Variable,
+    /// A type declaration.
+    Type(Op),
+    /// A constant declaration.
+    Constant(Op),
+    /// Any other: the layout check of R-9 here, then the general path's `record`.
+    Checked,
 }
 
 /// An operand layout the shortest paths check, as positions in the instruction's words so
@@ -292,7 +301,13 @@ fn build_table() -> Vec<OpInfo> {
                 forward,
                 fast,
                 records,
-                quick: quick(op, placement, records, plain_layout(inst, forward)),
+                quick: quick(
+                    op,
+                    placement,
+                    records,
+                    declares_type,
+                    plain_layout(inst, forward),
+                ),
             };
         }
     }
@@ -477,32 +492,39 @@ fn fast_shape(inst: &Instruction<'static>) -> Option<FastShape> {
 }
 
 /// The shortest path of `op`, given its [`Plain`] layout if it has one.
-fn quick(op: Op, placement: Placement, records: bool, plain: Option<Plain>) -> Quick {
-    let with_plain = |quick: fn(Plain) -> Quick| plain.map_or(Quick::None, quick);
+fn quick(
+    op: Op,
+    placement: Placement,
+    records: bool,
+    declares_type: bool,
+    plain: Option<Plain>,
+) -> Quick {
     let global = placement == Placement::Module(Section::Globals);
-    match op {
+    let shaped = match op {
         // Declared by its operand rather than a result; OpUndef may be in a function.
-        Op::TypeForwardPointer | Op::Undef => Quick::None,
-        _ if global => plain.map_or(Quick::None, |plain| Quick::Declaration(plain, op)),
-        Op::Variable => with_plain(Quick::Variable),
-        Op::Name => Quick::Name,
-        Op::MemberName => Quick::MemberName,
-        Op::Decorate => Quick::Decorate,
-        Op::ExtInst => Quick::ExtInst,
-        Op::ExtInstImport => Quick::ExtInstImport,
-        Op::Extension => Quick::Extension,
-        Op::EntryPoint => Quick::EntryPoint,
-        Op::ExecutionMode => Quick::ExecutionMode,
-        Op::MemberDecorate => Quick::MemberDecorate,
-        Op::Label => Quick::Label,
-        Op::SelectionMerge | Op::LoopMerge => with_plain(Quick::Merge),
-        _ if rspirv::grammar::reflect::is_block_terminator(op) => with_plain(Quick::Terminator),
+        Op::TypeForwardPointer | Op::Undef => return Quick::None,
+        Op::Name => return Quick::Name,
+        Op::MemberName => return Quick::MemberName,
+        Op::Decorate => return Quick::Decorate,
+        Op::MemberDecorate => return Quick::MemberDecorate,
+        Op::ExtInst => return Quick::ExtInst,
+        Op::ExtInstImport => return Quick::ExtInstImport,
+        Op::Extension => return Quick::Extension,
+        Op::EntryPoint => return Quick::EntryPoint,
+        Op::ExecutionMode => return Quick::ExecutionMode,
+        Op::Label => return Quick::Label,
+        _ if declares_type => Shaped::Type(op),
+        _ if global => Shaped::Constant(op),
+        Op::Variable => Shaped::Variable,
+        Op::SelectionMerge | Op::LoopMerge => Shaped::Merge,
+        _ if rspirv::grammar::reflect::is_block_terminator(op) => Shaped::Terminator,
         // Inside a block these record nothing (OpLine outside a block is allowed: the
         // general path takes it).
-        Op::Line | Op::NoLine | Op::Nop => with_plain(Quick::Plain),
-        _ if placement == Placement::Body && !records => with_plain(Quick::Plain),
-        _ => with_plain(Quick::Checked),
-    }
+        Op::Line | Op::NoLine | Op::Nop => Shaped::Plain,
+        _ if placement == Placement::Body && !records => Shaped::Plain,
+        _ => Shaped::Checked,
+    };
+    plain.map_or(Quick::None, |plain| Quick::Shaped(plain, shaped))
 }
 
 /// The [`Plain`] layout of `inst`, when it has one: fixed ids, literals and up to two

@@ -10,7 +10,7 @@ mod quick;
 mod record;
 
 use crate::error::{ErrorKind, ReadError};
-use crate::grammar::{self, Forward, OpInfo, Placement, Quick, Section, UNKNOWN, op_info};
+use crate::grammar::{self, Forward, OpInfo, Placement, Section, UNKNOWN, op_info};
 use crate::limits::{MAX_ID_BOUND, MAX_INSTRUCTIONS, MAX_WORDS};
 use crate::module::{DecorationRecord, FORWARD, Header, IdSlot, Module, NONE, Span};
 use crate::operands::{self, Context, Number, Problem};
@@ -186,11 +186,7 @@ impl Reader {
             let info = table.get(usize::from(opcode)).unwrap_or(&UNKNOWN);
             // The shortest paths take most instructions; they change nothing unless every
             // check passes, and leave the rest to the general path.
-            let quick = match &info.quick {
-                Quick::Checked(plain) => self.checked(info, plain, inst, start, index as u32)?,
-                quick => self.quick(quick, inst, start, index as u32),
-            };
-            if !quick {
+            if !self.quick(info, inst, start, index as u32)? {
                 let location = Location {
                     index: index as u32,
                     byte_offset: (start * 4) as u32,

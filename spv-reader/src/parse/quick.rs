@@ -6,10 +6,10 @@
 //! so errors and warnings come from one place only.
 
 use super::ids::{declared, note_forward};
-use super::record::type_of;
+use super::record::decode_type;
 use super::{Reader, Site};
 use crate::error::ReadError;
-use crate::grammar::{Forward, OpInfo, Plain, Quick, Section};
+use crate::grammar::{Forward, OpInfo, Plain, Quick, Section, Shaped};
 use crate::limits::MAX_NESTING_DEPTH;
 use crate::module::{NONE, Span};
 use crate::operands;
@@ -22,47 +22,91 @@ impl Reader {
     /// Reads instruction `index` (words `words`, starting at word `start` of the module) on
     /// its shortest path, if it has one and every check passes.
     #[inline]
-    pub(super) fn quick(&mut self, quick: &Quick, words: &[u32], start: usize, index: u32) -> bool {
-        match quick {
-            // `Reader::checked` takes `Quick::Checked` (it may fail with an error).
-            Quick::None | Quick::Checked(_) => false,
-            Quick::Plain(plain) | Quick::Terminator(plain) | Quick::Merge(plain) => {
-                self.in_block()
-                    && self.plain(plain, words, index)
-                    && match *quick {
-                        Quick::Terminator(_) => self.close_block(index),
-                        Quick::Merge(_) => self.merge(words, index),
-                        _ => true,
-                    }
+    pub(super) fn quick(
+        &mut self,
+        info: &OpInfo,
+        words: &[u32],
+        start: usize,
+        index: u32,
+    ) -> Result<bool, ReadError> {
+        Ok(match &info.quick {
+            Quick::None => false,
+            Quick::Shaped(plain, shaped) => {
+                return self.shaped(info, plain, *shaped, words, start, index);
             }
-            Quick::Declaration(plain, op) => self.declaration(plain, *op, words, start, index),
-            Quick::Variable(plain) if self.open.is_none() => {
-                self.global_variable(plain, words, index)
-            }
-            Quick::Variable(plain) => self.in_block() && self.plain(plain, words, index),
             Quick::Label => self.label(words, index),
             Quick::Name => self.name(words, index),
             Quick::MemberName => self.member_name(words, index),
             Quick::Decorate => self.quick_decorate(words, start, index, false),
+            Quick::MemberDecorate => self.quick_decorate(words, start, index, true),
             Quick::ExtInst => self.in_block() && self.ext_inst(words, index),
             Quick::ExtInstImport => self.ext_inst_import(words, index),
             Quick::Extension => self.extension(words),
             Quick::EntryPoint => self.quick_entry_point(words, index),
             Quick::ExecutionMode => self.execution_mode(words, index),
-            Quick::MemberDecorate => self.quick_decorate(words, start, index, true),
+        })
+    }
+
+    /// An instruction of [`Plain`] layout: for where it is, R-5, R-7, R-8 and
+    /// R-10 for its operands, R-8 for its result, then what `shaped` records. Only the
+    /// general path's `record` step, for [`Shaped::Checked`], can fail, with the error the
+    /// general path would report at that point.
+    fn shaped(
+        &mut self,
+        info: &OpInfo,
+        plain: &Plain,
+        shaped: Shaped,
+        words: &[u32],
+        start: usize,
+        index: u32,
+    ) -> Result<bool, ReadError> {
+        let placed = match shaped {
+            Shaped::Plain | Shaped::Terminator | Shaped::Merge => self.in_block(),
+            Shaped::Variable if self.open.is_none() => self.in_section(Section::Globals),
+            Shaped::Variable => self.in_block(),
+            Shaped::Type(_) | Shaped::Constant(_) => self.in_section(Section::Globals),
+            Shaped::Checked => {
+                let op = info.grammar.map(|g| g.opcode);
+                op.is_some_and(|op| self.layout_allows(op, info.placement))
+            }
+        };
+        if !placed || !self.plain_operands(plain, words, index) {
+            return Ok(false);
         }
+        // The result is the last head word.
+        let result = (plain.head > 1).then(|| word(words, usize::from(plain.head) - 1));
+        Ok(match shaped {
+            Shaped::Plain => result.is_none_or(|id| self.define_quick(id, index)),
+            // (No terminator or merge instruction has a result.)
+            Shaped::Terminator => result.is_none() && self.close_block(index),
+            Shaped::Merge => result.is_none() && self.merge(words, index),
+            Shaped::Variable if self.open.is_none() => self.global_variable(words, index),
+            Shaped::Variable => self.define_quick(word(words, 2), index),
+            Shaped::Type(op) => self.type_declaration(op, words, index),
+            Shaped::Constant(op) => self.constant_declaration(op, words, start, index),
+            Shaped::Checked => {
+                if result.is_some_and(|id| !self.define_quick(id, index)) {
+                    return Ok(false);
+                }
+                let Some(grammar) = info.grammar else {
+                    return Ok(false);
+                };
+                let op = grammar.opcode;
+                let at = Site {
+                    location: Location {
+                        index,
+                        byte_offset: (start * 4) as u32,
+                    },
+                    opcode: op as u16,
+                };
+                self.after_operands(at, op, info, words, start)?;
+                true
+            }
+        })
     }
 
-    /// for an instruction of [`Plain`] layout, and R-8 for its result,
-    /// which it defines last.
-    #[inline]
-    fn plain(&mut self, plain: &Plain, words: &[u32], index: u32) -> bool {
-        self.plain_operands(plain, words, index)
-            && (plain.head == 1
-                || self.define_quick(word(words, usize::from(plain.head) - 1), index))
-    }
-
-    /// [`Reader::plain`] without the result.
+    /// for the operands of an instruction of [`Plain`] layout (the
+    /// result excepted).
     #[inline]
     fn plain_operands(&mut self, plain: &Plain, words: &[u32], index: u32) -> bool {
         let count = words.len();
@@ -101,7 +145,7 @@ impl Reader {
             .is_some_and(|number| operands::check_number(number, literal).is_ok())
     }
 
-    /// [`Reader::plain`]'s id checks when some id is not declared yet: each must be a
+    /// [`Reader::plain_operands`]' id checks when some id is not declared yet: each must be a
     /// forward reference the opcode allows at its position (the result type is not an
     /// operand and must be declared).
     #[cold]
@@ -134,65 +178,58 @@ impl Reader {
         true
     }
 
-    /// A type or constant declaration (R-9: in the types section), recorded in the tables.
-    fn declaration(
-        &mut self,
-        plain: &Plain,
-        op: Op,
-        words: &[u32],
-        start: usize,
-        index: u32,
-    ) -> bool {
-        if !self.in_section(Section::Globals) || !self.plain_operands(plain, words, index) {
+    /// A type declaration whose operands were checked: its result and its type.
+    fn type_declaration(&mut self, op: Op, words: &[u32], index: u32) -> bool {
+        // The type is decoded before the result is defined, so that nothing is changed if
+        // it cannot be. Types have a result and no result type.
+        let Ok(ty) = decode_type(op, words) else {
             return false;
-        }
-        // What it declares is decoded before the result is defined, so that nothing is
-        // changed if it cannot be.
-        let result = word(words, usize::from(plain.head) - 1);
-        let declared = match type_of(op, words) {
-            Some(Ok(ty)) => Ok(ty),
-            Some(Err(_)) => return false,
-            None => {
-                let at = Site {
-                    location: Location {
-                        index,
-                        byte_offset: (start * 4) as u32,
-                    },
-                    opcode: op as u16,
-                };
-                let result_type = plain.head == 3;
-                match self.constant_of(at, op, words, result_type.then(|| word(words, 1))) {
-                    Ok(Some(constant)) => Err(constant),
-                    _ => return false,
-                }
-            }
         };
+        let result = word(words, 1);
         if !self.define_quick(result, index) {
             return false;
         }
         self.section = Section::Globals;
+        let next = self.module.types.len() as u32;
         // `define_quick` found `result`'s slot.
-        let slots = &mut self.module.ids;
-        match declared {
-            Ok(ty) => {
-                if let Some(slot) = slots.get_mut(result as usize) {
-                    slot.ty = self.module.types.len() as u32;
-                }
-                self.module.types.push(ty);
-            }
-            Err(constant) => {
-                if let Some(slot) = slots.get_mut(result as usize) {
-                    slot.constant = self.module.constants.len() as u32;
-                }
-                self.module.constants.push(constant);
-            }
+        if let Some(slot) = self.module.ids.get_mut(result as usize) {
+            slot.ty = next;
         }
+        self.module.types.push(ty);
         true
     }
 
-    /// A module-scope OpVariable (R-9: with the types, before the functions).
-    fn global_variable(&mut self, plain: &Plain, words: &[u32], index: u32) -> bool {
-        if !self.in_section(Section::Globals) || !self.plain(plain, words, index) {
+    /// A constant declaration whose operands were checked: its result and its value.
+    fn constant_declaration(&mut self, op: Op, words: &[u32], start: usize, index: u32) -> bool {
+        let at = Site {
+            location: Location {
+                index,
+                byte_offset: (start * 4) as u32,
+            },
+            opcode: op as u16,
+        };
+        // The constant is decoded before the result is defined, so that nothing is changed
+        // if it cannot be. Constants have a result type and a result.
+        let Ok(Some(constant)) = self.constant_of(at, op, words, Some(word(words, 1))) else {
+            return false;
+        };
+        let result = word(words, 2);
+        if !self.define_quick(result, index) {
+            return false;
+        }
+        self.section = Section::Globals;
+        let next = self.module.constants.len() as u32;
+        // `define_quick` found `result`'s slot.
+        if let Some(slot) = self.module.ids.get_mut(result as usize) {
+            slot.constant = next;
+        }
+        self.module.constants.push(constant);
+        true
+    }
+
+    /// A module-scope OpVariable whose operands were checked: its result and its record.
+    fn global_variable(&mut self, words: &[u32], index: u32) -> bool {
+        if !self.define_quick(word(words, 2), index) {
             return false;
         }
         self.section = Section::Globals;
@@ -205,35 +242,6 @@ impl Reader {
             data_type: None,
         });
         true
-    }
-
-    /// Any other instruction of [`Plain`] layout: R-9 and its operands here, then what the
-    /// general path records for it (whose errors are those the general path would report
-    /// at that point).
-    pub(super) fn checked(
-        &mut self,
-        info: &OpInfo,
-        plain: &Plain,
-        words: &[u32],
-        start: usize,
-        index: u32,
-    ) -> Result<bool, ReadError> {
-        let Some(grammar) = info.grammar else {
-            return Ok(false);
-        };
-        let op = grammar.opcode;
-        if !self.layout_allows(op, info.placement) || !self.plain(plain, words, index) {
-            return Ok(false);
-        }
-        let at = Site {
-            location: Location {
-                index,
-                byte_offset: (start * 4) as u32,
-            },
-            opcode: op as u16,
-        };
-        self.after_operands(at, op, info, words, start)?;
-        Ok(true)
     }
 
     /// R-8 for a result: defines `id` unless it is 0, beyond the id table (which is never

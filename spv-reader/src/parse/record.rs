@@ -549,6 +549,13 @@ impl Reader {
 /// The type a type-declaring opcode declares: `None` if `op` declares no type,
 /// `Some(Err(i))` if word `i` is missing.
 pub(super) fn type_of(op: Op, words: &[u32]) -> Option<Result<Type, usize>> {
+    op_info(op as u16)
+        .declares_type
+        .then(|| decode_type(op, words))
+}
+
+/// The type the type declaration `op` declares, or `Err(i)` if word `i` is missing.
+pub(super) fn decode_type(op: Op, words: &[u32]) -> Result<Type, usize> {
     let w = |i: usize| words.get(i).copied().ok_or(i);
     let id = |i: usize| w(i).map(Id);
     let rest = |i: usize| {
@@ -559,57 +566,54 @@ pub(super) fn type_of(op: Op, words: &[u32]) -> Option<Result<Type, usize>> {
             .map(|&x| Id(x))
             .collect::<Vec<_>>()
     };
-    let ty = (|| {
-        Ok(match op {
-            Op::TypeVoid => Type::Void,
-            Op::TypeBool => Type::Bool,
-            Op::TypeInt => Type::Int {
-                width: w(2)?,
-                signed: w(3)? != 0,
-            },
-            Op::TypeFloat => Type::Float { width: w(2)? },
-            Op::TypeVector => Type::Vector {
-                component: id(2)?,
-                count: w(3)?,
-            },
-            Op::TypeMatrix => Type::Matrix {
-                column: id(2)?,
-                count: w(3)?,
-            },
-            Op::TypeArray => Type::Array {
-                element: id(2)?,
-                length: id(3)?,
-            },
-            Op::TypeRuntimeArray => Type::RuntimeArray { element: id(2)? },
-            Op::TypeStruct => Type::Struct { members: rest(2) },
-            Op::TypePointer => Type::Pointer {
-                storage_class: w(2)?,
-                pointee: id(3)?,
-            },
-            Op::TypeUntypedPointerKHR => Type::UntypedPointer {
-                storage_class: w(2)?,
-            },
-            Op::TypeForwardPointer => Type::ForwardPointer {
-                storage_class: w(2)?,
-            },
-            Op::TypeFunction => Type::Function {
-                ret: id(2)?,
-                params: rest(3),
-            },
-            Op::TypeImage => Type::Image {
-                sampled_type: id(2)?,
-                dim: w(3)?,
-                depth: w(4)?,
-                arrayed: w(5)?,
-                multisampled: w(6)?,
-                sampled: w(7)?,
-                format: w(8)?,
-                access: words.get(9).copied(),
-            },
-            Op::TypeSampler => Type::Sampler,
-            Op::TypeSampledImage => Type::SampledImage { image: id(2)? },
-            _ => Type::Other { opcode: op as u16 },
-        })
-    })();
-    op_info(op as u16).declares_type.then_some(ty)
+    Ok(match op {
+        Op::TypeVoid => Type::Void,
+        Op::TypeBool => Type::Bool,
+        Op::TypeInt => Type::Int {
+            width: w(2)?,
+            signed: w(3)? != 0,
+        },
+        Op::TypeFloat => Type::Float { width: w(2)? },
+        Op::TypeVector => Type::Vector {
+            component: id(2)?,
+            count: w(3)?,
+        },
+        Op::TypeMatrix => Type::Matrix {
+            column: id(2)?,
+            count: w(3)?,
+        },
+        Op::TypeArray => Type::Array {
+            element: id(2)?,
+            length: id(3)?,
+        },
+        Op::TypeRuntimeArray => Type::RuntimeArray { element: id(2)? },
+        Op::TypeStruct => Type::Struct { members: rest(2) },
+        Op::TypePointer => Type::Pointer {
+            storage_class: w(2)?,
+            pointee: id(3)?,
+        },
+        Op::TypeUntypedPointerKHR => Type::UntypedPointer {
+            storage_class: w(2)?,
+        },
+        Op::TypeForwardPointer => Type::ForwardPointer {
+            storage_class: w(2)?,
+        },
+        Op::TypeFunction => Type::Function {
+            ret: id(2)?,
+            params: rest(3),
+        },
+        Op::TypeImage => Type::Image {
+            sampled_type: id(2)?,
+            dim: w(3)?,
+            depth: w(4)?,
+            arrayed: w(5)?,
+            multisampled: w(6)?,
+            sampled: w(7)?,
+            format: w(8)?,
+            access: words.get(9).copied(),
+        },
+        Op::TypeSampler => Type::Sampler,
+        Op::TypeSampledImage => Type::SampledImage { image: id(2)? },
+        _ => Type::Other { opcode: op as u16 },
+    })
 }
