@@ -37,9 +37,22 @@ pub(crate) struct OpInfo {
 pub(crate) enum Quick {
     /// No shortest path.
     None,
-    /// An opcode of [`Plain`] layout, checked by one function, then recorded as [`Shaped`]
-    /// says.
-    Shaped(Plain, Shaped),
+    /// A block instruction of [`Plain`] layout that adds nothing to the tables beyond its
+    /// result.
+    Plain(Plain),
+    /// A block terminator of [`Plain`] layout.
+    Terminator(Plain),
+    /// OpSelectionMerge and OpLoopMerge, of [`Plain`] layout.
+    Merge(Plain),
+    /// OpVariable: in a block, a plain instruction; at module scope, a global variable.
+    Variable(Plain),
+    /// A type declaration of [`Plain`] layout.
+    Type(Plain, Op),
+    /// A constant declaration of [`Plain`] layout.
+    Constant(Plain, Op),
+    /// Any other opcode of [`Plain`] layout: the layout check of R-9 and the operands here,
+    /// then the general path's `record`.
+    Checked(Plain),
     /// OpLabel.
     Label,
     /// OpName.
@@ -62,25 +75,6 @@ pub(crate) enum Quick {
     ExecutionMode,
 }
 
-/// What an opcode of [`Plain`] layout needs besides its operands.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Shaped {
-    /// A block instruction that adds nothing to the tables beyond its result.
-    Plain,
-    /// A block terminator.
-    Terminator,
-    /// OpSelectionMerge and OpLoopMerge.
-    Merge,
-    /// OpVariable: in a block, a plain instruction; at module scope, a global variable.
-    Variable,
-    /// A type declaration.
-    Type(Op),
-    /// A constant declaration.
-    Constant(Op),
-    /// Any other: the layout check of R-9 here, then the general path's `record`.
-    Checked,
-}
-
 /// An operand layout the shortest paths check, as positions in the instruction's words so
 /// that the check needs no branch per operand kind: a word count in `min_words..=max_words`,
 /// ids at the positions of `id_words` (the result type first, if any) and from `id_tail` to
@@ -91,9 +85,10 @@ pub(crate) struct Plain {
     pub(crate) head: u8,
     pub(crate) min_words: u16,
     pub(crate) max_words: u16,
+    /// Every id position of the fixed operands, the result type first.
     pub(crate) id_words: u32,
-    /// The first word of a tail of ids (0: none).
-    pub(crate) id_tail: u8,
+    /// The first word of a tail of ids (`u16::MAX`: none).
+    pub(crate) id_tail: u16,
     /// Whether the id tail is of (id, id) pairs (OpPhi), hence of even length.
     pub(crate) id_pairs: bool,
     /// Whether the last operand is OpConstant's literal, as wide as the result type.
@@ -500,7 +495,7 @@ fn quick(
     plain: Option<Plain>,
 ) -> Quick {
     let global = placement == Placement::Module(Section::Globals);
-    let shaped = match op {
+    let shaped: fn(Plain) -> Quick = match op {
         // Declared by its operand rather than a result; OpUndef may be in a function.
         Op::TypeForwardPointer | Op::Undef => return Quick::None,
         Op::Name => return Quick::Name,
@@ -513,18 +508,18 @@ fn quick(
         Op::EntryPoint => return Quick::EntryPoint,
         Op::ExecutionMode => return Quick::ExecutionMode,
         Op::Label => return Quick::Label,
-        _ if declares_type => Shaped::Type(op),
-        _ if global => Shaped::Constant(op),
-        Op::Variable => Shaped::Variable,
-        Op::SelectionMerge | Op::LoopMerge => Shaped::Merge,
-        _ if rspirv::grammar::reflect::is_block_terminator(op) => Shaped::Terminator,
+        _ if declares_type => return plain.map_or(Quick::None, |plain| Quick::Type(plain, op)),
+        _ if global => return plain.map_or(Quick::None, |plain| Quick::Constant(plain, op)),
+        Op::Variable => Quick::Variable,
+        Op::SelectionMerge | Op::LoopMerge => Quick::Merge,
+        _ if rspirv::grammar::reflect::is_block_terminator(op) => Quick::Terminator,
         // Inside a block these record nothing (OpLine outside a block is allowed: the
         // general path takes it).
-        Op::Line | Op::NoLine | Op::Nop => Shaped::Plain,
-        _ if placement == Placement::Body && !records => Shaped::Plain,
-        _ => Shaped::Checked,
+        Op::Line | Op::NoLine | Op::Nop => Quick::Plain,
+        _ if placement == Placement::Body && !records => Quick::Plain,
+        _ => Quick::Checked,
     };
-    plain.map_or(Quick::None, |plain| Quick::Shaped(plain, shaped))
+    plain.map_or(Quick::None, shaped)
 }
 
 /// The [`Plain`] layout of `inst`, when it has one: fixed ids, literals and up to two
@@ -623,11 +618,7 @@ fn plain_layout(inst: &Instruction<'static>, forward: Forward) -> Option<Plain> 
         min_words,
         max_words,
         id_words,
-        id_tail: if id_tail {
-            u8::try_from(fixed).ok()?
-        } else {
-            0
-        },
+        id_tail: if id_tail { fixed } else { u16::MAX },
         id_pairs: after == After::Pairs,
         number: after == After::Number,
         forward,

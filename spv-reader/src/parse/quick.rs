@@ -9,7 +9,7 @@ use super::ids::{declared, note_forward};
 use super::record::decode_type;
 use super::{Reader, Site};
 use crate::error::ReadError;
-use crate::grammar::{Forward, OpInfo, Plain, Quick, Section, Shaped};
+use crate::grammar::{Forward, OpInfo, Plain, Quick, Section};
 use crate::limits::MAX_NESTING_DEPTH;
 use crate::module::{NONE, Span};
 use crate::operands;
@@ -29,11 +29,19 @@ impl Reader {
         start: usize,
         index: u32,
     ) -> Result<bool, ReadError> {
+        let at = Location {
+            index,
+            byte_offset: (start * 4) as u32,
+        };
         Ok(match &info.quick {
             Quick::None => false,
-            Quick::Shaped(plain, shaped) => {
-                return self.shaped(info, plain, *shaped, words, start, index);
-            }
+            Quick::Plain(plain) => self.shaped::<PLAIN>(plain, Op::Nop, words, at),
+            Quick::Terminator(plain) => self.shaped::<TERMINATOR>(plain, Op::Nop, words, at),
+            Quick::Merge(plain) => self.shaped::<MERGE>(plain, Op::Nop, words, at),
+            Quick::Variable(plain) => self.shaped::<VARIABLE>(plain, Op::Nop, words, at),
+            Quick::Type(plain, op) => self.shaped::<TYPE>(plain, *op, words, at),
+            Quick::Constant(plain, op) => self.shaped::<CONSTANT>(plain, *op, words, at),
+            Quick::Checked(plain) => return self.checked(info, plain, words, start, index),
             Quick::Label => self.label(words, index),
             Quick::Name => self.name(words, index),
             Quick::MemberName => self.member_name(words, index),
@@ -48,66 +56,76 @@ impl Reader {
     }
 
     /// An instruction of [`Plain`] layout: for where it is, R-5, R-7, R-8 and
-    /// R-10 for its operands, R-8 for its result, then what `shaped` records. Only the
-    /// general path's `record` step, for [`Shaped::Checked`], can fail, with the error the
-    /// general path would report at that point.
-    fn shaped(
+    /// R-10 for its operands, R-8 for its result, then what `KIND` (one of the constants
+    /// below, so that each kind gets its own copy without a branch on it) records: `op` is
+    /// the type or constant declared.
+    #[inline]
+    fn shaped<const KIND: u8>(
+        &mut self,
+        plain: &Plain,
+        op: Op,
+        words: &[u32],
+        at: Location,
+    ) -> bool {
+        let index = at.index;
+        let global = self.open.is_none();
+        let placed = match KIND {
+            TYPE | CONSTANT => self.in_section(Section::Globals),
+            VARIABLE if global => self.in_section(Section::Globals),
+            _ => self.in_block(),
+        };
+        if !placed || !self.plain_operands(plain, words, index) {
+            return false;
+        }
+        // The result is the last head word.
+        let result = (plain.head > 1).then(|| word(words, usize::from(plain.head) - 1));
+        match KIND {
+            // (No terminator or merge instruction has a result.)
+            TERMINATOR => result.is_none() && self.close_block(index),
+            MERGE => result.is_none() && self.merge(words, index),
+            VARIABLE if global => self.global_variable(words, index),
+            TYPE => self.type_declaration(op, words, index),
+            CONSTANT => self.constant_declaration(op, words, at),
+            _ => result.is_none_or(|id| self.define_quick(id, index)),
+        }
+    }
+
+    /// Any other instruction of [`Plain`] layout: R-9 and its operands here, then what the
+    /// general path records for it (whose errors are those the general path would report
+    /// at that point).
+    fn checked(
         &mut self,
         info: &OpInfo,
         plain: &Plain,
-        shaped: Shaped,
         words: &[u32],
         start: usize,
         index: u32,
     ) -> Result<bool, ReadError> {
-        let placed = match shaped {
-            Shaped::Plain | Shaped::Terminator | Shaped::Merge => self.in_block(),
-            Shaped::Variable if self.open.is_none() => self.in_section(Section::Globals),
-            Shaped::Variable => self.in_block(),
-            Shaped::Type(_) | Shaped::Constant(_) => self.in_section(Section::Globals),
-            Shaped::Checked => {
-                let op = info.grammar.map(|g| g.opcode);
-                op.is_some_and(|op| self.layout_allows(op, info.placement))
-            }
+        let Some(grammar) = info.grammar else {
+            return Ok(false);
         };
-        if !placed || !self.plain_operands(plain, words, index) {
+        let op = grammar.opcode;
+        if !self.layout_allows(op, info.placement) || !self.plain_operands(plain, words, index) {
             return Ok(false);
         }
-        // The result is the last head word.
         let result = (plain.head > 1).then(|| word(words, usize::from(plain.head) - 1));
-        Ok(match shaped {
-            Shaped::Plain => result.is_none_or(|id| self.define_quick(id, index)),
-            // (No terminator or merge instruction has a result.)
-            Shaped::Terminator => result.is_none() && self.close_block(index),
-            Shaped::Merge => result.is_none() && self.merge(words, index),
-            Shaped::Variable if self.open.is_none() => self.global_variable(words, index),
-            Shaped::Variable => self.define_quick(word(words, 2), index),
-            Shaped::Type(op) => self.type_declaration(op, words, index),
-            Shaped::Constant(op) => self.constant_declaration(op, words, start, index),
-            Shaped::Checked => {
-                if result.is_some_and(|id| !self.define_quick(id, index)) {
-                    return Ok(false);
-                }
-                let Some(grammar) = info.grammar else {
-                    return Ok(false);
-                };
-                let op = grammar.opcode;
-                let at = Site {
-                    location: Location {
-                        index,
-                        byte_offset: (start * 4) as u32,
-                    },
-                    opcode: op as u16,
-                };
-                self.after_operands(at, op, info, words, start)?;
-                true
-            }
-        })
+        if result.is_some_and(|id| !self.define_quick(id, index)) {
+            return Ok(false);
+        }
+        let at = Site {
+            location: Location {
+                index,
+                byte_offset: (start * 4) as u32,
+            },
+            opcode: op as u16,
+        };
+        self.after_operands(at, op, info, words, start)?;
+        Ok(true)
     }
 
     /// for the operands of an instruction of [`Plain`] layout (the
     /// result excepted).
-    #[inline]
+    #[inline(always)]
     fn plain_operands(&mut self, plain: &Plain, words: &[u32], index: u32) -> bool {
         let count = words.len();
         if count < usize::from(plain.min_words) || count > usize::from(plain.max_words) {
@@ -120,16 +138,19 @@ impl Reader {
             declared_all &= declared(ids, word(words, mask.trailing_zeros() as usize));
             mask &= mask - 1;
         }
-        if plain.id_tail != 0 {
-            let tail = words.get(usize::from(plain.id_tail)..).unwrap_or(&[]);
-            declared_all &= tail.iter().all(|&id| declared(ids, id));
+        // No id tail: `id_tail` is past the end.
+        for &id in words.get(usize::from(plain.id_tail)..).unwrap_or(&[]) {
+            declared_all &= declared(ids, id);
         }
         if plain.id_pairs && !(count - usize::from(plain.id_tail)).is_multiple_of(2) {
             return false;
         }
-        for enumerant in &plain.enumerants {
-            if enumerant.at != 0 && !enumerant.accepts(word(words, usize::from(enumerant.at))) {
-                return false;
+        // The enumerants fill their slots in order.
+        if plain.enumerants[0].at != 0 {
+            for enumerant in &plain.enumerants {
+                if enumerant.at != 0 && !enumerant.accepts(word(words, usize::from(enumerant.at))) {
+                    return false;
+                }
             }
         }
         if plain.number && !self.plain_number(words, usize::from(plain.min_words) - 1) {
@@ -167,13 +188,11 @@ impl Reader {
             position += 1;
             mask &= mask - 1;
         }
-        if plain.id_tail != 0 {
-            for &id in words.get(usize::from(plain.id_tail)..).unwrap_or(&[]) {
-                if !self.quick_id(id, plain.forward, position, index) {
-                    return false;
-                }
-                position += 1;
+        for &id in words.get(usize::from(plain.id_tail)..).unwrap_or(&[]) {
+            if !self.quick_id(id, plain.forward, position, index) {
+                return false;
             }
+            position += 1;
         }
         true
     }
@@ -200,12 +219,10 @@ impl Reader {
     }
 
     /// A constant declaration whose operands were checked: its result and its value.
-    fn constant_declaration(&mut self, op: Op, words: &[u32], start: usize, index: u32) -> bool {
+    fn constant_declaration(&mut self, op: Op, words: &[u32], location: Location) -> bool {
+        let index = location.index;
         let at = Site {
-            location: Location {
-                index,
-                byte_offset: (start * 4) as u32,
-            },
+            location,
             opcode: op as u16,
         };
         // The constant is decoded before the result is defined, so that nothing is changed
@@ -579,6 +596,14 @@ impl Reader {
         true
     }
 }
+
+/// The kinds of [`Reader::shaped`].
+const PLAIN: u8 = 0;
+const TERMINATOR: u8 = 1;
+const MERGE: u8 = 2;
+const VARIABLE: u8 = 3;
+const TYPE: u8 = 4;
+const CONSTANT: u8 = 5;
 
 /// Word `i` of `words`, 0 when absent (callers checked the length).
 #[inline]
