@@ -490,29 +490,31 @@ pub(crate) fn decode_string(words: &[u32], out: &mut Vec<u8>) -> (usize, Result<
 /// of words it occupies, or `None` when the string needs [`decode_string`]'s general path.
 #[inline]
 pub(crate) fn ascii_string_words(words: &[u32]) -> Option<usize> {
-    // Bit 7 of each byte: set in any byte ≥ 0x80 (not ASCII).
-    const HIGH: u32 = 0x8080_8080;
-    const LOW: u32 = 0x0101_0101;
     for (i, &word) in words.iter().enumerate() {
-        if word & HIGH != 0 {
-            return None;
-        }
-        // With bit 7 clear everywhere, a byte of `word - LOW` has bit 7 set only below a
-        // zero byte or at one (the classic "has a zero byte" test).
-        if word.wrapping_sub(LOW) & HIGH == 0 {
+        let nul = nul_bits(word);
+        if (word & HIGH_BITS) | nul == 0 {
             continue;
         }
-        let bytes = word.to_le_bytes();
-        let nul = bytes.iter().position(|&b| b == 0).unwrap_or(4);
-        if bytes
-            .get(nul..)
-            .is_some_and(|pad| pad.iter().any(|&b| b != 0))
-        {
+        // Not ASCII, or the last word: its first nul, then zero padding (the word shifted
+        // down to its nul is 0).
+        let at = nul.trailing_zeros() / 8;
+        if word & HIGH_BITS != 0 || word >> (8 * at) != 0 {
             return None;
         }
-        return (i * 4 + nul <= MAX_STRING_LENGTH).then_some(i + 1);
+        return (i * 4 + at as usize <= MAX_STRING_LENGTH).then_some(i + 1);
     }
     None
+}
+
+/// Bit 7 of each byte: set in any byte ≥ 0x80 (not ASCII).
+const HIGH_BITS: u32 = 0x8080_8080;
+
+/// Bit 7 set in the first zero byte of `word` (little-endian byte order), possibly in later
+/// bytes, and nowhere else: the classic "has a zero byte" test, whose lowest set bit is
+/// exact. 0 when `word` has no zero byte.
+#[inline]
+pub(crate) fn nul_bits(word: u32) -> u32 {
+    word.wrapping_sub(0x0101_0101) & !word & HIGH_BITS
 }
 
 /// Whether operands of `kind` are bit masks (SPIR-V §3: the "-Mask" operand kinds).

@@ -207,27 +207,9 @@ impl Reader {
         let consumed = operands::ascii_string_words(words)?;
         if keep {
             let string = words.get(..consumed).unwrap_or(&[]);
-            self.keep_ascii_string(string);
+            self.captured = Some(self.keep_ascii(string));
         }
         Some(consumed)
-    }
-
-    /// Appends the ASCII string of `words` (which [`operands::ascii_string_words`] accepted,
-    /// all of them) to the module's strings and captures its span for `record`.
-    pub(super) fn keep_ascii_string(&mut self, words: &[u32]) {
-        let start = self.module.strings.len();
-        for &w in words {
-            self.module.strings.extend_from_slice(&w.to_le_bytes());
-        }
-        // The string ends at the first nul of its last word.
-        let last = words.last().copied().unwrap_or(0).to_le_bytes();
-        let nul = last.iter().position(|&b| b == 0).unwrap_or(4);
-        let end = (start + words.len() * 4).saturating_sub(4) + nul;
-        self.module.strings.truncate(end);
-        self.captured = Some(Span {
-            start: start as u32,
-            end: end as u32,
-        });
     }
 
     /// for the parameters of a mask that `plain_mask_parameters` accepted: ids are

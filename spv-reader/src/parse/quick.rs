@@ -419,7 +419,7 @@ impl Reader {
 
     /// Appends the ASCII string of `words` (all of them, as `ascii_string_words` accepted
     /// it) to the module's strings.
-    fn keep_ascii(&mut self, words: &[u32]) -> Span {
+    pub(super) fn keep_ascii(&mut self, words: &[u32]) -> Span {
         let strings = &mut self.module.strings;
         let start = strings.len();
         strings.reserve(words.len() * 4);
@@ -427,8 +427,8 @@ impl Reader {
             strings.extend_from_slice(&w.to_le_bytes());
         }
         // The string ends at the first nul of its last word.
-        let last = words.last().copied().unwrap_or(0).to_le_bytes();
-        let nul = last.iter().position(|&b| b == 0).unwrap_or(4);
+        let last = words.last().copied().unwrap_or(0);
+        let nul = operands::nul_bits(last).trailing_zeros() as usize / 8;
         strings.truncate((start + words.len() * 4).saturating_sub(4) + nul);
         Span {
             start: start as u32,
