@@ -140,9 +140,9 @@ impl Reader {
                 // up), so that the tables are not reallocated while they fill.
                 strings: Vec::with_capacity(n),
                 names: Vec::with_capacity(n / 32),
-                member_names: Vec::with_capacity(n / 64),
+                member_names: Vec::new(),
                 decorations: Vec::with_capacity(n / 32),
-                types: Vec::with_capacity(n / 32),
+                types: Vec::with_capacity(n / 16),
                 constants: Vec::with_capacity(n / 32),
                 capabilities: Vec::new(),
                 extensions: Vec::new(),
@@ -150,7 +150,7 @@ impl Reader {
                 memory_model: None,
                 entry_points: Vec::new(),
                 execution_modes: Vec::new(),
-                global_variables: Vec::new(),
+                global_variables: Vec::with_capacity(16),
                 functions: Vec::new(),
                 warnings: Vec::new(),
             },
@@ -581,10 +581,15 @@ impl Reader {
         let m = &mut self.module;
         // The instruction index keeps module order among decorations of one target; the
         // span start keeps the first OpMemberName of a member first.
-        m.decorations
-            .sort_unstable_by_key(|d| (d.target, d.member, d.inst));
-        m.member_names
-            .sort_unstable_by_key(|&(t, mem, span)| (t, mem, span.start));
+        // Compilers often emit them in this order already; checking is cheaper than sorting.
+        let decoration_key = |d: &DecorationRecord| (d.target, d.member, d.inst);
+        if !m.decorations.is_sorted_by_key(decoration_key) {
+            m.decorations.sort_unstable_by_key(decoration_key);
+        }
+        let member_key = |&(t, mem, span): &(u32, u32, Span)| (t, mem, span.start);
+        if !m.member_names.is_sorted_by_key(member_key) {
+            m.member_names.sort_unstable_by_key(member_key);
+        }
         m.member_names.dedup_by_key(|&mut (t, mem, _)| (t, mem));
         Ok(self.module)
     }

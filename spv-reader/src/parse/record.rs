@@ -268,7 +268,10 @@ impl Reader {
             .module
             .strings
             .get(span.start as usize..span.end as usize);
-        let name = String::from_utf8_lossy(bytes.unwrap_or(&[])).into_owned();
+        // The reader kept only strings it checked to be UTF-8.
+        let name = std::str::from_utf8(bytes.unwrap_or(&[]))
+            .unwrap_or("")
+            .to_owned();
         self.module.entry_points.push(EntryPoint {
             inst: InstIndex(index),
             execution_model,
