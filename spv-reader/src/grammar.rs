@@ -95,6 +95,8 @@ pub(crate) struct Plain {
     pub(crate) number: bool,
     pub(crate) forward: Forward,
     pub(crate) enumerants: [PlainEnumerant; 2],
+    /// Whether an id-pair tail, an enumerant or a number needs checking.
+    pub(crate) extras: bool,
 }
 
 /// An enumerant or mask of a [`Plain`] layout and the values the shortest paths accept
@@ -623,6 +625,7 @@ fn plain_layout(inst: &Instruction<'static>, forward: Forward) -> Option<Plain> 
         number: after == After::Number,
         forward,
         enumerants,
+        extras: after == After::Pairs || after == After::Number || enumerants[0].at != 0,
     })
 }
 

@@ -142,21 +142,26 @@ impl Reader {
         for &id in words.get(usize::from(plain.id_tail)..).unwrap_or(&[]) {
             declared_all &= declared(ids, id);
         }
+        if plain.extras && !self.plain_extras(plain, words) {
+            return false;
+        }
+        declared_all || self.plain_forward(plain, words, index)
+    }
+
+    /// The rarer checks of a [`Plain`] layout: an even id-pair tail, the enumerants, the
+    /// width of OpConstant's literal.
+    fn plain_extras(&self, plain: &Plain, words: &[u32]) -> bool {
+        let count = words.len();
         if plain.id_pairs && !(count - usize::from(plain.id_tail)).is_multiple_of(2) {
             return false;
         }
         // The enumerants fill their slots in order.
-        if plain.enumerants[0].at != 0 {
-            for enumerant in &plain.enumerants {
-                if enumerant.at != 0 && !enumerant.accepts(word(words, usize::from(enumerant.at))) {
-                    return false;
-                }
+        for enumerant in &plain.enumerants {
+            if enumerant.at != 0 && !enumerant.accepts(word(words, usize::from(enumerant.at))) {
+                return false;
             }
         }
-        if plain.number && !self.plain_number(words, usize::from(plain.min_words) - 1) {
-            return false;
-        }
-        declared_all || self.plain_forward(plain, words, index)
+        !plain.number || self.plain_number(words, usize::from(plain.min_words) - 1)
     }
 
     /// R-12 for OpConstant's literal, from word `at` to the end: as wide as the result type.
