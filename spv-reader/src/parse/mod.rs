@@ -128,7 +128,8 @@ impl Reader {
         // Every defined id takes an instruction of at least two words, so the id table never
         // needs more than half the words; most modules define ids up to the bound.
         let ids = (header.bound as usize).min(words.len() / 2 + 1);
-        let starts = Vec::with_capacity(words.len() / 4);
+        // The corpus has at most 0.28 instructions per word in 99% of its modules.
+        let starts = Vec::with_capacity(words.len() * 2 / 7);
         let n = words.len();
         Reader {
             module: Module {
@@ -141,7 +142,7 @@ impl Reader {
                 strings: Vec::with_capacity(n),
                 names: Vec::with_capacity(n / 32),
                 member_names: Vec::new(),
-                decorations: Vec::with_capacity(n / 32),
+                decorations: Vec::with_capacity(n / 24),
                 types: Vec::with_capacity(n / 16),
                 constants: Vec::with_capacity(n / 32),
                 capabilities: Vec::new(),
