@@ -105,7 +105,7 @@ pub struct Module {
     pub(crate) words: Vec<u32>,
     /// Word offset of each instruction in `words`, in module order.
     pub(crate) starts: Vec<u32>,
-    /// Indexed by id; as long as the largest id defined or referenced, plus one, or more.
+    /// Indexed by id; longer than the largest id defined or referenced.
     pub(crate) ids: Vec<IdSlot>,
     /// Every kept string (names, extension names, entry-point names) back to back, as
     /// bytes the reader checked to be UTF-8.

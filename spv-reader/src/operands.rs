@@ -496,7 +496,7 @@ pub(crate) fn ascii_string_words(words: &[u32]) -> Option<usize> {
             continue;
         }
         // Not ASCII, or the last word: its first nul, then zero padding (the word shifted
-        // down to its nul is 0).
+        // down to its nul is 0; the shift runs only for an ASCII word with a nul, `at` < 4).
         let at = nul.trailing_zeros() / 8;
         if word & HIGH_BITS != 0 || word >> (8 * at) != 0 {
             return None;
