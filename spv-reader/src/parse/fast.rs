@@ -323,6 +323,7 @@ impl Reader {
 /// The parameters of decoration `value` when every one is a one-word literal, an id, a
 /// string or a value enumerant (all decorations but FPFastMathMode, whose parameter is a
 /// mask, and unknown ones), so that [`Reader::fast_decoration`] can check them.
+#[inline]
 pub(super) fn plain_decoration(value: u32) -> Option<&'static [K]> {
     /// Decoration values above this are looked up directly (the grammar's largest is
     /// below it); the answers for smaller ones are computed once.

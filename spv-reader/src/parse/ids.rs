@@ -129,6 +129,7 @@ pub(super) fn forward_reference(
 /// [`FORWARD`] mark in its slot, counted in `forward_refs`), unless an earlier instruction
 /// did. The caller checked that `id` is below the bound, at most `MAX_ID_BOUND + 1`, and not
 /// declared.
+#[inline]
 pub(super) fn note_forward(ids: &mut Vec<IdSlot>, forward_refs: &mut u32, id: u32, index: u32) {
     let i = id as usize;
     if i >= ids.len() {
