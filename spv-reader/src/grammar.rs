@@ -25,6 +25,134 @@ pub(crate) struct OpInfo {
     pub(crate) fast: Option<FastShape>,
     /// Whether the reader's tables or function structure need this instruction.
     pub(crate) records: bool,
+    /// How the reading loop's shortest paths (`parse::quick`) take the opcode.
+    pub(crate) quick: Quick,
+}
+
+/// The shortest path of the reading loop for an opcode. Each checks everything the general
+/// path checks and returns `false`, having changed nothing the general path would do
+/// differently, when anything is unusual or wrong; the general path then locates the
+/// problem.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Quick {
+    /// No shortest path.
+    None,
+    /// A block instruction of [`Plain`] layout that adds nothing to the tables beyond its
+    /// result.
+    Plain(Plain),
+    /// A block terminator of [`Plain`] layout.
+    Terminator(Plain),
+    /// OpSelectionMerge and OpLoopMerge, of [`Plain`] layout.
+    Merge(Plain),
+    /// OpVariable: in a block, a plain instruction; at module scope, a global variable.
+    Variable(Plain),
+    /// A type declaration of [`Plain`] layout.
+    Type(Plain, Op),
+    /// A constant declaration of [`Plain`] layout.
+    Constant(Plain, Op),
+    /// Any other opcode of [`Plain`] layout: the layout check of R-9 and the operands here,
+    /// then the general path's `record`.
+    Checked(Plain),
+    /// OpLabel.
+    Label,
+    /// OpName.
+    Name,
+    /// OpMemberName.
+    MemberName,
+    /// OpDecorate.
+    Decorate,
+    /// OpMemberDecorate.
+    MemberDecorate,
+    /// OpExtInst in a block.
+    ExtInst,
+    /// OpExtInstImport.
+    ExtInstImport,
+    /// OpExtension.
+    Extension,
+    /// OpEntryPoint.
+    EntryPoint,
+    /// OpExecutionMode.
+    ExecutionMode,
+}
+
+/// An operand layout the shortest paths check, as positions in the instruction's words so
+/// that the check needs no branch per operand kind: a word count in `min_words..=max_words`,
+/// ids at the positions of `id_words` (the result type first, if any) and from `id_tail` to
+/// the end, up to two enumerants or masks, literals elsewhere.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Plain {
+    /// Words before the operands: 1, 2 with a result, 3 with a result type and a result.
+    pub(crate) head: u8,
+    pub(crate) min_words: u16,
+    pub(crate) max_words: u16,
+    /// Every id position of the fixed operands, the result type first.
+    pub(crate) id_words: u32,
+    /// The first word of a tail of ids (`u16::MAX`: none).
+    pub(crate) id_tail: u16,
+    /// Whether the id tail is of (id, id) pairs (OpPhi), hence of even length.
+    pub(crate) id_pairs: bool,
+    /// Whether the last operand is OpConstant's literal, as wide as the result type.
+    pub(crate) number: bool,
+    pub(crate) forward: Forward,
+    pub(crate) enumerants: [PlainEnumerant; 2],
+    /// Whether an id-pair tail, an enumerant or a number needs checking.
+    pub(crate) extras: bool,
+}
+
+/// An enumerant or mask of a [`Plain`] layout and the values the shortest paths accept
+/// without asking the grammar; others go to the general path (which warns about unknown
+/// values and decodes mask parameters).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct PlainEnumerant {
+    /// Its position in the words (0: none).
+    pub(crate) at: u8,
+    pub(crate) is_mask: bool,
+    /// For a value enumerant, bit `v` set for each known value `v` below 64 (larger values
+    /// are looked up by `kind`); for a mask, the known bits without parameters.
+    pub(crate) known: u64,
+    pub(crate) kind: OperandKind,
+}
+
+impl PlainEnumerant {
+    const NONE: PlainEnumerant = PlainEnumerant {
+        at: 0,
+        is_mask: false,
+        known: 0,
+        kind: OperandKind::LiteralInteger,
+    };
+
+    fn new(at: u8, kind: OperandKind) -> PlainEnumerant {
+        use crate::operands::{enum_is_known, is_mask, plain_mask_parameters};
+        let known = if is_mask(kind) {
+            (0..32)
+                .map(|bit| 1u32 << bit)
+                .filter(|&bit| plain_mask_parameters(kind, bit) == Some(0))
+                .fold(0, |bits, bit| bits | u64::from(bit))
+        } else {
+            (0..64)
+                .filter(|&value| enum_is_known(kind, value))
+                .fold(0, |known, value| known | 1u64 << value)
+        };
+        PlainEnumerant {
+            at,
+            is_mask: is_mask(kind),
+            known,
+            kind,
+        }
+    }
+
+    /// Whether `value` is known (for a mask: only known bits without parameters).
+    #[inline]
+    pub(crate) fn accepts(&self, value: u32) -> bool {
+        let value = u64::from(value);
+        if self.is_mask {
+            value & !self.known == 0
+        } else if value < 64 {
+            self.known & (1 << value) != 0
+        } else {
+            crate::operands::enum_is_known(self.kind, value as u32)
+        }
+    }
 }
 
 /// The sections of the logical layout (SPIR-V §2.4, spirv.md §1.5), in order.
@@ -88,9 +216,6 @@ pub(crate) struct FastShape {
     /// the fast path takes only when the set's grammar gives ids alone.
     pub(crate) ext_inst: bool,
     pub(crate) tail: Tail,
-    /// Whether the layout is only ids and literals, with an id or literal tail or none
-    /// (no enumerant, not OpExtInst): checked by the shortest path.
-    pub(crate) simple: bool,
 }
 
 /// What may follow the fixed operands of a [`FastShape`].
@@ -117,7 +242,8 @@ pub(crate) enum Tail {
     Other,
 }
 
-const UNKNOWN: OpInfo = OpInfo {
+/// The facts of an opcode the grammar does not define.
+pub(crate) const UNKNOWN: OpInfo = OpInfo {
     grammar: None,
     has_type: false,
     has_result: false,
@@ -126,10 +252,12 @@ const UNKNOWN: OpInfo = OpInfo {
     forward: Forward::Never,
     fast: None,
     records: false,
+    quick: Quick::None,
 };
 
+/// The opcode table, indexed by opcode (unknown opcodes above the largest are absent).
 #[inline]
-fn table() -> &'static [OpInfo] {
+pub(crate) fn table() -> &'static [OpInfo] {
     static TABLE: OnceLock<Vec<OpInfo>> = OnceLock::new();
     TABLE.get_or_init(build_table)
 }
@@ -157,15 +285,26 @@ fn build_table() -> Vec<OpInfo> {
             let declares_constant =
                 inst.opname.starts_with("Constant") || inst.opname.starts_with("SpecConstant");
             let op = inst.opcode;
+            let placement = placement(op, declares_type || declares_constant);
+            let forward = forward(op);
+            let fast = fast_shape(inst);
+            let records = records(op, declares_type || declares_constant);
             *slot = OpInfo {
                 grammar: Some(inst),
                 has_type,
                 has_result,
                 declares_type,
-                placement: placement(op, declares_type || declares_constant),
-                forward: forward(op),
-                fast: fast_shape(inst),
-                records: records(op, declares_type || declares_constant),
+                placement,
+                forward,
+                fast,
+                records,
+                quick: quick(
+                    op,
+                    placement,
+                    records,
+                    declares_type,
+                    plain_layout(inst, forward),
+                ),
             };
         }
     }
@@ -299,7 +438,6 @@ fn fast_shape(inst: &Instruction<'static>) -> Option<FastShape> {
         enumerant: None,
         ext_inst: false,
         tail: Tail::None,
-        simple: false,
     };
     for operand in inst.operands {
         if shape.tail != Tail::None {
@@ -347,10 +485,148 @@ fn fast_shape(inst: &Instruction<'static>) -> Option<FastShape> {
             _ => shape.tail = Tail::Other,
         }
     }
-    shape.simple = shape.enumerant.is_none()
-        && !shape.ext_inst
-        && matches!(shape.tail, Tail::None | Tail::Ids | Tail::Literals);
     Some(shape)
+}
+
+/// The shortest path of `op`, given its [`Plain`] layout if it has one.
+fn quick(
+    op: Op,
+    placement: Placement,
+    records: bool,
+    declares_type: bool,
+    plain: Option<Plain>,
+) -> Quick {
+    let global = placement == Placement::Module(Section::Globals);
+    let shaped: fn(Plain) -> Quick = match op {
+        // Declared by its operand rather than a result; OpUndef may be in a function.
+        Op::TypeForwardPointer | Op::Undef => return Quick::None,
+        Op::Name => return Quick::Name,
+        Op::MemberName => return Quick::MemberName,
+        Op::Decorate => return Quick::Decorate,
+        Op::MemberDecorate => return Quick::MemberDecorate,
+        Op::ExtInst => return Quick::ExtInst,
+        Op::ExtInstImport => return Quick::ExtInstImport,
+        Op::Extension => return Quick::Extension,
+        Op::EntryPoint => return Quick::EntryPoint,
+        Op::ExecutionMode => return Quick::ExecutionMode,
+        Op::Label => return Quick::Label,
+        _ if declares_type => return plain.map_or(Quick::None, |plain| Quick::Type(plain, op)),
+        _ if global => return plain.map_or(Quick::None, |plain| Quick::Constant(plain, op)),
+        Op::Variable => Quick::Variable,
+        Op::SelectionMerge | Op::LoopMerge => Quick::Merge,
+        _ if rspirv::grammar::reflect::is_block_terminator(op) => Quick::Terminator,
+        // Inside a block these record nothing (OpLine outside a block is allowed: the
+        // general path takes it).
+        Op::Line | Op::NoLine | Op::Nop => Quick::Plain,
+        _ if placement == Placement::Body && !records => Quick::Plain,
+        _ => Quick::Checked,
+    };
+    plain.map_or(Quick::None, shaped)
+}
+
+/// The [`Plain`] layout of `inst`, when it has one: fixed ids, literals and up to two
+/// enumerants or masks without parameters, then ids, an optional id, literals, (id, id)
+/// pairs, OpConstant's number or nothing; optional operands that no layout here describes
+/// are taken when absent. Not OpExtInst, whose operands depend on its set.
+fn plain_layout(inst: &Instruction<'static>, forward: Forward) -> Option<Plain> {
+    /// What follows the fixed operands.
+    #[derive(PartialEq)]
+    enum After {
+        Nothing,
+        Ids,
+        OptionalId,
+        Literals,
+        Pairs,
+        Number,
+        /// Optional operands taken only when absent.
+        Absent,
+    }
+    if forward == Forward::ExtInst {
+        return None;
+    }
+    let mut head = 1u8;
+    let mut has_type = false;
+    let mut at = 0u8;
+    let mut id_words = 0u32;
+    let mut enumerants = [PlainEnumerant::NONE; 2];
+    let mut after = After::Nothing;
+    for operand in inst.operands {
+        let kind = operand.kind;
+        let one = operand.quantifier == OperandQuantifier::One;
+        if after != After::Nothing {
+            // Only optional operands may follow a variadic or optional one, and only when
+            // absent; a variadic tail must be last.
+            if one || !matches!(after, After::OptionalId | After::Absent) {
+                return None;
+            }
+            after = After::Absent;
+            continue;
+        }
+        let is_id = matches!(
+            kind,
+            OperandKind::IdRef | OperandKind::IdScope | OperandKind::IdMemorySemantics
+        );
+        let is_enumerant =
+            crate::operands::is_plain_enumerant(kind) || crate::operands::is_mask(kind);
+        match (operand.quantifier, kind) {
+            (_, OperandKind::IdResultType) => {
+                has_type = true;
+                head += 1;
+                continue;
+            }
+            (_, OperandKind::IdResult) => {
+                head += 1;
+                continue;
+            }
+            (OperandQuantifier::One, _) if is_id => id_words |= 1 << (head + at),
+            (OperandQuantifier::One, OperandKind::LiteralInteger) => {}
+            (OperandQuantifier::One, _) if is_enumerant => {
+                let slot = enumerants.iter_mut().find(|e| e.at == 0)?;
+                *slot = PlainEnumerant::new(head + at, kind);
+            }
+            (OperandQuantifier::One, OperandKind::LiteralContextDependentNumber) => {
+                after = After::Number;
+                continue;
+            }
+            (OperandQuantifier::One, _) => return None,
+            (OperandQuantifier::ZeroOrMore, _) if is_id => after = After::Ids,
+            (OperandQuantifier::ZeroOrMore, OperandKind::LiteralInteger) => {
+                after = After::Literals;
+            }
+            (OperandQuantifier::ZeroOrMore, OperandKind::PairIdRefIdRef) => after = After::Pairs,
+            (OperandQuantifier::ZeroOrOne, _) if is_id => after = After::OptionalId,
+            _ => after = After::Absent,
+        }
+        if after == After::Nothing {
+            at += 1;
+            if u32::from(head) + u32::from(at) >= 32 {
+                return None;
+            }
+        }
+    }
+    if has_type {
+        id_words |= 1 << 1;
+    }
+    let fixed = u16::from(head) + u16::from(at);
+    let (min_words, max_words) = match after {
+        After::Nothing | After::Absent => (fixed, fixed),
+        After::OptionalId => (fixed, fixed + 1),
+        After::Ids | After::Literals | After::Pairs => (fixed, u16::MAX),
+        After::Number => (fixed + 1, u16::MAX),
+    };
+    let id_tail = matches!(after, After::Ids | After::OptionalId | After::Pairs);
+    Some(Plain {
+        head,
+        min_words,
+        max_words,
+        id_words,
+        id_tail: if id_tail { fixed } else { u16::MAX },
+        id_pairs: after == After::Pairs,
+        number: after == After::Number,
+        forward,
+        enumerants,
+        extras: after == After::Pairs || after == After::Number || enumerants[0].at != 0,
+    })
 }
 
 /// For extended instruction set `name`, per instruction number: whether the set's grammar

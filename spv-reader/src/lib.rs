@@ -22,10 +22,12 @@
 //! [`disassemble`] and [`disassemble_inst`] print `spirv-dis --raw-id` syntax (an
 //! [`Inst`] also displays that way), for diagnostics and for comparing with SPIRV-Tools.
 //!
-//! Where to look: `parse` is the reading pass (`parse::fast` checks plain operand
-//! layouts without the generic walk, `parse::record` fills the tables), `operands` the
-//! grammar walk shared with the disassembler, `grammar` the per-opcode facts derived once
-//! from rspirv's tables, `module` and `types` the public model.
+//! Where to look: `parse` is the reading pass (`parse::quick` takes the common
+//! instructions on shortest paths that build no `Result` and leave anything unusual to the
+//! general path, `parse::fast` checks plain operand layouts without the generic walk,
+//! `parse::record` fills the tables), `operands` the grammar walk shared with the
+//! disassembler, `grammar` the per-opcode facts derived once from rspirv's tables, `module`
+//! and `types` the public model.
 //!
 //! ```
 //! use spv_reader::rspirv::dr::Builder;

@@ -8,8 +8,9 @@
 
 /// Largest accepted header `Bound` (SPIR-V §2.17: result `<id>` bound 4,194,303 = 0x3FFFFF).
 ///
-/// The dense per-id tables are sized by the largest id actually defined, never by the bound
-/// alone, so even a module declaring this bound allocates in proportion to its length.
+/// The dense per-id table is sized by the largest id a module defines or references (at
+/// most half its word count to begin with), never by the bound alone; at the bound's limit
+/// it holds 4 Mi slots of 16 bytes.
 pub const MAX_ID_BOUND: u32 = 0x3F_FFFF;
 
 /// Largest accepted number of instructions in one module.

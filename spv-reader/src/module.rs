@@ -43,10 +43,17 @@ pub struct Header {
 /// Marks an absent entry in the `u32` index fields of the tables.
 pub(crate) const NONE: u32 = u32::MAX;
 
+/// Marks, in [`IdSlot::def`], an id referenced before its definition where SPIR-V §2.4
+/// allows it and not defined yet; the other bits hold the first referencing instruction
+/// (instruction indices stay below `limits::MAX_INSTRUCTIONS` = 2^24). No read module keeps
+/// such a mark: the reader fails when a referenced id is never defined.
+pub(crate) const FORWARD: u32 = 1 << 31;
+
 /// What the module knows about one id; every field is an index or [`NONE`].
 #[derive(Clone, Copy)]
 pub(crate) struct IdSlot {
-    /// Index of the defining instruction.
+    /// Index of the defining instruction, or, while the reader reads, [`FORWARD`] with the
+    /// first instruction referencing the id before its definition.
     pub(crate) def: u32,
     /// Index into `Module::names`.
     pub(crate) name: u32,
@@ -63,6 +70,12 @@ impl IdSlot {
         ty: NONE,
         constant: NONE,
     };
+
+    /// Whether an instruction defining the id has been read.
+    #[inline]
+    pub(crate) fn is_defined(&self) -> bool {
+        self.def < FORWARD
+    }
 }
 
 /// A span of `Module::strings`.
@@ -92,7 +105,7 @@ pub struct Module {
     pub(crate) words: Vec<u32>,
     /// Word offset of each instruction in `words`, in module order.
     pub(crate) starts: Vec<u32>,
-    /// Indexed by id; as long as the largest id defined or named, plus one.
+    /// Indexed by id; longer than the largest id defined or referenced.
     pub(crate) ids: Vec<IdSlot>,
     /// Every kept string (names, extension names, entry-point names) back to back, as
     /// bytes the reader checked to be UTF-8.
@@ -263,8 +276,8 @@ impl Module {
 
     /// The instruction that defines `id` (has it as Result id).
     pub fn def(&self, id: Id) -> Option<Inst<'_>> {
-        let def = self.slot(id)?.def;
-        (def != NONE).then(|| self.view(def))
+        let slot = self.slot(id)?;
+        slot.is_defined().then(|| self.view(slot.def))
     }
 
     /// The Result Type of the instruction defining `id`.

@@ -485,6 +485,38 @@ pub(crate) fn decode_string(words: &[u32], out: &mut Vec<u8>) -> (usize, Result<
     )
 }
 
+/// The common case of a literal string (SPIR-V §2.2.1): ASCII (hence UTF-8), nul-terminated
+/// inside `words`, zero padding after the nul, within `MAX_STRING_LENGTH`. Returns the number
+/// of words it occupies, or `None` when the string needs [`decode_string`]'s general path.
+#[inline]
+pub(crate) fn ascii_string_words(words: &[u32]) -> Option<usize> {
+    for (i, &word) in words.iter().enumerate() {
+        let nul = nul_bits(word);
+        if (word & HIGH_BITS) | nul == 0 {
+            continue;
+        }
+        // Not ASCII, or the last word: its first nul, then zero padding (the word shifted
+        // down to its nul is 0; the shift runs only for an ASCII word with a nul, `at` < 4).
+        let at = nul.trailing_zeros() / 8;
+        if word & HIGH_BITS != 0 || word >> (8 * at) != 0 {
+            return None;
+        }
+        return (i * 4 + at as usize <= MAX_STRING_LENGTH).then_some(i + 1);
+    }
+    None
+}
+
+/// Bit 7 of each byte: set in any byte ≥ 0x80 (not ASCII).
+const HIGH_BITS: u32 = 0x8080_8080;
+
+/// Bit 7 set in the first zero byte of `word` (little-endian byte order), possibly in later
+/// bytes, and nowhere else: the classic "has a zero byte" test, whose lowest set bit is
+/// exact. 0 when `word` has no zero byte.
+#[inline]
+pub(crate) fn nul_bits(word: u32) -> u32 {
+    word.wrapping_sub(0x0101_0101) & !word & HIGH_BITS
+}
+
 /// Whether operands of `kind` are bit masks (SPIR-V §3: the "-Mask" operand kinds).
 pub(crate) fn is_mask(kind: K) -> bool {
     matches!(
@@ -699,7 +731,7 @@ pub(crate) fn decoration_parameters(value: u32) -> &'static [K] {
 }
 
 /// Parameters of an execution mode (SPIR-V §3.6 "Execution Mode", "Extra Operands").
-fn execution_mode_parameters(value: u32) -> &'static [K] {
+pub(crate) fn execution_mode_parameters(value: u32) -> &'static [K] {
     use spirv::ExecutionMode as E;
     const LIT: &[K] = &[K::LiteralInteger];
     const LIT3: &[K] = &[K::LiteralInteger, K::LiteralInteger, K::LiteralInteger];

@@ -7,7 +7,6 @@ use super::ids::{check_id_operand, check_result_type};
 use super::{Reader, Site};
 use crate::error::{ErrorKind, ReadError};
 use crate::grammar::{FastShape, Forward, OpInfo, Tail};
-use crate::limits::MAX_STRING_LENGTH;
 use crate::module::Span;
 use crate::operands::{self, decode_string};
 use crate::rspirv::grammar::OperandKind as K;
@@ -35,16 +34,14 @@ impl Reader {
         let Some(extra) = operands.len().checked_sub(fixed) else {
             return Ok(false);
         };
-        if shape.simple && (extra == 0 || shape.tail != Tail::None) {
-            self.simple_operands(at, info, shape, words, operands)?;
-            return Ok(true);
-        }
         let plain = match shape.tail {
             Tail::None | Tail::Other => extra == 0,
             Tail::Ids | Tail::Literals => true,
             Tail::OptionalId => extra <= 1,
             Tail::String | Tail::Number => extra >= 1,
-            Tail::Decoration => operands.get(fixed).is_some_and(|&d| decoration_is_plain(d)),
+            Tail::Decoration => operands
+                .get(fixed)
+                .is_some_and(|&d| plain_decoration(d).is_some()),
             Tail::OptionalMask(kind) => match operands.get(fixed) {
                 None => true,
                 Some(&mask) => operands::plain_mask_parameters(kind, mask) == Some(extra - 1),
@@ -92,12 +89,12 @@ impl Reader {
             let word = operands.get(i).copied().unwrap_or(0);
             check_id_operand(
                 bound,
-                &self.module.ids,
+                &mut self.module.ids,
+                &mut self.forward_refs,
                 info.forward,
                 position,
                 word,
                 at,
-                &mut self.pending,
             )
             .map_err(|p| at.problem(p))?;
             position += 1;
@@ -106,12 +103,12 @@ impl Reader {
             for &word in operands.get(fixed..).unwrap_or(&[]) {
                 check_id_operand(
                     bound,
-                    &self.module.ids,
+                    &mut self.module.ids,
+                    &mut self.forward_refs,
                     info.forward,
                     position,
                     word,
                     at,
-                    &mut self.pending,
                 )
                 .map_err(|p| at.problem(p))?;
                 position += 1;
@@ -134,62 +131,6 @@ impl Reader {
             self.fast_tail(at, op, shape.tail, words, rest, position)?;
         }
         Ok(true)
-    }
-
-    /// The most common layouts: ids and literals, then possibly more ids or literals
-    /// (`FastShape::simple`); the word count was checked by the caller.
-    #[inline]
-    fn simple_operands(
-        &mut self,
-        at: Site,
-        info: &OpInfo,
-        shape: FastShape,
-        words: &[u32],
-        operands: &[u32],
-    ) -> Result<(), ReadError> {
-        let bound = self.module.header.bound;
-        let ids = &self.module.ids;
-        if info.has_type {
-            let ty = words.get(1).copied().unwrap_or(0);
-            check_result_type(bound, ids, ty).map_err(|p| at.problem(p))?;
-        }
-        let fixed = usize::from(shape.fixed);
-        let mut position = 0;
-        let mut mask = u32::from(shape.id_mask);
-        while mask != 0 {
-            let word = operands
-                .get(mask.trailing_zeros() as usize)
-                .copied()
-                .unwrap_or(0);
-            mask &= mask - 1;
-            check_id_operand(
-                bound,
-                ids,
-                info.forward,
-                position,
-                word,
-                at,
-                &mut self.pending,
-            )
-            .map_err(|p| at.problem(p))?;
-            position += 1;
-        }
-        if shape.tail == Tail::Ids {
-            for &word in operands.get(fixed..).unwrap_or(&[]) {
-                check_id_operand(
-                    bound,
-                    ids,
-                    info.forward,
-                    position,
-                    word,
-                    at,
-                    &mut self.pending,
-                )
-                .map_err(|p| at.problem(p))?;
-                position += 1;
-            }
-        }
-        Ok(())
     }
 
     /// The tails of [`Tail`] that carry more than ids and literals; `rest` starts after the
@@ -263,44 +204,12 @@ impl Reader {
     /// word has zero padding and that fits the length limit, stored when `keep`. `None`
     /// when the string needs the general path (non-ASCII, malformed, too long).
     pub(super) fn ascii_string(&mut self, words: &[u32], keep: bool) -> Option<usize> {
-        // Bit 7 of each byte: set in any byte ≥ 0x80 (not ASCII).
-        const HIGH: u32 = 0x8080_8080;
-        const LOW: u32 = 0x0101_0101;
-        for (i, &word) in words.iter().enumerate() {
-            if word & HIGH != 0 {
-                return None;
-            }
-            // With bit 7 clear everywhere, a byte of `word - LOW` has bit 7 set only below a
-            // zero byte or at one (the classic "has a zero byte" test).
-            if word.wrapping_sub(LOW) & HIGH == 0 {
-                continue;
-            }
-            let bytes = word.to_le_bytes();
-            let nul = bytes.iter().position(|&b| b == 0).unwrap_or(4);
-            if bytes
-                .get(nul..)
-                .is_some_and(|pad| pad.iter().any(|&b| b != 0))
-            {
-                return None;
-            }
-            let length = i * 4 + nul;
-            if length > MAX_STRING_LENGTH {
-                return None;
-            }
-            if keep {
-                let start = self.module.strings.len();
-                for &w in words.get(..=i).unwrap_or(&[]) {
-                    self.module.strings.extend_from_slice(&w.to_le_bytes());
-                }
-                self.module.strings.truncate(start + length);
-                self.captured = Some(Span {
-                    start: start as u32,
-                    end: (start + length) as u32,
-                });
-            }
-            return Some(i + 1);
+        let consumed = operands::ascii_string_words(words)?;
+        if keep {
+            let string = words.get(..consumed).unwrap_or(&[]);
+            self.captured = Some(self.keep_ascii(string));
         }
-        None
+        Some(consumed)
     }
 
     /// for the parameters of a mask that `plain_mask_parameters` accepted: ids are
@@ -324,12 +233,12 @@ impl Reader {
                 if matches!(param, K::IdRef | K::IdScope) {
                     check_id_operand(
                         self.module.header.bound,
-                        &self.module.ids,
+                        &mut self.module.ids,
+                        &mut self.forward_refs,
                         Forward::Never,
                         position,
                         word,
                         at,
-                        &mut self.pending,
                     )
                     .map_err(|p| at.problem(p))?;
                     position += 1;
@@ -340,7 +249,7 @@ impl Reader {
     }
 
     /// for a decoration and its parameters (`words` starts at the decoration);
-    /// `decoration_is_plain` said every parameter is a literal, id, string or enumerant.
+    /// `plain_decoration` said every parameter is a literal, id, string or enumerant.
     pub(super) fn fast_decoration(
         &mut self,
         at: Site,
@@ -350,7 +259,7 @@ impl Reader {
         let value = words.first().copied().unwrap_or(0);
         let mut pos = 1;
         let mut position = ids_before;
-        for &kind in operands::decoration_parameters(value) {
+        for &kind in plain_decoration(value).unwrap_or(&[]) {
             let Some(&word) = words.get(pos) else {
                 return Err(at.err(
                     ErrorKind::Operands,
@@ -362,12 +271,12 @@ impl Reader {
                 K::IdRef | K::IdScope => {
                     check_id_operand(
                         self.module.header.bound,
-                        &self.module.ids,
+                        &mut self.module.ids,
+                        &mut self.forward_refs,
                         Forward::Any,
                         position,
                         word,
                         at,
-                        &mut self.pending,
                     )
                     .map_err(|p| at.problem(p))?;
                     position += 1;
@@ -411,26 +320,29 @@ impl Reader {
     }
 }
 
-/// Whether every parameter of decoration `value` is a one-word literal, an id, a string or
-/// a value enumerant (all decorations but FPFastMathMode, whose parameter is a mask, and
-/// unknown ones), so that [`Reader::fast_decoration`] can check it.
-pub(super) fn decoration_is_plain(value: u32) -> bool {
+/// The parameters of decoration `value` when every one is a one-word literal, an id, a
+/// string or a value enumerant (all decorations but FPFastMathMode, whose parameter is a
+/// mask, and unknown ones), so that [`Reader::fast_decoration`] can check them.
+#[inline]
+pub(super) fn plain_decoration(value: u32) -> Option<&'static [K]> {
     /// Decoration values above this are looked up directly (the grammar's largest is
     /// below it); the answers for smaller ones are computed once.
     const CACHED: u32 = 8192;
-    static PLAIN: OnceLock<Vec<bool>> = OnceLock::new();
+    static PLAIN: OnceLock<Vec<Option<&'static [K]>>> = OnceLock::new();
     let compute = |value: u32| {
-        operands::enum_is_known(K::Decoration, value)
-            && operands::decoration_parameters(value).iter().all(|&k| {
+        let params = operands::decoration_parameters(value);
+        let plain = operands::enum_is_known(K::Decoration, value)
+            && params.iter().all(|&k| {
                 matches!(
                     k,
                     K::LiteralInteger | K::IdRef | K::IdScope | K::LiteralString
                 ) || operands::is_plain_enumerant(k)
-            })
+            });
+        plain.then_some(params)
     };
     if value >= CACHED {
         return compute(value);
     }
     let plain = PLAIN.get_or_init(|| (0..CACHED).map(compute).collect());
-    plain.get(value as usize).copied().unwrap_or(false)
+    plain.get(value as usize).copied().flatten()
 }

@@ -5,7 +5,7 @@
 use super::Site;
 use crate::error::ErrorKind;
 use crate::grammar::Forward;
-use crate::module::{IdSlot, NONE, Span};
+use crate::module::{FORWARD, IdSlot, NONE, Span};
 use crate::operands::{Operand, Problem, Visit};
 use crate::types::Warning;
 
@@ -13,12 +13,12 @@ use crate::types::Warning;
 /// unless a forward reference is allowed there.
 pub(super) struct CheckIds<'r> {
     pub(super) bound: u32,
-    pub(super) ids: &'r [IdSlot],
+    pub(super) ids: &'r mut Vec<IdSlot>,
+    pub(super) forward_refs: &'r mut u32,
     pub(super) forward: Forward,
     /// Id operands seen so far (result type and result not counted).
     pub(super) id_operands: u32,
     pub(super) at: Site,
-    pub(super) pending: &'r mut Vec<u32>,
     pub(super) warnings: &'r mut Vec<Warning>,
     /// Where to store the instruction's string, for opcodes whose string the module keeps.
     pub(super) keep_string: Option<&'r mut Vec<u8>>,
@@ -29,7 +29,10 @@ pub(super) struct CheckIds<'r> {
 /// describe types and scopes that refer to each other (non-semantic sets may reference
 /// later ids, SPIR-V 1.6 §2.4); other sets follow the general rule.
 pub(super) fn ext_set_forward(name: &str) -> Forward {
-    if name.starts_with("NonSemantic.") || name.contains("DebugInfo") {
+    // (A byte-window search: `str::contains` prepares a general search, dearer for names
+    // this short.)
+    let debug_info = name.as_bytes().windows(9).any(|w| w == b"DebugInfo");
+    if name.starts_with("NonSemantic.") || debug_info {
         Forward::Any
     } else {
         Forward::Never
@@ -51,8 +54,9 @@ pub(super) fn in_bound(bound: u32, id: u32) -> Result<(), Problem> {
 /// Whether `id` has been defined, or declared by OpTypeForwardPointer.
 #[inline]
 pub(super) fn declared(ids: &[IdSlot], id: u32) -> bool {
+    // `|`, not `||`: both fields are at hand, and a branch would be hard to predict.
     ids.get(id as usize)
-        .is_some_and(|s| s.def != NONE || s.ty != NONE)
+        .is_some_and(|s| s.is_defined() | (s.ty != NONE))
 }
 
 /// for a Result Type: in bound and declared before its use.
@@ -75,33 +79,34 @@ pub(super) fn undeclared_result_type(bound: u32, id: u32) -> Result<(), Problem>
 }
 
 /// for the `position`-th id operand (result type and result not counted): in bound,
-/// and defined earlier unless `forward` allows a forward reference there; `pending[id]`
-/// then keeps the first instruction referencing `id` for the end-of-module check.
+/// and defined earlier unless `forward` allows a forward reference there, which
+/// [`note_forward`] then remembers for the end-of-module check.
 #[inline]
 pub(super) fn check_id_operand(
     bound: u32,
-    ids: &[IdSlot],
+    ids: &mut Vec<IdSlot>,
+    forward_refs: &mut u32,
     forward: Forward,
     position: u32,
     id: u32,
     at: Site,
-    pending: &mut Vec<u32>,
 ) -> Result<(), Problem> {
     if id != 0 && id < bound && declared(ids, id) {
         return Ok(());
     }
-    forward_reference(bound, forward, position, id, at, pending)
+    forward_reference(bound, ids, forward_refs, forward, position, id, at)
 }
 
 /// The other case of [`check_id_operand`]: out of bound, or not declared yet (common for
 /// names and decorations, which precede what they name).
 pub(super) fn forward_reference(
     bound: u32,
+    ids: &mut Vec<IdSlot>,
+    forward_refs: &mut u32,
     forward: Forward,
     position: u32,
     id: u32,
     at: Site,
-    pending: &mut Vec<u32>,
 ) -> Result<(), Problem> {
     in_bound(bound, id)?;
     let allowed = match forward {
@@ -116,17 +121,26 @@ pub(super) fn forward_reference(
             format!("%{id} is used before its definition"),
         ));
     }
-    // Remember the first forward reference to `id`; `id` < bound ≤ MAX_ID_BOUND + 1.
-    let i = id as usize;
-    if i >= pending.len() {
-        pending.resize(i + 1, NONE);
-    }
-    if let Some(first) = pending.get_mut(i)
-        && *first == NONE
-    {
-        *first = at.location.index;
-    }
+    note_forward(ids, forward_refs, id, at.location.index);
     Ok(())
+}
+
+/// Remembers that instruction `index` referenced `id` before its definition (a
+/// [`FORWARD`] mark in its slot, counted in `forward_refs`), unless an earlier instruction
+/// did. The caller checked that `id` is below the bound, at most `MAX_ID_BOUND + 1`, and not
+/// declared.
+#[inline]
+pub(super) fn note_forward(ids: &mut Vec<IdSlot>, forward_refs: &mut u32, id: u32, index: u32) {
+    let i = id as usize;
+    if i >= ids.len() {
+        ids.resize(i + 1, IdSlot::EMPTY);
+    }
+    if let Some(slot) = ids.get_mut(i)
+        && slot.def == NONE
+    {
+        slot.def = FORWARD | index;
+        *forward_refs += 1;
+    }
 }
 
 impl Visit<'_> for CheckIds<'_> {
@@ -140,11 +154,11 @@ impl Visit<'_> for CheckIds<'_> {
                 check_id_operand(
                     self.bound,
                     self.ids,
+                    self.forward_refs,
                     self.forward,
                     position,
                     id,
                     self.at,
-                    self.pending,
                 )
             }
             _ => Ok(()),

@@ -38,21 +38,8 @@ impl Reader {
                 self.module.extensions.push(span);
             }
             Op::ExtInstImport => {
-                let id = result.unwrap_or(0);
                 let span = self.string(at, words, 2)?.0;
-                self.module.ext_inst_imports.push((Id(id), span));
-                let name = self
-                    .module
-                    .strings
-                    .get(span.start as usize..span.end as usize);
-                let name = std::str::from_utf8(name.unwrap_or(&[])).unwrap_or("");
-                let ids_only = crate::grammar::ext_ids_only(name);
-                let forward = ext_set_forward(name);
-                self.ext_sets.push(ExtSet {
-                    id,
-                    ids_only,
-                    forward,
-                });
+                self.import_set(result.unwrap_or(0), span);
             }
             Op::MemoryModel => {
                 if self.module.memory_model.is_some() {
@@ -65,19 +52,8 @@ impl Reader {
                 let function = need(2)?;
                 self.check_id(at, function)?;
                 let (span, after) = self.string(at, words, 3)?;
-                let bytes = self
-                    .module
-                    .strings
-                    .get(span.start as usize..span.end as usize);
-                let name = String::from_utf8_lossy(bytes.unwrap_or(&[])).into_owned();
                 let interface = self.ids_in(at, words, after)?;
-                self.module.entry_points.push(EntryPoint {
-                    inst: InstIndex(index),
-                    execution_model,
-                    function: Id(function),
-                    name,
-                    interface,
-                });
+                self.entry_point(index, execution_model, function, span, interface);
             }
             Op::ExecutionMode | Op::ExecutionModeId => {
                 let target = need(1)?;
@@ -260,6 +236,49 @@ impl Reader {
             _ => self.record_declaration(at, op, words, result_type, result)?,
         }
         Ok(())
+    }
+
+    /// Records the extended-instruction set imported as `id`, named by `span`.
+    pub(super) fn import_set(&mut self, id: u32, span: Span) {
+        self.module.ext_inst_imports.push((Id(id), span));
+        let name = self
+            .module
+            .strings
+            .get(span.start as usize..span.end as usize);
+        let name = std::str::from_utf8(name.unwrap_or(&[])).unwrap_or("");
+        let ids_only = crate::grammar::ext_ids_only(name);
+        let forward = ext_set_forward(name);
+        self.ext_sets.push(ExtSet {
+            id,
+            ids_only,
+            forward,
+        });
+    }
+
+    /// Records the entry point declared by instruction `index`, named by `span`.
+    pub(super) fn entry_point(
+        &mut self,
+        index: u32,
+        execution_model: u32,
+        function: u32,
+        span: Span,
+        interface: Vec<Id>,
+    ) {
+        let bytes = self
+            .module
+            .strings
+            .get(span.start as usize..span.end as usize);
+        // The reader kept only strings it checked to be UTF-8.
+        let name = std::str::from_utf8(bytes.unwrap_or(&[]))
+            .unwrap_or("")
+            .to_owned();
+        self.module.entry_points.push(EntryPoint {
+            inst: InstIndex(index),
+            execution_model,
+            function: Id(function),
+            name,
+            interface,
+        });
     }
 
     /// Types, constants, `OpUndef` and the other instructions that [`Reader::record`] does
@@ -533,6 +552,13 @@ impl Reader {
 /// The type a type-declaring opcode declares: `None` if `op` declares no type,
 /// `Some(Err(i))` if word `i` is missing.
 pub(super) fn type_of(op: Op, words: &[u32]) -> Option<Result<Type, usize>> {
+    op_info(op as u16)
+        .declares_type
+        .then(|| decode_type(op, words))
+}
+
+/// The type the type declaration `op` declares, or `Err(i)` if word `i` is missing.
+pub(super) fn decode_type(op: Op, words: &[u32]) -> Result<Type, usize> {
     let w = |i: usize| words.get(i).copied().ok_or(i);
     let id = |i: usize| w(i).map(Id);
     let rest = |i: usize| {
@@ -543,57 +569,54 @@ pub(super) fn type_of(op: Op, words: &[u32]) -> Option<Result<Type, usize>> {
             .map(|&x| Id(x))
             .collect::<Vec<_>>()
     };
-    let ty = (|| {
-        Ok(match op {
-            Op::TypeVoid => Type::Void,
-            Op::TypeBool => Type::Bool,
-            Op::TypeInt => Type::Int {
-                width: w(2)?,
-                signed: w(3)? != 0,
-            },
-            Op::TypeFloat => Type::Float { width: w(2)? },
-            Op::TypeVector => Type::Vector {
-                component: id(2)?,
-                count: w(3)?,
-            },
-            Op::TypeMatrix => Type::Matrix {
-                column: id(2)?,
-                count: w(3)?,
-            },
-            Op::TypeArray => Type::Array {
-                element: id(2)?,
-                length: id(3)?,
-            },
-            Op::TypeRuntimeArray => Type::RuntimeArray { element: id(2)? },
-            Op::TypeStruct => Type::Struct { members: rest(2) },
-            Op::TypePointer => Type::Pointer {
-                storage_class: w(2)?,
-                pointee: id(3)?,
-            },
-            Op::TypeUntypedPointerKHR => Type::UntypedPointer {
-                storage_class: w(2)?,
-            },
-            Op::TypeForwardPointer => Type::ForwardPointer {
-                storage_class: w(2)?,
-            },
-            Op::TypeFunction => Type::Function {
-                ret: id(2)?,
-                params: rest(3),
-            },
-            Op::TypeImage => Type::Image {
-                sampled_type: id(2)?,
-                dim: w(3)?,
-                depth: w(4)?,
-                arrayed: w(5)?,
-                multisampled: w(6)?,
-                sampled: w(7)?,
-                format: w(8)?,
-                access: words.get(9).copied(),
-            },
-            Op::TypeSampler => Type::Sampler,
-            Op::TypeSampledImage => Type::SampledImage { image: id(2)? },
-            _ => Type::Other { opcode: op as u16 },
-        })
-    })();
-    op_info(op as u16).declares_type.then_some(ty)
+    Ok(match op {
+        Op::TypeVoid => Type::Void,
+        Op::TypeBool => Type::Bool,
+        Op::TypeInt => Type::Int {
+            width: w(2)?,
+            signed: w(3)? != 0,
+        },
+        Op::TypeFloat => Type::Float { width: w(2)? },
+        Op::TypeVector => Type::Vector {
+            component: id(2)?,
+            count: w(3)?,
+        },
+        Op::TypeMatrix => Type::Matrix {
+            column: id(2)?,
+            count: w(3)?,
+        },
+        Op::TypeArray => Type::Array {
+            element: id(2)?,
+            length: id(3)?,
+        },
+        Op::TypeRuntimeArray => Type::RuntimeArray { element: id(2)? },
+        Op::TypeStruct => Type::Struct { members: rest(2) },
+        Op::TypePointer => Type::Pointer {
+            storage_class: w(2)?,
+            pointee: id(3)?,
+        },
+        Op::TypeUntypedPointerKHR => Type::UntypedPointer {
+            storage_class: w(2)?,
+        },
+        Op::TypeForwardPointer => Type::ForwardPointer {
+            storage_class: w(2)?,
+        },
+        Op::TypeFunction => Type::Function {
+            ret: id(2)?,
+            params: rest(3),
+        },
+        Op::TypeImage => Type::Image {
+            sampled_type: id(2)?,
+            dim: w(3)?,
+            depth: w(4)?,
+            arrayed: w(5)?,
+            multisampled: w(6)?,
+            sampled: w(7)?,
+            format: w(8)?,
+            access: words.get(9).copied(),
+        },
+        Op::TypeSampler => Type::Sampler,
+        Op::TypeSampledImage => Type::SampledImage { image: id(2)? },
+        _ => Type::Other { opcode: op as u16 },
+    })
 }

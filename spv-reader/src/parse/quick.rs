@@ -1,0 +1,617 @@
+//! The shortest paths of the reading loop (`grammar::Quick`): the most common instructions
+//! checked and recorded without building a `Result`. Each path checks what the general path
+//! checks and returns `false` when anything is unusual or wrong, having changed nothing the
+//! general path would do differently (at most it noted an allowed forward reference, which
+//! the general path notes the same way). The general path then runs and locates the problem,
+//! so errors and warnings come from one place only.
+
+use super::ids::{declared, note_forward};
+use super::record::decode_type;
+use super::{Reader, Site};
+use crate::error::ReadError;
+use crate::grammar::{Forward, OpInfo, Plain, Quick, Section};
+use crate::limits::MAX_NESTING_DEPTH;
+use crate::module::{NONE, Span};
+use crate::operands;
+use crate::rspirv::grammar::OperandKind as K;
+use crate::spirv::Op;
+use crate::types::{Block, ExecutionMode, GlobalVariable, Type};
+use crate::{Id, InstIndex, Location};
+
+impl Reader {
+    /// Reads instruction `index` (words `words`, starting at word `start` of the module) on
+    /// its shortest path, if it has one and every check passes.
+    #[inline]
+    pub(super) fn quick(
+        &mut self,
+        info: &OpInfo,
+        words: &[u32],
+        start: usize,
+        index: u32,
+    ) -> Result<bool, ReadError> {
+        let at = Location {
+            index,
+            byte_offset: (start * 4) as u32,
+        };
+        Ok(match &info.quick {
+            Quick::None => false,
+            Quick::Plain(plain) => self.shaped::<PLAIN>(plain, Op::Nop, words, at),
+            Quick::Terminator(plain) => self.shaped::<TERMINATOR>(plain, Op::Nop, words, at),
+            Quick::Merge(plain) => self.shaped::<MERGE>(plain, Op::Nop, words, at),
+            Quick::Variable(plain) => self.shaped::<VARIABLE>(plain, Op::Nop, words, at),
+            Quick::Type(plain, op) => self.shaped::<TYPE>(plain, *op, words, at),
+            Quick::Constant(plain, op) => self.shaped::<CONSTANT>(plain, *op, words, at),
+            Quick::Checked(plain) => return self.checked(info, plain, words, start, index),
+            Quick::Label => self.label(words, index),
+            Quick::Name => self.name(words, index),
+            Quick::MemberName => self.member_name(words, index),
+            Quick::Decorate => self.quick_decorate(words, start, index, false),
+            Quick::MemberDecorate => self.quick_decorate(words, start, index, true),
+            Quick::ExtInst => self.in_block() && self.ext_inst(words, index),
+            Quick::ExtInstImport => self.ext_inst_import(words, index),
+            Quick::Extension => self.extension(words),
+            Quick::EntryPoint => self.quick_entry_point(words, index),
+            Quick::ExecutionMode => self.execution_mode(words, index),
+        })
+    }
+
+    /// An instruction of [`Plain`] layout: for where it is, R-5, R-7, R-8 and
+    /// R-10 for its operands, R-8 for its result, then what `KIND` (one of the constants
+    /// below, so that each kind gets its own copy without a branch on it) records: `op` is
+    /// the type or constant declared.
+    #[inline]
+    fn shaped<const KIND: u8>(
+        &mut self,
+        plain: &Plain,
+        op: Op,
+        words: &[u32],
+        at: Location,
+    ) -> bool {
+        let index = at.index;
+        let global = self.open.is_none();
+        let placed = match KIND {
+            TYPE | CONSTANT => self.in_section(Section::Globals),
+            VARIABLE if global => self.in_section(Section::Globals),
+            _ => self.in_block(),
+        };
+        if !placed || !self.plain_operands(plain, words, index) {
+            return false;
+        }
+        // The result is the last head word.
+        let result = (plain.head > 1).then(|| word(words, usize::from(plain.head) - 1));
+        match KIND {
+            // (No terminator or merge instruction has a result.)
+            TERMINATOR => result.is_none() && self.close_block(index),
+            MERGE => result.is_none() && self.merge(words, index),
+            VARIABLE if global => self.global_variable(words, index),
+            TYPE => self.type_declaration(op, words, index),
+            CONSTANT => self.constant_declaration(op, words, at),
+            _ => result.is_none_or(|id| self.define_quick(id, index)),
+        }
+    }
+
+    /// Any other instruction of [`Plain`] layout: R-9 and its operands here, then what the
+    /// general path records for it (whose errors are those the general path would report
+    /// at that point).
+    fn checked(
+        &mut self,
+        info: &OpInfo,
+        plain: &Plain,
+        words: &[u32],
+        start: usize,
+        index: u32,
+    ) -> Result<bool, ReadError> {
+        let Some(grammar) = info.grammar else {
+            return Ok(false);
+        };
+        let op = grammar.opcode;
+        if !self.layout_allows(op, info.placement) || !self.plain_operands(plain, words, index) {
+            return Ok(false);
+        }
+        let result = (plain.head > 1).then(|| word(words, usize::from(plain.head) - 1));
+        if result.is_some_and(|id| !self.define_quick(id, index)) {
+            return Ok(false);
+        }
+        let at = Site {
+            location: Location {
+                index,
+                byte_offset: (start * 4) as u32,
+            },
+            opcode: op as u16,
+        };
+        self.after_operands(at, op, info, words, start)?;
+        Ok(true)
+    }
+
+    /// for the operands of an instruction of [`Plain`] layout (the
+    /// result excepted).
+    #[inline(always)]
+    fn plain_operands(&mut self, plain: &Plain, words: &[u32], index: u32) -> bool {
+        let count = words.len();
+        if count < usize::from(plain.min_words) || count > usize::from(plain.max_words) {
+            return false;
+        }
+        let ids = &self.module.ids;
+        let mut declared_all = true;
+        let mut mask = plain.id_words;
+        while mask != 0 {
+            declared_all &= declared(ids, word(words, mask.trailing_zeros() as usize));
+            mask &= mask - 1;
+        }
+        // No id tail: `id_tail` is past the end.
+        for &id in words.get(usize::from(plain.id_tail)..).unwrap_or(&[]) {
+            declared_all &= declared(ids, id);
+        }
+        if plain.extras && !self.plain_extras(plain, words) {
+            return false;
+        }
+        declared_all || self.plain_forward(plain, words, index)
+    }
+
+    /// The rarer checks of a [`Plain`] layout: an even id-pair tail, the enumerants, the
+    /// width of OpConstant's literal.
+    fn plain_extras(&self, plain: &Plain, words: &[u32]) -> bool {
+        let count = words.len();
+        if plain.id_pairs && !(count - usize::from(plain.id_tail)).is_multiple_of(2) {
+            return false;
+        }
+        // The enumerants fill their slots in order.
+        for enumerant in &plain.enumerants {
+            if enumerant.at != 0 && !enumerant.accepts(word(words, usize::from(enumerant.at))) {
+                return false;
+            }
+        }
+        !plain.number || self.plain_number(words, usize::from(plain.min_words) - 1)
+    }
+
+    /// R-12 for OpConstant's literal, from word `at` to the end: as wide as the result type.
+    fn plain_number(&self, words: &[u32], at: usize) -> bool {
+        let literal = words.get(at..).unwrap_or(&[]);
+        self.number_type(word(words, 1))
+            .is_some_and(|number| operands::check_number(number, literal).is_ok())
+    }
+
+    /// [`Reader::plain_operands`]' id checks when some id is not declared yet: each must be a
+    /// forward reference the opcode allows at its position (the result type is not an
+    /// operand and must be declared).
+    #[cold]
+    #[inline(never)]
+    fn plain_forward(&mut self, plain: &Plain, words: &[u32], index: u32) -> bool {
+        let mut mask = plain.id_words;
+        if plain.head == 3 {
+            if !declared(&self.module.ids, word(words, 1)) {
+                return false;
+            }
+            mask &= !(1 << 1);
+        }
+        let mut position = 0;
+        while mask != 0 {
+            let id = word(words, mask.trailing_zeros() as usize);
+            if !self.quick_id(id, plain.forward, position, index) {
+                return false;
+            }
+            position += 1;
+            mask &= mask - 1;
+        }
+        for &id in words.get(usize::from(plain.id_tail)..).unwrap_or(&[]) {
+            if !self.quick_id(id, plain.forward, position, index) {
+                return false;
+            }
+            position += 1;
+        }
+        true
+    }
+
+    /// A type declaration whose operands were checked: its result and its type.
+    fn type_declaration(&mut self, op: Op, words: &[u32], index: u32) -> bool {
+        // The type is decoded before the result is defined, so that nothing is changed if
+        // it cannot be. Types have a result and no result type.
+        let Ok(ty) = decode_type(op, words) else {
+            return false;
+        };
+        let result = word(words, 1);
+        if !self.define_quick(result, index) {
+            return false;
+        }
+        self.section = Section::Globals;
+        let next = self.module.types.len() as u32;
+        // `define_quick` found `result`'s slot.
+        if let Some(slot) = self.module.ids.get_mut(result as usize) {
+            slot.ty = next;
+        }
+        self.module.types.push(ty);
+        true
+    }
+
+    /// A constant declaration whose operands were checked: its result and its value.
+    fn constant_declaration(&mut self, op: Op, words: &[u32], location: Location) -> bool {
+        let index = location.index;
+        let at = Site {
+            location,
+            opcode: op as u16,
+        };
+        // The constant is decoded before the result is defined, so that nothing is changed
+        // if it cannot be. Constants have a result type and a result.
+        let Ok(Some(constant)) = self.constant_of(at, op, words, Some(word(words, 1))) else {
+            return false;
+        };
+        let result = word(words, 2);
+        if !self.define_quick(result, index) {
+            return false;
+        }
+        self.section = Section::Globals;
+        let next = self.module.constants.len() as u32;
+        // `define_quick` found `result`'s slot.
+        if let Some(slot) = self.module.ids.get_mut(result as usize) {
+            slot.constant = next;
+        }
+        self.module.constants.push(constant);
+        true
+    }
+
+    /// A module-scope OpVariable whose operands were checked: its result and its record.
+    fn global_variable(&mut self, words: &[u32], index: u32) -> bool {
+        if !self.define_quick(word(words, 2), index) {
+            return false;
+        }
+        self.section = Section::Globals;
+        self.module.global_variables.push(GlobalVariable {
+            inst: InstIndex(index),
+            id: Id(word(words, 2)),
+            ty: Id(word(words, 1)),
+            storage_class: word(words, 3),
+            initializer: words.get(4).copied().map(Id),
+            data_type: None,
+        });
+        true
+    }
+
+    /// R-8 for a result: defines `id` unless it is 0, beyond the id table (which is never
+    /// longer than the bound) or already defined.
+    #[inline]
+    fn define_quick(&mut self, id: u32, index: u32) -> bool {
+        match self.module.ids.get_mut(id as usize) {
+            // Slot 0 is never defined: id 0 is refused here and by the general path.
+            Some(slot) if id != 0 && !slot.is_defined() => {
+                if slot.def != NONE {
+                    self.forward_refs -= 1;
+                }
+                slot.def = index;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// for the `position`-th id operand: declared earlier, or a forward reference
+    /// that `forward` allows, in `1..bound`, which is noted for the end-of-module check.
+    #[inline]
+    fn quick_id(&mut self, id: u32, forward: Forward, position: u32, index: u32) -> bool {
+        if declared(&self.module.ids, id) {
+            return true;
+        }
+        let allowed = match forward {
+            Forward::Never | Forward::ExtInst => false,
+            Forward::Any => true,
+            Forward::AfterFirst => position > 0,
+            Forward::FirstOnly => position == 0,
+        };
+        if !allowed || id == 0 || id >= self.module.header.bound {
+            return false;
+        }
+        note_forward(&mut self.module.ids, &mut self.forward_refs, id, index);
+        true
+    }
+
+    /// for an id that may be a forward reference (the target of a name or a
+    /// decoration), noted if it is one.
+    fn forward_target(&mut self, id: u32, index: u32) -> bool {
+        self.quick_id(id, Forward::Any, 0, index)
+    }
+
+    /// R-11 for a terminator in the open block: the block's merge instruction, if any, is
+    /// the one before it. Closes the block.
+    fn close_block(&mut self, index: u32) -> bool {
+        let Some(open) = &mut self.open else {
+            return false;
+        };
+        let Some(mut block) = open.block else {
+            return false;
+        };
+        if block.merge.is_some_and(|merge| merge.0 + 1 != index) {
+            return false;
+        }
+        block.terminator = InstIndex(index);
+        open.block = None;
+        open.function.blocks.push(block);
+        true
+    }
+
+    /// R-11 for a merge instruction: the first of its block, within the nesting limit.
+    fn merge(&mut self, words: &[u32], index: u32) -> bool {
+        let nested = self.open_merges.len() < MAX_NESTING_DEPTH;
+        let Some(block) = self.open.as_mut().and_then(|open| open.block.as_mut()) else {
+            return false;
+        };
+        if block.merge.is_some() || !nested {
+            return false;
+        }
+        block.merge = Some(InstIndex(index));
+        self.open_merges.push(word(words, 1));
+        true
+    }
+
+    /// OpLabel: a new block in the open function, after the terminator of
+    /// the previous one, and after the parameters its function type announces.
+    fn label(&mut self, words: &[u32], index: u32) -> bool {
+        let &[_, label] = words else {
+            return false;
+        };
+        let Some(open) = &self.open else {
+            return false;
+        };
+        if open.block.is_some() {
+            return false;
+        }
+        if open.function.blocks.is_empty() {
+            let params = open.function.params.len();
+            let ty = open.function.function_type;
+            if !matches!(self.module.ty(ty), Some(Type::Function { params: p, .. }) if p.len() == params)
+            {
+                return false;
+            }
+        }
+        if !self.define_quick(label, index) {
+            return false;
+        }
+        self.open_merges.retain(|&m| m != label);
+        if let Some(open) = &mut self.open {
+            open.block = Some(Block {
+                label: Id(label),
+                label_inst: InstIndex(index),
+                first: InstIndex(index + 1),
+                merge: None,
+                terminator: InstIndex(index),
+            });
+        }
+        true
+    }
+
+    /// Whether a module-level instruction of `section` may come now (R-9, SPIR-V §2.4).
+    fn in_section(&self, section: Section) -> bool {
+        self.open.is_none() && self.section <= section
+    }
+
+    /// OpName: the target (possibly a forward reference) and its ASCII name, kept when it is
+    /// the target's first.
+    fn name(&mut self, words: &[u32], index: u32) -> bool {
+        let &[_, target, ref string @ ..] = words else {
+            return false;
+        };
+        if !self.in_section(Section::DebugNames)
+            || operands::ascii_string_words(string) != Some(string.len())
+            || !self.forward_target(target, index)
+        {
+            return false;
+        }
+        self.section = Section::DebugNames;
+        let next = self.module.names.len() as u32;
+        let slot = self.slot_mut(target);
+        if slot.name == NONE {
+            slot.name = next;
+            let span = self.keep_ascii(string);
+            self.module.names.push(span);
+        }
+        true
+    }
+
+    /// OpMemberName: the target (possibly a forward reference), the member and its ASCII name.
+    fn member_name(&mut self, words: &[u32], index: u32) -> bool {
+        let &[_, target, member, ref string @ ..] = words else {
+            return false;
+        };
+        if !self.in_section(Section::DebugNames)
+            || operands::ascii_string_words(string) != Some(string.len())
+            || !self.forward_target(target, index)
+        {
+            return false;
+        }
+        self.section = Section::DebugNames;
+        let span = self.keep_ascii(string);
+        self.module.member_names.push((target, member, span));
+        true
+    }
+
+    /// Appends the ASCII string of `words` (all of them, as `ascii_string_words` accepted
+    /// it) to the module's strings.
+    pub(super) fn keep_ascii(&mut self, words: &[u32]) -> Span {
+        let strings = &mut self.module.strings;
+        let start = strings.len();
+        strings.reserve(words.len() * 4);
+        for &w in words {
+            strings.extend_from_slice(&w.to_le_bytes());
+        }
+        // The string ends at the first nul of its last word.
+        let last = words.last().copied().unwrap_or(0);
+        let nul = operands::nul_bits(last).trailing_zeros() as usize / 8;
+        strings.truncate((start + words.len() * 4).saturating_sub(4) + nul);
+        Span {
+            start: start as u32,
+            end: strings.len() as u32,
+        }
+    }
+
+    /// OpExtInst in a block, when the grammar of its set (if this crate has one) gives the
+    /// instruction ids alone; forward references as the set allows.
+    fn ext_inst(&mut self, words: &[u32], index: u32) -> bool {
+        let &[_, ty, result, set, number, ref operands @ ..] = words else {
+            return false;
+        };
+        let Some(import) = self.ext_sets.iter().find(|s| s.id == set) else {
+            return false;
+        };
+        let ids_only = import
+            .ids_only
+            .is_none_or(|table| table.get(number as usize).copied().flatten() == Some(true));
+        let forward = import.forward;
+        if !ids_only || !declared(&self.module.ids, ty) || !self.quick_id(set, forward, 0, index) {
+            return false;
+        }
+        for (position, &id) in (1..).zip(operands) {
+            if !self.quick_id(id, forward, position, index) {
+                return false;
+            }
+        }
+        self.define_quick(result, index)
+    }
+
+    /// OpExtInstImport: an ASCII set name, kept with the set's facts.
+    fn ext_inst_import(&mut self, words: &[u32], index: u32) -> bool {
+        let &[_, result, ref name @ ..] = words else {
+            return false;
+        };
+        if !self.in_section(Section::ExtInstImports)
+            || operands::ascii_string_words(name) != Some(name.len())
+            || !self.define_quick(result, index)
+        {
+            return false;
+        }
+        self.section = Section::ExtInstImports;
+        let span = self.keep_ascii(name);
+        self.import_set(result, span);
+        true
+    }
+
+    /// OpExtension: an ASCII name, kept.
+    fn extension(&mut self, words: &[u32]) -> bool {
+        let Some((_, name)) = words.split_first() else {
+            return false;
+        };
+        if !self.in_section(Section::Extensions)
+            || operands::ascii_string_words(name) != Some(name.len())
+        {
+            return false;
+        }
+        self.section = Section::Extensions;
+        let span = self.keep_ascii(name);
+        self.module.extensions.push(span);
+        true
+    }
+
+    /// OpEntryPoint: a known execution model, the function and the interface (possibly
+    /// forward references) and an ASCII name.
+    fn quick_entry_point(&mut self, words: &[u32], index: u32) -> bool {
+        let &[_, model, function, ref rest @ ..] = words else {
+            return false;
+        };
+        let Some(name_words) = operands::ascii_string_words(rest) else {
+            return false;
+        };
+        let (name, interface) = rest.split_at(name_words.min(rest.len()));
+        if !self.in_section(Section::EntryPoints)
+            || !operands::enum_is_known(K::ExecutionModel, model)
+            || !self.forward_target(function, index)
+            || !interface.iter().all(|&id| self.forward_target(id, index))
+        {
+            return false;
+        }
+        self.section = Section::EntryPoints;
+        let span = self.keep_ascii(name);
+        let interface = interface.iter().map(|&id| Id(id)).collect();
+        self.entry_point(index, model, function, span, interface);
+        true
+    }
+
+    /// OpExecutionMode of a known mode whose parameters are literals.
+    fn execution_mode(&mut self, words: &[u32], index: u32) -> bool {
+        let &[_, target, mode, ref params @ ..] = words else {
+            return false;
+        };
+        let kinds = operands::execution_mode_parameters(mode);
+        if !self.in_section(Section::ExecutionModes)
+            || !operands::enum_is_known(K::ExecutionMode, mode)
+            || kinds.len() != params.len()
+            || kinds.iter().any(|&k| k != K::LiteralInteger)
+            || !self.forward_target(target, index)
+        {
+            return false;
+        }
+        self.section = Section::ExecutionModes;
+        self.module.execution_modes.push(ExecutionMode {
+            inst: InstIndex(index),
+            target: Id(target),
+            mode,
+            operands: params.to_vec(),
+            is_id: false,
+        });
+        true
+    }
+
+    /// OpDecorate and OpMemberDecorate whose decoration takes literals, ids or known value
+    /// enumerants.
+    fn quick_decorate(&mut self, words: &[u32], start: usize, index: u32, member: bool) -> bool {
+        let (target, member, rest) = match (member, words) {
+            (false, &[_, target, ref rest @ ..]) => (target, NONE, rest),
+            (true, &[_, target, member, ref rest @ ..]) => (target, member, rest),
+            _ => return false,
+        };
+        let Some((&decoration, params)) = rest.split_first() else {
+            return false;
+        };
+        if !self.in_section(Section::Annotations)
+            || !self.forward_target(target, index)
+            || !self.decoration_parameters(decoration, params, index)
+        {
+            return false;
+        }
+        self.section = Section::Annotations;
+        let count = words.len();
+        let operands_start = start + count - params.len();
+        self.decorate(
+            index,
+            target,
+            member,
+            decoration,
+            operands_start,
+            start + count,
+        );
+        true
+    }
+
+    /// for the parameters of a decoration that takes exactly `params`, each a
+    /// literal, an id or a known value enumerant.
+    fn decoration_parameters(&mut self, decoration: u32, params: &[u32], index: u32) -> bool {
+        let Some(kinds) = super::fast::plain_decoration(decoration) else {
+            return false;
+        };
+        if kinds.len() != params.len() {
+            return false;
+        }
+        for (position, (&kind, &param)) in (1..).zip(kinds.iter().zip(params)) {
+            let ok = match kind {
+                K::LiteralInteger => true,
+                K::IdRef | K::IdScope => self.quick_id(param, Forward::Any, position, index),
+                K::LiteralString => false,
+                _ => operands::enum_is_known(kind, param),
+            };
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// The kinds of [`Reader::shaped`].
+const PLAIN: u8 = 0;
+const TERMINATOR: u8 = 1;
+const MERGE: u8 = 2;
+const VARIABLE: u8 = 3;
+const TYPE: u8 = 4;
+const CONSTANT: u8 = 5;
+
+/// Word `i` of `words`, 0 when absent (callers checked the length).
+#[inline]
+fn word(words: &[u32], i: usize) -> u32 {
+    words.get(i).copied().unwrap_or(0)
+}
