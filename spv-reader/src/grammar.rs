@@ -677,3 +677,18 @@ pub(crate) fn ext_ids_only(name: &str) -> Option<&'static [Option<bool>]> {
     let i = SETS.iter().position(|&s| s == name)?;
     tables.get(i)?.as_deref()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `Inst::opcode` reads the enum from this table; it must name exactly the opcodes
+    /// `spirv::Op::from_u32` names (aliases included), for every 16-bit opcode.
+    #[test]
+    fn table_opcode_matches_the_spirv_enum() {
+        for raw in 0..=u16::MAX {
+            let from_table = op_info(raw).grammar.map(|g| g.opcode);
+            assert_eq!(from_table, Op::from_u32(u32::from(raw)), "opcode {raw}");
+        }
+    }
+}

@@ -181,7 +181,9 @@ impl<'m> Inst<'m> {
 
     /// The opcode as an enum, `None` when this crate's grammar does not know it.
     pub fn opcode(&self) -> Option<spirv::Op> {
-        spirv::Op::from_u32(u32::from(self.raw_opcode()))
+        // From the opcode table rather than `spirv::Op::from_u32`, whose match over every
+        // opcode later stages paid once per instruction they looked at.
+        op_info(self.raw_opcode()).grammar.map(|g| g.opcode)
     }
 
     /// The Result Type id, for opcodes that have one.
