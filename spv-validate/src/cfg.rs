@@ -62,7 +62,7 @@ pub(crate) fn block_of_label(ctx: &Ctx<'_>, func: u32, label: Id) -> Option<u32>
 
 /// The branch targets (label ids) named by a terminator, in operand order.
 pub(crate) fn branch_targets(ctx: &Ctx<'_>, term: InstIndex) -> Vec<Id> {
-    let Some(inst) = ctx.m.inst(term) else {
+    let Some(inst) = ctx.ix.inst(term) else {
         return Vec::new();
     };
     let ids = ctx.id_refs(inst).filter(|(o, _)| o.kind == Kind::Id);
@@ -98,7 +98,7 @@ pub(crate) fn build(ctx: &Ctx<'_>) -> Vec<FuncCfg> {
                 }
             }
             let merge = b.merge.and_then(|mi| {
-                let inst = ctx.m.inst(mi)?;
+                let inst = ctx.ix.inst(mi)?;
                 let words = inst.words();
                 let label = |i: usize| {
                     words

@@ -6,7 +6,9 @@
 //! vector?", "how many components?"), so that every check answers them the same way.
 
 use spv_reader::spirv::{self, Op};
-use spv_reader::{Id, Inst, InstIndex, Module, Type};
+use std::ops::Range;
+
+use spv_reader::{Id, InstIndex, Module, Type};
 
 use crate::caps::CapabilitySet;
 use crate::diag::{Diagnostic, disassemble};
@@ -16,73 +18,89 @@ use crate::operands::{Operand, decode};
 /// Marks an absent index in the dense `u32` tables.
 pub(crate) const NONE: u32 = u32::MAX;
 
-/// The shared validation state.
-pub(crate) struct Ctx<'m> {
-    /// The module being validated.
-    pub(crate) m: &'m Module,
-    /// The environment, resolved (never [`TargetEnv::ModuleVersion`]).
-    pub(crate) env: TargetEnv,
-    /// The module's SPIR-V minor version (1.x).
-    pub(crate) version: u8,
-    /// Declared capabilities and everything they implicitly declare.
-    pub(crate) caps: CapabilitySet,
-    /// Whether `Shader` is declared (directly or implied): structured rules apply.
-    pub(crate) shader: bool,
-    /// Whether `Kernel` is declared.
-    pub(crate) kernel: bool,
-    /// Raw addressing model and memory model of `OpMemoryModel` (0, 0 when missing).
-    pub(crate) addressing: u32,
-    /// Raw memory model.
-    pub(crate) memory_model: u32,
+/// One instruction as the checks see it: its words with the opcode, Result Type and Result
+/// id read once (a cheap copy, unlike re-reading them through the module for every pass).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Inst<'m> {
+    index: u32,
+    words: &'m [u32],
+    op: Option<Op>,
+    result_type: Option<Id>,
+    result: Option<Id>,
+}
+
+impl<'m> Inst<'m> {
+    /// The instruction's position in module order.
+    pub(crate) fn index(&self) -> InstIndex {
+        InstIndex(self.index)
+    }
+
+    /// All words of the instruction, the opcode word included.
+    pub(crate) fn words(&self) -> &'m [u32] {
+        self.words
+    }
+
+    /// The opcode as written (low 16 bits of the first word).
+    pub(crate) fn raw_opcode(&self) -> u16 {
+        self.words.first().map_or(0, |w| (w & 0xFFFF) as u16)
+    }
+
+    /// The opcode, `None` when the grammar does not know it.
+    pub(crate) fn opcode(&self) -> Option<Op> {
+        self.op
+    }
+
+    /// The Result Type id, for opcodes that have one.
+    pub(crate) fn result_type(&self) -> Option<Id> {
+        self.result_type
+    }
+
+    /// The Result id, for opcodes that have one.
+    pub(crate) fn result_id(&self) -> Option<Id> {
+        self.result
+    }
+}
+
+/// What the checks look up over and over, computed once per module: every instruction's
+/// view and decoded operands, and dense per-id tables (the defining instruction, which
+/// function and block define each id). Kept apart from [`Ctx`] so that a pass can iterate
+/// it while recording diagnostics in the context.
+pub(crate) struct Index<'m> {
+    /// Every instruction, in module order.
+    insts: Vec<Inst<'m>>,
     /// Every instruction's operands, back to back; instruction `i` owns
     /// `operands[op_start[i]..op_start[i + 1]]`.
     operands: Vec<Operand>,
     op_start: Vec<u32>,
     /// Whether instruction `i` decoded cleanly (its operands can be trusted).
     pub(crate) decoded: Vec<bool>,
+    /// For each instruction inside a function: the function's index, else [`NONE`].
+    pub(crate) inst_func: Vec<u32>,
+    /// Indexed by id (as long as the largest Result id plus one): the defining instruction.
+    def: Vec<u32>,
     /// For each id defined inside a function: the function's index in `m.functions()`.
     pub(crate) id_func: Vec<u32>,
     /// For each id defined inside a block: the block's index in its function.
     pub(crate) id_block: Vec<u32>,
-    /// For each instruction inside a function: the function's index, else [`NONE`].
-    pub(crate) inst_func: Vec<u32>,
-    /// The opcode of every instruction, decoded once (`None` for opcodes the grammar lacks).
-    ops: Vec<Option<Op>>,
-    /// The opcode of the instruction defining each id (indexed by id).
-    def_ops: Vec<Option<Op>>,
-    /// Function result id → index in `m.functions()`.
-    functions: std::collections::HashMap<u32, usize>,
-    /// The diagnostics found so far.
-    pub(crate) diags: Vec<Diagnostic>,
+    /// For each function's result id: its index in `m.functions()`.
+    function_index: Vec<u32>,
 }
 
-impl<'m> Ctx<'m> {
-    /// Builds the shared state: decodes every instruction (failures become diagnostics
-    /// later, in the operand check) and indexes where ids are defined.
-    pub(crate) fn new(m: &'m Module, env: TargetEnv) -> Self {
-        let version = m.header().version.1;
-        let caps = CapabilitySet::new(m.capabilities());
-        let shader = caps.has(spirv::Capability::Shader);
-        let kernel = caps.has(spirv::Capability::Kernel);
-        let (addressing, memory_model) = m.memory_model().unwrap_or((0, 0));
+impl<'m> Index<'m> {
+    /// Reads every instruction once: decodes its operands (failures become diagnostics
+    /// later, in the operand check) and records where ids are defined.
+    pub(crate) fn new(m: &'m Module) -> Self {
         let n = m.instruction_count();
+        let mut insts = Vec::with_capacity(n);
         let mut operands = Vec::with_capacity(n * 4);
         let mut op_start = Vec::with_capacity(n + 1);
         let mut decoded = Vec::with_capacity(n);
         let mut scratch = Vec::new();
-        let mut ops = Vec::with_capacity(n);
-        let mut def_ops: Vec<Option<Op>> = Vec::new();
+        let mut largest = 0usize;
         for inst in m.instructions() {
-            let op = inst.opcode();
-            ops.push(op);
-            if let Some(r) = inst.result_id() {
-                let i = r.0 as usize;
-                if i >= def_ops.len() {
-                    def_ops.resize(i + 1, None);
-                }
-                if let Some(slot) = def_ops.get_mut(i) {
-                    *slot = op;
-                }
+            let result = inst.result_id();
+            if let Some(r) = result {
+                largest = largest.max(r.0 as usize);
             }
             op_start.push(operands.len() as u32);
             let ok = decode(inst, &mut scratch).is_ok();
@@ -90,30 +108,41 @@ impl<'m> Ctx<'m> {
                 operands.extend_from_slice(&scratch);
             }
             decoded.push(ok);
+            insts.push(Inst {
+                index: inst.index().0,
+                words: inst.words(),
+                op: inst.opcode(),
+                result_type: inst.result_type(),
+                result,
+            });
         }
         op_start.push(operands.len() as u32);
 
-        let bound = m.header().bound as usize;
-        let mut id_func = Vec::new();
-        let mut id_block = Vec::new();
+        // The reader defines each Result id once and keeps ids below the bound, so these
+        // tables are sized by the largest Result id, never by the header's bound alone.
+        let ids = largest + 1;
+        let mut def = vec![NONE; ids];
+        for (k, inst) in insts.iter().enumerate() {
+            if let Some(slot) = inst.result.and_then(|r| def.get_mut(r.0 as usize)) {
+                *slot = k as u32;
+            }
+        }
+        let mut id_func = vec![NONE; ids];
+        let mut id_block = vec![NONE; ids];
         let mut inst_func = vec![NONE; n];
+        let mut function_index = vec![NONE; ids];
         for (fi, f) in m.functions().iter().enumerate() {
             let end = (f.end.0 as usize).min(n.saturating_sub(1));
             if let Some(slots) = inst_func.get_mut(f.def.0 as usize..=end) {
                 slots.fill(fi as u32);
             }
             let mut set = |id: Id, block: u32| {
-                let i = id.0 as usize;
-                if i < bound {
-                    if i >= id_func.len() {
-                        id_func.resize(i + 1, NONE);
-                        id_block.resize(i + 1, NONE);
-                    }
-                    // Resized just above to hold index `i`.
-                    if let (Some(func), Some(blk)) = (id_func.get_mut(i), id_block.get_mut(i)) {
-                        *func = fi as u32;
-                        *blk = block;
-                    }
+                if let (Some(func), Some(blk)) = (
+                    id_func.get_mut(id.0 as usize),
+                    id_block.get_mut(id.0 as usize),
+                ) {
+                    *func = fi as u32;
+                    *blk = block;
                 }
             };
             set(f.id, NONE);
@@ -121,45 +150,60 @@ impl<'m> Ctx<'m> {
                 set(p, NONE);
             }
             for (bi, b) in f.blocks.iter().enumerate() {
-                for inst in m.instructions_in(b.label_inst.0..b.terminator.0 + 1) {
-                    if let Some(r) = inst.result_id() {
+                let end = (b.terminator.0 as usize + 1).min(n);
+                for inst in insts.get(b.label_inst.0 as usize..end).unwrap_or(&[]) {
+                    if let Some(r) = inst.result {
                         set(r, bi as u32);
                     }
                 }
             }
         }
-        // The function's own id is module-wide (it may be called from anywhere).
-        for f in m.functions() {
+        for (fi, f) in m.functions().iter().enumerate() {
+            // The function's own id is module-wide (it may be called from anywhere).
             if let Some(slot) = id_func.get_mut(f.id.0 as usize) {
                 *slot = NONE;
             }
+            if let Some(slot) = function_index.get_mut(f.id.0 as usize) {
+                *slot = fi as u32;
+            }
         }
-
-        Ctx {
-            m,
-            env,
-            version,
-            caps,
-            shader,
-            kernel,
-            addressing,
-            memory_model,
+        Index {
+            insts,
             operands,
             op_start,
             decoded,
+            inst_func,
+            def,
             id_func,
             id_block,
-            inst_func,
-            ops,
-            def_ops,
-            functions: m
-                .functions()
-                .iter()
-                .enumerate()
-                .map(|(i, f)| (f.id.0, i))
-                .collect(),
-            diags: Vec::new(),
+            function_index,
         }
+    }
+
+    /// Every instruction, in module order.
+    pub(crate) fn insts(&self) -> impl ExactSizeIterator<Item = Inst<'m>> + '_ {
+        self.insts.iter().copied()
+    }
+
+    /// The instructions with indices in `range` (clamped to the module).
+    pub(crate) fn insts_in(
+        &self,
+        range: Range<u32>,
+    ) -> impl ExactSizeIterator<Item = Inst<'m>> + '_ {
+        let end = (range.end as usize).min(self.insts.len());
+        let start = (range.start as usize).min(end);
+        self.insts.get(start..end).unwrap_or(&[]).iter().copied()
+    }
+
+    /// The instruction at `i`, if there is one.
+    pub(crate) fn inst(&self, i: InstIndex) -> Option<Inst<'m>> {
+        self.insts.get(i.0 as usize).copied()
+    }
+
+    /// The instruction that defines `id`.
+    pub(crate) fn def(&self, id: Id) -> Option<Inst<'m>> {
+        let k = *self.def.get(id.0 as usize)?;
+        self.insts.get(k as usize).copied()
     }
 
     /// The decoded operands of instruction `i` (empty when it did not decode).
@@ -180,6 +224,70 @@ impl<'m> Ctx<'m> {
             .iter()
             .filter(|o| o.kind.is_ref())
             .filter_map(move |o| words.get(usize::from(o.word)).map(|&w| (*o, Id(w))))
+    }
+
+    /// The index in `m.functions()` of the function whose `OpFunction` result is `id`.
+    pub(crate) fn function_index(&self, id: Id) -> Option<usize> {
+        let i = *self.function_index.get(id.0 as usize)?;
+        (i != NONE).then_some(i as usize)
+    }
+}
+
+/// The shared validation state.
+pub(crate) struct Ctx<'m> {
+    /// The module being validated.
+    pub(crate) m: &'m Module,
+    /// The instructions and per-id tables, read once.
+    pub(crate) ix: &'m Index<'m>,
+    /// The environment, resolved (never [`TargetEnv::ModuleVersion`]).
+    pub(crate) env: TargetEnv,
+    /// The module's SPIR-V minor version (1.x).
+    pub(crate) version: u8,
+    /// Declared capabilities and everything they implicitly declare.
+    pub(crate) caps: CapabilitySet,
+    /// Whether `Shader` is declared (directly or implied): structured rules apply.
+    pub(crate) shader: bool,
+    /// Whether `Kernel` is declared.
+    pub(crate) kernel: bool,
+    /// Raw addressing model and memory model of `OpMemoryModel` (0, 0 when missing).
+    pub(crate) addressing: u32,
+    /// Raw memory model.
+    pub(crate) memory_model: u32,
+    /// The diagnostics found so far.
+    pub(crate) diags: Vec<Diagnostic>,
+}
+
+impl<'m> Ctx<'m> {
+    /// The shared state over `m` and its index `ix`.
+    pub(crate) fn new(m: &'m Module, ix: &'m Index<'m>, env: TargetEnv) -> Self {
+        let version = m.header().version.1;
+        let caps = CapabilitySet::new(m.capabilities());
+        let shader = caps.has(spirv::Capability::Shader);
+        let kernel = caps.has(spirv::Capability::Kernel);
+        let (addressing, memory_model) = m.memory_model().unwrap_or((0, 0));
+        Ctx {
+            m,
+            ix,
+            env,
+            version,
+            caps,
+            shader,
+            kernel,
+            addressing,
+            memory_model,
+            diags: Vec::new(),
+        }
+    }
+
+    /// The decoded operands of instruction `i` (empty when it did not decode).
+    pub(crate) fn operands(&self, i: InstIndex) -> &'m [Operand] {
+        self.ix.operands(i)
+    }
+
+    /// The `<id>` operands of instruction `inst` that refer to other definitions (every id
+    /// but the Result), with their kinds and word positions.
+    pub(crate) fn id_refs(&self, inst: Inst<'m>) -> impl Iterator<Item = (Operand, Id)> + 'm {
+        self.ix.id_refs(inst)
     }
 
     /// Records a diagnostic about instruction `at` (or the whole module when `None`).
@@ -213,7 +321,7 @@ impl<'m> Ctx<'m> {
 
     /// The function whose `OpFunction` result is `id`, with its index.
     pub(crate) fn function(&self, id: Id) -> Option<(usize, &'m spv_reader::Function)> {
-        let i = *self.functions.get(&id.0)?;
+        let i = self.ix.function_index(id)?;
         self.m.functions().get(i).map(|f| (i, f))
     }
 
@@ -241,21 +349,21 @@ impl<'m> Ctx<'m> {
 
     /// The Result Type of the instruction defining value `id`.
     pub(crate) fn type_of(&self, id: Id) -> Option<Id> {
-        self.m.result_type(id)
+        self.ix.def(id)?.result_type()
     }
 
     /// The opcode of the instruction defining `id`.
     pub(crate) fn def_op(&self, id: Id) -> Option<Op> {
-        self.def_ops.get(id.0 as usize).copied().flatten()
+        self.ix.def(id)?.opcode()
     }
 
     /// The constant decorated `BuiltIn WorkgroupSize`, if any (SPIR-V §3.2.20).
     pub(crate) fn workgroup_size_constant(&self) -> Option<Id> {
         let builtin = spv_reader::spirv::Decoration::BuiltIn as u32;
         let size = spv_reader::spirv::BuiltIn::WorkgroupSize as u32;
-        self.m
-            .instructions()
-            .filter(|inst| self.op_of(*inst) == Some(Op::Decorate))
+        self.ix
+            .insts()
+            .filter(|inst| inst.opcode() == Some(Op::Decorate))
             .filter_map(|inst| match inst.words() {
                 [_, target, d, b] if *d == builtin && *b == size => Some(Id(*target)),
                 _ => None,
@@ -263,9 +371,9 @@ impl<'m> Ctx<'m> {
             .find(|&id| self.m.constant(id).is_some())
     }
 
-    /// The opcode of instruction `inst` (cached; `None` when the grammar lacks it).
+    /// The opcode of instruction `inst` (`None` when the grammar lacks it).
     pub(crate) fn op_of(&self, inst: Inst<'_>) -> Option<Op> {
-        self.ops.get(inst.index().0 as usize).copied().flatten()
+        inst.opcode()
     }
 
     /// For a scalar or vector type: (scalar type id, component count).
@@ -377,8 +485,8 @@ impl<'m> Ctx<'m> {
     /// The block index holding the definition of value `id` inside function `func`, if the
     /// id is defined in a block of that function.
     pub(crate) fn def_block(&self, id: Id) -> Option<(u32, u32)> {
-        let f = *self.id_func.get(id.0 as usize)?;
-        let b = *self.id_block.get(id.0 as usize)?;
+        let f = *self.ix.id_func.get(id.0 as usize)?;
+        let b = *self.ix.id_block.get(id.0 as usize)?;
         (f != NONE && b != NONE).then_some((f, b))
     }
 }

@@ -118,14 +118,15 @@ pub struct BlockInfo {
 pub(crate) fn build(ctx: &Ctx<'_>, facts: Facts) -> ModuleInfo {
     let m = ctx.m;
     // Sized by the largest result id actually defined, not by the header's bound.
-    let largest = m
-        .instructions()
+    let largest = ctx
+        .ix
+        .insts()
         .filter_map(|inst| inst.result_id())
         .map(|id| id.0 as usize)
         .max()
         .unwrap_or(0);
     let mut value_types = vec![0u32; largest + 1];
-    for inst in m.instructions() {
+    for inst in ctx.ix.insts() {
         if let (Some(r), Some(t)) = (inst.result_id(), inst.result_type())
             && let Some(slot) = value_types.get_mut(r.0 as usize)
         {

@@ -79,7 +79,8 @@ pub fn validate(module: &Module, options: &Options) -> Result<ModuleInfo, Diagno
         TargetEnv::ModuleVersion => TargetEnv::Universal(module.header().version.1),
         env => env,
     };
-    let mut ctx = ctx::Ctx::new(module, env);
+    let index = ctx::Index::new(module);
+    let mut ctx = ctx::Ctx::new(module, &index, env);
     let facts = checks::run(&mut ctx);
     if ctx.diags.is_empty() {
         Ok(info::build(&ctx, facts))

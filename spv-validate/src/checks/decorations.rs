@@ -37,7 +37,7 @@ struct Applied<'m> {
 /// module order (groups are checked as instructions of their own).
 fn applied<'m>(ctx: &Ctx<'m>) -> Vec<Applied<'m>> {
     let mut out = Vec::new();
-    for inst in ctx.m.instructions() {
+    for inst in ctx.ix.insts() {
         let words = inst.words();
         let (target, member, kind, rest) = match ctx.op_of(inst) {
             Some(Op::Decorate | Op::DecorateId | Op::DecorateString) => match words {
@@ -163,7 +163,7 @@ fn not_member(d: D) -> bool {
 
 /// The storage class of a variable id, if `id` is an OpVariable.
 fn variable_class(ctx: &Ctx<'_>, id: Id) -> Option<u32> {
-    let def = ctx.m.def(id)?;
+    let def = ctx.ix.def(id)?;
     (ctx.op_of(def) == Some(Op::Variable))
         .then(|| def.words().get(3).copied())
         .flatten()
@@ -397,7 +397,7 @@ fn check_locations(ctx: &mut Ctx<'_>) {
                 }
                 _ => false,
             };
-            if !members_located && let Some(def) = m.def(v) {
+            if !members_located && let Some(def) = ctx.ix.def(v) {
                 problems.push((def.index(), v));
             }
         }

@@ -8,7 +8,7 @@
 use spv_reader::spirv::Op;
 
 use crate::caps::{NEVER, capability_version};
-use crate::ctx::Ctx;
+use crate::ctx::{Ctx, Inst};
 use crate::diag::opcode_name;
 use crate::operands::{decode, grammar_of};
 
@@ -52,7 +52,6 @@ fn opcode_versions(op: Op) -> Option<(u8, u8, &'static [&'static str])> {
 /// Runs the encoding checks; returns whether every instruction decoded (later checks rely
 /// on decoded operands).
 pub(crate) fn check(ctx: &mut Ctx<'_>) -> bool {
-    let m = ctx.m;
     if let Some(max) = ctx.env.max_spirv_minor()
         && ctx.version > max
     {
@@ -68,7 +67,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) -> bool {
     }
     let mut all_decoded = true;
     let mut scratch = Vec::new();
-    for inst in m.instructions() {
+    for inst in ctx.ix.insts() {
         let i = inst.index();
         let opcode = inst.raw_opcode();
         let Some(g) = grammar_of(opcode) else {
@@ -81,9 +80,9 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) -> bool {
             );
             continue;
         };
-        if !ctx.decoded.get(i.0 as usize).copied().unwrap_or(false) {
+        if !ctx.ix.decoded.get(i.0 as usize).copied().unwrap_or(false) {
             all_decoded = false;
-            let err = decode(inst, &mut scratch).err();
+            let err = ctx.m.inst(i).and_then(|r| decode(r, &mut scratch).err());
             let (rule, message) = match err {
                 Some(e) if e.enumerant => ("R-7", e.message),
                 Some(e) => ("R-5", e.message),
@@ -142,7 +141,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) -> bool {
 
 /// V-CAP-2: a capability operand defined only from a later version than the module's, and
 /// not enabled by a declared extension.
-fn check_capability_version(ctx: &mut Ctx<'_>, inst: spv_reader::Inst<'_>) {
+fn check_capability_version(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
     let Some(&raw) = inst.words().get(1) else {
         return;
     };

@@ -28,7 +28,7 @@ pub(crate) fn call_graph(ctx: &Ctx<'_>) -> CallGraph {
     for f in m.functions() {
         let mut c: Vec<Id> = Vec::new();
         let mut g: Vec<Id> = Vec::new();
-        for inst in m.instructions_in(f.def.0..f.end.0) {
+        for inst in ctx.ix.insts_in(f.def.0..f.end.0) {
             if ctx.op_of(inst) == Some(Op::FunctionCall)
                 && let Some(&callee) = inst.words().get(3)
                 && !c.contains(&Id(callee))
@@ -208,7 +208,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts) {
                 }
             }
         }
-        globals.sort_by_key(|v| m.def(*v).map_or(0, |d| d.index().0));
+        globals.sort_by_key(|v| ctx.ix.def(*v).map_or(0, |d| d.index().0));
         check_interface(ctx, ep, &globals);
         check_modes(ctx, ep);
         check_model_limits(ctx, ep, &tree);
@@ -453,7 +453,7 @@ fn check_model_limits(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint, tree: &[Id
         let Some((_, f)) = ctx.function(fid) else {
             continue;
         };
-        let bad = ctx.m.instructions_in(f.def.0..f.end.0).find(|inst| {
+        let bad = ctx.ix.insts_in(f.def.0..f.end.0).find(|inst| {
             ctx.op_of(*inst)
                 .and_then(limited_to)
                 .is_some_and(|ms| !ms.contains(&model))

@@ -136,8 +136,7 @@ fn decoration_caps(d: D) -> &'static [C] {
 }
 
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
-    let m = ctx.m;
-    for inst in m.instructions() {
+    for inst in ctx.ix.insts() {
         let words = inst.words();
         let i = inst.index();
         match ctx.op_of(inst) {

@@ -7,10 +7,10 @@
 use std::collections::HashSet;
 
 use spv_reader::spirv::{LoopControl, Op};
-use spv_reader::{Id, Inst, InstIndex, Type};
+use spv_reader::{Id, InstIndex, Type};
 
 use crate::cfg::{FuncCfg, block_of_label, branch_targets};
-use crate::ctx::Ctx;
+use crate::ctx::{Ctx, Inst};
 use crate::limits::MAX_SWITCH_BRANCHES;
 use crate::operands::Kind;
 
@@ -75,15 +75,15 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
                 );
             }
         }
-        if let Some(term) = m.inst(b.terminator) {
+        if let Some(term) = ctx.ix.inst(b.terminator) {
             check_terminator(ctx, term, f.result_type);
         }
         if let Some(mi) = b.merge
-            && let Some(merge) = m.inst(mi)
+            && let Some(merge) = ctx.ix.inst(mi)
         {
             check_merge(ctx, fi, merge, b.terminator, b.label);
         }
-        for inst in m.instructions_in(b.first.0..b.terminator.0) {
+        for inst in ctx.ix.insts_in(b.first.0..b.terminator.0) {
             if ctx.op_of(inst) == Some(Op::Phi) {
                 check_phi(ctx, cfg, inst, bi);
             } else if cfg.is_reachable(bi) {
@@ -91,7 +91,7 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
             }
         }
         if cfg.is_reachable(bi)
-            && let Some(term) = m.inst(b.terminator)
+            && let Some(term) = ctx.ix.inst(b.terminator)
         {
             check_dominance(ctx, cfg, term, bi);
         }
@@ -240,7 +240,7 @@ fn check_switch(ctx: &mut Ctx<'_>, term: Inst<'_>) {
 fn check_merge(ctx: &mut Ctx<'_>, fi: u32, merge: Inst<'_>, term: InstIndex, header: Id) {
     let i = merge.index();
     let words = merge.words();
-    let term_op = ctx.m.inst(term).and_then(|t| t.opcode());
+    let term_op = ctx.ix.inst(term).and_then(|t| t.opcode());
     let is_loop = ctx.op_of(merge) == Some(Op::LoopMerge);
     let term_ok = if is_loop {
         matches!(term_op, Some(Op::Branch | Op::BranchConditional))

@@ -7,10 +7,10 @@
 //! Dominance of definitions over uses (V-SSA-2/3) needs the CFG and lives in `ssa.rs`.
 
 use spv_reader::spirv::Op;
-use spv_reader::{Id, Inst, Type};
+use spv_reader::{Id, Type};
 
 use crate::checks::layout::{is_non_semantic, is_type_decl};
-use crate::ctx::{Ctx, NONE};
+use crate::ctx::{Ctx, Inst, NONE};
 use crate::diag::opcode_name;
 use crate::operands::Kind;
 
@@ -62,10 +62,9 @@ fn names_non_value(op: Op, n: usize) -> bool {
 }
 
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
-    let m = ctx.m;
     // OpTypeForwardPointer declarations: pointer id → instruction index.
     let mut forward_declared: Vec<(Id, u32)> = Vec::new();
-    for inst in m.instructions() {
+    for inst in ctx.ix.insts() {
         if ctx.op_of(inst) == Some(Op::TypeForwardPointer)
             && let Some(&p) = inst.words().get(1)
         {
@@ -74,7 +73,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     }
     forward_declared.sort_unstable();
     let mut problems: Vec<(&'static str, Vec<Id>, String)> = Vec::new();
-    for inst in m.instructions() {
+    for inst in ctx.ix.insts() {
         let Some(op) = ctx.op_of(inst) else { continue };
         problems.clear();
         check_inst(ctx, inst, op, &forward_declared, &mut problems);
@@ -93,7 +92,7 @@ fn check_inst(
 ) {
     let m = ctx.m;
     let i = inst.index().0;
-    let here_func = ctx.inst_func.get(i as usize).copied().unwrap_or(NONE);
+    let here_func = ctx.ix.inst_func.get(i as usize).copied().unwrap_or(NONE);
     let non_semantic = is_non_semantic(ctx, inst);
     let any_ids = takes_any_ids(op) || non_semantic;
     let type_decl = is_type_decl(op);
@@ -103,7 +102,7 @@ fn check_inst(
         if operand.kind != Kind::ResultType {
             n_ref += 1;
         }
-        let Some(def) = m.def(id) else {
+        let Some(def) = ctx.ix.def(id) else {
             out.push(("V-SSA-1", vec![id], format!("ID {id} has not been defined")));
             continue;
         };
@@ -133,7 +132,7 @@ fn check_inst(
             }
         }
         // Function locality (V-SSA-4).
-        let def_func = ctx.id_func.get(id.0 as usize).copied().unwrap_or(NONE);
+        let def_func = ctx.ix.id_func.get(id.0 as usize).copied().unwrap_or(NONE);
         if def_func != NONE && here_func != NONE && def_func != here_func {
             out.push((
                 "V-SSA-4",

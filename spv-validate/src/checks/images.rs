@@ -4,9 +4,9 @@
 //! names an imported set.
 
 use spv_reader::spirv::Op;
-use spv_reader::{Id, Inst, Type};
+use spv_reader::{Id, Type};
 
-use crate::ctx::Ctx;
+use crate::ctx::{Ctx, Inst};
 
 /// What word 3 (word 1 for OpImageWrite) of an image instruction must be.
 enum Needs {

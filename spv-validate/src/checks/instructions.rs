@@ -3,15 +3,14 @@
 //! only one instruction (V-FN-2, V-FN-3, V-CONST-1…7).
 
 use spv_reader::spirv::Op;
-use spv_reader::{Constant, Id, Inst, Type};
+use spv_reader::{Constant, Id, Type};
 
 use crate::checks::{atomics, images, memory, values};
-use crate::ctx::Ctx;
+use crate::ctx::{Ctx, Inst};
 use crate::limits::MAX_FUNCTION_ARGS;
 
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
-    let m = ctx.m;
-    for inst in m.instructions() {
+    for inst in ctx.ix.insts() {
         let Some(op) = ctx.op_of(inst) else { continue };
         match op {
             Op::TypePointer => memory::check_type_pointer(ctx, inst),
@@ -99,7 +98,7 @@ fn check_function(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
         }
         for (k, (&p, &pt)) in f_params.iter().zip(&params).enumerate() {
             if ctx.type_of(p) != Some(pt) {
-                let at = ctx.m.def(p).map_or(i, |d| d.index());
+                let at = ctx.ix.def(p).map_or(i, |d| d.index());
                 ctx.err("V-FN-2", at, &[p], format!("OpFunctionParameter {k}'s Result Type does not match the function type's parameter type"));
             }
         }

@@ -6,7 +6,7 @@
 use spv_reader::spirv::{self, Op};
 use spv_reader::{Id, InstIndex};
 
-use crate::ctx::{Ctx, NONE};
+use crate::ctx::{Ctx, Inst, NONE};
 use crate::diag::opcode_name;
 
 /// The module-level sections of SPIR-V §2.4, in order.
@@ -72,7 +72,7 @@ pub(crate) fn is_constant_op(op: Op) -> bool {
 }
 
 /// Whether `inst` is an `OpExtInst` of a `NonSemantic.*` set (allowed at module scope).
-pub(crate) fn is_non_semantic(ctx: &Ctx<'_>, inst: spv_reader::Inst<'_>) -> bool {
+pub(crate) fn is_non_semantic(ctx: &Ctx<'_>, inst: Inst<'_>) -> bool {
     ctx.op_of(inst) == Some(Op::ExtInst)
         && inst
             .words()
@@ -115,10 +115,10 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut memory_models = 0usize;
     let mut in_function = false;
     let mut seen_definition = false;
-    for inst in m.instructions() {
+    for inst in ctx.ix.insts() {
         let i = inst.index();
         let Some(op) = ctx.op_of(inst) else { continue };
-        let fi = ctx.inst_func.get(i.0 as usize).copied().unwrap_or(NONE);
+        let fi = ctx.ix.inst_func.get(i.0 as usize).copied().unwrap_or(NONE);
         if fi != NONE {
             if !in_function {
                 in_function = true;
@@ -249,7 +249,7 @@ fn check_blocks(ctx: &mut Ctx<'_>) {
         for (bi, b) in f.blocks.iter().enumerate() {
             let mut in_prefix_vars = bi == 0;
             let mut in_prefix_phis = true;
-            for inst in m.instructions_in(b.first.0..b.terminator.0) {
+            for inst in ctx.ix.insts_in(b.first.0..b.terminator.0) {
                 let i = inst.index();
                 let Some(op) = ctx.op_of(inst) else { continue };
                 let debug_line = matches!(op, Op::Line | Op::NoLine);

@@ -4,9 +4,9 @@
 //! restrictions of the Logical addressing model.
 
 use spv_reader::spirv::{Capability as C, Decoration, Op, StorageClass as S};
-use spv_reader::{Id, Inst, Type};
+use spv_reader::{Id, Type};
 
-use crate::ctx::{Ctx, NONE};
+use crate::ctx::{Ctx, Inst, NONE};
 use crate::limits::MAX_ACCESS_CHAIN_INDEXES;
 
 /// Storage classes a Vulkan module may use (Vulkan spec, "Standalone SPIR-V":
@@ -126,7 +126,7 @@ pub(crate) fn check_variable(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
     let Some(id) = inst.result_id() else { return };
     let ty = inst.result_type().unwrap_or(Id(0));
     let sc = words.get(3).copied().unwrap_or(0);
-    let in_function = ctx.inst_func.get(i.0 as usize).copied().unwrap_or(NONE) != NONE;
+    let in_function = ctx.ix.inst_func.get(i.0 as usize).copied().unwrap_or(NONE) != NONE;
     let Some((ptr_sc, pointee)) = ctx.pointer(ty) else {
         ctx.err(
             "V-PTR-10",
@@ -502,7 +502,7 @@ pub(crate) fn check_store(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
 fn uniform_is_buffer_block(ctx: &Ctx<'_>, ptr: Id) -> bool {
     let mut cur = ptr;
     for _ in 0..crate::limits::MAX_TYPE_DEPTH {
-        let Some(def) = ctx.m.def(cur) else {
+        let Some(def) = ctx.ix.def(cur) else {
             return false;
         };
         match ctx.op_of(def) {

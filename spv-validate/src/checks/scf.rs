@@ -14,11 +14,11 @@
 
 use std::collections::{BTreeMap, HashSet};
 
+use spv_reader::Id;
 use spv_reader::spirv::Op;
-use spv_reader::{Id, Inst};
 
 use crate::cfg::{FuncCfg, block_of_label};
-use crate::ctx::{Ctx, NONE};
+use crate::ctx::{Ctx, Inst, NONE};
 use crate::dom::{DomTree, Graph};
 
 /// The kinds of construct spirv-val tracks (a switch is a selection whose header ends in
@@ -230,7 +230,7 @@ fn label_of(ctx: &Ctx<'_>, cfg: &FuncCfg, b: u32) -> Id {
 
 fn terminator<'m>(ctx: &Ctx<'m>, cfg: &FuncCfg, b: u32) -> Option<Inst<'m>> {
     let f = ctx.m.functions().get(cfg.func as usize)?;
-    ctx.m.inst(f.blocks.get(b as usize)?.terminator)
+    ctx.ix.inst(f.blocks.get(b as usize)?.terminator)
 }
 
 fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {

@@ -6,24 +6,24 @@
 use std::collections::HashMap;
 
 use spv_reader::spirv::{Capability as C, Dim, Op};
-use spv_reader::{Constant, Id, Inst, Type};
+use spv_reader::{Constant, Id, Type};
 
 use crate::checks::layout::is_type_decl;
-use crate::ctx::Ctx;
+use crate::ctx::{Ctx, Inst};
 use crate::diag::opcode_name;
 use crate::limits::{MAX_STRUCT_DEPTH, MAX_STRUCT_MEMBERS};
 
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
-    let m = ctx.m;
     // V-TYPE-1: key = opcode and operand words after the result id.
     let mut seen: HashMap<Vec<u32>, Id> = HashMap::new();
     // OpTypeForwardPointer declarations: pointer id → announced storage class.
-    let forward: HashMap<u32, u32> = m
-        .instructions()
+    let forward: HashMap<u32, u32> = ctx
+        .ix
+        .insts()
         .filter(|inst| ctx.op_of(*inst) == Some(Op::TypeForwardPointer))
         .filter_map(|inst| Some((*inst.words().get(1)?, *inst.words().get(2)?)))
         .collect();
-    for inst in m.instructions() {
+    for inst in ctx.ix.insts() {
         let Some(op) = ctx.op_of(inst) else { continue };
         if !is_type_decl(op) || op == Op::TypeForwardPointer {
             continue;

@@ -8,9 +8,9 @@
 #![allow(clippy::needless_return)]
 
 use spv_reader::spirv::{Capability as C, Op};
-use spv_reader::{Id, Inst, Type};
+use spv_reader::{Id, Type};
 
-use crate::ctx::Ctx;
+use crate::ctx::{Ctx, Inst};
 use crate::limits::MAX_ACCESS_CHAIN_INDEXES;
 
 /// Operand ids after Result Type and Result.
