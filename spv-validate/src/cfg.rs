@@ -7,7 +7,7 @@
 use spv_reader::spirv::Op;
 use spv_reader::{Id, InstIndex};
 
-use crate::ctx::{Ctx, NONE};
+use crate::ctx::{Ctx, Index, NONE};
 use crate::dom::{DomTree, Graph};
 use crate::operands::Kind;
 
@@ -61,19 +61,24 @@ pub(crate) fn block_of_label(ctx: &Ctx<'_>, func: u32, label: Id) -> Option<u32>
 }
 
 /// The branch targets (label ids) named by a terminator, in operand order.
-pub(crate) fn branch_targets(ctx: &Ctx<'_>, term: InstIndex) -> Vec<Id> {
-    let Some(inst) = ctx.ix.inst(term) else {
-        return Vec::new();
-    };
-    let ids = ctx.id_refs(inst).filter(|(o, _)| o.kind == Kind::Id);
-    match ctx.op_of(inst) {
-        Some(Op::Branch) => ids.map(|(_, id)| id).take(1).collect(),
+pub(crate) fn branch_targets<'m>(
+    ix: &'m Index<'m>,
+    term: InstIndex,
+) -> impl Iterator<Item = Id> + 'm {
+    let (skip, take) = match ix.inst(term).and_then(|t| t.opcode()) {
+        Some(Op::Branch) => (0, 1),
         // Condition first, then the two labels.
-        Some(Op::BranchConditional) => ids.skip(1).take(2).map(|(_, id)| id).collect(),
+        Some(Op::BranchConditional) => (1, 2),
         // Selector first, then Default and the case labels.
-        Some(Op::Switch) => ids.skip(1).map(|(_, id)| id).collect(),
-        _ => Vec::new(),
-    }
+        Some(Op::Switch) => (1, usize::MAX),
+        _ => (0, 0),
+    };
+    ix.refs(term)
+        .iter()
+        .filter(|r| r.kind == Kind::Id)
+        .skip(skip)
+        .take(take)
+        .map(|r| r.id)
 }
 
 /// Builds the CFG of every function definition (declarations have none).
@@ -89,7 +94,7 @@ pub(crate) fn build(ctx: &Ctx<'_>) -> Vec<FuncCfg> {
         let mut merges = Vec::with_capacity(n);
         for (bi, b) in f.blocks.iter().enumerate() {
             let mut seen: Vec<u32> = Vec::new();
-            for label in branch_targets(ctx, b.terminator) {
+            for label in branch_targets(ctx.ix, b.terminator) {
                 if let Some(t) = block_of_label(ctx, fi, label)
                     && !seen.contains(&t)
                 {

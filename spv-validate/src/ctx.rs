@@ -13,7 +13,7 @@ use spv_reader::{Id, InstIndex, Module, Type};
 use crate::caps::CapabilitySet;
 use crate::diag::{Diagnostic, disassemble};
 use crate::env::TargetEnv;
-use crate::operands::{Operand, decode};
+use crate::operands::{Kind, decode};
 
 /// Marks an absent index in the dense `u32` tables.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -68,10 +68,10 @@ impl<'m> Inst<'m> {
 pub(crate) struct Index<'m> {
     /// Every instruction, in module order.
     insts: Vec<Inst<'m>>,
-    /// Every instruction's operands, back to back; instruction `i` owns
-    /// `operands[op_start[i]..op_start[i + 1]]`.
-    operands: Vec<Operand>,
-    op_start: Vec<u32>,
+    /// Every instruction's `<id>` operands that refer to other definitions (every id but
+    /// the Result), back to back; instruction `i` owns `refs[ref_start[i]..ref_start[i + 1]]`.
+    refs: Vec<Ref>,
+    ref_start: Vec<u32>,
     /// Whether instruction `i` decoded cleanly (its operands can be trusted).
     pub(crate) decoded: Vec<bool>,
     /// For each instruction inside a function: the function's index, else [`NONE`].
@@ -92,8 +92,8 @@ impl<'m> Index<'m> {
     pub(crate) fn new(m: &'m Module) -> Self {
         let n = m.instruction_count();
         let mut insts = Vec::with_capacity(n);
-        let mut operands = Vec::with_capacity(n * 4);
-        let mut op_start = Vec::with_capacity(n + 1);
+        let mut refs = Vec::with_capacity(n * 3);
+        let mut ref_start = Vec::with_capacity(n + 1);
         let mut decoded = Vec::with_capacity(n);
         let mut scratch = Vec::new();
         let mut largest = 0usize;
@@ -102,10 +102,16 @@ impl<'m> Index<'m> {
             if let Some(r) = result {
                 largest = largest.max(r.0 as usize);
             }
-            op_start.push(operands.len() as u32);
+            ref_start.push(refs.len() as u32);
             let ok = decode(inst, &mut scratch).is_ok();
             if ok {
-                operands.extend_from_slice(&scratch);
+                let words = inst.words();
+                refs.extend(scratch.iter().filter(|o| o.kind.is_ref()).filter_map(|o| {
+                    words.get(usize::from(o.word)).map(|&w| Ref {
+                        kind: o.kind,
+                        id: Id(w),
+                    })
+                }));
             }
             decoded.push(ok);
             insts.push(Inst {
@@ -116,7 +122,7 @@ impl<'m> Index<'m> {
                 result,
             });
         }
-        op_start.push(operands.len() as u32);
+        ref_start.push(refs.len() as u32);
 
         // The reader defines each Result id once and keeps ids below the bound, so these
         // tables are sized by the largest Result id, never by the header's bound alone.
@@ -169,8 +175,8 @@ impl<'m> Index<'m> {
         }
         Index {
             insts,
-            operands,
-            op_start,
+            refs,
+            ref_start,
             decoded,
             inst_func,
             def,
@@ -206,24 +212,17 @@ impl<'m> Index<'m> {
         self.insts.get(k as usize).copied()
     }
 
-    /// The decoded operands of instruction `i` (empty when it did not decode).
-    pub(crate) fn operands(&self, i: InstIndex) -> &[Operand] {
-        let s = self.op_start.get(i.0 as usize).copied().unwrap_or(0) as usize;
-        let e = self.op_start.get(i.0 as usize + 1).copied().unwrap_or(0) as usize;
-        self.operands.get(s..e).unwrap_or(&[])
+    /// The `<id>` operands of instruction `i` that refer to other definitions (every id but
+    /// the Result), in operand order; empty when the instruction did not decode.
+    pub(crate) fn refs(&self, i: InstIndex) -> &[Ref] {
+        let s = self.ref_start.get(i.0 as usize).copied().unwrap_or(0) as usize;
+        let e = self.ref_start.get(i.0 as usize + 1).copied().unwrap_or(0) as usize;
+        self.refs.get(s..e).unwrap_or(&[])
     }
 
-    /// The `<id>` operands of instruction `inst` that refer to other definitions (every id
-    /// but the Result), with their kinds and word positions.
-    pub(crate) fn id_refs<'a>(
-        &'a self,
-        inst: Inst<'a>,
-    ) -> impl Iterator<Item = (Operand, Id)> + 'a {
-        let words = inst.words();
-        self.operands(inst.index())
-            .iter()
-            .filter(|o| o.kind.is_ref())
-            .filter_map(move |o| words.get(usize::from(o.word)).map(|&w| (*o, Id(w))))
+    /// One more than the largest Result id: the size of dense tables indexed by defined ids.
+    pub(crate) fn id_count(&self) -> usize {
+        self.def.len()
     }
 
     /// The index in `m.functions()` of the function whose `OpFunction` result is `id`.
@@ -231,6 +230,68 @@ impl<'m> Index<'m> {
         let i = *self.function_index.get(id.0 as usize)?;
         (i != NONE).then_some(i as usize)
     }
+}
+
+/// A set of ids in a dense table of generation stamps: inserting and testing are O(1), and
+/// [`IdSet::clear`] forgets every member in O(1) so that one table serves many small sets.
+pub(crate) struct IdSet {
+    stamps: Vec<u32>,
+    generation: u32,
+}
+
+impl IdSet {
+    /// An empty set, with room for the ids below `capacity` (it grows for larger ids, which
+    /// the reader keeps below its `MAX_ID_BOUND`).
+    pub(crate) fn new(capacity: usize) -> Self {
+        IdSet {
+            stamps: vec![0; capacity],
+            generation: 1,
+        }
+    }
+
+    /// Removes every member.
+    pub(crate) fn clear(&mut self) {
+        if self.generation == u32::MAX {
+            self.stamps.fill(0);
+            self.generation = 0;
+        }
+        self.generation += 1;
+    }
+
+    /// Adds `id`; whether it was absent.
+    pub(crate) fn insert(&mut self, id: Id) -> bool {
+        let i = id.0 as usize;
+        if i >= self.stamps.len() {
+            // Ids stay below the reader's bound limit, so the table stays bounded too.
+            let len = (i + 1).min(spv_reader::limits::MAX_ID_BOUND as usize + 1);
+            self.stamps.resize(len.max(self.stamps.len()), 0);
+        }
+        match self.stamps.get_mut(i) {
+            Some(s) if *s == self.generation => false,
+            Some(s) => {
+                *s = self.generation;
+                true
+            }
+            // Beyond the reader's bound: not an id of this module; count it as new.
+            None => true,
+        }
+    }
+
+    /// Whether `id` is a member.
+    pub(crate) fn contains(&self, id: Id) -> bool {
+        self.stamps
+            .get(id.0 as usize)
+            .is_some_and(|&s| s == self.generation)
+    }
+}
+
+/// One `<id>` operand referring to another definition: its kind and the id.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Ref {
+    /// Result Type, plain `<id>`, Scope or Memory Semantics.
+    pub(crate) kind: Kind,
+    /// The id.
+    pub(crate) id: Id,
 }
 
 /// The shared validation state.
@@ -277,17 +338,6 @@ impl<'m> Ctx<'m> {
             memory_model,
             diags: Vec::new(),
         }
-    }
-
-    /// The decoded operands of instruction `i` (empty when it did not decode).
-    pub(crate) fn operands(&self, i: InstIndex) -> &'m [Operand] {
-        self.ix.operands(i)
-    }
-
-    /// The `<id>` operands of instruction `inst` that refer to other definitions (every id
-    /// but the Result), with their kinds and word positions.
-    pub(crate) fn id_refs(&self, inst: Inst<'m>) -> impl Iterator<Item = (Operand, Id)> + 'm {
-        self.ix.id_refs(inst)
     }
 
     /// Records a diagnostic about instruction `at` (or the whole module when `None`).

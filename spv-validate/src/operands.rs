@@ -56,19 +56,34 @@ pub(crate) struct Operand {
     pub(crate) len: u16,
 }
 
+/// What the validator keeps per opcode: its grammar entry and the facts derived from it.
+#[derive(Clone, Copy)]
+struct OpEntry {
+    grammar: Option<&'static Instruction<'static>>,
+    /// Whether the opcode declares a type (its name starts with `Type`).
+    type_decl: bool,
+}
+
 /// Dense table of the grammar entries, indexed by opcode.
-fn table() -> &'static [Option<&'static Instruction<'static>>] {
-    static TABLE: OnceLock<Vec<Option<&'static Instruction<'static>>>> = OnceLock::new();
+fn table() -> &'static [OpEntry] {
+    static TABLE: OnceLock<Vec<OpEntry>> = OnceLock::new();
     TABLE.get_or_init(|| {
         let max = grammar::INSTRUCTION_TABLE
             .iter()
             .map(|i| i.opcode as usize)
             .max()
             .unwrap_or(0);
-        let mut table = vec![None; max + 1];
+        let empty = OpEntry {
+            grammar: None,
+            type_decl: false,
+        };
+        let mut table = vec![empty; max + 1];
         for inst in grammar::INSTRUCTION_TABLE.iter() {
             if let Some(slot) = table.get_mut(inst.opcode as usize) {
-                *slot = Some(inst);
+                *slot = OpEntry {
+                    grammar: Some(inst),
+                    type_decl: inst.opname.starts_with("Type"),
+                };
             }
         }
         table
@@ -77,7 +92,12 @@ fn table() -> &'static [Option<&'static Instruction<'static>>] {
 
 /// The grammar entry of `opcode`, if the grammar knows it.
 pub(crate) fn grammar_of(opcode: u16) -> Option<&'static Instruction<'static>> {
-    table().get(usize::from(opcode)).copied().flatten()
+    table().get(usize::from(opcode)).and_then(|e| e.grammar)
+}
+
+/// Whether `op` declares a type (the grammar names every type declaration `OpType…`).
+pub(crate) fn is_type_decl(op: Op) -> bool {
+    table().get(op as usize).is_some_and(|e| e.type_decl)
 }
 
 /// A decoding problem: the word index where it happened and what went wrong.

@@ -10,7 +10,7 @@ use spv_reader::spirv::{ExecutionMode as M, ExecutionModel as X, Op};
 use spv_reader::{Constant, Id, Type};
 
 use crate::checks::Facts;
-use crate::ctx::Ctx;
+use crate::ctx::{Ctx, IdSet};
 
 /// Per function (index in `Module::functions`): called function ids and referenced
 /// module-scope variables, both in first-use order.
@@ -19,25 +19,42 @@ pub(crate) struct CallGraph {
     pub(crate) globals: Vec<Vec<Id>>,
 }
 
+/// Whether each id (dense, below [`crate::ctx::Index::id_count`]) is a module-scope variable.
+fn global_table(ctx: &Ctx<'_>) -> Vec<bool> {
+    let mut is_global = vec![false; ctx.ix.id_count()];
+    for g in ctx.m.global_variables() {
+        if let Some(x) = is_global.get_mut(g.id.0 as usize) {
+            *x = true;
+        }
+    }
+    is_global
+}
+
 /// Collects calls and global references of every function.
-pub(crate) fn call_graph(ctx: &Ctx<'_>) -> CallGraph {
+pub(crate) fn call_graph(ctx: &Ctx<'_>, is_global: &[bool]) -> CallGraph {
     let m = ctx.m;
-    let global_set: HashSet<u32> = m.global_variables().iter().map(|g| g.id.0).collect();
+    let ix = ctx.ix;
     let mut calls = Vec::new();
     let mut globals = Vec::new();
+    let mut seen_calls = IdSet::new(ix.id_count());
+    let mut seen_globals = IdSet::new(ix.id_count());
     for f in m.functions() {
         let mut c: Vec<Id> = Vec::new();
         let mut g: Vec<Id> = Vec::new();
-        for inst in ctx.ix.insts_in(f.def.0..f.end.0) {
-            if ctx.op_of(inst) == Some(Op::FunctionCall)
+        seen_calls.clear();
+        seen_globals.clear();
+        for inst in ix.insts_in(f.def.0..f.end.0) {
+            if inst.opcode() == Some(Op::FunctionCall)
                 && let Some(&callee) = inst.words().get(3)
-                && !c.contains(&Id(callee))
+                && seen_calls.insert(Id(callee))
             {
                 c.push(Id(callee));
             }
-            for (_, id) in ctx.id_refs(inst) {
-                if global_set.contains(&id.0) && !g.contains(&id) {
-                    g.push(id);
+            for r in ix.refs(inst.index()) {
+                if is_global.get(r.id.0 as usize).copied().unwrap_or(false)
+                    && seen_globals.insert(r.id)
+                {
+                    g.push(r.id);
                 }
             }
         }
@@ -48,10 +65,11 @@ pub(crate) fn call_graph(ctx: &Ctx<'_>) -> CallGraph {
 }
 
 /// The functions reachable from `root` through calls (root first; bounded by the number of
-/// functions since each is visited once).
-pub(crate) fn call_tree(ctx: &Ctx<'_>, graph: &CallGraph, root: Id) -> Vec<Id> {
+/// functions since each is visited once). `seen` is scratch space.
+pub(crate) fn call_tree(ctx: &Ctx<'_>, graph: &CallGraph, root: Id, seen: &mut IdSet) -> Vec<Id> {
     let mut order = vec![root];
-    let mut seen: HashSet<u32> = HashSet::from([root.0]);
+    seen.clear();
+    seen.insert(root);
     let mut k = 0;
     while let Some(&f) = order.get(k) {
         k += 1;
@@ -59,7 +77,7 @@ pub(crate) fn call_tree(ctx: &Ctx<'_>, graph: &CallGraph, root: Id) -> Vec<Id> {
             && let Some(callees) = graph.calls.get(fi)
         {
             for &c in callees {
-                if ctx.function(c).is_some() && seen.insert(c.0) {
+                if ctx.function(c).is_some() && seen.insert(c) {
                     order.push(c);
                 }
             }
@@ -133,8 +151,15 @@ fn mode_repeats(mode: u32) -> bool {
 
 pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts) {
     let m = ctx.m;
-    let graph = call_graph(ctx);
-    let called: HashSet<u32> = graph.calls.iter().flatten().map(|id| id.0).collect();
+    let is_global = global_table(ctx);
+    let graph = call_graph(ctx, &is_global);
+    let mut called = IdSet::new(ctx.ix.id_count());
+    for &c in graph.calls.iter().flatten() {
+        called.insert(c);
+    }
+    let limited = limited_instructions(ctx);
+    let mut seen = IdSet::new(ctx.ix.id_count());
+    let mut listed = IdSet::new(ctx.ix.id_count());
     let mut names: HashSet<(u32, &str)> = HashSet::new();
     for ep in m.entry_points() {
         let i = ep.inst;
@@ -149,7 +174,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts) {
             facts.entry_globals.push(Vec::new());
             continue;
         };
-        if called.contains(&ep.function.0) {
+        if called.contains(ep.function) {
             ctx.err(
                 "V-EP-2",
                 i,
@@ -195,23 +220,24 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts) {
                 );
             }
         }
-        let tree = call_tree(ctx, &graph, ep.function);
+        let tree = call_tree(ctx, &graph, ep.function, &mut seen);
         let mut globals: Vec<Id> = Vec::new();
+        seen.clear();
         for &fid in &tree {
             if let Some((fi, _)) = ctx.function(fid)
                 && let Some(g) = graph.globals.get(fi)
             {
                 for &v in g {
-                    if !globals.contains(&v) {
+                    if seen.insert(v) {
                         globals.push(v);
                     }
                 }
             }
         }
         globals.sort_by_key(|v| ctx.ix.def(*v).map_or(0, |d| d.index().0));
-        check_interface(ctx, ep, &globals);
+        check_interface(ctx, ep, &globals, &is_global, &mut listed);
         check_modes(ctx, ep);
-        check_model_limits(ctx, ep, &tree);
+        check_model_limits(ctx, ep, &tree, &limited);
         facts.call_trees.push(tree);
         facts.entry_globals.push(globals);
     }
@@ -445,20 +471,41 @@ fn limited_to(op: Op) -> Option<&'static [X]> {
     })
 }
 
+/// Per function (index in `Module::functions`): its instructions that only some execution
+/// models allow, in module order, with those models.
+fn limited_instructions(ctx: &Ctx<'_>) -> Vec<Vec<(u16, &'static [X])>> {
+    ctx.m
+        .functions()
+        .iter()
+        .map(|f| {
+            ctx.ix
+                .insts_in(f.def.0..f.end.0)
+                .filter_map(|inst| {
+                    let models = inst.opcode().and_then(limited_to)?;
+                    Some((inst.raw_opcode(), models))
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// V-EP-12: instructions restricted to some execution models are reachable only from
 /// entry points of those models.
-fn check_model_limits(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint, tree: &[Id]) {
+fn check_model_limits(
+    ctx: &mut Ctx<'_>,
+    ep: &spv_reader::EntryPoint,
+    tree: &[Id],
+    limited: &[Vec<(u16, &'static [X])>],
+) {
     let Some(model) = ep.model() else { return };
     for &fid in tree {
-        let Some((_, f)) = ctx.function(fid) else {
+        let Some((fi, _)) = ctx.function(fid) else {
             continue;
         };
-        let bad = ctx.ix.insts_in(f.def.0..f.end.0).find(|inst| {
-            ctx.op_of(*inst)
-                .and_then(limited_to)
-                .is_some_and(|ms| !ms.contains(&model))
-        });
-        if let Some(inst) = bad {
+        let bad = limited
+            .get(fi)
+            .and_then(|l| l.iter().find(|(_, ms)| !ms.contains(&model)));
+        if let Some(&(opcode, _)) = bad {
             ctx.err(
                 "V-EP-12",
                 ep.inst,
@@ -467,7 +514,7 @@ fn check_model_limits(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint, tree: &[Id
                     "OpEntryPoint Entry Point {}'s callgraph contains function {fid}, which cannot \
                      be used with the current execution model ({} is not allowed in {model:?})",
                     ep.function,
-                    crate::diag::opcode_name(inst.raw_opcode())
+                    crate::diag::opcode_name(opcode)
                 ),
             );
             return;
@@ -477,12 +524,31 @@ fn check_model_limits(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint, tree: &[Id
 
 /// V-EP-4: the interface lists module-scope variables only; from SPIR-V 1.4 it lists every
 /// global the call tree references, once; before 1.4 every referenced Input/Output global.
-fn check_interface(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint, referenced: &[Id]) {
+fn check_interface(
+    ctx: &mut Ctx<'_>,
+    ep: &spv_reader::EntryPoint,
+    referenced: &[Id],
+    is_global: &[bool],
+    listed: &mut IdSet,
+) {
     let m = ctx.m;
-    let globals: HashSet<u32> = m.global_variables().iter().map(|g| g.id.0).collect();
-    let mut listed: HashSet<u32> = HashSet::new();
+    let global = |v: Id| {
+        is_global
+            .get(v.0 as usize)
+            .copied()
+            .unwrap_or(false)
+            .then(|| m.global_variables().iter().find(|g| g.id == v))
+            .flatten()
+    };
+    let io = |g: &spv_reader::GlobalVariable| {
+        matches!(
+            spv_reader::spirv::StorageClass::from_u32(g.storage_class),
+            Some(spv_reader::spirv::StorageClass::Input | spv_reader::spirv::StorageClass::Output)
+        )
+    };
+    listed.clear();
     for &v in &ep.interface {
-        if !globals.contains(&v.0) {
+        if !is_global.get(v.0 as usize).copied().unwrap_or(false) {
             ctx.err(
                 "V-EP-4",
                 ep.inst,
@@ -493,7 +559,7 @@ fn check_interface(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint, referenced: &
             );
             continue;
         }
-        if !listed.insert(v.0) && ctx.at_least(4) {
+        if !listed.insert(v) && ctx.at_least(4) {
             ctx.err(
                 "V-EP-4",
                 ep.inst,
@@ -502,14 +568,8 @@ fn check_interface(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint, referenced: &
             );
         }
         if !ctx.at_least(4)
-            && let Some(g) = m.global_variables().iter().find(|g| g.id == v)
-            && !matches!(
-                spv_reader::spirv::StorageClass::from_u32(g.storage_class),
-                Some(
-                    spv_reader::spirv::StorageClass::Input
-                        | spv_reader::spirv::StorageClass::Output
-                )
-            )
+            && let Some(g) = global(v)
+            && !io(g)
         {
             ctx.err(
                 "V-EP-4",
@@ -520,17 +580,13 @@ fn check_interface(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint, referenced: &
         }
     }
     for &v in referenced {
-        if listed.contains(&v.0) {
+        if listed.contains(v) {
             continue;
         }
-        let Some(g) = m.global_variables().iter().find(|g| g.id == v) else {
+        let Some(g) = global(v) else {
             continue;
         };
-        let io = matches!(
-            spv_reader::spirv::StorageClass::from_u32(g.storage_class),
-            Some(spv_reader::spirv::StorageClass::Input | spv_reader::spirv::StorageClass::Output)
-        );
-        if ctx.at_least(4) || io {
+        if ctx.at_least(4) || io(g) {
             ctx.err(
                 "V-EP-4",
                 ep.inst,

@@ -4,15 +4,13 @@
 //! operands are well-formed, OpPhi has one pair per predecessor with values dominating
 //! their parents, and every other use is dominated by its definition.
 
-use std::collections::HashSet;
-
 use spv_reader::spirv::{LoopControl, Op};
 use spv_reader::{Id, InstIndex, Type};
 
 use crate::cfg::{FuncCfg, block_of_label, branch_targets};
 use crate::ctx::{Ctx, Inst};
 use crate::limits::MAX_SWITCH_BRANCHES;
-use crate::operands::Kind;
+use crate::operands::{Kind, decode};
 
 pub(crate) fn check(ctx: &mut Ctx<'_>, cfgs: &[FuncCfg]) {
     for cfg in cfgs {
@@ -60,7 +58,7 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
             );
         }
         // V-CFG-1: targets are labels of this function.
-        for label in branch_targets(ctx, b.terminator) {
+        for label in branch_targets(ctx.ix, b.terminator) {
             if block_of_label(ctx, fi, label).is_none() {
                 let what = if ctx.def_op(label) == Some(Op::Label) {
                     "a label of another function"
@@ -212,19 +210,25 @@ fn check_switch(ctx: &mut Ctx<'_>, term: Inst<'_>) {
         ctx.err("V-CFG-6", i, &[selector], "Selector type must be OpTypeInt");
         return;
     }
-    let ops = ctx.operands(i).to_vec();
-    let mut literals: HashSet<Vec<u32>> = HashSet::new();
-    let mut pairs = 0usize;
-    for op in ops.iter().filter(|o| o.kind == Kind::Literal) {
-        pairs += 1;
-        let start = usize::from(op.word);
-        let lit = words
-            .get(start..start + usize::from(op.len))
-            .unwrap_or(&[])
-            .to_vec();
-        if !literals.insert(lit) {
-            ctx.err("V-CFG-6", i, &[], "OpSwitch has duplicate case literals");
-        }
+    // The case literals, as wide as the selector; the operand check decoded them before.
+    let mut ops = Vec::new();
+    if ctx.m.inst(i).is_none_or(|t| decode(t, &mut ops).is_err()) {
+        return;
+    }
+    let mut literals: Vec<&[u32]> = ops
+        .iter()
+        .filter(|o| o.kind == Kind::Literal)
+        .map(|op| {
+            let start = usize::from(op.word);
+            words.get(start..start + usize::from(op.len)).unwrap_or(&[])
+        })
+        .collect();
+    let pairs = literals.len();
+    literals.sort_unstable();
+    literals.dedup();
+    // One diagnostic per literal that repeats an earlier one.
+    for _ in literals.len()..pairs {
+        ctx.err("V-CFG-6", i, &[], "OpSwitch has duplicate case literals");
     }
     if pairs > MAX_SWITCH_BRANCHES {
         ctx.err(
@@ -464,8 +468,9 @@ fn check_phi(ctx: &mut Ctx<'_>, cfg: &FuncCfg, phi: Inst<'_>, bi: u32) {
 /// V-SSA-2: a definition in another block of the function dominates this use.
 fn check_dominance(ctx: &mut Ctx<'_>, cfg: &FuncCfg, inst: Inst<'_>, bi: u32) {
     let mut bad: Vec<(Id, u32)> = Vec::new();
-    for (op, id) in ctx.id_refs(inst) {
-        if op.kind == Kind::ResultType || ctx.def_op(id) == Some(Op::Label) {
+    for r in ctx.ix.refs(inst.index()) {
+        let id = r.id;
+        if r.kind == Kind::ResultType || ctx.def_op(id) == Some(Op::Label) {
             continue;
         }
         if let Some((df, db)) = ctx.def_block(id)

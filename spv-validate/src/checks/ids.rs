@@ -62,51 +62,48 @@ fn names_non_value(op: Op, n: usize) -> bool {
 }
 
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
+    let ix = ctx.ix;
     // OpTypeForwardPointer declarations: pointer id → instruction index.
     let mut forward_declared: Vec<(Id, u32)> = Vec::new();
-    for inst in ctx.ix.insts() {
-        if ctx.op_of(inst) == Some(Op::TypeForwardPointer)
+    for inst in ix.insts() {
+        if inst.opcode() == Some(Op::TypeForwardPointer)
             && let Some(&p) = inst.words().get(1)
         {
             forward_declared.push((Id(p), inst.index().0));
         }
     }
     forward_declared.sort_unstable();
-    let mut problems: Vec<(&'static str, Vec<Id>, String)> = Vec::new();
-    for inst in ctx.ix.insts() {
-        let Some(op) = ctx.op_of(inst) else { continue };
-        problems.clear();
-        check_inst(ctx, inst, op, &forward_declared, &mut problems);
-        for (rule, ids, message) in problems.drain(..) {
-            ctx.err(rule, inst.index(), &ids, message);
-        }
+    for inst in ix.insts() {
+        let Some(op) = inst.opcode() else { continue };
+        check_inst(ctx, inst, op, &forward_declared);
     }
 }
 
-fn check_inst(
-    ctx: &Ctx<'_>,
-    inst: Inst<'_>,
-    op: Op,
-    forward_declared: &[(Id, u32)],
-    out: &mut Vec<(&'static str, Vec<Id>, String)>,
-) {
-    let m = ctx.m;
-    let i = inst.index().0;
-    let here_func = ctx.ix.inst_func.get(i as usize).copied().unwrap_or(NONE);
-    let non_semantic = is_non_semantic(ctx, inst);
+fn check_inst(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, forward_declared: &[(Id, u32)]) {
+    let ix = ctx.ix;
+    let at = inst.index();
+    let i = at.0;
+    let here_func = ix.inst_func.get(i as usize).copied().unwrap_or(NONE);
+    let non_semantic = op == Op::ExtInst && is_non_semantic(ctx, inst);
     let any_ids = takes_any_ids(op) || non_semantic;
     let type_decl = is_type_decl(op);
     let mut n_ref = 0usize;
-    for (operand, id) in ctx.id_refs(inst) {
+    for r in ix.refs(at) {
+        let id = r.id;
         let ordinal = n_ref;
-        if operand.kind != Kind::ResultType {
+        if r.kind != Kind::ResultType {
             n_ref += 1;
         }
-        let Some(def) = ctx.ix.def(id) else {
-            out.push(("V-SSA-1", vec![id], format!("ID {id} has not been defined")));
+        let Some(def) = ix.def(id) else {
+            ctx.err(
+                "V-SSA-1",
+                at,
+                &[id],
+                format!("ID {id} has not been defined"),
+            );
             continue;
         };
-        let def_op = ctx.op_of(def);
+        let def_op = def.opcode();
         // Forward references (digest §1.5, seven cases).
         if def.index().0 > i {
             let allowed = any_ids
@@ -124,32 +121,35 @@ fn check_inst(
                 } else {
                     "V-LAY-10"
                 };
-                out.push((
+                ctx.err(
                     rule,
-                    vec![id],
+                    at,
+                    &[id],
                     format!("ID {id} is used before its definition (a forward reference {} does not allow)", opcode_name(op as u16)),
-                ));
+                );
             }
         }
         // Function locality (V-SSA-4).
-        let def_func = ctx.ix.id_func.get(id.0 as usize).copied().unwrap_or(NONE);
+        let def_func = ix.id_func.get(id.0 as usize).copied().unwrap_or(NONE);
         if def_func != NONE && here_func != NONE && def_func != here_func {
-            out.push((
+            ctx.err(
                 "V-SSA-4",
-                vec![id],
+                at,
+                &[id],
                 format!("ID {id} is defined in another function than the one using it"),
-            ));
+            );
             continue;
         }
         // Kinds (V-SSA-5).
         let def_is_type = def_op.is_some_and(is_type_decl);
-        if operand.kind == Kind::ResultType {
+        if r.kind == Kind::ResultType {
             if !def_is_type {
-                out.push((
+                ctx.err(
                     "V-SSA-5",
-                    vec![id],
+                    at,
+                    &[id],
                     format!("the Result Type {id} is not a type"),
-                ));
+                );
             }
             continue;
         }
@@ -158,23 +158,25 @@ fn check_inst(
         }
         if def_is_type {
             if op != Op::SizeOf {
-                out.push((
+                ctx.err(
                     "V-SSA-5",
-                    vec![id],
+                    at,
+                    &[id],
                     format!("operand {id} cannot be a type"),
-                ));
+                );
             }
         } else if def.result_type().is_none()
-            && !matches!(m.ty(id), Some(Type::ForwardPointer { .. }))
+            && !matches!(ctx.m.ty(id), Some(Type::ForwardPointer { .. }))
         {
-            out.push((
+            ctx.err(
                 "V-SSA-5",
-                vec![id],
+                at,
+                &[id],
                 format!(
                     "operand {id} requires a type (it is the result of {})",
                     opcode_name(def.raw_opcode())
                 ),
-            ));
+            );
         }
     }
 }

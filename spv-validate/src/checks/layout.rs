@@ -45,10 +45,7 @@ impl Section {
     }
 }
 
-/// Whether `op` declares a type.
-pub(crate) fn is_type_decl(op: Op) -> bool {
-    crate::operands::grammar_of(op as u16).is_some_and(|g| g.opname.starts_with("Type"))
-}
+pub(crate) use crate::operands::is_type_decl;
 
 /// Whether `op` is a constant instruction (including specialization constants).
 pub(crate) fn is_constant_op(op: Op) -> bool {

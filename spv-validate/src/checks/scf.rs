@@ -549,8 +549,7 @@ fn check_construct(
 /// Switch targets in operand order: (Default, then case labels), as block indices
 /// ([`NONE`] for labels outside the function).
 fn switch_targets(ctx: &Ctx<'_>, cfg: &FuncCfg, term: Inst<'_>) -> Vec<u32> {
-    crate::cfg::branch_targets(ctx, term.index())
-        .into_iter()
+    crate::cfg::branch_targets(ctx.ix, term.index())
         .map(|l| block_of_label(ctx, cfg.func, l).unwrap_or(NONE))
         .collect()
 }
