@@ -63,26 +63,38 @@ fn applied<'m>(ctx: &Ctx<'m>) -> Vec<Applied<'m>> {
 
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let list = applied(ctx);
-    // V-DEC-1: at most once per (target, member, kind).
-    let mut seen: HashSet<(u32, u32, u32)> = HashSet::new();
-    for a in &list {
-        if allows_repeats(a.kind) {
-            continue;
+    // V-DEC-1: at most once per (target, member, kind). Sorting the keys with their list
+    // positions groups the repeats; all but the first of each group are reported, in list
+    // order.
+    let mut keys: Vec<(u32, u32, u32, usize)> = list
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| !allows_repeats(a.kind))
+        .map(|(k, a)| (a.target.0, a.member, a.kind, k))
+        .collect();
+    keys.sort_unstable();
+    let mut repeated = vec![false; list.len()];
+    for pair in keys.windows(2) {
+        if let [(t0, m0, k0, _), (t1, m1, k1, at)] = *pair
+            && (t0, m0, k0) == (t1, m1, k1)
+            && let Some(r) = repeated.get_mut(at)
+        {
+            *r = true;
         }
-        if !seen.insert((a.target.0, a.member, a.kind)) {
-            let name = D::from_u32(a.kind).map_or_else(|| a.kind.to_string(), |d| format!("{d:?}"));
-            let what = if a.member == u32::MAX {
-                format!("ID {}", a.target)
-            } else {
-                format!("member {} of {}", a.member, a.target)
-            };
-            ctx.err(
-                "V-DEC-1",
-                a.inst,
-                &[a.target],
-                format!("{what} is decorated with {name} multiple times, which is not allowed"),
-            );
-        }
+    }
+    for (a, _) in list.iter().zip(&repeated).filter(|(_, r)| **r) {
+        let name = D::from_u32(a.kind).map_or_else(|| a.kind.to_string(), |d| format!("{d:?}"));
+        let what = if a.member == u32::MAX {
+            format!("ID {}", a.target)
+        } else {
+            format!("member {} of {}", a.member, a.target)
+        };
+        ctx.err(
+            "V-DEC-1",
+            a.inst,
+            &[a.target],
+            format!("{what} is decorated with {name} multiple times, which is not allowed"),
+        );
     }
     for a in &list {
         check_target(ctx, a);

@@ -70,7 +70,6 @@ pub(crate) fn check_type_pointer(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
 /// V-CAP-1/V-CAP-2 for a storage-class operand: version, extension and capability gates.
 fn check_storage_class_gate(ctx: &mut Ctx<'_>, inst: Inst<'_>, sc: u32) {
     let i = inst.index();
-    let name = S::from_u32(sc).map_or_else(|| sc.to_string(), |s| format!("{s:?}"));
     if sc == S::StorageBuffer as u32
         && !ctx.at_least(3)
         && !ctx.has_ext("SPV_KHR_storage_buffer_storage_class")
@@ -103,6 +102,7 @@ fn check_storage_class_gate(ctx: &mut Ctx<'_>, inst: Inst<'_>, sc: u32) {
         _ => &[],
     };
     if !ctx.caps.any(caps) {
+        let name = S::from_u32(sc).map_or_else(|| sc.to_string(), |s| format!("{s:?}"));
         ctx.err(
             "V-CAP-1",
             i,

@@ -14,38 +14,48 @@ use crate::diag::opcode_name;
 use crate::limits::{MAX_STRUCT_DEPTH, MAX_STRUCT_MEMBERS};
 
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
-    // V-TYPE-1: key = opcode and operand words after the result id.
-    let mut seen: HashMap<Vec<u32>, Id> = HashMap::new();
+    let ix = ctx.ix;
     // OpTypeForwardPointer declarations: pointer id → announced storage class.
-    let forward: HashMap<u32, u32> = ctx
-        .ix
+    let forward: HashMap<u32, u32> = ix
         .insts()
-        .filter(|inst| ctx.op_of(*inst) == Some(Op::TypeForwardPointer))
+        .filter(|inst| inst.opcode() == Some(Op::TypeForwardPointer))
         .filter_map(|inst| Some((*inst.words().get(1)?, *inst.words().get(2)?)))
         .collect();
-    for inst in ctx.ix.insts() {
-        let Some(op) = ctx.op_of(inst) else { continue };
-        if !is_type_decl(op) || op == Op::TypeForwardPointer {
-            continue;
+    let declarations = || {
+        ix.insts().filter_map(|inst| {
+            let op = inst.opcode()?;
+            if !is_type_decl(op) || op == Op::TypeForwardPointer {
+                return None;
+            }
+            Some((inst, op, inst.result_id()?))
+        })
+    };
+    // V-TYPE-1: key = opcode and operand words after the result id. Sorting the keys of the
+    // non-aggregate declarations (with their order) finds, for each repeat, the first
+    // declaration of the same type.
+    let mut keys: Vec<(&[u32], usize, Id)> = declarations()
+        .filter(|&(_, op, _)| !aggregate_or_pointer(op))
+        .enumerate()
+        .map(|(k, (inst, _, id))| (inst.words(), k, id))
+        .collect();
+    keys.sort_unstable_by(|a, b| type_key(a.0).cmp(&type_key(b.0)).then(a.1.cmp(&b.1)));
+    let mut first_of = vec![None; keys.len()];
+    let mut group_first = None;
+    for (k, &(words, at, id)) in keys.iter().enumerate() {
+        let same = k > 0
+            && keys
+                .get(k - 1)
+                .is_some_and(|p| type_key(p.0) == type_key(words));
+        if !same {
+            group_first = Some(id);
+        } else if let Some(slot) = first_of.get_mut(at) {
+            *slot = group_first;
         }
-        let Some(id) = inst.result_id() else { continue };
-        let aggregate_or_pointer = matches!(
-            op,
-            Op::TypeStruct
-                | Op::TypeArray
-                | Op::TypeRuntimeArray
-                | Op::TypePointer
-                | Op::TypeUntypedPointerKHR
-        );
-        if !aggregate_or_pointer {
-            let words = inst.words();
-            let key: Vec<u32> = words
-                .first()
-                .into_iter()
-                .chain(words.get(2..).unwrap_or(&[]))
-                .copied()
-                .collect();
-            if let Some(&first) = seen.get(&key) {
+    }
+    let mut k = 0;
+    for (inst, op, id) in declarations() {
+        if !aggregate_or_pointer(op) {
+            if let Some(&Some(first)) = first_of.get(k) {
                 ctx.err(
                     "V-TYPE-1",
                     inst.index(),
@@ -56,12 +66,29 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
                         opcode_name(op as u16)
                     ),
                 );
-            } else {
-                seen.insert(key, id);
             }
+            k += 1;
         }
         check_type(ctx, inst, id, &forward);
     }
+}
+
+/// Whether `op` declares an aggregate or pointer type (which may be declared twice).
+fn aggregate_or_pointer(op: Op) -> bool {
+    matches!(
+        op,
+        Op::TypeStruct
+            | Op::TypeArray
+            | Op::TypeRuntimeArray
+            | Op::TypePointer
+            | Op::TypeUntypedPointerKHR
+    )
+}
+
+/// The V-TYPE-1 identity of a type declaration: its opcode word and the words after the
+/// Result id.
+fn type_key(words: &[u32]) -> (Option<u32>, &[u32]) {
+    (words.first().copied(), words.get(2..).unwrap_or(&[]))
 }
 
 fn check_type(ctx: &mut Ctx<'_>, inst: Inst<'_>, id: Id, forward: &HashMap<u32, u32>) {
@@ -217,7 +244,6 @@ fn check_type(ctx: &mut Ctx<'_>, inst: Inst<'_>, id: Id, forward: &HashMap<u32, 
                     ),
                 );
             }
-            let members = members.clone();
             for (k, &member) in members.iter().enumerate() {
                 let member_ty = ctx.ty(member);
                 match member_ty {
@@ -296,7 +322,7 @@ fn check_type(ctx: &mut Ctx<'_>, inst: Inst<'_>, id: Id, forward: &HashMap<u32, 
             }
         }
         Type::Function { ret, params } => {
-            let (ret, params) = (*ret, params.clone());
+            let ret = *ret;
             match ctx.ty(ret) {
                 None => ctx.err(
                     "V-TYPE-10",
@@ -481,7 +507,7 @@ fn struct_depth(ctx: &Ctx<'_>, ty: Id, depth: usize) -> usize {
 /// V-TYPE-11: OpTypeImage operands.
 fn check_image(ctx: &mut Ctx<'_>, inst: Inst<'_>, id: Id) {
     let i = inst.index();
-    let Some(Type::Image {
+    let Some(&Type::Image {
         sampled_type,
         dim,
         depth,
@@ -490,7 +516,7 @@ fn check_image(ctx: &mut Ctx<'_>, inst: Inst<'_>, id: Id) {
         sampled,
         format,
         ..
-    }) = ctx.ty(id).cloned()
+    }) = ctx.ty(id)
     else {
         return;
     };

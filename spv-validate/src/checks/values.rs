@@ -13,14 +13,11 @@ use spv_reader::{Id, Type};
 use crate::ctx::{Ctx, Inst};
 use crate::limits::MAX_ACCESS_CHAIN_INDEXES;
 
-/// Operand ids after Result Type and Result.
-fn args(inst: &Inst<'_>) -> Vec<Id> {
-    inst.words()
-        .get(3..)
-        .unwrap_or(&[])
-        .iter()
-        .map(|&w| Id(w))
-        .collect()
+/// Fills `out` with the operand ids after Result Type and Result.
+fn args<'a>(inst: &Inst<'_>, out: &'a mut Vec<Id>) -> &'a [Id] {
+    out.clear();
+    out.extend(inst.words().get(3..).unwrap_or(&[]).iter().map(|&w| Id(w)));
+    out
 }
 
 /// Shape of a numeric value type: (scalar kind, width, component count).
@@ -86,10 +83,11 @@ fn fail(ctx: &mut Ctx<'_>, rule: &'static str, inst: &Inst<'_>, ids: &[Id], msg:
     ctx.err(rule, inst.index(), ids, format!("{msg}: {op}"));
 }
 
-pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
+/// Checks one instruction; `scratch` is reused between calls to hold its operand ids.
+pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec<Id>) {
     let ty = inst.result_type().unwrap_or(Id(0));
     let rs = shape(ctx, ty);
-    let a = args(&inst);
+    let a = args(&inst, scratch);
     match op {
         Op::FAdd | Op::FSub | Op::FMul | Op::FDiv | Op::FRem | Op::FMod | Op::FNegate => {
             if !is_float_shape(rs) {
@@ -101,7 +99,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
                     "Expected floating scalar or vector type as Result Type",
                 );
             }
-            for &x in &a {
+            for &x in a {
                 if ctx.type_of(x) != Some(ty) {
                     return fail(
                         ctx,
@@ -123,7 +121,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
                     "Expected unsigned int scalar or vector type as Result Type",
                 );
             }
-            for &x in &a {
+            for &x in a {
                 if ctx.type_of(x) != Some(ty) {
                     return fail(
                         ctx,
@@ -155,7 +153,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
                     "Expected int scalar or vector type as Result Type",
                 );
             }
-            same_int_shape(ctx, &inst, &a, rs);
+            same_int_shape(ctx, &inst, a, rs);
         }
         Op::ShiftRightLogical | Op::ShiftRightArithmetic | Op::ShiftLeftLogical => {
             if !is_int_shape(rs) {
@@ -268,7 +266,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
                     ctx,
                     "V-INST-1",
                     &inst,
-                    &a,
+                    a,
                     "Expected Base to be int scalar or vector with the Result Type's dimension",
                 );
             }
@@ -351,7 +349,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
         | Op::MatrixTimesVector
         | Op::MatrixTimesMatrix
         | Op::OuterProduct => {
-            check_matrix_op(ctx, &inst, op, ty, &a);
+            check_matrix_op(ctx, &inst, op, ty, a);
         }
         Op::IAddCarry | Op::ISubBorrow | Op::UMulExtended | Op::SMulExtended => {
             let ok = match ctx.ty(ty) {
@@ -380,7 +378,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
                 Some(Type::Struct { members }) => members.first().copied(),
                 _ => None,
             };
-            for &x in &a {
+            for &x in a {
                 if ctx.type_of(x) != member {
                     return fail(
                         ctx,
@@ -427,7 +425,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
                     ctx,
                     "V-INST-4",
                     &inst,
-                    &a,
+                    a,
                     "Expected operand to be a float scalar or vector of the Result Type's dimension",
                 );
             }
@@ -481,7 +479,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
             if !expect_bool_result(ctx, &inst, ty, rs) {
                 return;
             }
-            for &x in &a {
+            for &x in a {
                 if ctx.type_of(x) != Some(ty) {
                     return fail(
                         ctx,
@@ -538,7 +536,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
                 );
             }
         }
-        Op::Select => check_select(ctx, &inst, ty, &a),
+        Op::Select => check_select(ctx, &inst, ty, a),
         Op::ConvertFToU
         | Op::ConvertFToS
         | Op::ConvertSToF
@@ -546,13 +544,13 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
         | Op::UConvert
         | Op::SConvert
         | Op::FConvert
-        | Op::QuantizeToF16 => check_convert(ctx, &inst, op, ty, &a),
-        Op::Bitcast => check_bitcast(ctx, &inst, ty, &a),
+        | Op::QuantizeToF16 => check_convert(ctx, &inst, op, ty, a),
+        Op::Bitcast => check_bitcast(ctx, &inst, ty, a),
         Op::VectorExtractDynamic | Op::VectorInsertDynamic => {
-            check_vector_dynamic(ctx, &inst, op, ty, &a)
+            check_vector_dynamic(ctx, &inst, op, ty, a)
         }
         Op::VectorShuffle => check_shuffle(ctx, &inst, ty),
-        Op::CompositeConstruct => check_construct(ctx, &inst, ty, &a),
+        Op::CompositeConstruct => check_construct(ctx, &inst, ty, a),
         Op::CompositeExtract | Op::CompositeInsert => check_extract_insert(ctx, &inst, op, ty),
         Op::Transpose => {
             let m = a.first().copied().unwrap_or(Id(0));
@@ -912,7 +910,7 @@ fn check_bitcast(ctx: &mut Ctx<'_>, inst: &Inst<'_>, ty: Id, a: &[Id]) {
 fn check_vector_dynamic(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op, ty: Id, a: &[Id]) {
     let vector = a.first().copied().unwrap_or(Id(0));
     let vt = ctx.type_of(vector).unwrap_or(Id(0));
-    let Some(Type::Vector { component, .. }) = ctx.ty(vt).cloned() else {
+    let Some(&Type::Vector { component, .. }) = ctx.ty(vt) else {
         return fail(
             ctx,
             "V-INST-7",
@@ -972,7 +970,7 @@ fn check_shuffle(ctx: &mut Ctx<'_>, inst: &Inst<'_>, ty: Id) {
         Id(words.get(3).copied().unwrap_or(0)),
         Id(words.get(4).copied().unwrap_or(0)),
     );
-    let Some(Type::Vector { component, count }) = ctx.ty(ty).cloned() else {
+    let Some(&Type::Vector { component, count }) = ctx.ty(ty) else {
         return fail(
             ctx,
             "V-INST-6",
@@ -1035,8 +1033,8 @@ fn check_shuffle(ctx: &mut Ctx<'_>, inst: &Inst<'_>, ty: Id) {
 }
 
 fn check_construct(ctx: &mut Ctx<'_>, inst: &Inst<'_>, ty: Id, a: &[Id]) {
-    match ctx.ty(ty).cloned() {
-        Some(Type::Vector { component, count }) => {
+    match ctx.ty(ty) {
+        Some(&Type::Vector { component, count }) => {
             let mut total = 0u32;
             for &x in a {
                 let xt = ctx.type_of(x).unwrap_or(Id(0));
@@ -1067,7 +1065,7 @@ fn check_construct(ctx: &mut Ctx<'_>, inst: &Inst<'_>, ty: Id, a: &[Id]) {
                 );
             }
         }
-        Some(Type::Matrix { column, count }) => {
+        Some(&Type::Matrix { column, count }) => {
             if a.len() as u32 != count {
                 return fail(
                     ctx,
@@ -1089,7 +1087,7 @@ fn check_construct(ctx: &mut Ctx<'_>, inst: &Inst<'_>, ty: Id, a: &[Id]) {
                 }
             }
         }
-        Some(Type::Array { element, length }) => {
+        Some(&Type::Array { element, length }) => {
             if let Some(n) = ctx.const_scalar(length)
                 && a.len() as u64 != n
             {
@@ -1123,7 +1121,7 @@ fn check_construct(ctx: &mut Ctx<'_>, inst: &Inst<'_>, ty: Id, a: &[Id]) {
                     "Expected total number of Constituents to be equal to the number of members of Result Type struct",
                 );
             }
-            for (&x, &m) in a.iter().zip(&members) {
+            for (&x, &m) in a.iter().zip(members) {
                 if ctx.type_of(x) != Some(m) {
                     return fail(
                         ctx,
