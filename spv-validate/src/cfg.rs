@@ -40,12 +40,12 @@ pub(crate) struct FuncCfg {
 impl FuncCfg {
     /// Successor block indices of block `b`.
     pub(crate) fn succs(&self, b: u32) -> &[u32] {
-        self.graph.succs.get(b as usize).map_or(&[], |v| v)
+        self.graph.succs(b)
     }
 
     /// Predecessor block indices of block `b`.
     pub(crate) fn preds(&self, b: u32) -> &[u32] {
-        self.graph.preds.get(b as usize).map_or(&[], |v| v)
+        self.graph.preds(b)
     }
 
     /// Whether block `b` is reachable from the entry along branch edges.
@@ -90,16 +90,18 @@ pub(crate) fn build(ctx: &Ctx<'_>) -> Vec<FuncCfg> {
         }
         let fi = fi as u32;
         let n = f.blocks.len();
-        let mut graph = Graph::new(n);
+        let mut edges: Vec<(u32, u32)> = Vec::with_capacity(n * 2);
+        // The block whose targets last named each block: duplicates are dropped.
+        let mut named_by = vec![NONE; n];
         let mut merges = Vec::with_capacity(n);
         for (bi, b) in f.blocks.iter().enumerate() {
-            let mut seen: Vec<u32> = Vec::new();
             for label in branch_targets(ctx.ix, b.terminator) {
                 if let Some(t) = block_of_label(ctx, fi, label)
-                    && !seen.contains(&t)
+                    && let Some(by) = named_by.get_mut(t as usize)
+                    && *by != bi as u32
                 {
-                    seen.push(t);
-                    graph.add_edge(bi as u32, t);
+                    *by = bi as u32;
+                    edges.push((bi as u32, t));
                 }
             }
             let merge = b.merge.and_then(|mi| {
@@ -119,6 +121,7 @@ pub(crate) fn build(ctx: &Ctx<'_>) -> Vec<FuncCfg> {
             });
             merges.push(merge);
         }
+        let graph = Graph::from_edges(n, &edges);
         let reachable = {
             let mut r = vec![false; n];
             for b in graph.post_order(0) {

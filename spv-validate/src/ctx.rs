@@ -13,7 +13,7 @@ use spv_reader::{Id, InstIndex, Module, Type};
 use crate::caps::CapabilitySet;
 use crate::diag::{Diagnostic, disassemble};
 use crate::env::TargetEnv;
-use crate::operands::{Kind, decode};
+use crate::operands::{Kind, decode_refs, op_of_raw, results_of};
 
 /// Marks an absent index in the dense `u32` tables.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -98,27 +98,29 @@ impl<'m> Index<'m> {
         let mut scratch = Vec::new();
         let mut largest = 0usize;
         for inst in m.instructions() {
-            let result = inst.result_id();
+            let words = inst.words();
+            let raw = inst.raw_opcode();
+            let (has_type, has_result) = results_of(raw);
+            let result_type = if has_type {
+                words.get(1).map(|&w| Id(w))
+            } else {
+                None
+            };
+            let result = if has_result {
+                words.get(if has_type { 2 } else { 1 }).map(|&w| Id(w))
+            } else {
+                None
+            };
             if let Some(r) = result {
                 largest = largest.max(r.0 as usize);
             }
             ref_start.push(refs.len() as u32);
-            let ok = decode(inst, &mut scratch).is_ok();
-            if ok {
-                let words = inst.words();
-                refs.extend(scratch.iter().filter(|o| o.kind.is_ref()).filter_map(|o| {
-                    words.get(usize::from(o.word)).map(|&w| Ref {
-                        kind: o.kind,
-                        id: Id(w),
-                    })
-                }));
-            }
-            decoded.push(ok);
+            decoded.push(decode_refs(inst, &mut refs, &mut scratch));
             insts.push(Inst {
                 index: inst.index().0,
-                words: inst.words(),
-                op: inst.opcode(),
-                result_type: inst.result_type(),
+                words,
+                op: op_of_raw(raw),
+                result_type,
                 result,
             });
         }

@@ -10,40 +10,47 @@
 /// Marks "no dominator" (the root, or a node the root does not reach).
 pub(crate) const UNDEF: u32 = u32::MAX;
 
-/// A directed graph with `succs[n]` and `preds[n]` lists over nodes `0..len`.
+/// A directed graph over nodes `0..len`, its successor and predecessor lists stored back to
+/// back (one allocation each, whatever the number of nodes).
 pub(crate) struct Graph {
-    /// Successors of each node.
-    pub(crate) succs: Vec<Vec<u32>>,
-    /// Predecessors of each node.
-    pub(crate) preds: Vec<Vec<u32>>,
+    succ_start: Vec<u32>,
+    succ: Vec<u32>,
+    pred_start: Vec<u32>,
+    pred: Vec<u32>,
 }
 
 impl Graph {
-    /// A graph of `n` nodes without edges.
-    pub(crate) fn new(n: usize) -> Self {
+    /// The graph of `n` nodes with `edges` (`from → to`; edges naming nodes outside `0..n`
+    /// are ignored). Each node's successors, and its predecessors, keep the edges' order.
+    pub(crate) fn from_edges(n: usize, edges: &[(u32, u32)]) -> Self {
+        let edges: Vec<(u32, u32)> = edges
+            .iter()
+            .copied()
+            .filter(|&(a, b)| (a as usize) < n && (b as usize) < n)
+            .collect();
+        let (succ_start, succ) = group(n, edges.iter().map(|&(a, b)| (a, b)));
+        let (pred_start, pred) = group(n, edges.iter().map(|&(a, b)| (b, a)));
         Graph {
-            succs: vec![Vec::new(); n],
-            preds: vec![Vec::new(); n],
-        }
-    }
-
-    /// Adds the edge `from → to` (both must be nodes; out-of-range edges are ignored).
-    pub(crate) fn add_edge(&mut self, from: u32, to: u32) {
-        let n = self.succs.len() as u32;
-        if from >= n || to >= n {
-            return;
-        }
-        if let Some(s) = self.succs.get_mut(from as usize) {
-            s.push(to);
-        }
-        if let Some(p) = self.preds.get_mut(to as usize) {
-            p.push(from);
+            succ_start,
+            succ,
+            pred_start,
+            pred,
         }
     }
 
     /// Number of nodes.
     pub(crate) fn len(&self) -> usize {
-        self.succs.len()
+        self.succ_start.len().saturating_sub(1)
+    }
+
+    /// Successors of node `b` (empty for nodes outside the graph).
+    pub(crate) fn succs(&self, b: u32) -> &[u32] {
+        slice(&self.succ_start, &self.succ, b)
+    }
+
+    /// Predecessors of node `b` (empty for nodes outside the graph).
+    pub(crate) fn preds(&self, b: u32) -> &[u32] {
+        slice(&self.pred_start, &self.pred, b)
     }
 
     /// Nodes reachable from `root` in post-order (iterative DFS, successors in list order).
@@ -51,16 +58,22 @@ impl Graph {
         let n = self.len();
         let mut order = Vec::with_capacity(n);
         let mut seen = vec![false; n];
+        self.post_order_into(root, &mut seen, &mut order);
+        order
+    }
+
+    /// Appends to `order` the nodes reachable from `root` that `seen` does not mark yet, in
+    /// post-order, marking them (nodes reachable from a marked node are assumed marked).
+    pub(crate) fn post_order_into(&self, root: u32, seen: &mut [bool], order: &mut Vec<u32>) {
         let mut stack: Vec<(u32, usize)> = Vec::new();
-        if (root as usize) < n {
+        if let Some(s) = seen.get_mut(root as usize)
+            && !*s
+        {
+            *s = true;
             stack.push((root, 0));
-            if let Some(s) = seen.get_mut(root as usize) {
-                *s = true;
-            }
         }
         while let Some(&mut (node, ref mut next)) = stack.last_mut() {
-            let succs = self.succs.get(node as usize).map_or(&[][..], |v| &v[..]);
-            if let Some(&s) = succs.get(*next) {
+            if let Some(&s) = self.succs(node).get(*next) {
                 *next += 1;
                 if let Some(flag) = seen.get_mut(s as usize)
                     && !*flag
@@ -73,7 +86,42 @@ impl Graph {
                 stack.pop();
             }
         }
-        order
+    }
+}
+
+/// Groups `(key, value)` pairs by key (keys below `n`), keeping their order: the start of
+/// each key's run and the values.
+fn group(n: usize, pairs: impl Iterator<Item = (u32, u32)> + Clone) -> (Vec<u32>, Vec<u32>) {
+    let mut start = vec![0u32; n + 1];
+    for (k, _) in pairs.clone() {
+        if let Some(c) = start.get_mut(k as usize + 1) {
+            *c += 1;
+        }
+    }
+    for i in 0..n {
+        let before = start.get(i).copied().unwrap_or(0);
+        if let Some(c) = start.get_mut(i + 1) {
+            *c += before;
+        }
+    }
+    let mut fill = start.clone();
+    let mut values = vec![0u32; start.get(n).copied().unwrap_or(0) as usize];
+    for (k, v) in pairs {
+        if let Some(at) = fill.get_mut(k as usize) {
+            if let Some(slot) = values.get_mut(*at as usize) {
+                *slot = v;
+            }
+            *at += 1;
+        }
+    }
+    (start, values)
+}
+
+/// The run of node `b` in grouped lists.
+fn slice<'a>(start: &[u32], values: &'a [u32], b: u32) -> &'a [u32] {
+    match (start.get(b as usize), start.get(b as usize + 1)) {
+        (Some(&s), Some(&e)) => values.get(s as usize..e as usize).unwrap_or(&[]),
+        _ => &[],
     }
 }
 
@@ -116,7 +164,7 @@ pub(crate) fn immediate_dominators(g: &Graph, root: u32) -> Vec<u32> {
             if node == root {
                 continue;
             }
-            let preds = g.preds.get(node as usize).map_or(&[][..], |v| &v[..]);
+            let preds = g.preds(node);
             let mut new = UNDEF;
             for &p in preds {
                 if idom.get(p as usize).copied().unwrap_or(UNDEF) == UNDEF {
@@ -145,6 +193,8 @@ pub(crate) struct DomTree {
     pub(crate) idom: Vec<u32>,
     pre: Vec<u32>,
     post: Vec<u32>,
+    /// The nodes of the tree in pre-order (children in node order).
+    pub(crate) preorder: Vec<u32>,
 }
 
 impl DomTree {
@@ -155,16 +205,16 @@ impl DomTree {
             *r = UNDEF;
         }
         let n = g.len();
-        let mut children: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for (node, &parent) in idom.iter().enumerate() {
-            if parent != UNDEF
-                && let Some(c) = children.get_mut(parent as usize)
-            {
-                c.push(node as u32);
-            }
-        }
+        let (child_start, children) = group(
+            n,
+            idom.iter()
+                .enumerate()
+                .filter(|&(_, &parent)| parent != UNDEF)
+                .map(|(node, &parent)| (parent, node as u32)),
+        );
         let mut pre = vec![UNDEF; n];
         let mut post = vec![UNDEF; n];
+        let mut preorder = Vec::new();
         let mut clock = 0u32;
         let mut stack: Vec<(u32, usize)> = Vec::new();
         if (root as usize) < n {
@@ -176,8 +226,9 @@ impl DomTree {
             {
                 *p = clock;
                 clock += 1;
+                preorder.push(node);
             }
-            let kids = children.get(node as usize).map_or(&[][..], |v| &v[..]);
+            let kids = slice(&child_start, &children, node);
             if let Some(&child) = kids.get(*next) {
                 *next += 1;
                 stack.push((child, 0));
@@ -189,7 +240,12 @@ impl DomTree {
                 stack.pop();
             }
         }
-        DomTree { idom, pre, post }
+        DomTree {
+            idom,
+            pre,
+            post,
+            preorder,
+        }
     }
 
     /// Whether `a` dominates `b` (reflexive); false if either is not in the tree.
@@ -216,10 +272,7 @@ mod tests {
     fn diamond_and_loop() {
         // 0 → 1, 0 → 2, 1 → 3, 2 → 3, 3 → 1 (a loop back into an arm): 0 dominates all,
         // 3's idom is 0 because it is reached through 1 or 2.
-        let mut g = Graph::new(4);
-        for (a, b) in [(0, 1), (0, 2), (1, 3), (2, 3), (3, 1)] {
-            g.add_edge(a, b);
-        }
+        let g = Graph::from_edges(4, &[(0, 1), (0, 2), (1, 3), (2, 3), (3, 1)]);
         let t = DomTree::new(&g, 0);
         assert_eq!(t.idom, vec![UNDEF, 0, 0, 0]);
         assert!(t.dominates(0, 3));
@@ -229,9 +282,7 @@ mod tests {
 
     #[test]
     fn unreachable_nodes_are_outside_the_tree() {
-        let mut g = Graph::new(3);
-        g.add_edge(0, 1);
-        g.add_edge(2, 1);
+        let g = Graph::from_edges(3, &[(0, 1), (2, 1)]);
         let t = DomTree::new(&g, 0);
         assert!(t.dominates(1, 1));
         assert!(!t.dominates(2, 2));

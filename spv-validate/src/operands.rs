@@ -57,11 +57,174 @@ pub(crate) struct Operand {
 }
 
 /// What the validator keeps per opcode: its grammar entry and the facts derived from it.
-#[derive(Clone, Copy)]
 struct OpEntry {
     grammar: Option<&'static Instruction<'static>>,
     /// Whether the opcode declares a type (its name starts with `Type`).
     type_decl: bool,
+    /// Whether the first operand is a Result Type.
+    has_type: bool,
+    /// Whether the opcode has a Result id (first, or after the Result Type).
+    has_result: bool,
+    /// The grammar's operands, compiled for [`decode_refs`].
+    plan: Vec<(Step, Quantity)>,
+    /// The same operands when they are fixed one-word operands and at most one repeated or
+    /// optional operand at the end, the commonest shape.
+    fixed: Option<Fixed>,
+}
+
+/// An operand layout of one-word operands at fixed positions (words `1..=words`), then
+/// possibly a tail.
+struct Fixed {
+    /// Number of fixed operand words.
+    words: usize,
+    /// The referring `<id>` operands among them: (word index, kind).
+    refs: Vec<(usize, Kind)>,
+    /// The enumerant operands among them, whose values must be known: (word index, kind).
+    enums: Vec<(usize, OperandKind)>,
+    /// What may follow.
+    tail: Tail,
+}
+
+/// The end of a [`Fixed`] layout.
+#[derive(Clone, Copy)]
+enum Tail {
+    /// Nothing.
+    None,
+    /// One optional word of this kind.
+    Optional(Kind),
+    /// Any number of words of this kind.
+    Repeated(Kind),
+    /// Any number of `<id>` pairs.
+    IdPairs,
+}
+
+impl Fixed {
+    /// The layout of `plan`, if it has the fixed shape.
+    fn of(plan: &[(Step, Quantity)]) -> Option<Fixed> {
+        let mut fixed = Fixed {
+            words: 0,
+            refs: Vec::new(),
+            enums: Vec::new(),
+            tail: Tail::None,
+        };
+        let mut steps = plan.iter().peekable();
+        while let Some(&&(step, Quantity::One)) = steps.peek() {
+            let at = fixed.words + 1;
+            match step {
+                Step::Word(kind) if kind.is_ref() => fixed.refs.push((at, kind)),
+                Step::Word(_) => {}
+                Step::Enum(kind) => fixed.enums.push((at, kind)),
+                _ => return None,
+            }
+            fixed.words += 1;
+            steps.next();
+        }
+        fixed.tail = match steps.next() {
+            None => Tail::None,
+            Some(&(Step::Word(kind), Quantity::ZeroOrOne)) => Tail::Optional(kind),
+            Some(&(Step::Word(kind), Quantity::ZeroOrMore)) => Tail::Repeated(kind),
+            Some(&(Step::IdPair, Quantity::ZeroOrMore)) => Tail::IdPairs,
+            Some(_) => return None,
+        };
+        steps.next().is_none().then_some(fixed)
+    }
+
+    /// Decodes `words` (as `decode_plan` would): appends the referring ids to `out`;
+    /// whether the operands decode.
+    fn decode(&self, words: &[u32], out: &mut Vec<crate::ctx::Ref>) -> bool {
+        let n = words.len();
+        let end = self.words + 1;
+        let fits = match self.tail {
+            Tail::None => n == end,
+            Tail::Optional(_) => n == end || n == end + 1,
+            Tail::Repeated(_) => n >= end,
+            Tail::IdPairs => n >= end && (n - end).is_multiple_of(2),
+        };
+        if !fits
+            || !self
+                .enums
+                .iter()
+                .all(|&(at, kind)| words.get(at).is_some_and(|&w| enumerant_known(kind, w)))
+        {
+            return false;
+        }
+        for &(at, kind) in &self.refs {
+            if let Some(&w) = words.get(at) {
+                out.push(crate::ctx::Ref {
+                    kind,
+                    id: spv_reader::Id(w),
+                });
+            }
+        }
+        let kind = match self.tail {
+            Tail::Optional(kind) | Tail::Repeated(kind) => kind,
+            Tail::IdPairs => Kind::Id,
+            Tail::None => return true,
+        };
+        if kind.is_ref() {
+            out.extend(
+                words
+                    .get(end..)
+                    .unwrap_or(&[])
+                    .iter()
+                    .map(|&w| crate::ctx::Ref {
+                        kind,
+                        id: spv_reader::Id(w),
+                    }),
+            );
+        }
+        true
+    }
+}
+
+/// How many times a logical operand appears (the grammar's quantifier).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Quantity {
+    One,
+    ZeroOrOne,
+    ZeroOrMore,
+}
+
+/// A logical operand as [`decode_refs`] handles it.
+#[derive(Clone, Copy)]
+enum Step {
+    /// One word of the given kind.
+    Word(Kind),
+    /// Two `<id>` words (`PairIdRefIdRef`, OpPhi's operands).
+    IdPair,
+    /// An enumerant or mask that implies no parameters.
+    Enum(OperandKind),
+    /// A literal string.
+    String,
+    /// Anything else (parameterised masks, context-dependent literals, other pairs): left
+    /// to the full decoder.
+    Other,
+}
+
+/// The step that decodes operands of `kind` (mirrors `Decoder::operand`).
+fn step_of(kind: OperandKind) -> Step {
+    match kind {
+        OperandKind::IdResultType => Step::Word(Kind::ResultType),
+        OperandKind::IdResult => Step::Word(Kind::Result),
+        OperandKind::IdRef => Step::Word(Kind::Id),
+        OperandKind::IdScope => Step::Word(Kind::Scope),
+        OperandKind::IdMemorySemantics => Step::Word(Kind::Semantics),
+        OperandKind::LiteralInteger
+        | OperandKind::LiteralFloat
+        | OperandKind::LiteralExtInstInteger
+        | OperandKind::LiteralSpecConstantOpInteger => Step::Word(Kind::Literal),
+        OperandKind::LiteralString => Step::String,
+        OperandKind::PairIdRefIdRef => Step::IdPair,
+        OperandKind::LiteralContextDependentNumber
+        | OperandKind::PairLiteralIntegerIdRef
+        | OperandKind::PairIdRefLiteralInteger
+        | OperandKind::ImageOperands
+        | OperandKind::MemoryAccess
+        | OperandKind::LoopControl
+        | OperandKind::ExecutionMode
+        | OperandKind::Decoration => Step::Other,
+        _ => Step::Enum(kind),
+    }
 }
 
 /// Dense table of the grammar entries, indexed by opcode.
@@ -73,16 +236,47 @@ fn table() -> &'static [OpEntry] {
             .map(|i| i.opcode as usize)
             .max()
             .unwrap_or(0);
-        let empty = OpEntry {
-            grammar: None,
-            type_decl: false,
-        };
-        let mut table = vec![empty; max + 1];
+        let mut table: Vec<OpEntry> = (0..=max)
+            .map(|_| OpEntry {
+                grammar: None,
+                type_decl: false,
+                has_type: false,
+                has_result: false,
+                plan: Vec::new(),
+                fixed: None,
+            })
+            .collect();
         for inst in grammar::INSTRUCTION_TABLE.iter() {
+            // The same derivation as the reader's: a Result Type comes first, the Result
+            // first or right after it.
+            let mut kinds = inst.operands.iter().map(|o| o.kind);
+            let (first, second) = (kinds.next(), kinds.next());
+            let has_type = first == Some(OperandKind::IdResultType);
+            let has_result = first == Some(OperandKind::IdResult)
+                || (has_type && second == Some(OperandKind::IdResult));
+            let plan: Vec<(Step, Quantity)> = inst
+                .operands
+                .iter()
+                .map(|o| {
+                    let quantity = match o.quantifier {
+                        OperandQuantifier::One => Quantity::One,
+                        OperandQuantifier::ZeroOrOne => Quantity::ZeroOrOne,
+                        OperandQuantifier::ZeroOrMore => Quantity::ZeroOrMore,
+                    };
+                    (step_of(o.kind), quantity)
+                })
+                .collect();
             if let Some(slot) = table.get_mut(inst.opcode as usize) {
                 *slot = OpEntry {
                     grammar: Some(inst),
                     type_decl: inst.opname.starts_with("Type"),
+                    has_type,
+                    has_result,
+                    // OpSpecConstantOp's operands continue with the embedded opcode's.
+                    fixed: (inst.opcode != Op::SpecConstantOp)
+                        .then(|| Fixed::of(&plan))
+                        .flatten(),
+                    plan,
                 };
             }
         }
@@ -95,9 +289,153 @@ pub(crate) fn grammar_of(opcode: u16) -> Option<&'static Instruction<'static>> {
     table().get(usize::from(opcode)).and_then(|e| e.grammar)
 }
 
+/// The opcode `raw` names, `None` when the grammar does not know it (the same answer as
+/// `Op::from_u32`, which the grammar's opcode list mirrors).
+pub(crate) fn op_of_raw(raw: u16) -> Option<Op> {
+    grammar_of(raw).map(|g| g.opcode)
+}
+
+/// Whether `opcode` has a (Result Type, Result id).
+pub(crate) fn results_of(opcode: u16) -> (bool, bool) {
+    table()
+        .get(usize::from(opcode))
+        .map_or((false, false), |e| (e.has_type, e.has_result))
+}
+
 /// Whether `op` declares a type (the grammar names every type declaration `OpType…`).
 pub(crate) fn is_type_decl(op: Op) -> bool {
     table().get(op as usize).is_some_and(|e| e.type_decl)
+}
+
+/// Appends to `out` the `<id>` operands of `inst` that refer to other definitions (every
+/// `<id>` but the Result), in operand order; returns whether every operand decoded, like
+/// [`decode`] (on failure `out` is left as it was). The common shapes are decoded straight
+/// from the compiled grammar; the others, and `OpSpecConstantOp`, go through [`decode`],
+/// whose operands `scratch` receives.
+pub(crate) fn decode_refs(
+    inst: Inst<'_>,
+    out: &mut Vec<crate::ctx::Ref>,
+    scratch: &mut Vec<Operand>,
+) -> bool {
+    let opcode = inst.raw_opcode();
+    let Some(entry) = table()
+        .get(usize::from(opcode))
+        .filter(|e| e.grammar.is_some())
+    else {
+        return false;
+    };
+    let start = out.len();
+    if let Some(fixed) = &entry.fixed {
+        let ok = fixed.decode(inst.words(), out);
+        if !ok {
+            out.truncate(start);
+        }
+        return ok;
+    }
+    if opcode != Op::SpecConstantOp as u16 {
+        match decode_plan(&entry.plan, inst.words(), out) {
+            Some(true) => return true,
+            Some(false) => {
+                out.truncate(start);
+                return false;
+            }
+            None => out.truncate(start),
+        }
+    }
+    if decode(inst, scratch).is_err() {
+        return false;
+    }
+    let words = inst.words();
+    out.extend(scratch.iter().filter(|o| o.kind.is_ref()).filter_map(|o| {
+        words.get(usize::from(o.word)).map(|&w| crate::ctx::Ref {
+            kind: o.kind,
+            id: spv_reader::Id(w),
+        })
+    }));
+    true
+}
+
+/// Runs a compiled plan over `words`: `Some(ok)` when the plan decided, `None` when an
+/// operand needs the full decoder. Every step behaves as `Decoder::operand` does.
+fn decode_plan(
+    plan: &[(Step, Quantity)],
+    words: &[u32],
+    out: &mut Vec<crate::ctx::Ref>,
+) -> Option<bool> {
+    let n = words.len();
+    let mut at = 1usize;
+    for &(step, quantity) in plan {
+        match quantity {
+            Quantity::One => {
+                if !take(step, words, &mut at, out)? {
+                    return Some(false);
+                }
+            }
+            Quantity::ZeroOrOne => {
+                if at < n && !take(step, words, &mut at, out)? {
+                    return Some(false);
+                }
+            }
+            Quantity::ZeroOrMore => {
+                while at < n {
+                    if !take(step, words, &mut at, out)? {
+                        return Some(false);
+                    }
+                }
+            }
+        }
+    }
+    Some(at == n)
+}
+
+/// One operand of a plan at word `at`: `Some(false)` when it does not decode, `None` when
+/// it needs the full decoder.
+fn take(step: Step, words: &[u32], at: &mut usize, out: &mut Vec<crate::ctx::Ref>) -> Option<bool> {
+    let word = |k: usize| words.get(k).copied();
+    match step {
+        Step::Word(kind) => {
+            let Some(w) = word(*at) else {
+                return Some(false);
+            };
+            if kind.is_ref() {
+                out.push(crate::ctx::Ref {
+                    kind,
+                    id: spv_reader::Id(w),
+                });
+            }
+            *at += 1;
+        }
+        Step::IdPair => {
+            for _ in 0..2 {
+                let Some(w) = word(*at) else {
+                    return Some(false);
+                };
+                out.push(crate::ctx::Ref {
+                    kind: Kind::Id,
+                    id: spv_reader::Id(w),
+                });
+                *at += 1;
+            }
+        }
+        Step::Enum(kind) => {
+            let Some(w) = word(*at) else {
+                return Some(false);
+            };
+            if !enumerant_known(kind, w) {
+                return Some(false);
+            }
+            *at += 1;
+        }
+        Step::String => {
+            let rest = words.get(*at..).unwrap_or(&[]);
+            let Some(k) = rest.iter().position(|w| w.to_le_bytes().contains(&0)) else {
+                return Some(false);
+            };
+            *at += k + 1;
+        }
+        Step::Other => return None,
+    }
+    Some(true)
 }
 
 /// A decoding problem: the word index where it happened and what went wrong.
