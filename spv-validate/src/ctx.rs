@@ -13,7 +13,10 @@ use spv_reader::{Id, InstIndex, Module, Type};
 use crate::caps::CapabilitySet;
 use crate::diag::{Diagnostic, disassemble};
 use crate::env::TargetEnv;
-use crate::operands::{Kind, decode_refs, op_of_raw, results_of};
+use crate::operands::{Kind, read_instruction};
+
+/// Words of the module header before the first instruction (SPIR-V §2.3).
+const HEADER_WORDS: usize = 5;
 
 /// Marks an absent index in the dense `u32` tables.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -97,32 +100,42 @@ impl<'m> Index<'m> {
         let mut decoded = Vec::with_capacity(n);
         let mut scratch = Vec::new();
         let mut largest = 0usize;
-        for inst in m.instructions() {
-            let words = inst.words();
-            let raw = inst.raw_opcode();
-            let (has_type, has_result) = results_of(raw);
-            let result_type = if has_type {
+        // The reader splits the words after the header the same way: each instruction's
+        // first word holds its word count, which it checked to be at least 1 and to fit.
+        let all = m.words();
+        let mut start = HEADER_WORDS;
+        while let Some(&first) = all.get(start) {
+            let count = (first >> 16) as usize;
+            let Some(words) = all.get(start..start + count).filter(|_| count > 0) else {
+                break;
+            };
+            let index = insts.len() as u32;
+            ref_start.push(refs.len() as u32);
+            let facts = read_instruction(m, index, words, &mut refs, &mut scratch);
+            let result_type = if facts.has_type {
                 words.get(1).map(|&w| Id(w))
             } else {
                 None
             };
-            let result = if has_result {
-                words.get(if has_type { 2 } else { 1 }).map(|&w| Id(w))
+            let result = if facts.has_result {
+                words
+                    .get(if facts.has_type { 2 } else { 1 })
+                    .map(|&w| Id(w))
             } else {
                 None
             };
             if let Some(r) = result {
                 largest = largest.max(r.0 as usize);
             }
-            ref_start.push(refs.len() as u32);
-            decoded.push(decode_refs(inst, &mut refs, &mut scratch));
+            decoded.push(facts.decoded);
             insts.push(Inst {
-                index: inst.index().0,
+                index,
                 words,
-                op: op_of_raw(raw),
+                op: facts.op,
                 result_type,
                 result,
             });
+            start += count;
         }
         ref_start.push(refs.len() as u32);
 

@@ -12,6 +12,7 @@ pub(crate) const UNDEF: u32 = u32::MAX;
 
 /// A directed graph over nodes `0..len`, its successor and predecessor lists stored back to
 /// back (one allocation each, whatever the number of nodes).
+#[derive(Default)]
 pub(crate) struct Graph {
     succ_start: Vec<u32>,
     succ: Vec<u32>,
@@ -23,19 +24,26 @@ impl Graph {
     /// The graph of `n` nodes with `edges` (`from → to`; edges naming nodes outside `0..n`
     /// are ignored). Each node's successors, and its predecessors, keep the edges' order.
     pub(crate) fn from_edges(n: usize, edges: &[(u32, u32)]) -> Self {
-        let edges: Vec<(u32, u32)> = edges
-            .iter()
-            .copied()
-            .filter(|&(a, b)| (a as usize) < n && (b as usize) < n)
-            .collect();
-        let (succ_start, succ) = group(n, edges.iter().map(|&(a, b)| (a, b)));
-        let (pred_start, pred) = group(n, edges.iter().map(|&(a, b)| (b, a)));
-        Graph {
-            succ_start,
-            succ,
-            pred_start,
-            pred,
-        }
+        let mut g = Graph::default();
+        g.rebuild(n, edges);
+        g
+    }
+
+    /// Makes this the graph [`Graph::from_edges`] builds, reusing the storage.
+    pub(crate) fn rebuild(&mut self, n: usize, edges: &[(u32, u32)]) {
+        let inside = |&&(a, b): &&(u32, u32)| (a as usize) < n && (b as usize) < n;
+        group(
+            n,
+            edges.iter().filter(inside).map(|&(a, b)| (a, b)),
+            &mut self.succ_start,
+            &mut self.succ,
+        );
+        group(
+            n,
+            edges.iter().filter(inside).map(|&(a, b)| (b, a)),
+            &mut self.pred_start,
+            &mut self.pred,
+        );
     }
 
     /// Number of nodes.
@@ -55,20 +63,24 @@ impl Graph {
 
     /// Nodes reachable from `root` in post-order (iterative DFS, successors in list order).
     pub(crate) fn post_order(&self, root: u32) -> Vec<u32> {
-        let n = self.len();
-        let mut order = Vec::with_capacity(n);
-        let mut seen = vec![false; n];
-        self.post_order_into(root, &mut seen, &mut order);
+        let mut order = Vec::with_capacity(self.len());
+        self.post_order_into(root, &mut Vec::new(), &mut Vec::new(), &mut order);
         order
     }
 
-    /// Appends to `order` the nodes reachable from `root` that `seen` does not mark yet, in
-    /// post-order, marking them (nodes reachable from a marked node are assumed marked).
-    pub(crate) fn post_order_into(&self, root: u32, seen: &mut [bool], order: &mut Vec<u32>) {
-        let mut stack: Vec<(u32, usize)> = Vec::new();
-        if let Some(s) = seen.get_mut(root as usize)
-            && !*s
-        {
+    /// [`Graph::post_order`] into `order`, with `seen` and `stack` as scratch space.
+    pub(crate) fn post_order_into(
+        &self,
+        root: u32,
+        seen: &mut Vec<bool>,
+        stack: &mut Vec<(u32, usize)>,
+        order: &mut Vec<u32>,
+    ) {
+        seen.clear();
+        seen.resize(self.len(), false);
+        stack.clear();
+        order.clear();
+        if let Some(s) = seen.get_mut(root as usize) {
             *s = true;
             stack.push((root, 0));
         }
@@ -89,32 +101,40 @@ impl Graph {
     }
 }
 
-/// Groups `(key, value)` pairs by key (keys below `n`), keeping their order: the start of
-/// each key's run and the values.
-fn group(n: usize, pairs: impl Iterator<Item = (u32, u32)> + Clone) -> (Vec<u32>, Vec<u32>) {
-    let mut start = vec![0u32; n + 1];
+/// Groups `(key, value)` pairs by key (keys below `n`), keeping their order: `start` gets
+/// the start of each key's run (and the end of the last), `values` the values.
+fn group(
+    n: usize,
+    pairs: impl Iterator<Item = (u32, u32)> + Clone,
+    start: &mut Vec<u32>,
+    values: &mut Vec<u32>,
+) {
+    start.clear();
+    start.resize(n + 2, 0);
+    // Count into start[k + 2], prefix-sum so that start[k + 1] is where key k begins, then
+    // fill by bumping start[k + 1]: it ends where key k ends, which is key k + 1's start.
     for (k, _) in pairs.clone() {
-        if let Some(c) = start.get_mut(k as usize + 1) {
+        if let Some(c) = start.get_mut(k as usize + 2) {
             *c += 1;
         }
     }
-    for i in 0..n {
-        let before = start.get(i).copied().unwrap_or(0);
-        if let Some(c) = start.get_mut(i + 1) {
+    for i in 2..n + 2 {
+        let before = start.get(i - 1).copied().unwrap_or(0);
+        if let Some(c) = start.get_mut(i) {
             *c += before;
         }
     }
-    let mut fill = start.clone();
-    let mut values = vec![0u32; start.get(n).copied().unwrap_or(0) as usize];
+    values.clear();
+    values.resize(start.get(n + 1).copied().unwrap_or(0) as usize, 0);
     for (k, v) in pairs {
-        if let Some(at) = fill.get_mut(k as usize) {
+        if let Some(at) = start.get_mut(k as usize + 1) {
             if let Some(slot) = values.get_mut(*at as usize) {
                 *slot = v;
             }
             *at += 1;
         }
     }
-    (start, values)
+    start.truncate(n + 1);
 }
 
 /// The run of node `b` in grouped lists.
@@ -125,23 +145,43 @@ fn slice<'a>(start: &[u32], values: &'a [u32], b: u32) -> &'a [u32] {
     }
 }
 
-/// Immediate dominators of every node reachable from `root` (`idom[root] == root`); nodes
-/// not reachable from `root` get [`UNDEF`].
-pub(crate) fn immediate_dominators(g: &Graph, root: u32) -> Vec<u32> {
+/// Scratch space for building dominator trees, reused from tree to tree.
+#[derive(Default)]
+pub(crate) struct DomScratch {
+    order: Vec<u32>,
+    seen: Vec<bool>,
+    stack: Vec<(u32, usize)>,
+    post_index: Vec<u32>,
+    child_start: Vec<u32>,
+    children: Vec<u32>,
+}
+
+/// Immediate dominators of every node reachable from `root` into `idom` (`idom[root] ==
+/// root`); nodes not reachable from `root` get [`UNDEF`].
+fn immediate_dominators(g: &Graph, root: u32, idom: &mut Vec<u32>, scratch: &mut DomScratch) {
     let n = g.len();
-    let post = g.post_order(root);
+    let DomScratch {
+        order: post,
+        seen,
+        stack,
+        post_index,
+        ..
+    } = scratch;
+    g.post_order_into(root, seen, stack, post);
     // post_index[node] = position in post-order; higher = earlier in reverse post-order.
-    let mut post_index = vec![UNDEF; n];
+    post_index.clear();
+    post_index.resize(n, UNDEF);
     for (i, &node) in post.iter().enumerate() {
         if let Some(slot) = post_index.get_mut(node as usize) {
             *slot = i as u32;
         }
     }
-    let mut idom = vec![UNDEF; n];
+    idom.clear();
+    idom.resize(n, UNDEF);
     if let Some(r) = idom.get_mut(root as usize) {
         *r = root;
     } else {
-        return idom;
+        return;
     }
     let intersect = |idom: &[u32], mut a: u32, mut b: u32| -> u32 {
         // Walk up from the node with the smaller post-order index; both chains end at the
@@ -164,16 +204,15 @@ pub(crate) fn immediate_dominators(g: &Graph, root: u32) -> Vec<u32> {
             if node == root {
                 continue;
             }
-            let preds = g.preds(node);
             let mut new = UNDEF;
-            for &p in preds {
+            for &p in g.preds(node) {
                 if idom.get(p as usize).copied().unwrap_or(UNDEF) == UNDEF {
                     continue;
                 }
                 new = if new == UNDEF {
                     p
                 } else {
-                    intersect(&idom, p, new)
+                    intersect(idom, p, new)
                 };
             }
             if let Some(slot) = idom.get_mut(node as usize)
@@ -184,15 +223,15 @@ pub(crate) fn immediate_dominators(g: &Graph, root: u32) -> Vec<u32> {
             }
         }
     }
-    idom
 }
 
 /// A dominator tree with constant-time ancestor queries (DFS entry/exit numbers).
+#[derive(Default)]
 pub(crate) struct DomTree {
     /// Immediate dominator of each node ([`UNDEF`] for the root and unreached nodes).
     pub(crate) idom: Vec<u32>,
-    pre: Vec<u32>,
-    post: Vec<u32>,
+    /// (entry, exit) number of each node ([`UNDEF`] outside the tree).
+    order: Vec<(u32, u32)>,
     /// The nodes of the tree in pre-order (children in node order).
     pub(crate) preorder: Vec<u32>,
 }
@@ -200,63 +239,68 @@ pub(crate) struct DomTree {
 impl DomTree {
     /// Builds the tree of `g` rooted at `root`.
     pub(crate) fn new(g: &Graph, root: u32) -> Self {
-        let mut idom = immediate_dominators(g, root);
-        if let Some(r) = idom.get_mut(root as usize) {
+        let mut t = DomTree::default();
+        t.rebuild(g, root, &mut DomScratch::default());
+        t
+    }
+
+    /// Makes this the tree [`DomTree::new`] builds, reusing the storage and `scratch`.
+    pub(crate) fn rebuild(&mut self, g: &Graph, root: u32, scratch: &mut DomScratch) {
+        let n = g.len();
+        immediate_dominators(g, root, &mut self.idom, scratch);
+        if let Some(r) = self.idom.get_mut(root as usize) {
             *r = UNDEF;
         }
-        let n = g.len();
-        let (child_start, children) = group(
+        let DomScratch {
+            stack,
+            child_start,
+            children,
+            ..
+        } = scratch;
+        group(
             n,
-            idom.iter()
+            self.idom
+                .iter()
                 .enumerate()
                 .filter(|&(_, &parent)| parent != UNDEF)
                 .map(|(node, &parent)| (parent, node as u32)),
+            child_start,
+            children,
         );
-        let mut pre = vec![UNDEF; n];
-        let mut post = vec![UNDEF; n];
-        let mut preorder = Vec::new();
+        self.order.clear();
+        self.order.resize(n, (UNDEF, UNDEF));
+        self.preorder.clear();
         let mut clock = 0u32;
-        let mut stack: Vec<(u32, usize)> = Vec::new();
+        stack.clear();
         if (root as usize) < n {
             stack.push((root, 0));
         }
         while let Some(&mut (node, ref mut next)) = stack.last_mut() {
             if *next == 0
-                && let Some(p) = pre.get_mut(node as usize)
+                && let Some(p) = self.order.get_mut(node as usize)
             {
-                *p = clock;
+                p.0 = clock;
                 clock += 1;
-                preorder.push(node);
+                self.preorder.push(node);
             }
-            let kids = slice(&child_start, &children, node);
+            let kids = slice(child_start, children, node);
             if let Some(&child) = kids.get(*next) {
                 *next += 1;
                 stack.push((child, 0));
             } else {
-                if let Some(p) = post.get_mut(node as usize) {
-                    *p = clock;
+                if let Some(p) = self.order.get_mut(node as usize) {
+                    p.1 = clock;
                     clock += 1;
                 }
                 stack.pop();
             }
         }
-        DomTree {
-            idom,
-            pre,
-            post,
-            preorder,
-        }
     }
 
     /// Whether `a` dominates `b` (reflexive); false if either is not in the tree.
     pub(crate) fn dominates(&self, a: u32, b: u32) -> bool {
-        match (
-            self.pre.get(a as usize),
-            self.pre.get(b as usize),
-            self.post.get(a as usize),
-            self.post.get(b as usize),
-        ) {
-            (Some(&pa), Some(&pb), Some(&qa), Some(&qb)) => {
+        match (self.order.get(a as usize), self.order.get(b as usize)) {
+            (Some(&(pa, qa)), Some(&(pb, qb))) => {
                 pa != UNDEF && pb != UNDEF && pa <= pb && qb <= qa
             }
             _ => false,

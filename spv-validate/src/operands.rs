@@ -196,9 +196,9 @@ enum Step {
     Enum(OperandKind),
     /// A literal string.
     String,
-    /// Anything else (parameterised masks, context-dependent literals, other pairs): left
-    /// to the full decoder.
-    Other,
+    /// Anything else (parameterised masks, context-dependent literals, other pairs),
+    /// decoded by `Decoder::operand`.
+    Other(OperandKind),
 }
 
 /// The step that decodes operands of `kind` (mirrors `Decoder::operand`).
@@ -222,7 +222,7 @@ fn step_of(kind: OperandKind) -> Step {
         | OperandKind::MemoryAccess
         | OperandKind::LoopControl
         | OperandKind::ExecutionMode
-        | OperandKind::Decoration => Step::Other,
+        | OperandKind::Decoration => Step::Other(kind),
         _ => Step::Enum(kind),
     }
 }
@@ -289,153 +289,196 @@ pub(crate) fn grammar_of(opcode: u16) -> Option<&'static Instruction<'static>> {
     table().get(usize::from(opcode)).and_then(|e| e.grammar)
 }
 
-/// The opcode `raw` names, `None` when the grammar does not know it (the same answer as
-/// `Op::from_u32`, which the grammar's opcode list mirrors).
-pub(crate) fn op_of_raw(raw: u16) -> Option<Op> {
-    grammar_of(raw).map(|g| g.opcode)
-}
-
-/// Whether `opcode` has a (Result Type, Result id).
-pub(crate) fn results_of(opcode: u16) -> (bool, bool) {
-    table()
-        .get(usize::from(opcode))
-        .map_or((false, false), |e| (e.has_type, e.has_result))
-}
-
 /// Whether `op` declares a type (the grammar names every type declaration `OpType…`).
 pub(crate) fn is_type_decl(op: Op) -> bool {
     table().get(op as usize).is_some_and(|e| e.type_decl)
 }
 
-/// Appends to `out` the `<id>` operands of `inst` that refer to other definitions (every
-/// `<id>` but the Result), in operand order; returns whether every operand decoded, like
-/// [`decode`] (on failure `out` is left as it was). The common shapes are decoded straight
-/// from the compiled grammar; the others, and `OpSpecConstantOp`, go through [`decode`],
-/// whose operands `scratch` receives.
-pub(crate) fn decode_refs(
-    inst: Inst<'_>,
+/// What the index records about one instruction: its opcode, whether it has a Result Type
+/// and a Result id, and whether its operands decode.
+pub(crate) struct InstFacts {
+    pub(crate) op: Option<Op>,
+    pub(crate) has_type: bool,
+    pub(crate) has_result: bool,
+    pub(crate) decoded: bool,
+}
+
+/// Reads instruction `index` of `m`, whose words are `words`: appends to `out` the `<id>`
+/// operands that refer to other definitions (every `<id>` but the Result), in operand order,
+/// when every operand decodes as [`decode`] would decode it (on failure `out` is left as it
+/// was). The common shapes are decoded straight from the compiled grammar; the others, and
+/// `OpSpecConstantOp`, go through [`decode`], whose operands `scratch` receives.
+pub(crate) fn read_instruction(
+    m: &Module,
+    index: u32,
+    words: &[u32],
     out: &mut Vec<crate::ctx::Ref>,
     scratch: &mut Vec<Operand>,
-) -> bool {
-    let opcode = inst.raw_opcode();
-    let Some(entry) = table()
+) -> InstFacts {
+    let opcode = words.first().map_or(0, |w| (w & 0xFFFF) as u16);
+    let Some((entry, grammar)) = table()
         .get(usize::from(opcode))
-        .filter(|e| e.grammar.is_some())
+        .and_then(|e| e.grammar.map(|g| (e, g)))
     else {
-        return false;
+        return InstFacts {
+            op: None,
+            has_type: false,
+            has_result: false,
+            decoded: false,
+        };
     };
     let start = out.len();
-    if let Some(fixed) = &entry.fixed {
-        let ok = fixed.decode(inst.words(), out);
-        if !ok {
-            out.truncate(start);
+    let decoded = if let Some(fixed) = &entry.fixed {
+        fixed.decode(words, out)
+    } else if opcode != Op::SpecConstantOp as u16 {
+        decode_plan(&entry.plan, m, opcode, words, out, scratch)
+    } else {
+        // The embedded opcode's operands follow: the full decoder knows them.
+        let ok = m
+            .inst(spv_reader::InstIndex(index))
+            .is_some_and(|inst| decode(inst, scratch).is_ok());
+        if ok {
+            extend_refs(out, scratch, words);
         }
-        return ok;
+        ok
+    };
+    if !decoded {
+        out.truncate(start);
     }
-    if opcode != Op::SpecConstantOp as u16 {
-        match decode_plan(&entry.plan, inst.words(), out) {
-            Some(true) => return true,
-            Some(false) => {
-                out.truncate(start);
-                return false;
-            }
-            None => out.truncate(start),
-        }
+    InstFacts {
+        op: Some(grammar.opcode),
+        has_type: entry.has_type,
+        has_result: entry.has_result,
+        decoded,
     }
-    if decode(inst, scratch).is_err() {
-        return false;
-    }
-    let words = inst.words();
-    out.extend(scratch.iter().filter(|o| o.kind.is_ref()).filter_map(|o| {
+}
+
+/// Appends the referring `<id>` operands among `operands` (decoded from `words`) to `out`.
+fn extend_refs(out: &mut Vec<crate::ctx::Ref>, operands: &[Operand], words: &[u32]) {
+    out.extend(operands.iter().filter(|o| o.kind.is_ref()).filter_map(|o| {
         words.get(usize::from(o.word)).map(|&w| crate::ctx::Ref {
             kind: o.kind,
             id: spv_reader::Id(w),
         })
     }));
-    true
 }
 
-/// Runs a compiled plan over `words`: `Some(ok)` when the plan decided, `None` when an
-/// operand needs the full decoder. Every step behaves as `Decoder::operand` does.
+/// Runs a compiled plan over `words` as `decode_operands` runs the grammar: whether every
+/// operand decodes. Every step behaves as `Decoder::operand` does.
 fn decode_plan(
     plan: &[(Step, Quantity)],
+    module: &Module,
+    opcode: u16,
     words: &[u32],
     out: &mut Vec<crate::ctx::Ref>,
-) -> Option<bool> {
+    scratch: &mut Vec<Operand>,
+) -> bool {
     let n = words.len();
-    let mut at = 1usize;
+    let mut p = Planned {
+        module,
+        opcode,
+        words,
+        at: 1,
+        out,
+        scratch,
+    };
     for &(step, quantity) in plan {
         match quantity {
             Quantity::One => {
-                if !take(step, words, &mut at, out)? {
-                    return Some(false);
+                if !p.take(step) {
+                    return false;
                 }
             }
             Quantity::ZeroOrOne => {
-                if at < n && !take(step, words, &mut at, out)? {
-                    return Some(false);
+                if p.at < n && !p.take(step) {
+                    return false;
                 }
             }
             Quantity::ZeroOrMore => {
-                while at < n {
-                    if !take(step, words, &mut at, out)? {
-                        return Some(false);
+                while p.at < n {
+                    if !p.take(step) {
+                        return false;
                     }
                 }
             }
         }
     }
-    Some(at == n)
+    p.at == n
 }
 
-/// One operand of a plan at word `at`: `Some(false)` when it does not decode, `None` when
-/// it needs the full decoder.
-fn take(step: Step, words: &[u32], at: &mut usize, out: &mut Vec<crate::ctx::Ref>) -> Option<bool> {
-    let word = |k: usize| words.get(k).copied();
-    match step {
-        Step::Word(kind) => {
-            let Some(w) = word(*at) else {
-                return Some(false);
-            };
-            if kind.is_ref() {
-                out.push(crate::ctx::Ref {
-                    kind,
-                    id: spv_reader::Id(w),
-                });
-            }
-            *at += 1;
-        }
-        Step::IdPair => {
-            for _ in 0..2 {
-                let Some(w) = word(*at) else {
-                    return Some(false);
+/// The state of [`decode_plan`] over one instruction.
+struct Planned<'a, 'm> {
+    module: &'m Module,
+    opcode: u16,
+    words: &'m [u32],
+    /// The next word.
+    at: usize,
+    out: &'a mut Vec<crate::ctx::Ref>,
+    scratch: &'a mut Vec<Operand>,
+}
+
+impl Planned<'_, '_> {
+    /// One operand at word `at`; whether it decodes.
+    fn take(&mut self, step: Step) -> bool {
+        let words = self.words;
+        match step {
+            Step::Word(kind) => {
+                let Some(&w) = words.get(self.at) else {
+                    return false;
                 };
-                out.push(crate::ctx::Ref {
-                    kind: Kind::Id,
-                    id: spv_reader::Id(w),
-                });
-                *at += 1;
+                if kind.is_ref() {
+                    self.out.push(crate::ctx::Ref {
+                        kind,
+                        id: spv_reader::Id(w),
+                    });
+                }
+                self.at += 1;
+            }
+            Step::IdPair => {
+                for _ in 0..2 {
+                    let Some(&w) = words.get(self.at) else {
+                        return false;
+                    };
+                    self.out.push(crate::ctx::Ref {
+                        kind: Kind::Id,
+                        id: spv_reader::Id(w),
+                    });
+                    self.at += 1;
+                }
+            }
+            Step::Enum(kind) => {
+                let Some(&w) = words.get(self.at) else {
+                    return false;
+                };
+                if !enumerant_known(kind, w) {
+                    return false;
+                }
+                self.at += 1;
+            }
+            Step::String => {
+                let rest = words.get(self.at..).unwrap_or(&[]);
+                let Some(k) = rest.iter().position(|w| w.to_le_bytes().contains(&0)) else {
+                    return false;
+                };
+                self.at += k + 1;
+            }
+            Step::Other(kind) => {
+                self.scratch.clear();
+                let mut d = Decoder {
+                    words,
+                    at: self.at,
+                    out: self.scratch,
+                    module: self.module,
+                };
+                if d.operand(kind, self.opcode).is_err() {
+                    return false;
+                }
+                self.at = d.at;
+                extend_refs(self.out, self.scratch, words);
             }
         }
-        Step::Enum(kind) => {
-            let Some(w) = word(*at) else {
-                return Some(false);
-            };
-            if !enumerant_known(kind, w) {
-                return Some(false);
-            }
-            *at += 1;
-        }
-        Step::String => {
-            let rest = words.get(*at..).unwrap_or(&[]);
-            let Some(k) = rest.iter().position(|w| w.to_le_bytes().contains(&0)) else {
-                return Some(false);
-            };
-            *at += k + 1;
-        }
-        Step::Other => return None,
+        true
     }
-    Some(true)
 }
 
 /// A decoding problem: the word index where it happened and what went wrong.

@@ -28,7 +28,7 @@ use spv_reader::spirv::Op;
 
 use crate::cfg::{FuncCfg, block_of_label};
 use crate::ctx::{Ctx, Inst, NONE};
-use crate::dom::{DomTree, Graph, UNDEF};
+use crate::dom::{DomScratch, DomTree, Graph, UNDEF};
 
 /// The kinds of construct spirv-val tracks (a switch is a selection whose header ends in
 /// OpSwitch; case constructs are checked with their switch).
@@ -56,11 +56,24 @@ struct Marks {
     generation: u32,
 }
 
-impl Marks {
-    fn new(n: usize) -> Self {
+impl Default for Marks {
+    fn default() -> Self {
         Marks {
-            stamps: vec![0; n + 1],
+            stamps: Vec::new(),
             generation: 1,
+        }
+    }
+}
+
+impl Marks {
+    /// Makes this an empty set over blocks below `n`, reusing the storage.
+    fn reset(&mut self, n: usize) {
+        if self.stamps.len() == n + 1 {
+            self.clear();
+        } else {
+            self.stamps.clear();
+            self.stamps.resize(n + 1, 0);
+            self.generation = 1;
         }
     }
 
@@ -97,6 +110,7 @@ impl Marks {
 }
 
 /// Structural facts of one function.
+#[derive(Default)]
 struct Structure {
     /// Structural edges (branch, merge and continue edges).
     graph: Graph,
@@ -114,12 +128,31 @@ struct Structure {
     back_edges_sorted: Vec<(u32, u32)>,
 }
 
+/// Scratch space for [`Structure::rebuild`], reused from function to function.
+#[derive(Default)]
+struct StructureScratch {
+    edges: Vec<(u32, u32)>,
+    added_by: Vec<u32>,
+    on_stack: Vec<bool>,
+    seen: Vec<bool>,
+    stack: Vec<(u32, usize)>,
+    back: Vec<(u32, u32)>,
+    reversed: Graph,
+    roots: Vec<u32>,
+    trail: Vec<u32>,
+    dom: DomScratch,
+}
+
 impl Structure {
-    fn new(cfg: &FuncCfg) -> Structure {
+    /// Makes this the structure of `cfg`, reusing the storage.
+    fn rebuild(&mut self, cfg: &FuncCfg, scratch: &mut StructureScratch) {
         let n = cfg.merges.len();
-        let mut edges: Vec<(u32, u32)> = Vec::with_capacity(n * 3);
+        let edges = &mut scratch.edges;
+        edges.clear();
         // The block whose edges last named each block: each edge is added once.
-        let mut added_by = vec![NONE; n];
+        let added_by = &mut scratch.added_by;
+        added_by.clear();
+        added_by.resize(n, NONE);
         for b in 0..n as u32 {
             let mut add = |t: u32| {
                 if t != NONE
@@ -142,31 +175,30 @@ impl Structure {
                 add(s);
             }
         }
-        let graph = Graph::from_edges(n, &edges);
-        let (post_order, back) = dfs_with_back_edges(&graph, 0);
-        let back_edges: Vec<(u32, u32)> = back
-            .into_iter()
-            .filter(|&(from, to)| cfg.succs(from).contains(&to))
-            .collect();
-        let mut back_edges_sorted = back_edges.clone();
-        back_edges_sorted.sort_unstable();
-        let mut reachable = vec![false; n];
-        for &b in &post_order {
-            if let Some(r) = reachable.get_mut(b as usize) {
+        self.graph.rebuild(n, edges);
+        dfs_with_back_edges(&self.graph, 0, scratch, &mut self.post_order);
+        self.back_edges.clear();
+        self.back_edges.extend(
+            scratch
+                .back
+                .iter()
+                .copied()
+                .filter(|&(from, to)| cfg.succs(from).contains(&to)),
+        );
+        self.back_edges_sorted.clear();
+        self.back_edges_sorted.extend_from_slice(&self.back_edges);
+        self.back_edges_sorted.sort_unstable();
+        self.reachable.clear();
+        self.reachable.resize(n, false);
+        for &b in &self.post_order {
+            if let Some(r) = self.reachable.get_mut(b as usize) {
                 *r = true;
             }
         }
-        let dom = DomTree::new(&graph, 0);
-        let post = DomTree::new(&reverse_augmented(&graph), n as u32);
-        Structure {
-            graph,
-            dom,
-            post,
-            reachable,
-            post_order,
-            back_edges,
-            back_edges_sorted,
-        }
+        self.dom.rebuild(&self.graph, 0, &mut scratch.dom);
+        reverse_augmented(&self.graph, scratch);
+        self.post
+            .rebuild(&scratch.reversed, n as u32, &mut scratch.dom);
     }
 
     fn reachable(&self, b: u32) -> bool {
@@ -182,15 +214,25 @@ impl Structure {
     }
 }
 
-/// Post-order of the nodes reachable from `root`, and the edges to nodes on the search
-/// stack (back edges), visiting successors in list order like spirv-val's traversal.
-fn dfs_with_back_edges(g: &Graph, root: u32) -> (Vec<u32>, Vec<(u32, u32)>) {
+/// Post-order of the nodes reachable from `root` (into `post`), and the edges to nodes on
+/// the search stack (back edges, into `scratch.back`), visiting successors in list order
+/// like spirv-val's traversal.
+fn dfs_with_back_edges(g: &Graph, root: u32, scratch: &mut StructureScratch, post: &mut Vec<u32>) {
     let n = g.len();
-    let mut post = Vec::with_capacity(n);
-    let mut back = Vec::new();
-    let mut seen = vec![false; n];
-    let mut on_stack = vec![false; n];
-    let mut stack: Vec<(u32, usize)> = Vec::new();
+    post.clear();
+    let StructureScratch {
+        back,
+        seen,
+        on_stack,
+        stack,
+        ..
+    } = scratch;
+    back.clear();
+    seen.clear();
+    seen.resize(n, false);
+    on_stack.clear();
+    on_stack.resize(n, false);
+    stack.clear();
     if (root as usize) < n {
         stack.push((root, 0));
         if let (Some(s), Some(o)) = (seen.get_mut(root as usize), on_stack.get_mut(root as usize)) {
@@ -221,54 +263,78 @@ fn dfs_with_back_edges(g: &Graph, root: u32) -> (Vec<u32>, Vec<(u32, u32)>) {
             stack.pop();
         }
     }
-    (post, back)
 }
 
-/// The reversed graph with a pseudo exit (node `n`) whose successors are the traversal roots
-/// of the reversed graph: blocks without successors, then blocks still not reached (on
-/// cycles without exit), both in reverse block order as spirv-val takes them.
-fn reverse_augmented(g: &Graph) -> Graph {
+/// Builds into `scratch.reversed` the reversed graph with a pseudo exit (node `n`) whose
+/// successors are the traversal roots of the reversed graph: blocks without successors,
+/// then blocks still not reached (on cycles without exit), both in reverse block order as
+/// spirv-val takes them.
+fn reverse_augmented(g: &Graph, scratch: &mut StructureScratch) {
     let n = g.len();
     let exit = n as u32;
+    let StructureScratch {
+        edges,
+        seen: visited,
+        roots,
+        trail,
+        reversed,
+        ..
+    } = scratch;
     // Marks everything the reversed graph reaches from `start` (nodes reachable from a
     // marked node are marked already).
-    let mark = |start: u32, visited: &mut [bool], stack: &mut Vec<u32>| {
+    let mark = |start: u32, visited: &mut Vec<bool>, trail: &mut Vec<u32>| {
         if let Some(v) = visited.get_mut(start as usize) {
             *v = true;
         }
-        stack.push(start);
-        while let Some(b) = stack.pop() {
+        trail.push(start);
+        while let Some(b) = trail.pop() {
             for &p in g.preds(b) {
                 if let Some(v) = visited.get_mut(p as usize)
                     && !*v
                 {
                     *v = true;
-                    stack.push(p);
+                    trail.push(p);
                 }
             }
         }
     };
-    let mut visited = vec![false; n];
-    let mut stack = Vec::new();
-    let mut roots = Vec::new();
+    visited.clear();
+    visited.resize(n, false);
+    trail.clear();
+    roots.clear();
     for b in (0..n as u32).rev() {
         if g.succs(b).is_empty() && !visited.get(b as usize).copied().unwrap_or(true) {
             roots.push(b);
-            mark(b, &mut visited, &mut stack);
+            mark(b, visited, trail);
         }
     }
     for b in (0..n as u32).rev() {
         if !visited.get(b as usize).copied().unwrap_or(true) {
             roots.push(b);
-            mark(b, &mut visited, &mut stack);
+            mark(b, visited, trail);
         }
     }
-    let mut edges: Vec<(u32, u32)> = Vec::with_capacity(g.len() * 2 + roots.len());
+    edges.clear();
     for b in 0..n as u32 {
         edges.extend(g.preds(b).iter().map(|&p| (b, p)));
     }
     edges.extend(roots.iter().map(|&r| (exit, r)));
-    Graph::from_edges(n + 1, &edges)
+    reversed.rebuild(n + 1, edges);
+}
+
+/// Everything [`check_function`] needs besides the function, reused from function to
+/// function.
+#[derive(Default)]
+struct Scratch {
+    structure: Structure,
+    structure_scratch: StructureScratch,
+    first_latch: Vec<u32>,
+    latches: Vec<usize>,
+    constructs: Vec<Construct>,
+    nesting: Nesting,
+    clearing: ClearScratch,
+    cleared: Vec<bool>,
+    walk: Walk,
 }
 
 pub(crate) fn check(ctx: &mut Ctx<'_>, cfgs: &[FuncCfg]) {
@@ -278,14 +344,16 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, cfgs: &[FuncCfg]) {
     if !ctx.shader {
         return;
     }
+    let mut scratch = Scratch::default();
     for cfg in cfgs {
-        check_function(ctx, cfg);
+        check_function(ctx, cfg, &mut scratch);
     }
 }
 
 /// V-SCF-4: a block is the merge block of at most one header (all modules).
 fn check_merge_uniqueness(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
-    let mut merges = Marks::new(cfg.merges.len());
+    let mut merges = Marks::default();
+    merges.reset(cfg.merges.len());
     for mg in cfg.merges.iter().flatten() {
         if mg.merge != NONE && !merges.insert(mg.merge) {
             let label = label_of(ctx, cfg, mg.merge);
@@ -322,14 +390,28 @@ fn continue_of(cfg: &FuncCfg, b: u32) -> u32 {
         .unwrap_or(NONE)
 }
 
-fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
-    let s = Structure::new(cfg);
+fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg, scratch: &mut Scratch) {
+    let Scratch {
+        structure: s,
+        structure_scratch,
+        first_latch,
+        latches,
+        constructs,
+        nesting,
+        clearing,
+        cleared,
+        walk,
+    } = scratch;
+    s.rebuild(cfg, structure_scratch);
+    let s = &*s;
     let n = cfg.merges.len();
     let is_loop_header =
         |b: u32| matches!(cfg.merges.get(b as usize), Some(Some(m)) if m.cont.is_some());
     // V-SCF-1, V-SCF-6: back edges target loop headers; exactly one per loop header.
-    let mut first_latch = vec![NONE; n];
-    let mut latches = vec![0usize; n];
+    first_latch.clear();
+    first_latch.resize(n, NONE);
+    latches.clear();
+    latches.resize(n, 0);
     for &(from, to) in &s.back_edges {
         if !is_loop_header(to) {
             let (a, b) = (label_of(ctx, cfg, from), label_of(ctx, cfg, to));
@@ -380,7 +462,7 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
         }
     }
     // Constructs.
-    let mut constructs = Vec::new();
+    constructs.clear();
     for (b, mg) in cfg.merges.iter().enumerate() {
         let Some(mg) = mg else { continue };
         let b = b as u32;
@@ -412,14 +494,15 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
             }
         }
     }
-    let cleared = Nesting::new(cfg, &s, &constructs).clear(ctx, cfg, &s, &constructs);
-    let mut walk = Walk::new(n);
-    for (c, &cleared) in constructs.iter().zip(&cleared) {
-        if check_construct(ctx, cfg, &s, c, cleared, &mut walk).is_err() {
+    nesting.rebuild(cfg, s, constructs);
+    nesting.clear(ctx, cfg, s, constructs, clearing, cleared);
+    walk.blocks.reset(n);
+    for (c, &cleared) in constructs.iter().zip(cleared.iter()) {
+        if check_construct(ctx, cfg, s, c, cleared, walk).is_err() {
             return;
         }
     }
-    check_selections(ctx, cfg, &s);
+    check_selections(ctx, cfg, s, &mut walk.blocks);
 }
 
 /// Which selection and loop constructs contain each block, as persistent lists over the
@@ -432,6 +515,7 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
 /// target does, provided every block of that description is entered from inside it, which
 /// [`Nesting::clear`] checks. So each block's list is its immediate dominator's, minus the
 /// constructs whose merge block or continue target it is, plus the construct it heads.
+#[derive(Default)]
 struct Nesting {
     /// List nodes: (construct, next node or [`NONE`], list length).
     nodes: Vec<(u32, u32, u32)>,
@@ -442,17 +526,46 @@ struct Nesting {
     /// For constructs with no blocks at all (the header is inside the merge block's or
     /// continue target's dominance): they need only V-SCF-13.
     empty: Vec<bool>,
+    /// The construct each block heads ([`NONE`] for none).
+    heading: Vec<u32>,
+    /// (block, construct): the constructs whose blocks stop at each block's subtree.
+    holes: Vec<(u32, u32)>,
+    /// Scratch for [`remove`].
+    before: Vec<u32>,
+}
+
+/// Scratch space for [`Nesting::clear`].
+#[derive(Default)]
+struct ClearScratch {
+    failed: Vec<bool>,
+    left: Vec<u32>,
+    entered: Vec<u32>,
+    in_target: Vec<u32>,
+    in_source: Vec<u32>,
+    branch_targets: Marks,
 }
 
 impl Nesting {
-    fn new(cfg: &FuncCfg, s: &Structure, constructs: &[Construct]) -> Nesting {
+    /// Makes these the lists of `constructs` in the function `cfg`, reusing the storage.
+    fn rebuild(&mut self, cfg: &FuncCfg, s: &Structure, constructs: &[Construct]) {
         let n = cfg.merges.len();
         let dom = &s.dom;
-        let mut listed = vec![false; constructs.len()];
-        let mut empty = vec![false; constructs.len()];
-        let mut heading = vec![NONE; n];
-        // (block, construct): the constructs whose blocks stop at each block's subtree.
-        let mut holes: Vec<(u32, u32)> = Vec::new();
+        let Nesting {
+            nodes,
+            head,
+            listed,
+            empty,
+            heading,
+            holes,
+            before,
+        } = self;
+        listed.clear();
+        listed.resize(constructs.len(), false);
+        empty.clear();
+        empty.resize(constructs.len(), false);
+        heading.clear();
+        heading.resize(n, NONE);
+        holes.clear();
         for (ci, c) in constructs.iter().enumerate() {
             if c.kind == Kind::Continue || !s.reachable(c.entry) || c.exit == NONE {
                 continue;
@@ -485,8 +598,9 @@ impl Nesting {
             }
         }
         holes.sort_unstable();
-        let mut nodes: Vec<(u32, u32, u32)> = Vec::new();
-        let mut head = vec![NONE; n];
+        nodes.clear();
+        head.clear();
+        head.resize(n, NONE);
         for &v in &dom.preorder {
             let parent = dom.idom.get(v as usize).copied().unwrap_or(UNDEF);
             let mut h = if parent == UNDEF {
@@ -501,24 +615,18 @@ impl Nesting {
                 .iter()
                 .take_while(|(b, _)| *b == v)
             {
-                h = remove(&mut nodes, h, ci);
+                h = remove(nodes, h, ci, before);
             }
             if let Some(&ci) = heading.get(v as usize)
                 && ci != NONE
             {
-                let len = length(&nodes, h);
+                let len = length(nodes, h);
                 nodes.push((ci, h, len + 1));
                 h = nodes.len() as u32 - 1;
             }
             if let Some(slot) = head.get_mut(v as usize) {
                 *slot = h;
             }
-        }
-        Nesting {
-            nodes,
-            head,
-            listed,
-            empty,
         }
     }
 
@@ -531,18 +639,30 @@ impl Nesting {
         cfg: &FuncCfg,
         s: &Structure,
         constructs: &[Construct],
-    ) -> Vec<bool> {
+        scratch: &mut ClearScratch,
+        cleared: &mut Vec<bool>,
+    ) {
         let n = cfg.merges.len();
-        let mut failed = vec![false; constructs.len()];
+        let ClearScratch {
+            failed,
+            left,
+            entered,
+            in_target,
+            in_source,
+            branch_targets,
+        } = scratch;
+        failed.clear();
+        failed.resize(constructs.len(), false);
         let fail = |failed: &mut Vec<bool>, ci: u32| {
             if let Some(f) = failed.get_mut(ci as usize) {
                 *f = true;
             }
         };
-        let (mut left, mut entered) = (Vec::new(), Vec::new());
-        let mut in_target = vec![0u32; constructs.len()];
-        let mut in_source = vec![0u32; constructs.len()];
-        let mut branch_targets = Marks::new(n);
+        in_target.clear();
+        in_target.resize(constructs.len(), 0);
+        in_source.clear();
+        in_source.resize(constructs.len(), 0);
+        branch_targets.reset(n);
         let mut stamp = 0u32;
         for u in 0..n as u32 {
             if !s.reachable(u) {
@@ -559,17 +679,17 @@ impl Nesting {
                 .flatten()
                 .map_or(NONE, |m| m.merge);
             for &v in s.succs(u) {
-                self.difference(u, v, &mut left, &mut entered);
+                self.difference(u, v, left, entered);
                 if left.is_empty() && entered.is_empty() {
                     continue;
                 }
                 stamp += 1;
-                for &ci in &entered {
+                for &ci in entered.iter() {
                     if let Some(x) = in_target.get_mut(ci as usize) {
                         *x = stamp;
                     }
                 }
-                for &ci in &left {
+                for &ci in left.iter() {
                     if let Some(x) = in_source.get_mut(ci as usize) {
                         *x = stamp;
                     }
@@ -577,18 +697,18 @@ impl Nesting {
                 let entry = |ci: u32| constructs.get(ci as usize).map_or(NONE, |c| c.entry);
                 // Entered other than through the header (V-SCF-15, and the premise that
                 // the construct's blocks are those described).
-                for &ci in &entered {
+                for &ci in entered.iter() {
                     if in_source.get(ci as usize) != Some(&stamp) && entry(ci) != v {
-                        fail(&mut failed, ci);
+                        fail(failed, ci);
                     }
                 }
-                for &ci in &left {
+                for &ci in left.iter() {
                     if in_target.get(ci as usize) == Some(&stamp) {
                         continue;
                     }
                     // A contained header's merge block outside (V-SCF-14).
                     if v == merge && entry(ci) != u {
-                        fail(&mut failed, ci);
+                        fail(failed, ci);
                     }
                     // A branch out that is not a structured exit (V-SCF-11).
                     if branch_targets.contains(v)
@@ -596,36 +716,33 @@ impl Nesting {
                         && let Some(c) = constructs.get(ci as usize)
                         && !is_structured_exit(ctx, cfg, s, c, v)
                     {
-                        fail(&mut failed, ci);
+                        fail(failed, ci);
                     }
                 }
             }
         }
-        constructs
-            .iter()
-            .enumerate()
-            .map(|(ci, c)| {
-                let listed = self.listed.get(ci).copied().unwrap_or(false);
-                let empty = self.empty.get(ci).copied().unwrap_or(false);
-                if !(listed || empty) || failed.get(ci).copied().unwrap_or(true) {
-                    return false;
-                }
-                // V-SCF-13: the continue target is entered from inside the loop or by the
-                // back edge.
-                let k = continue_of(cfg, c.entry);
-                if c.kind != Kind::Loop || k == NONE || k == c.entry {
-                    return true;
-                }
-                let dom = &s.dom;
-                cfg.preds(k).iter().all(|&p| {
-                    let inside = listed
-                        && dom.dominates(c.entry, p)
-                        && !dom.dominates(c.exit, p)
-                        && !dom.dominates(k, p);
-                    !s.reachable(p) || inside || s.is_back_edge(p, k)
-                })
+        cleared.clear();
+        cleared.extend(constructs.iter().enumerate().map(|(ci, c)| {
+            let listed = self.listed.get(ci).copied().unwrap_or(false);
+            let empty = self.empty.get(ci).copied().unwrap_or(false);
+            if !(listed || empty) || failed.get(ci).copied().unwrap_or(true) {
+                return false;
+            }
+            // V-SCF-13: the continue target is entered from inside the loop or by the
+            // back edge.
+            let k = continue_of(cfg, c.entry);
+            if c.kind != Kind::Loop || k == NONE || k == c.entry {
+                return true;
+            }
+            let dom = &s.dom;
+            cfg.preds(k).iter().all(|&p| {
+                let inside = listed
+                    && dom.dominates(c.entry, p)
+                    && !dom.dominates(c.exit, p)
+                    && !dom.dominates(k, p);
+                !s.reachable(p) || inside || s.is_back_edge(p, k)
             })
-            .collect()
+        }));
     }
 
     /// The constructs containing `u` but not `v` (`left`) and `v` but not `u` (`entered`),
@@ -661,8 +778,9 @@ fn length(nodes: &[(u32, u32, u32)], h: u32) -> u32 {
 }
 
 /// The list `h` without construct `ci`: the nodes before it are copied, the rest shared.
-fn remove(nodes: &mut Vec<(u32, u32, u32)>, h: u32, ci: u32) -> u32 {
-    let mut before = Vec::new();
+/// `before` is scratch space.
+fn remove(nodes: &mut Vec<(u32, u32, u32)>, h: u32, ci: u32, before: &mut Vec<u32>) -> u32 {
+    before.clear();
     let mut at = h;
     while let Some(&(c, next, _)) = nodes.get(at as usize) {
         if c == ci {
@@ -681,6 +799,7 @@ fn remove(nodes: &mut Vec<(u32, u32, u32)>, h: u32, ci: u32) -> u32 {
 }
 
 /// Scratch space for walking constructs as spirv-val does.
+#[derive(Default)]
 struct Walk {
     blocks: Marks,
     list: Vec<u32>,
@@ -688,14 +807,6 @@ struct Walk {
 }
 
 impl Walk {
-    fn new(n: usize) -> Self {
-        Walk {
-            blocks: Marks::new(n),
-            list: Vec::new(),
-            stack: Vec::new(),
-        }
-    }
-
     /// Collects the blocks of construct `c` (spirv-val's `Construct::blocks`), sorted.
     fn collect(&mut self, cfg: &FuncCfg, s: &Structure, c: &Construct) {
         let continue_header = match c.kind {
@@ -949,11 +1060,13 @@ fn check_switch(
     merge: u32,
 ) -> Result<(), ()> {
     let targets = switch_targets(ctx, cfg, term);
-    let mut case_targets = Marks::new(cfg.merges.len());
+    let mut case_targets = Marks::default();
+    case_targets.reset(cfg.merges.len());
     for &t in targets.iter().filter(|&&t| t != merge) {
         case_targets.insert(t);
     }
-    let mut visited = Marks::new(cfg.merges.len());
+    let mut visited = Marks::default();
+    visited.reset(cfg.merges.len());
     let default = targets.first().copied().unwrap_or(NONE);
     let default_repeats = targets.iter().skip(1).any(|&t| t == default);
     let mut targeted: BTreeMap<u32, u32> = BTreeMap::new();
@@ -1059,8 +1172,8 @@ fn case_fall_through(
 /// V-SCF-2, V-SCF-3: OpSwitch has a selection merge; a conditional branch without a merge
 /// instruction targets a merge block or continue target already seen in reverse
 /// post-order (the break/continue idioms).
-fn check_selections(ctx: &mut Ctx<'_>, cfg: &FuncCfg, s: &Structure) {
-    let mut seen = Marks::new(cfg.merges.len());
+fn check_selections(ctx: &mut Ctx<'_>, cfg: &FuncCfg, s: &Structure, seen: &mut Marks) {
+    seen.reset(cfg.merges.len());
     for &b in s.post_order.iter().rev() {
         let Some(term) = terminator(ctx, cfg, b) else {
             continue;
