@@ -28,6 +28,12 @@ pub(crate) struct Inst<'m> {
     index: u32,
     words: &'m [u32],
     op: Option<Op>,
+    type_decl: bool,
+    decoded: bool,
+    /// The function containing the instruction ([`NONE`] outside functions).
+    func: u32,
+    /// Its referring ids: `Index::refs[refs.0..refs.1]`.
+    refs: (u32, u32),
     result_type: Option<Id>,
     result: Option<Id>,
 }
@@ -53,6 +59,22 @@ impl<'m> Inst<'m> {
         self.op
     }
 
+    /// Whether the instruction declares a type.
+    pub(crate) fn declares_type(&self) -> bool {
+        self.type_decl
+    }
+
+    /// Whether every operand decoded (so that they can be trusted).
+    pub(crate) fn decoded(&self) -> bool {
+        self.decoded
+    }
+
+    /// The index in `m.functions()` of the function containing the instruction, [`NONE`]
+    /// outside functions.
+    pub(crate) fn func(&self) -> u32 {
+        self.func
+    }
+
     /// The Result Type id, for opcodes that have one.
     pub(crate) fn result_type(&self) -> Option<Id> {
         self.result_type
@@ -72,21 +94,42 @@ pub(crate) struct Index<'m> {
     /// Every instruction, in module order.
     insts: Vec<Inst<'m>>,
     /// Every instruction's `<id>` operands that refer to other definitions (every id but
-    /// the Result), back to back; instruction `i` owns `refs[ref_start[i]..ref_start[i + 1]]`.
+    /// the Result), back to back in instruction order.
     refs: Vec<Ref>,
-    ref_start: Vec<u32>,
-    /// Whether instruction `i` decoded cleanly (its operands can be trusted).
-    pub(crate) decoded: Vec<bool>,
-    /// For each instruction inside a function: the function's index, else [`NONE`].
-    pub(crate) inst_func: Vec<u32>,
-    /// Indexed by id (as long as the largest Result id plus one): the defining instruction.
-    def: Vec<u32>,
-    /// For each id defined inside a function: the function's index in `m.functions()`.
-    pub(crate) id_func: Vec<u32>,
-    /// For each id defined inside a block: the block's index in its function.
-    pub(crate) id_block: Vec<u32>,
-    /// For each function's result id: its index in `m.functions()`.
-    function_index: Vec<u32>,
+    /// Indexed by id (as long as the largest Result id plus one).
+    ids: Vec<IdInfo>,
+}
+
+/// What the index knows about one id.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct IdInfo {
+    /// The defining instruction ([`NONE`] when the id is not defined).
+    pub(crate) def: u32,
+    /// For an id defined inside a function (other than the function itself): the
+    /// function's index in `m.functions()`, else [`NONE`].
+    pub(crate) func: u32,
+    /// For an id defined inside a block: the block's index in its function, else [`NONE`].
+    pub(crate) block: u32,
+    /// For a function's result id: its index in `m.functions()`, else [`NONE`].
+    pub(crate) function: u32,
+    /// The defining instruction's opcode.
+    pub(crate) op: Option<Op>,
+    /// Whether the defining instruction declares a type.
+    pub(crate) type_decl: bool,
+    /// Whether the defining instruction has a Result Type.
+    pub(crate) typed: bool,
+}
+
+impl IdInfo {
+    const UNDEFINED: IdInfo = IdInfo {
+        def: NONE,
+        func: NONE,
+        block: NONE,
+        function: NONE,
+        op: None,
+        type_decl: false,
+        typed: false,
+    };
 }
 
 impl<'m> Index<'m> {
@@ -96,8 +139,6 @@ impl<'m> Index<'m> {
         let n = m.instruction_count();
         let mut insts = Vec::with_capacity(n);
         let mut refs = Vec::with_capacity(n * 3);
-        let mut ref_start = Vec::with_capacity(n + 1);
-        let mut decoded = Vec::with_capacity(n);
         let mut scratch = Vec::new();
         let mut largest = 0usize;
         // The reader splits the words after the header the same way: each instruction's
@@ -110,7 +151,7 @@ impl<'m> Index<'m> {
                 break;
             };
             let index = insts.len() as u32;
-            ref_start.push(refs.len() as u32);
+            let ref_start = refs.len() as u32;
             let facts = read_instruction(m, index, words, &mut refs, &mut scratch);
             let result_type = if facts.has_type {
                 words.get(1).map(|&w| Id(w))
@@ -127,43 +168,41 @@ impl<'m> Index<'m> {
             if let Some(r) = result {
                 largest = largest.max(r.0 as usize);
             }
-            decoded.push(facts.decoded);
             insts.push(Inst {
                 index,
                 words,
                 op: facts.op,
+                type_decl: facts.type_decl,
+                decoded: facts.decoded,
+                func: NONE,
+                refs: (ref_start, refs.len() as u32),
                 result_type,
                 result,
             });
             start += count;
         }
-        ref_start.push(refs.len() as u32);
 
         // The reader defines each Result id once and keeps ids below the bound, so these
         // tables are sized by the largest Result id, never by the header's bound alone.
         let ids = largest + 1;
-        let mut def = vec![NONE; ids];
+        let mut table = vec![IdInfo::UNDEFINED; ids];
         for (k, inst) in insts.iter().enumerate() {
-            if let Some(slot) = inst.result.and_then(|r| def.get_mut(r.0 as usize)) {
-                *slot = k as u32;
+            if let Some(slot) = inst.result.and_then(|r| table.get_mut(r.0 as usize)) {
+                slot.def = k as u32;
+                slot.op = inst.op;
+                slot.type_decl = inst.type_decl;
+                slot.typed = inst.result_type.is_some();
             }
         }
-        let mut id_func = vec![NONE; ids];
-        let mut id_block = vec![NONE; ids];
-        let mut inst_func = vec![NONE; n];
-        let mut function_index = vec![NONE; ids];
         for (fi, f) in m.functions().iter().enumerate() {
             let end = (f.end.0 as usize).min(n.saturating_sub(1));
-            if let Some(slots) = inst_func.get_mut(f.def.0 as usize..=end) {
-                slots.fill(fi as u32);
+            for inst in insts.get_mut(f.def.0 as usize..=end).unwrap_or(&mut []) {
+                inst.func = fi as u32;
             }
             let mut set = |id: Id, block: u32| {
-                if let (Some(func), Some(blk)) = (
-                    id_func.get_mut(id.0 as usize),
-                    id_block.get_mut(id.0 as usize),
-                ) {
-                    *func = fi as u32;
-                    *blk = block;
+                if let Some(slot) = table.get_mut(id.0 as usize) {
+                    slot.func = fi as u32;
+                    slot.block = block;
                 }
             };
             set(f.id, NONE);
@@ -180,24 +219,16 @@ impl<'m> Index<'m> {
             }
         }
         for (fi, f) in m.functions().iter().enumerate() {
-            // The function's own id is module-wide (it may be called from anywhere).
-            if let Some(slot) = id_func.get_mut(f.id.0 as usize) {
-                *slot = NONE;
-            }
-            if let Some(slot) = function_index.get_mut(f.id.0 as usize) {
-                *slot = fi as u32;
+            if let Some(slot) = table.get_mut(f.id.0 as usize) {
+                // The function's own id is module-wide (it may be called from anywhere).
+                slot.func = NONE;
+                slot.function = fi as u32;
             }
         }
         Index {
             insts,
             refs,
-            ref_start,
-            decoded,
-            inst_func,
-            def,
-            id_func,
-            id_block,
-            function_index,
+            ids: table,
         }
     }
 
@@ -223,26 +254,37 @@ impl<'m> Index<'m> {
 
     /// The instruction that defines `id`.
     pub(crate) fn def(&self, id: Id) -> Option<Inst<'m>> {
-        let k = *self.def.get(id.0 as usize)?;
+        let k = self.ids.get(id.0 as usize)?.def;
         self.insts.get(k as usize).copied()
+    }
+
+    /// What the index knows about `id` (`None` beyond the largest Result id).
+    pub(crate) fn id(&self, id: Id) -> Option<&IdInfo> {
+        self.ids.get(id.0 as usize)
     }
 
     /// The `<id>` operands of instruction `i` that refer to other definitions (every id but
     /// the Result), in operand order; empty when the instruction did not decode.
     pub(crate) fn refs(&self, i: InstIndex) -> &[Ref] {
-        let s = self.ref_start.get(i.0 as usize).copied().unwrap_or(0) as usize;
-        let e = self.ref_start.get(i.0 as usize + 1).copied().unwrap_or(0) as usize;
-        self.refs.get(s..e).unwrap_or(&[])
+        self.insts
+            .get(i.0 as usize)
+            .map_or(&[], |inst| self.refs_of(inst))
+    }
+
+    /// [`Index::refs`] of an instruction at hand.
+    pub(crate) fn refs_of(&self, inst: &Inst<'_>) -> &[Ref] {
+        let (s, e) = inst.refs;
+        self.refs.get(s as usize..e as usize).unwrap_or(&[])
     }
 
     /// One more than the largest Result id: the size of dense tables indexed by defined ids.
     pub(crate) fn id_count(&self) -> usize {
-        self.def.len()
+        self.ids.len()
     }
 
     /// The index in `m.functions()` of the function whose `OpFunction` result is `id`.
     pub(crate) fn function_index(&self, id: Id) -> Option<usize> {
-        let i = *self.function_index.get(id.0 as usize)?;
+        let i = self.ids.get(id.0 as usize)?.function;
         (i != NONE).then_some(i as usize)
     }
 }
@@ -419,7 +461,7 @@ impl<'m> Ctx<'m> {
 
     /// The opcode of the instruction defining `id`.
     pub(crate) fn def_op(&self, id: Id) -> Option<Op> {
-        self.ix.def(id)?.opcode()
+        self.ix.id(id)?.op
     }
 
     /// The constant decorated `BuiltIn WorkgroupSize`, if any (SPIR-V §3.2.20).
@@ -550,8 +592,8 @@ impl<'m> Ctx<'m> {
     /// The block index holding the definition of value `id` inside function `func`, if the
     /// id is defined in a block of that function.
     pub(crate) fn def_block(&self, id: Id) -> Option<(u32, u32)> {
-        let f = *self.ix.id_func.get(id.0 as usize)?;
-        let b = *self.ix.id_block.get(id.0 as usize)?;
+        let info = self.ix.id(id)?;
+        let (f, b) = (info.func, info.block);
         (f != NONE && b != NONE).then_some((f, b))
     }
 }

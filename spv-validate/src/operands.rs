@@ -96,6 +96,11 @@ enum Tail {
     Repeated(Kind),
     /// Any number of `<id>` pairs.
     IdPairs,
+    /// One literal string.
+    String,
+    /// Optional operands that the common case leaves out; when present, the plan decodes
+    /// the instruction.
+    Absent,
 }
 
 impl Fixed {
@@ -119,19 +124,23 @@ impl Fixed {
             fixed.words += 1;
             steps.next();
         }
-        fixed.tail = match steps.next() {
-            None => Tail::None,
-            Some(&(Step::Word(kind), Quantity::ZeroOrOne)) => Tail::Optional(kind),
-            Some(&(Step::Word(kind), Quantity::ZeroOrMore)) => Tail::Repeated(kind),
-            Some(&(Step::IdPair, Quantity::ZeroOrMore)) => Tail::IdPairs,
-            Some(_) => return None,
+        let rest: Vec<(Step, Quantity)> = steps.copied().collect();
+        fixed.tail = match rest.as_slice() {
+            [] => Tail::None,
+            [(Step::Word(kind), Quantity::ZeroOrOne)] => Tail::Optional(*kind),
+            [(Step::Word(kind), Quantity::ZeroOrMore)] => Tail::Repeated(*kind),
+            [(Step::IdPair, Quantity::ZeroOrMore)] => Tail::IdPairs,
+            [(Step::String, Quantity::One)] => Tail::String,
+            _ if rest.iter().all(|&(_, q)| q != Quantity::One) => Tail::Absent,
+            _ => return None,
         };
-        steps.next().is_none().then_some(fixed)
+        Some(fixed)
     }
 
     /// Decodes `words` (as `decode_plan` would): appends the referring ids to `out`;
-    /// whether the operands decode.
-    fn decode(&self, words: &[u32], out: &mut Vec<crate::ctx::Ref>) -> bool {
+    /// whether the operands decode, `None` when optional operands are present that only the
+    /// plan decodes.
+    fn decode(&self, words: &[u32], out: &mut Vec<crate::ctx::Ref>) -> Option<bool> {
         let n = words.len();
         let end = self.words + 1;
         let fits = match self.tail {
@@ -139,6 +148,13 @@ impl Fixed {
             Tail::Optional(_) => n == end || n == end + 1,
             Tail::Repeated(_) => n >= end,
             Tail::IdPairs => n >= end && (n - end).is_multiple_of(2),
+            // The string must end in the last word.
+            Tail::String => words.get(end..).is_some_and(|rest| {
+                rest.iter().position(|w| w.to_le_bytes().contains(&0))
+                    == Some(rest.len().wrapping_sub(1))
+            }),
+            Tail::Absent if n > end => return None,
+            Tail::Absent => n == end,
         };
         if !fits
             || !self
@@ -146,7 +162,7 @@ impl Fixed {
                 .iter()
                 .all(|&(at, kind)| words.get(at).is_some_and(|&w| enumerant_known(kind, w)))
         {
-            return false;
+            return Some(false);
         }
         for &(at, kind) in &self.refs {
             if let Some(&w) = words.get(at) {
@@ -159,7 +175,7 @@ impl Fixed {
         let kind = match self.tail {
             Tail::Optional(kind) | Tail::Repeated(kind) => kind,
             Tail::IdPairs => Kind::Id,
-            Tail::None => return true,
+            Tail::None | Tail::String | Tail::Absent => return Some(true),
         };
         if kind.is_ref() {
             out.extend(
@@ -173,7 +189,7 @@ impl Fixed {
                     }),
             );
         }
-        true
+        Some(true)
     }
 }
 
@@ -298,6 +314,7 @@ pub(crate) fn is_type_decl(op: Op) -> bool {
 /// and a Result id, and whether its operands decode.
 pub(crate) struct InstFacts {
     pub(crate) op: Option<Op>,
+    pub(crate) type_decl: bool,
     pub(crate) has_type: bool,
     pub(crate) has_result: bool,
     pub(crate) decoded: bool,
@@ -322,15 +339,18 @@ pub(crate) fn read_instruction(
     else {
         return InstFacts {
             op: None,
+            type_decl: false,
             has_type: false,
             has_result: false,
             decoded: false,
         };
     };
     let start = out.len();
-    let decoded = if let Some(fixed) = &entry.fixed {
-        fixed.decode(words, out)
+    let fixed = entry.fixed.as_ref().and_then(|f| f.decode(words, out));
+    let decoded = if let Some(ok) = fixed {
+        ok
     } else if opcode != Op::SpecConstantOp as u16 {
+        out.truncate(start);
         decode_plan(&entry.plan, m, opcode, words, out, scratch)
     } else {
         // The embedded opcode's operands follow: the full decoder knows them.
@@ -347,6 +367,7 @@ pub(crate) fn read_instruction(
     }
     InstFacts {
         op: Some(grammar.opcode),
+        type_decl: entry.type_decl,
         has_type: entry.has_type,
         has_result: entry.has_result,
         decoded,

@@ -80,7 +80,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) -> bool {
             );
             continue;
         };
-        if !ctx.ix.decoded.get(i.0 as usize).copied().unwrap_or(false) {
+        if !inst.decoded() {
             all_decoded = false;
             let err = ctx.m.inst(i).and_then(|r| decode(r, &mut scratch).err());
             let (rule, message) = match err {

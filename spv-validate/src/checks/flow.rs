@@ -468,7 +468,7 @@ fn check_phi(ctx: &mut Ctx<'_>, cfg: &FuncCfg, phi: Inst<'_>, bi: u32) {
 /// V-SSA-2: a definition in another block of the function dominates this use.
 fn check_dominance(ctx: &mut Ctx<'_>, cfg: &FuncCfg, inst: Inst<'_>, bi: u32) {
     let mut bad: Vec<(Id, u32)> = Vec::new();
-    for r in ctx.ix.refs(inst.index()) {
+    for r in ctx.ix.refs_of(&inst) {
         let id = r.id;
         if r.kind == Kind::ResultType || ctx.def_op(id) == Some(Op::Label) {
             continue;

@@ -75,26 +75,65 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     forward_declared.sort_unstable();
     for inst in ix.insts() {
         let Some(op) = inst.opcode() else { continue };
-        check_inst(ctx, inst, op, &forward_declared);
+        if !clearly_fine(ctx, inst, op) {
+            check_inst(ctx, inst, op, &forward_declared);
+        }
     }
+}
+
+/// Whether every id operand of `inst` passes the checks of [`check_inst`] without needing
+/// its finer distinctions: defined, earlier or an allowed forward reference of the common
+/// kinds, in the same function, and of the right kind. `false` means "look closer".
+fn clearly_fine(ctx: &Ctx<'_>, inst: Inst<'_>, op: Op) -> bool {
+    let ix = ctx.ix;
+    let at = inst.index();
+    let i = at.0;
+    let here_func = inst.func();
+    let any_ids = takes_any_ids(op) || (op == Op::ExtInst && is_non_semantic(ctx, inst));
+    let type_decl = inst.declares_type();
+    let mut ordinal = 0usize;
+    for r in ix.refs_of(&inst) {
+        let Some(info) = ix.id(r.id) else {
+            return false;
+        };
+        if info.def == NONE
+            || (info.def > i
+                && !(any_ids || op == Op::Phi || matches!(info.op, Some(Op::Function | Op::Label))))
+            || (info.func != NONE && here_func != NONE && info.func != here_func)
+        {
+            return false;
+        }
+        if r.kind == Kind::ResultType {
+            if !info.type_decl {
+                return false;
+            }
+            continue;
+        }
+        let n = ordinal;
+        ordinal += 1;
+        if !(any_ids || type_decl || names_non_value(op, n)) && (info.type_decl || !info.typed) {
+            return false;
+        }
+    }
+    true
 }
 
 fn check_inst(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, forward_declared: &[(Id, u32)]) {
     let ix = ctx.ix;
     let at = inst.index();
     let i = at.0;
-    let here_func = ix.inst_func.get(i as usize).copied().unwrap_or(NONE);
+    let here_func = inst.func();
     let non_semantic = op == Op::ExtInst && is_non_semantic(ctx, inst);
     let any_ids = takes_any_ids(op) || non_semantic;
     let type_decl = is_type_decl(op);
     let mut n_ref = 0usize;
-    for r in ix.refs(at) {
+    for r in ix.refs_of(&inst) {
         let id = r.id;
         let ordinal = n_ref;
         if r.kind != Kind::ResultType {
             n_ref += 1;
         }
-        let Some(def) = ix.def(id) else {
+        let Some(info) = ix.id(id).filter(|d| d.def != NONE) else {
             ctx.err(
                 "V-SSA-1",
                 at,
@@ -103,9 +142,9 @@ fn check_inst(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, forward_declared: &[(Id
             );
             continue;
         };
-        let def_op = def.opcode();
+        let def_op = info.op;
         // Forward references (digest §1.5, seven cases).
-        if def.index().0 > i {
+        if info.def > i {
             let allowed = any_ids
                 || op == Op::Phi
                 || op == Op::TypeForwardPointer
@@ -130,7 +169,7 @@ fn check_inst(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, forward_declared: &[(Id
             }
         }
         // Function locality (V-SSA-4).
-        let def_func = ix.id_func.get(id.0 as usize).copied().unwrap_or(NONE);
+        let def_func = info.func;
         if def_func != NONE && here_func != NONE && def_func != here_func {
             ctx.err(
                 "V-SSA-4",
@@ -141,7 +180,7 @@ fn check_inst(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, forward_declared: &[(Id
             continue;
         }
         // Kinds (V-SSA-5).
-        let def_is_type = def_op.is_some_and(is_type_decl);
+        let def_is_type = info.type_decl;
         if r.kind == Kind::ResultType {
             if !def_is_type {
                 ctx.err(
@@ -165,7 +204,8 @@ fn check_inst(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, forward_declared: &[(Id
                     format!("operand {id} cannot be a type"),
                 );
             }
-        } else if def.result_type().is_none()
+        } else if let Some(def) = ix.def(id)
+            && def.result_type().is_none()
             && !matches!(ctx.m.ty(id), Some(Type::ForwardPointer { .. }))
         {
             ctx.err(

@@ -115,7 +115,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     for inst in ctx.ix.insts() {
         let i = inst.index();
         let Some(op) = ctx.op_of(inst) else { continue };
-        let fi = ctx.ix.inst_func.get(i.0 as usize).copied().unwrap_or(NONE);
+        let fi = inst.func();
         if fi != NONE {
             if !in_function {
                 in_function = true;

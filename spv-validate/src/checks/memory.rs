@@ -126,7 +126,7 @@ pub(crate) fn check_variable(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
     let Some(id) = inst.result_id() else { return };
     let ty = inst.result_type().unwrap_or(Id(0));
     let sc = words.get(3).copied().unwrap_or(0);
-    let in_function = ctx.ix.inst_func.get(i.0 as usize).copied().unwrap_or(NONE) != NONE;
+    let in_function = inst.func() != NONE;
     let Some((ptr_sc, pointee)) = ctx.pointer(ty) else {
         ctx.err(
             "V-PTR-10",
