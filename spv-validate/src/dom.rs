@@ -297,6 +297,13 @@ impl DomTree {
         }
     }
 
+    /// Makes this the empty tree (no node dominates any).
+    pub(crate) fn clear(&mut self) {
+        self.idom.clear();
+        self.order.clear();
+        self.preorder.clear();
+    }
+
     /// Whether `a` dominates `b` (reflexive); false if either is not in the tree.
     pub(crate) fn dominates(&self, a: u32, b: u32) -> bool {
         match (self.order.get(a as usize), self.order.get(b as usize)) {

@@ -530,13 +530,17 @@ pub(crate) fn check_access_chain(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
     let words = inst.words();
     let ty = inst.result_type().unwrap_or(Id(0));
     let base = Id(words.get(3).copied().unwrap_or(0));
-    let name = format!("Op{op:?}");
+    // Formatted only for diagnostics.
+    let name = || format!("Op{op:?}");
     let Some((base_sc, base_pointee)) = pointer_value(ctx, base) else {
         ctx.err(
             "V-PTR-11",
             i,
             &[base],
-            format!("the Base {base} in {name} instruction must be a pointer"),
+            format!(
+                "the Base {base} in {name} instruction must be a pointer",
+                name = name()
+            ),
         );
         return;
     };
@@ -545,7 +549,10 @@ pub(crate) fn check_access_chain(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
             "V-PTR-11",
             i,
             &[ty],
-            format!("the Result Type of {name} must be OpTypePointer"),
+            format!(
+                "the Result Type of {name} must be OpTypePointer",
+                name = name()
+            ),
         );
         return;
     };
@@ -554,7 +561,7 @@ pub(crate) fn check_access_chain(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
             "V-PTR-11",
             i,
             &[base],
-            format!("the result pointer storage class and base pointer storage class in {name} do not match"),
+            format!("the result pointer storage class and base pointer storage class in {name} do not match", name = name()),
         );
     }
     let ptr_form = matches!(op, Op::PtrAccessChain | Op::InBoundsPtrAccessChain);
@@ -569,7 +576,10 @@ pub(crate) fn check_access_chain(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
             "V-PTR-12",
             i,
             &[Id(element)],
-            format!("the Element of {name} must be an integer scalar"),
+            format!(
+                "the Element of {name} must be an integer scalar",
+                name = name()
+            ),
         );
     }
     let indexes = words.get(first_index..).unwrap_or(&[]);
@@ -578,7 +588,10 @@ pub(crate) fn check_access_chain(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
             "V-LIM-1",
             i,
             &[],
-            format!("the number of indexes in {name} may not exceed {MAX_ACCESS_CHAIN_INDEXES}"),
+            format!(
+                "the number of indexes in {name} may not exceed {MAX_ACCESS_CHAIN_INDEXES}",
+                name = name()
+            ),
         );
         return;
     }
@@ -590,7 +603,10 @@ pub(crate) fn check_access_chain(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
                 "V-PTR-11",
                 i,
                 &[index],
-                format!("indexes passed to {name} must be of type integer"),
+                format!(
+                    "indexes passed to {name} must be of type integer",
+                    name = name()
+                ),
             );
             return;
         }
@@ -621,7 +637,8 @@ pub(crate) fn check_access_chain(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
                             format!(
                                 "index {v} is out of bounds: {name} cannot find index {v} into the \
                                  structure {cur}, which has {} members",
-                                members.len()
+                                members.len(),
+                                name = name()
                             ),
                         );
                         return;
@@ -675,7 +692,8 @@ pub(crate) fn check_access_chain(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
             &[ty],
             format!(
                 "the result type of {name} does not match the type that results from indexing into \
-                 the base ({res_pointee} vs {cur})"
+                 the base ({res_pointee} vs {cur})",
+                name = name()
             ),
         );
     }

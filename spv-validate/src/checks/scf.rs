@@ -195,10 +195,24 @@ impl Structure {
                 *r = true;
             }
         }
-        self.dom.rebuild(&self.graph, 0, &mut scratch.dom);
-        reverse_augmented(&self.graph, scratch);
-        self.post
-            .rebuild(&scratch.reversed, n as u32, &mut scratch.dom);
+        // Only constructs use the dominator trees, and only continue constructs the
+        // post-dominator tree.
+        let merges = cfg.merges.iter().flatten();
+        if merges.clone().next().is_some() {
+            self.dom.rebuild(&self.graph, 0, &mut scratch.dom);
+        } else {
+            self.dom.clear();
+        }
+        if merges
+            .clone()
+            .any(|m| m.merge != NONE && m.cont.is_some_and(|c| c != NONE))
+        {
+            reverse_augmented(&self.graph, scratch);
+            self.post
+                .rebuild(&scratch.reversed, n as u32, &mut scratch.dom);
+        } else {
+            self.post.clear();
+        }
     }
 
     fn reachable(&self, b: u32) -> bool {
