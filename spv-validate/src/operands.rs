@@ -58,18 +58,56 @@ pub(crate) struct Operand {
 
 /// What the validator keeps per opcode: its grammar entry and the facts derived from it.
 struct OpEntry {
-    grammar: Option<&'static Instruction<'static>>,
+    grammar: &'static Instruction<'static>,
     /// Whether the opcode declares a type (its name starts with `Type`).
     type_decl: bool,
     /// Whether the first operand is a Result Type.
     has_type: bool,
     /// Whether the opcode has a Result id (first, or after the Result Type).
     has_result: bool,
-    /// The grammar's operands, compiled for [`decode_refs`].
+    /// The operands compiled for [`read_instruction`], on first use (a module uses few
+    /// of the grammar's opcodes).
+    compiled: OnceLock<Compiled>,
+}
+
+/// An opcode's operands as [`read_instruction`] decodes them.
+struct Compiled {
+    /// The grammar's operands as steps.
     plan: Vec<(Step, Quantity)>,
     /// The same operands when they are fixed one-word operands and at most one repeated or
     /// optional operand at the end, the commonest shape.
     fixed: Option<Fixed>,
+}
+
+impl Compiled {
+    fn of(inst: &Instruction<'_>) -> Compiled {
+        let plan: Vec<(Step, Quantity)> = inst
+            .operands
+            .iter()
+            .map(|o| {
+                let quantity = match o.quantifier {
+                    OperandQuantifier::One => Quantity::One,
+                    OperandQuantifier::ZeroOrOne => Quantity::ZeroOrOne,
+                    OperandQuantifier::ZeroOrMore => Quantity::ZeroOrMore,
+                };
+                (step_of(o.kind), quantity)
+            })
+            .collect();
+        Compiled {
+            // OpSpecConstantOp's operands continue with the embedded opcode's.
+            fixed: (inst.opcode != Op::SpecConstantOp)
+                .then(|| Fixed::of(&plan))
+                .flatten(),
+            plan,
+        }
+    }
+}
+
+/// The grammar's opcodes: a dense index by opcode into the entries.
+struct Table {
+    /// Per opcode: its entry's position plus one, 0 when the grammar lacks it.
+    index: Vec<u16>,
+    entries: Vec<OpEntry>,
 }
 
 /// An operand layout of one-word operands at fixed positions (words `1..=words`), then
@@ -243,25 +281,17 @@ fn step_of(kind: OperandKind) -> Step {
     }
 }
 
-/// Dense table of the grammar entries, indexed by opcode.
-fn table() -> &'static [OpEntry] {
-    static TABLE: OnceLock<Vec<OpEntry>> = OnceLock::new();
-    TABLE.get_or_init(|| {
+/// The entry of `opcode`, if the grammar knows it.
+fn entry(opcode: u16) -> Option<&'static OpEntry> {
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
         let max = grammar::INSTRUCTION_TABLE
             .iter()
             .map(|i| i.opcode as usize)
             .max()
             .unwrap_or(0);
-        let mut table: Vec<OpEntry> = (0..=max)
-            .map(|_| OpEntry {
-                grammar: None,
-                type_decl: false,
-                has_type: false,
-                has_result: false,
-                plan: Vec::new(),
-                fixed: None,
-            })
-            .collect();
+        let mut index = vec![0u16; max + 1];
+        let mut entries = Vec::new();
         for inst in grammar::INSTRUCTION_TABLE.iter() {
             // The same derivation as the reader's: a Result Type comes first, the Result
             // first or right after it.
@@ -270,44 +300,35 @@ fn table() -> &'static [OpEntry] {
             let has_type = first == Some(OperandKind::IdResultType);
             let has_result = first == Some(OperandKind::IdResult)
                 || (has_type && second == Some(OperandKind::IdResult));
-            let plan: Vec<(Step, Quantity)> = inst
-                .operands
-                .iter()
-                .map(|o| {
-                    let quantity = match o.quantifier {
-                        OperandQuantifier::One => Quantity::One,
-                        OperandQuantifier::ZeroOrOne => Quantity::ZeroOrOne,
-                        OperandQuantifier::ZeroOrMore => Quantity::ZeroOrMore,
-                    };
-                    (step_of(o.kind), quantity)
-                })
-                .collect();
-            if let Some(slot) = table.get_mut(inst.opcode as usize) {
-                *slot = OpEntry {
-                    grammar: Some(inst),
-                    type_decl: inst.opname.starts_with("Type"),
-                    has_type,
-                    has_result,
-                    // OpSpecConstantOp's operands continue with the embedded opcode's.
-                    fixed: (inst.opcode != Op::SpecConstantOp)
-                        .then(|| Fixed::of(&plan))
-                        .flatten(),
-                    plan,
-                };
+            entries.push(OpEntry {
+                grammar: inst,
+                type_decl: inst.opname.starts_with("Type"),
+                has_type,
+                has_result,
+                compiled: OnceLock::new(),
+            });
+            // The grammar has fewer than 65,535 instructions (about a thousand).
+            if let Some(slot) = index.get_mut(inst.opcode as usize) {
+                *slot = entries.len() as u16;
             }
         }
-        table
-    })
+        Table { index, entries }
+    });
+    let k = *table.index.get(usize::from(opcode))?;
+    table.entries.get(usize::from(k).checked_sub(1)?)
 }
 
 /// The grammar entry of `opcode`, if the grammar knows it.
 pub(crate) fn grammar_of(opcode: u16) -> Option<&'static Instruction<'static>> {
-    table().get(usize::from(opcode)).and_then(|e| e.grammar)
+    entry(opcode).map(|e| e.grammar)
 }
 
 /// Whether `op` declares a type (the grammar names every type declaration `OpType…`).
 pub(crate) fn is_type_decl(op: Op) -> bool {
-    table().get(op as usize).is_some_and(|e| e.type_decl)
+    u16::try_from(op as u32)
+        .ok()
+        .and_then(entry)
+        .is_some_and(|e| e.type_decl)
 }
 
 /// What the index records about one instruction: its opcode, whether it has a Result Type
@@ -333,10 +354,7 @@ pub(crate) fn read_instruction(
     scratch: &mut Vec<Operand>,
 ) -> InstFacts {
     let opcode = words.first().map_or(0, |w| (w & 0xFFFF) as u16);
-    let Some((entry, grammar)) = table()
-        .get(usize::from(opcode))
-        .and_then(|e| e.grammar.map(|g| (e, g)))
-    else {
+    let Some(entry) = entry(opcode) else {
         return InstFacts {
             op: None,
             type_decl: false,
@@ -346,12 +364,13 @@ pub(crate) fn read_instruction(
         };
     };
     let start = out.len();
-    let fixed = entry.fixed.as_ref().and_then(|f| f.decode(words, out));
+    let compiled = entry.compiled.get_or_init(|| Compiled::of(entry.grammar));
+    let fixed = compiled.fixed.as_ref().and_then(|f| f.decode(words, out));
     let decoded = if let Some(ok) = fixed {
         ok
     } else if opcode != Op::SpecConstantOp as u16 {
         out.truncate(start);
-        decode_plan(&entry.plan, m, opcode, words, out, scratch)
+        decode_plan(&compiled.plan, m, opcode, words, out, scratch)
     } else {
         // The embedded opcode's operands follow: the full decoder knows them.
         let ok = m
@@ -366,7 +385,7 @@ pub(crate) fn read_instruction(
         out.truncate(start);
     }
     InstFacts {
-        op: Some(grammar.opcode),
+        op: Some(entry.grammar.opcode),
         type_decl: entry.type_decl,
         has_type: entry.has_type,
         has_result: entry.has_result,
