@@ -233,29 +233,26 @@ impl<'m> Index<'m> {
     }
 
     /// Every instruction, in module order.
-    pub(crate) fn insts(&self) -> impl ExactSizeIterator<Item = Inst<'m>> + '_ {
-        self.insts.iter().copied()
+    pub(crate) fn insts(&self) -> std::slice::Iter<'_, Inst<'m>> {
+        self.insts.iter()
     }
 
     /// The instructions with indices in `range` (clamped to the module).
-    pub(crate) fn insts_in(
-        &self,
-        range: Range<u32>,
-    ) -> impl ExactSizeIterator<Item = Inst<'m>> + '_ {
+    pub(crate) fn insts_in(&self, range: Range<u32>) -> std::slice::Iter<'_, Inst<'m>> {
         let end = (range.end as usize).min(self.insts.len());
         let start = (range.start as usize).min(end);
-        self.insts.get(start..end).unwrap_or(&[]).iter().copied()
+        self.insts.get(start..end).unwrap_or(&[]).iter()
     }
 
     /// The instruction at `i`, if there is one.
-    pub(crate) fn inst(&self, i: InstIndex) -> Option<Inst<'m>> {
-        self.insts.get(i.0 as usize).copied()
+    pub(crate) fn inst(&self, i: InstIndex) -> Option<&Inst<'m>> {
+        self.insts.get(i.0 as usize)
     }
 
     /// The instruction that defines `id`.
-    pub(crate) fn def(&self, id: Id) -> Option<Inst<'m>> {
+    pub(crate) fn def(&self, id: Id) -> Option<&Inst<'m>> {
         let k = self.ids.get(id.0 as usize)?.def;
-        self.insts.get(k as usize).copied()
+        self.insts.get(k as usize)
     }
 
     /// What the index knows about `id` (`None` beyond the largest Result id).
@@ -479,7 +476,7 @@ impl<'m> Ctx<'m> {
     }
 
     /// The opcode of instruction `inst` (`None` when the grammar lacks it).
-    pub(crate) fn op_of(&self, inst: Inst<'_>) -> Option<Op> {
+    pub(crate) fn op_of(&self, inst: &Inst<'_>) -> Option<Op> {
         inst.opcode()
     }
 

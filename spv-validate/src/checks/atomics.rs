@@ -33,7 +33,7 @@ pub(crate) fn is_atomic(op: Op) -> bool {
 }
 
 /// Checks one atomic instruction.
-pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
+pub(crate) fn check(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op) {
     // The words after Result Type and Result, as the reader delimits them.
     let Some(operands) = ctx.m.inst(inst.index()).map(|i| i.operands()) else {
         return;

@@ -5,6 +5,9 @@
 //! capability or extension is not declared, and the module version against the
 //! environment.
 
+use std::sync::OnceLock;
+
+use spv_reader::rspirv::grammar;
 use spv_reader::spirv::Op;
 
 use crate::caps::{NEVER, capability_version};
@@ -47,6 +50,27 @@ fn opcode_versions(op: Op) -> Option<(u8, u8, &'static [&'static str])> {
         Op::LessOrGreater => (0, 5, &[]),
         _ => return None,
     })
+}
+
+/// Whether instructions with opcode `op` have version or capability gates to check
+/// ([`opcode_versions`], the grammar's enabling capabilities), from a table computed once
+/// per process.
+fn gated(op: Op) -> bool {
+    static TABLE: OnceLock<Vec<bool>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut table = Vec::new();
+        for inst in grammar::INSTRUCTION_TABLE.iter() {
+            let k = inst.opcode as usize;
+            if k >= table.len() {
+                table.resize(k + 1, false);
+            }
+            if let Some(slot) = table.get_mut(k) {
+                *slot = !inst.capabilities.is_empty() || opcode_versions(inst.opcode).is_some();
+            }
+        }
+        table
+    });
+    table.get(op as usize).copied().unwrap_or(true)
 }
 
 /// Runs the encoding checks; returns whether every instruction decoded (later checks rely
@@ -95,6 +119,9 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) -> bool {
         if op == Op::Capability {
             check_capability_version(ctx, inst);
         }
+        if !gated(op) {
+            continue;
+        }
         if let Some((min, max, exts)) = opcode_versions(op) {
             let by_ext = exts.iter().any(|e| ctx.has_ext(e));
             if ctx.version < min && !by_ext {
@@ -141,7 +168,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) -> bool {
 
 /// V-CAP-2: a capability operand defined only from a later version than the module's, and
 /// not enabled by a declared extension.
-fn check_capability_version(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
+fn check_capability_version(ctx: &mut Ctx<'_>, inst: &Inst<'_>) {
     let Some(&raw) = inst.words().get(1) else {
         return;
     };

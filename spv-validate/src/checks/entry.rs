@@ -50,7 +50,7 @@ pub(crate) fn call_graph(ctx: &Ctx<'_>, is_global: &[bool]) -> CallGraph {
             {
                 c.push(Id(callee));
             }
-            for r in ix.refs_of(&inst) {
+            for r in ix.refs_of(inst) {
                 if is_global.get(r.id.0 as usize).copied().unwrap_or(false)
                     && seen_globals.insert(r.id)
                 {

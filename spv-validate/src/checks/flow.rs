@@ -8,7 +8,7 @@ use spv_reader::spirv::{LoopControl, Op};
 use spv_reader::{Id, InstIndex, Type};
 
 use crate::cfg::{FuncCfg, block_of_label, branch_targets};
-use crate::ctx::{Ctx, Inst};
+use crate::ctx::{Ctx, Inst, NONE};
 use crate::limits::MAX_SWITCH_BRANCHES;
 use crate::operands::{Kind, decode};
 
@@ -97,7 +97,7 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
 }
 
 /// V-CFG-5, V-CFG-6, V-FN-4: terminator operands.
-fn check_terminator(ctx: &mut Ctx<'_>, term: Inst<'_>, return_type: Id) {
+fn check_terminator(ctx: &mut Ctx<'_>, term: &Inst<'_>, return_type: Id) {
     let i = term.index();
     let words = term.words();
     match ctx.op_of(term) {
@@ -202,7 +202,7 @@ fn check_terminator(ctx: &mut Ctx<'_>, term: Inst<'_>, return_type: Id) {
 }
 
 /// V-CFG-6: OpSwitch selector, labels and case literals.
-fn check_switch(ctx: &mut Ctx<'_>, term: Inst<'_>) {
+fn check_switch(ctx: &mut Ctx<'_>, term: &Inst<'_>) {
     let i = term.index();
     let words = term.words();
     let selector = Id(words.get(1).copied().unwrap_or(0));
@@ -241,7 +241,7 @@ fn check_switch(ctx: &mut Ctx<'_>, term: Inst<'_>) {
 }
 
 /// V-CFG-8, V-CFG-9: the merge instruction's terminator and operands.
-fn check_merge(ctx: &mut Ctx<'_>, fi: u32, merge: Inst<'_>, term: InstIndex, header: Id) {
+fn check_merge(ctx: &mut Ctx<'_>, fi: u32, merge: &Inst<'_>, term: InstIndex, header: Id) {
     let i = merge.index();
     let words = merge.words();
     let term_op = ctx.ix.inst(term).and_then(|t| t.opcode());
@@ -364,7 +364,7 @@ fn check_merge(ctx: &mut Ctx<'_>, fi: u32, merge: Inst<'_>, term: InstIndex, hea
 }
 
 /// V-CFG-7, V-SSA-3, V-DATA-1, V-DATA-4: OpPhi.
-fn check_phi(ctx: &mut Ctx<'_>, cfg: &FuncCfg, phi: Inst<'_>, bi: u32) {
+fn check_phi(ctx: &mut Ctx<'_>, cfg: &FuncCfg, phi: &Inst<'_>, bi: u32) {
     let i = phi.index();
     let words = phi.words();
     let ty = phi.result_type().unwrap_or(Id(0));
@@ -466,20 +466,26 @@ fn check_phi(ctx: &mut Ctx<'_>, cfg: &FuncCfg, phi: Inst<'_>, bi: u32) {
 }
 
 /// V-SSA-2: a definition in another block of the function dominates this use.
-fn check_dominance(ctx: &mut Ctx<'_>, cfg: &FuncCfg, inst: Inst<'_>, bi: u32) {
+fn check_dominance(ctx: &mut Ctx<'_>, cfg: &FuncCfg, inst: &Inst<'_>, bi: u32) {
     let mut bad: Vec<(Id, u32)> = Vec::new();
-    for r in ctx.ix.refs_of(&inst) {
-        let id = r.id;
-        if r.kind == Kind::ResultType || ctx.def_op(id) == Some(Op::Label) {
+    for r in ctx.ix.refs_of(inst) {
+        if r.kind == Kind::ResultType {
             continue;
         }
-        if let Some((df, db)) = ctx.def_block(id)
+        // One look at the id: its definition's opcode, function and block.
+        let Some(def) = ctx.ix.id(r.id) else {
+            continue;
+        };
+        let (df, db) = (def.func, def.block);
+        if def.op != Some(Op::Label)
+            && df != NONE
+            && db != NONE
             && df == cfg.func
             && db != bi
             && cfg.is_reachable(db)
             && !cfg.dom.dominates(db, bi)
         {
-            bad.push((id, db));
+            bad.push((r.id, db));
         }
     }
     let m = ctx.m;

@@ -84,7 +84,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
 /// Whether every id operand of `inst` passes the checks of [`check_inst`] without needing
 /// its finer distinctions: defined, earlier or an allowed forward reference of the common
 /// kinds, in the same function, and of the right kind. `false` means "look closer".
-fn clearly_fine(ctx: &Ctx<'_>, inst: Inst<'_>, op: Op) -> bool {
+fn clearly_fine(ctx: &Ctx<'_>, inst: &Inst<'_>, op: Op) -> bool {
     let ix = ctx.ix;
     let at = inst.index();
     let i = at.0;
@@ -92,7 +92,7 @@ fn clearly_fine(ctx: &Ctx<'_>, inst: Inst<'_>, op: Op) -> bool {
     let any_ids = takes_any_ids(op) || (op == Op::ExtInst && is_non_semantic(ctx, inst));
     let type_decl = inst.declares_type();
     let mut ordinal = 0usize;
-    for r in ix.refs_of(&inst) {
+    for r in ix.refs_of(inst) {
         let Some(info) = ix.id(r.id) else {
             return false;
         };
@@ -118,7 +118,7 @@ fn clearly_fine(ctx: &Ctx<'_>, inst: Inst<'_>, op: Op) -> bool {
     true
 }
 
-fn check_inst(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, forward_declared: &[(Id, u32)]) {
+fn check_inst(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op, forward_declared: &[(Id, u32)]) {
     let ix = ctx.ix;
     let at = inst.index();
     let i = at.0;
@@ -127,7 +127,7 @@ fn check_inst(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, forward_declared: &[(Id
     let any_ids = takes_any_ids(op) || non_semantic;
     let type_decl = is_type_decl(op);
     let mut n_ref = 0usize;
-    for r in ix.refs_of(&inst) {
+    for r in ix.refs_of(inst) {
         let id = r.id;
         let ordinal = n_ref;
         if r.kind != Kind::ResultType {

@@ -50,7 +50,7 @@ fn needs(op: Op) -> Option<(usize, Needs)> {
 }
 
 /// Checks one instruction; returns whether `op` was an image-family instruction.
-pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) -> bool {
+pub(crate) fn check(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op) -> bool {
     let i = inst.index();
     let words = inst.words();
     if op == Op::ExtInst {

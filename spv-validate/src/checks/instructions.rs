@@ -59,7 +59,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
 
 /// V-FN-2: OpFunction's Result Type is its function type's return type; its parameters
 /// match the parameter types.
-fn check_function(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
+fn check_function(ctx: &mut Ctx<'_>, inst: &Inst<'_>) {
     let i = inst.index();
     let Some(id) = inst.result_id() else { return };
     let ty = inst.result_type().unwrap_or(Id(0));
@@ -107,7 +107,7 @@ fn check_function(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
 }
 
 /// V-FN-3: OpFunctionCall.
-fn check_call(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
+fn check_call(ctx: &mut Ctx<'_>, inst: &Inst<'_>) {
     let i = inst.index();
     let words = inst.words();
     let ty = inst.result_type().unwrap_or(Id(0));
@@ -154,7 +154,7 @@ fn check_call(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
 }
 
 /// V-CONST-1…5: constant instructions.
-fn check_constant(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
+fn check_constant(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op) {
     let i = inst.index();
     let ty = inst.result_type().unwrap_or(Id(0));
     let Some(id) = inst.result_id() else { return };

@@ -3,6 +3,9 @@
 //! before definitions, function-local variables at the start of the entry block, OpPhi at
 //! the start of its block, and OpLine/OpNoLine placement.
 
+use std::sync::OnceLock;
+
+use spv_reader::rspirv::grammar;
 use spv_reader::spirv::{self, Op};
 use spv_reader::{Id, InstIndex};
 
@@ -69,13 +72,36 @@ pub(crate) fn is_constant_op(op: Op) -> bool {
 }
 
 /// Whether `inst` is an `OpExtInst` of a `NonSemantic.*` set (allowed at module scope).
-pub(crate) fn is_non_semantic(ctx: &Ctx<'_>, inst: Inst<'_>) -> bool {
+pub(crate) fn is_non_semantic(ctx: &Ctx<'_>, inst: &Inst<'_>) -> bool {
     ctx.op_of(inst) == Some(Op::ExtInst)
         && inst
             .words()
             .get(3)
             .and_then(|&set| ctx.m.ext_inst_set(Id(set)))
             .is_some_and(|name| name.starts_with("NonSemantic."))
+}
+
+/// [`section_of`] read from a table by opcode, computed once per process (the function is
+/// a long match that every instruction would otherwise run).
+fn section_of_cached(op: Op) -> Option<Section> {
+    static TABLE: OnceLock<Vec<Option<Section>>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut table = Vec::new();
+        for inst in grammar::INSTRUCTION_TABLE.iter() {
+            let k = inst.opcode as usize;
+            if k >= table.len() {
+                table.resize(k + 1, None);
+            }
+            if let Some(slot) = table.get_mut(k) {
+                *slot = section_of(inst.opcode);
+            }
+        }
+        table
+    });
+    match table.get(op as usize) {
+        Some(&section) => section,
+        None => section_of(op),
+    }
 }
 
 /// The module-level section `op` belongs to, `None` for instructions only allowed inside
@@ -143,7 +169,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         if op == Op::MemoryModel {
             memory_models += 1;
         }
-        match section_of(op) {
+        match section_of_cached(op) {
             Some(section) if in_function => ctx.err(
                 "V-LAY-1",
                 i,
@@ -219,7 +245,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
 /// Instructions inside a function: module-level instructions are not allowed, nor are
 /// global variables.
 fn check_in_function(ctx: &mut Ctx<'_>, i: InstIndex, op: Op) {
-    let module_only = match section_of(op) {
+    let module_only = match section_of_cached(op) {
         Some(Section::Functions) => false,
         Some(Section::Types) => !matches!(op, Op::Variable | Op::UntypedVariableKHR),
         Some(_) => true,

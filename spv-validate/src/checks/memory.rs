@@ -50,7 +50,7 @@ fn has_variable_pointers(ctx: &Ctx<'_>) -> bool {
     ctx.has_cap(C::VariablePointersStorageBuffer)
 }
 
-pub(crate) fn check_type_pointer(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
+pub(crate) fn check_type_pointer(ctx: &mut Ctx<'_>, inst: &Inst<'_>) {
     let i = inst.index();
     let Some(id) = inst.result_id() else { return };
     let Some((sc, _)) = ctx.pointer(id) else {
@@ -68,7 +68,7 @@ pub(crate) fn check_type_pointer(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
 }
 
 /// V-CAP-1/V-CAP-2 for a storage-class operand: version, extension and capability gates.
-fn check_storage_class_gate(ctx: &mut Ctx<'_>, inst: Inst<'_>, sc: u32) {
+fn check_storage_class_gate(ctx: &mut Ctx<'_>, inst: &Inst<'_>, sc: u32) {
     let i = inst.index();
     if sc == S::StorageBuffer as u32
         && !ctx.at_least(3)
@@ -120,7 +120,7 @@ fn is_constant_or_global(ctx: &Ctx<'_>, id: Id) -> bool {
         || ctx.m.global_variables().iter().any(|g| g.id == id)
 }
 
-pub(crate) fn check_variable(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
+pub(crate) fn check_variable(ctx: &mut Ctx<'_>, inst: &Inst<'_>) {
     let i = inst.index();
     let words = inst.words();
     let Some(id) = inst.result_id() else { return };
@@ -270,7 +270,7 @@ fn strip_arrays(ctx: &Ctx<'_>, mut ty: Id) -> Id {
 }
 
 /// Vulkan's rules on descriptor and interface variables (Vulkan "Standalone SPIR-V").
-fn check_vulkan_variable(ctx: &mut Ctx<'_>, inst: Inst<'_>, id: Id, sc: u32, pointee: Id) {
+fn check_vulkan_variable(ctx: &mut Ctx<'_>, inst: &Inst<'_>, id: Id, sc: u32, pointee: Id) {
     let i = inst.index();
     let sc_enum = S::from_u32(sc);
     let top_runtime = matches!(ctx.ty(pointee), Some(Type::RuntimeArray { .. }));
@@ -408,7 +408,7 @@ fn pointer_value(ctx: &Ctx<'_>, ptr: Id) -> Option<(u32, Id)> {
     ctx.type_of(ptr).and_then(|t| ctx.pointer(t))
 }
 
-pub(crate) fn check_load(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
+pub(crate) fn check_load(ctx: &mut Ctx<'_>, inst: &Inst<'_>) {
     let i = inst.index();
     let words = inst.words();
     let ty = inst.result_type().unwrap_or(Id(0));
@@ -443,7 +443,7 @@ pub(crate) fn check_load(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
     }
 }
 
-pub(crate) fn check_store(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
+pub(crate) fn check_store(ctx: &mut Ctx<'_>, inst: &Inst<'_>) {
     let i = inst.index();
     let words = inst.words();
     let ptr = Id(words.get(1).copied().unwrap_or(0));
@@ -525,7 +525,7 @@ fn uniform_is_buffer_block(ctx: &Ctx<'_>, ptr: Id) -> bool {
 }
 
 /// V-PTR-11: OpAccessChain / OpInBoundsAccessChain (and the Ptr forms' indexes).
-pub(crate) fn check_access_chain(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
+pub(crate) fn check_access_chain(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op) {
     let i = inst.index();
     let words = inst.words();
     let ty = inst.result_type().unwrap_or(Id(0));
@@ -699,7 +699,7 @@ pub(crate) fn check_access_chain(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
     }
 }
 
-pub(crate) fn check_copy_object(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
+pub(crate) fn check_copy_object(ctx: &mut Ctx<'_>, inst: &Inst<'_>) {
     let i = inst.index();
     let ty = inst.result_type().unwrap_or(Id(0));
     let operand = Id(inst.words().get(3).copied().unwrap_or(0));
@@ -716,7 +716,7 @@ pub(crate) fn check_copy_object(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
     }
 }
 
-pub(crate) fn check_copy_memory(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
+pub(crate) fn check_copy_memory(ctx: &mut Ctx<'_>, inst: &Inst<'_>) {
     let i = inst.index();
     let words = inst.words();
     let target = Id(words.get(1).copied().unwrap_or(0));
@@ -749,7 +749,7 @@ pub(crate) fn check_copy_memory(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
     }
 }
 
-pub(crate) fn check_array_length(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
+pub(crate) fn check_array_length(ctx: &mut Ctx<'_>, inst: &Inst<'_>) {
     let i = inst.index();
     let words = inst.words();
     let ty = inst.result_type().unwrap_or(Id(0));

@@ -389,7 +389,7 @@ fn label_of(ctx: &Ctx<'_>, cfg: &FuncCfg, b: u32) -> Id {
         .map_or(Id(0), |b| b.label)
 }
 
-fn terminator<'m>(ctx: &Ctx<'m>, cfg: &FuncCfg, b: u32) -> Option<Inst<'m>> {
+fn terminator<'m>(ctx: &Ctx<'m>, cfg: &FuncCfg, b: u32) -> Option<&'m Inst<'m>> {
     let f = ctx.m.functions().get(cfg.func as usize)?;
     ctx.ix.inst(f.blocks.get(b as usize)?.terminator)
 }
@@ -1058,7 +1058,7 @@ fn check_blocks(
 
 /// Switch targets in operand order: (Default, then case labels), as block indices
 /// ([`NONE`] for labels outside the function).
-fn switch_targets(ctx: &Ctx<'_>, cfg: &FuncCfg, term: Inst<'_>) -> Vec<u32> {
+fn switch_targets(ctx: &Ctx<'_>, cfg: &FuncCfg, term: &Inst<'_>) -> Vec<u32> {
     crate::cfg::branch_targets(ctx.ix, term.index())
         .map(|l| block_of_label(ctx, cfg.func, l).unwrap_or(NONE))
         .collect()
@@ -1069,7 +1069,7 @@ fn check_switch(
     ctx: &mut Ctx<'_>,
     cfg: &FuncCfg,
     s: &Structure,
-    term: Inst<'_>,
+    term: &Inst<'_>,
     header: u32,
     merge: u32,
 ) -> Result<(), ()> {

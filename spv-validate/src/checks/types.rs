@@ -91,7 +91,7 @@ fn type_key(words: &[u32]) -> (Option<u32>, &[u32]) {
     (words.first().copied(), words.get(2..).unwrap_or(&[]))
 }
 
-fn check_type(ctx: &mut Ctx<'_>, inst: Inst<'_>, id: Id, forward: &HashMap<u32, u32>) {
+fn check_type(ctx: &mut Ctx<'_>, inst: &Inst<'_>, id: Id, forward: &HashMap<u32, u32>) {
     let i = inst.index();
     let Some(ty) = ctx.ty(id) else { return };
     match ty {
@@ -505,7 +505,7 @@ fn struct_depth(ctx: &Ctx<'_>, ty: Id, depth: usize) -> usize {
 }
 
 /// V-TYPE-11: OpTypeImage operands.
-fn check_image(ctx: &mut Ctx<'_>, inst: Inst<'_>, id: Id) {
+fn check_image(ctx: &mut Ctx<'_>, inst: &Inst<'_>, id: Id) {
     let i = inst.index();
     let Some(&Type::Image {
         sampled_type,

@@ -78,7 +78,7 @@ fn expect_bool_result(
 /// Reports `msg` under `rule` for `inst`, naming the opcode like spirv-val does.
 fn fail(ctx: &mut Ctx<'_>, rule: &'static str, inst: &Inst<'_>, ids: &[Id], msg: &str) {
     let op = ctx
-        .op_of(*inst)
+        .op_of(inst)
         .map_or_else(String::new, |o| format!("{o:?}"));
     ctx.err(rule, inst.index(), ids, format!("{msg}: {op}"));
 }
@@ -186,20 +186,20 @@ fn has_rules(op: Op) -> bool {
 }
 
 /// Checks one instruction; `scratch` is reused between calls to hold its operand ids.
-pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec<Id>) {
+pub(crate) fn check(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op, scratch: &mut Vec<Id>) {
     if !has_rules(op) {
         return;
     }
     let ty = inst.result_type().unwrap_or(Id(0));
     let rs = shape(ctx, ty);
-    let a = args(&inst, scratch);
+    let a = args(inst, scratch);
     match op {
         Op::FAdd | Op::FSub | Op::FMul | Op::FDiv | Op::FRem | Op::FMod | Op::FNegate => {
             if !is_float_shape(rs) {
                 return fail(
                     ctx,
                     "V-INST-2",
-                    &inst,
+                    inst,
                     &[ty],
                     "Expected floating scalar or vector type as Result Type",
                 );
@@ -209,7 +209,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                     return fail(
                         ctx,
                         "V-INST-2",
-                        &inst,
+                        inst,
                         &[x],
                         "Expected arithmetic operands to be of Result Type",
                     );
@@ -221,7 +221,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                 return fail(
                     ctx,
                     "V-INST-1",
-                    &inst,
+                    inst,
                     &[ty],
                     "Expected unsigned int scalar or vector type as Result Type",
                 );
@@ -231,7 +231,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                     return fail(
                         ctx,
                         "V-INST-1",
-                        &inst,
+                        inst,
                         &[x],
                         "Expected arithmetic operands to be of Result Type",
                     );
@@ -253,19 +253,19 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                 return fail(
                     ctx,
                     "V-INST-1",
-                    &inst,
+                    inst,
                     &[ty],
                     "Expected int scalar or vector type as Result Type",
                 );
             }
-            same_int_shape(ctx, &inst, a, rs);
+            same_int_shape(ctx, inst, a, rs);
         }
         Op::ShiftRightLogical | Op::ShiftRightArithmetic | Op::ShiftLeftLogical => {
             if !is_int_shape(rs) {
                 return fail(
                     ctx,
                     "V-INST-3",
-                    &inst,
+                    inst,
                     &[ty],
                     "Expected int scalar or vector type as Result Type",
                 );
@@ -278,7 +278,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                 return fail(
                     ctx,
                     "V-INST-3",
-                    &inst,
+                    inst,
                     &[base],
                     "Expected Base to be int scalar or vector",
                 );
@@ -287,7 +287,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                 return fail(
                     ctx,
                     "V-INST-3",
-                    &inst,
+                    inst,
                     &[base],
                     "Expected Base to have the same dimension as Result Type",
                 );
@@ -296,7 +296,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                 return fail(
                     ctx,
                     "V-INST-3",
-                    &inst,
+                    inst,
                     &[base],
                     "Expected Base to have the same bit width as Result Type",
                 );
@@ -306,7 +306,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                 return fail(
                     ctx,
                     "V-INST-3",
-                    &inst,
+                    inst,
                     &[shift],
                     "Expected Shift to be int scalar or vector",
                 );
@@ -315,7 +315,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                 return fail(
                     ctx,
                     "V-INST-3",
-                    &inst,
+                    inst,
                     &[shift],
                     "Expected Shift to have the same dimension as Result Type",
                 );
@@ -326,7 +326,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                 return fail(
                     ctx,
                     "V-INST-1",
-                    &inst,
+                    inst,
                     &[ty],
                     "Expected int scalar or vector type as Result Type",
                 );
@@ -337,7 +337,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                     return fail(
                         ctx,
                         "V-INST-1",
-                        &inst,
+                        inst,
                         &[x],
                         "Expected Base (and Insert) type to be equal to Result Type",
                     );
@@ -348,7 +348,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                     return fail(
                         ctx,
                         "V-INST-1",
-                        &inst,
+                        inst,
                         &[x],
                         "Expected Offset and Count to be int scalars",
                     );
@@ -360,7 +360,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                 return fail(
                     ctx,
                     "V-INST-1",
-                    &inst,
+                    inst,
                     &[ty],
                     "Expected int scalar or vector type as Result Type",
                 );
@@ -370,7 +370,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                 return fail(
                     ctx,
                     "V-INST-1",
-                    &inst,
+                    inst,
                     a,
                     "Expected Base to be int scalar or vector with the Result Type's dimension",
                 );
@@ -381,7 +381,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                 return fail(
                     ctx,
                     "V-INST-2",
-                    &inst,
+                    inst,
                     &[ty],
                     "Expected float scalar type as Result Type",
                 );
@@ -405,7 +405,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                 return fail(
                     ctx,
                     "V-INST-2",
-                    &inst,
+                    inst,
                     &[x, y],
                     "Expected float vector operands of the same type, with components of the Result Type",
                 );
@@ -422,7 +422,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                 return fail(
                     ctx,
                     "V-INST-2",
-                    &inst,
+                    inst,
                     &[ty],
                     "Expected float vector (or matrix) type as Result Type",
                 );
@@ -434,7 +434,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                 return fail(
                     ctx,
                     "V-INST-2",
-                    &inst,
+                    inst,
                     &[v],
                     "Expected vector (or matrix) operand type to be equal to Result Type",
                 );
@@ -444,7 +444,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                 return fail(
                     ctx,
                     "V-INST-2",
-                    &inst,
+                    inst,
                     &[s],
                     "Expected scalar operand type to be equal to the component type of the vector (or matrix)",
                 );
@@ -454,7 +454,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
         | Op::MatrixTimesVector
         | Op::MatrixTimesMatrix
         | Op::OuterProduct => {
-            check_matrix_op(ctx, &inst, op, ty, a);
+            check_matrix_op(ctx, inst, op, ty, a);
         }
         Op::IAddCarry | Op::ISubBorrow | Op::UMulExtended | Op::SMulExtended => {
             let ok = match ctx.ty(ty) {
@@ -474,7 +474,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                 return fail(
                     ctx,
                     "V-INST-1",
-                    &inst,
+                    inst,
                     &[ty],
                     "Expected a struct of two identical (unsigned) int scalar or vector members as Result Type",
                 );
@@ -488,7 +488,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                     return fail(
                         ctx,
                         "V-INST-1",
-                        &inst,
+                        inst,
                         &[x],
                         "Expected operands to be of the Result Type's member type",
                     );
@@ -500,7 +500,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                 return fail(
                     ctx,
                     "V-INST-4",
-                    &inst,
+                    inst,
                     &[ty],
                     "Expected bool scalar type as Result Type",
                 );
@@ -514,14 +514,14 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                 return fail(
                     ctx,
                     "V-INST-4",
-                    &inst,
+                    inst,
                     &[v],
                     "Expected operand to be vector bool",
                 );
             }
         }
         Op::IsNan | Op::IsInf | Op::IsFinite | Op::IsNormal | Op::SignBitSet => {
-            if !expect_bool_result(ctx, &inst, ty, rs) {
+            if !expect_bool_result(ctx, inst, ty, rs) {
                 return;
             }
             let xs = a.first().and_then(|&x| value_shape(ctx, x));
@@ -529,7 +529,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                 return fail(
                     ctx,
                     "V-INST-4",
-                    &inst,
+                    inst,
                     a,
                     "Expected operand to be a float scalar or vector of the Result Type's dimension",
                 );
@@ -550,7 +550,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
         | Op::FUnordLessThanEqual
         | Op::FOrdGreaterThanEqual
         | Op::FUnordGreaterThanEqual => {
-            if !expect_bool_result(ctx, &inst, ty, rs) {
+            if !expect_bool_result(ctx, inst, ty, rs) {
                 return;
             }
             let (Some(&x), Some(&y)) = (a.first(), a.get(1)) else {
@@ -561,7 +561,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                 return fail(
                     ctx,
                     "V-INST-4",
-                    &inst,
+                    inst,
                     &[x],
                     "Expected operands to be scalar or vector float with the Result Type's dimension",
                 );
@@ -570,7 +570,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                 return fail(
                     ctx,
                     "V-INST-4",
-                    &inst,
+                    inst,
                     &[x, y],
                     "Expected left and right operands to have the same type",
                 );
@@ -581,7 +581,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
         | Op::LogicalOr
         | Op::LogicalAnd
         | Op::LogicalNot => {
-            if !expect_bool_result(ctx, &inst, ty, rs) {
+            if !expect_bool_result(ctx, inst, ty, rs) {
                 return;
             }
             for &x in a {
@@ -589,7 +589,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                     return fail(
                         ctx,
                         "V-INST-4",
-                        &inst,
+                        inst,
                         &[x],
                         "Expected both operands to be of Result Type",
                     );
@@ -606,7 +606,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
         | Op::SLessThan
         | Op::ULessThanEqual
         | Op::SLessThanEqual => {
-            if !expect_bool_result(ctx, &inst, ty, rs) {
+            if !expect_bool_result(ctx, inst, ty, rs) {
                 return;
             }
             let (Some(&x), Some(&y)) = (a.first(), a.get(1)) else {
@@ -617,7 +617,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                 return fail(
                     ctx,
                     "V-INST-4",
-                    &inst,
+                    inst,
                     &[x],
                     "Expected operands to be scalar or vector int with the Result Type's dimension",
                 );
@@ -626,7 +626,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                 return fail(
                     ctx,
                     "V-INST-4",
-                    &inst,
+                    inst,
                     &[y],
                     "Expected operands to be scalar or vector int with the Result Type's dimension",
                 );
@@ -635,13 +635,13 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                 return fail(
                     ctx,
                     "V-INST-4",
-                    &inst,
+                    inst,
                     &[x, y],
                     "Expected both operands to have the same component bit width",
                 );
             }
         }
-        Op::Select => check_select(ctx, &inst, ty, a),
+        Op::Select => check_select(ctx, inst, ty, a),
         Op::ConvertFToU
         | Op::ConvertFToS
         | Op::ConvertSToF
@@ -649,14 +649,14 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
         | Op::UConvert
         | Op::SConvert
         | Op::FConvert
-        | Op::QuantizeToF16 => check_convert(ctx, &inst, op, ty, a),
-        Op::Bitcast => check_bitcast(ctx, &inst, ty, a),
+        | Op::QuantizeToF16 => check_convert(ctx, inst, op, ty, a),
+        Op::Bitcast => check_bitcast(ctx, inst, ty, a),
         Op::VectorExtractDynamic | Op::VectorInsertDynamic => {
-            check_vector_dynamic(ctx, &inst, op, ty, a)
+            check_vector_dynamic(ctx, inst, op, ty, a)
         }
-        Op::VectorShuffle => check_shuffle(ctx, &inst, ty),
-        Op::CompositeConstruct => check_construct(ctx, &inst, ty, a),
-        Op::CompositeExtract | Op::CompositeInsert => check_extract_insert(ctx, &inst, op, ty),
+        Op::VectorShuffle => check_shuffle(ctx, inst, ty),
+        Op::CompositeConstruct => check_construct(ctx, inst, ty, a),
+        Op::CompositeExtract | Op::CompositeInsert => check_extract_insert(ctx, inst, op, ty),
         Op::Transpose => {
             let m = a.first().copied().unwrap_or(Id(0));
             let dims = |t: Id| match ctx.ty(t) {
@@ -670,7 +670,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                 _ => fail(
                     ctx,
                     "V-INST-7",
-                    &inst,
+                    inst,
                     &[m],
                     "Expected the Matrix operand to be the transpose of the Result Type",
                 ),
@@ -681,7 +681,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op, scratch: &mut Vec
                 fail(
                     ctx,
                     "V-DATA-4",
-                    &inst,
+                    inst,
                     &[ty],
                     "Cannot create undefined values with void type",
                 );
