@@ -10,6 +10,7 @@ use spv_reader::{Id, InstIndex};
 use crate::ctx::{Ctx, Index, NONE};
 use crate::dom::{DomTree, Graph};
 use crate::operands::Kind;
+use crate::scratch::Scratch;
 
 /// A header's merge instruction, resolved to block indices.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -81,8 +82,9 @@ pub(crate) fn branch_targets<'m>(
         .map(|r| r.id)
 }
 
-/// Builds the CFG of every function definition (declarations have none).
-pub(crate) fn build(ctx: &Ctx<'_>) -> Vec<FuncCfg> {
+/// Builds the CFG of every function definition (declarations have none); uses the edge,
+/// mark, traversal and dominator buffers of `scratch`.
+pub(crate) fn build(ctx: &Ctx<'_>, scratch: &mut Scratch) -> Vec<FuncCfg> {
     let mut out = Vec::new();
     for (fi, f) in ctx.m.functions().iter().enumerate() {
         if f.blocks.is_empty() {
@@ -90,9 +92,12 @@ pub(crate) fn build(ctx: &Ctx<'_>) -> Vec<FuncCfg> {
         }
         let fi = fi as u32;
         let n = f.blocks.len();
-        let mut edges: Vec<(u32, u32)> = Vec::with_capacity(n * 2);
+        let edges = &mut scratch.edges;
+        edges.clear();
         // The block whose targets last named each block: duplicates are dropped.
-        let mut named_by = vec![NONE; n];
+        let named_by = &mut scratch.marks;
+        named_by.clear();
+        named_by.resize(n, NONE);
         let mut merges = Vec::with_capacity(n);
         for (bi, b) in f.blocks.iter().enumerate() {
             for label in branch_targets(ctx.ix, b.terminator) {
@@ -121,10 +126,12 @@ pub(crate) fn build(ctx: &Ctx<'_>) -> Vec<FuncCfg> {
             });
             merges.push(merge);
         }
-        let graph = Graph::from_edges(n, &edges);
+        let graph = Graph::from_edges(n, edges);
         let reachable = {
             let mut r = vec![false; n];
-            for b in graph.post_order(0) {
+            let order = &mut scratch.order;
+            graph.post_order_into(0, &mut scratch.seen, &mut scratch.stack, order);
+            for &b in order.iter() {
                 if let Some(x) = r.get_mut(b as usize) {
                     *x = true;
                 }
@@ -133,7 +140,8 @@ pub(crate) fn build(ctx: &Ctx<'_>) -> Vec<FuncCfg> {
         };
         // spirv-val computes dominators by a traversal from the entry block, so blocks the
         // entry does not reach have no dominator and are not ordered (checked with probes).
-        let dom = DomTree::new(&graph, 0);
+        let mut dom = DomTree::default();
+        dom.rebuild(&graph, 0, &mut scratch.dom);
         out.push(FuncCfg {
             func: fi,
             graph,

@@ -288,19 +288,20 @@ impl<'m> Index<'m> {
 
 /// A set of ids in a dense table of generation stamps: inserting and testing are O(1), and
 /// [`IdSet::clear`] forgets every member in O(1) so that one table serves many small sets.
+#[derive(Default)]
 pub(crate) struct IdSet {
     stamps: Vec<u32>,
     generation: u32,
 }
 
 impl IdSet {
-    /// An empty set, with room for the ids below `capacity` (it grows for larger ids, which
-    /// the reader keeps below its `MAX_ID_BOUND`).
-    pub(crate) fn new(capacity: usize) -> Self {
-        IdSet {
-            stamps: vec![0; capacity],
-            generation: 1,
+    /// Makes this an empty set with room for the ids below `capacity`, reusing the storage.
+    pub(crate) fn reset(&mut self, capacity: usize) {
+        if self.stamps.len() < capacity {
+            // New slots hold 0, below every generation in use.
+            self.stamps.resize(capacity, 0);
         }
+        self.clear();
     }
 
     /// Removes every member.

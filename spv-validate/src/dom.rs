@@ -61,14 +61,8 @@ impl Graph {
         slice(&self.pred_start, &self.pred, b)
     }
 
-    /// Nodes reachable from `root` in post-order (iterative DFS, successors in list order).
-    pub(crate) fn post_order(&self, root: u32) -> Vec<u32> {
-        let mut order = Vec::with_capacity(self.len());
-        self.post_order_into(root, &mut Vec::new(), &mut Vec::new(), &mut order);
-        order
-    }
-
-    /// [`Graph::post_order`] into `order`, with `seen` and `stack` as scratch space.
+    /// The nodes reachable from `root` in post-order (iterative DFS, successors in list
+    /// order) into `order`, with `seen` and `stack` as scratch space.
     pub(crate) fn post_order_into(
         &self,
         root: u32,
@@ -237,14 +231,8 @@ pub(crate) struct DomTree {
 }
 
 impl DomTree {
-    /// Builds the tree of `g` rooted at `root`.
-    pub(crate) fn new(g: &Graph, root: u32) -> Self {
-        let mut t = DomTree::default();
-        t.rebuild(g, root, &mut DomScratch::default());
-        t
-    }
-
-    /// Makes this the tree [`DomTree::new`] builds, reusing the storage and `scratch`.
+    /// Makes this the dominator tree of `g` rooted at `root`, reusing the storage and
+    /// `scratch`.
     pub(crate) fn rebuild(&mut self, g: &Graph, root: u32, scratch: &mut DomScratch) {
         let n = g.len();
         immediate_dominators(g, root, &mut self.idom, scratch);
@@ -319,12 +307,18 @@ impl DomTree {
 mod tests {
     use super::*;
 
+    fn tree(g: &Graph, root: u32) -> DomTree {
+        let mut t = DomTree::default();
+        t.rebuild(g, root, &mut DomScratch::default());
+        t
+    }
+
     #[test]
     fn diamond_and_loop() {
         // 0 → 1, 0 → 2, 1 → 3, 2 → 3, 3 → 1 (a loop back into an arm): 0 dominates all,
         // 3's idom is 0 because it is reached through 1 or 2.
         let g = Graph::from_edges(4, &[(0, 1), (0, 2), (1, 3), (2, 3), (3, 1)]);
-        let t = DomTree::new(&g, 0);
+        let t = tree(&g, 0);
         assert_eq!(t.idom, vec![UNDEF, 0, 0, 0]);
         assert!(t.dominates(0, 3));
         assert!(!t.dominates(1, 3));
@@ -334,7 +328,7 @@ mod tests {
     #[test]
     fn unreachable_nodes_are_outside_the_tree() {
         let g = Graph::from_edges(3, &[(0, 1), (2, 1)]);
-        let t = DomTree::new(&g, 0);
+        let t = tree(&g, 0);
         assert!(t.dominates(1, 1));
         assert!(!t.dominates(2, 2));
         assert!(!t.dominates(2, 1));

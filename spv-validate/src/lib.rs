@@ -50,6 +50,7 @@ mod info;
 pub mod limits;
 pub mod mutate;
 mod operands;
+mod scratch;
 
 pub use diag::{Diagnostic, Diagnostics};
 pub use env::{ParseTargetEnvError, TargetEnv};
@@ -81,7 +82,9 @@ pub fn validate(module: &Module, options: &Options) -> Result<ModuleInfo, Diagno
     };
     let index = ctx::Index::new(module);
     let mut ctx = ctx::Ctx::new(module, &index, env);
-    let facts = checks::run(&mut ctx);
+    let facts = scratch::with(module.words().len(), |scratch| {
+        checks::run(&mut ctx, scratch)
+    });
     if ctx.diags.is_empty() {
         Ok(info::build(&ctx, facts))
     } else {

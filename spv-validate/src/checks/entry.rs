@@ -11,6 +11,7 @@ use spv_reader::{Constant, Id, Type};
 
 use crate::checks::Facts;
 use crate::ctx::{Ctx, IdSet};
+use crate::scratch::Scratch;
 
 /// Per function (index in `Module::functions`): called function ids and referenced
 /// module-scope variables, both in first-use order.
@@ -19,25 +20,27 @@ pub(crate) struct CallGraph {
     pub(crate) globals: Vec<Vec<Id>>,
 }
 
-/// Whether each id (dense, below [`crate::ctx::Index::id_count`]) is a module-scope variable.
-fn global_table(ctx: &Ctx<'_>) -> Vec<bool> {
-    let mut is_global = vec![false; ctx.ix.id_count()];
+/// Fills `is_global`: whether each id (dense, below [`crate::ctx::Index::id_count`]) is a
+/// module-scope variable.
+fn global_table(ctx: &Ctx<'_>, is_global: &mut Vec<bool>) {
+    is_global.clear();
+    is_global.resize(ctx.ix.id_count(), false);
     for g in ctx.m.global_variables() {
         if let Some(x) = is_global.get_mut(g.id.0 as usize) {
             *x = true;
         }
     }
-    is_global
 }
 
-/// Collects calls and global references of every function.
-pub(crate) fn call_graph(ctx: &Ctx<'_>, is_global: &[bool]) -> CallGraph {
+/// Collects calls and global references of every function; `sets` are scratch space.
+pub(crate) fn call_graph(ctx: &Ctx<'_>, is_global: &[bool], sets: &mut [IdSet; 3]) -> CallGraph {
     let m = ctx.m;
     let ix = ctx.ix;
     let mut calls = Vec::new();
     let mut globals = Vec::new();
-    let mut seen_calls = IdSet::new(ix.id_count());
-    let mut seen_globals = IdSet::new(ix.id_count());
+    let [seen_calls, seen_globals, _] = sets;
+    seen_calls.reset(ix.id_count());
+    seen_globals.reset(ix.id_count());
     for f in m.functions() {
         let mut c: Vec<Id> = Vec::new();
         let mut g: Vec<Id> = Vec::new();
@@ -149,17 +152,21 @@ fn mode_repeats(mode: u32) -> bool {
     .any(|&m| m as u32 == mode)
 }
 
-pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts) {
+/// Runs the pass; uses the flags and id sets of `scratch`.
+pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts, scratch: &mut Scratch) {
     let m = ctx.m;
-    let is_global = global_table(ctx);
-    let graph = call_graph(ctx, &is_global);
-    let mut called = IdSet::new(ctx.ix.id_count());
+    let is_global = &mut scratch.flags;
+    global_table(ctx, is_global);
+    let is_global = &*is_global;
+    let graph = call_graph(ctx, is_global, &mut scratch.ids);
+    let [called, seen, listed] = &mut scratch.ids;
+    for set in [&mut *called, &mut *seen, &mut *listed] {
+        set.reset(ctx.ix.id_count());
+    }
     for &c in graph.calls.iter().flatten() {
         called.insert(c);
     }
     let limited = limited_instructions(ctx);
-    let mut seen = IdSet::new(ctx.ix.id_count());
-    let mut listed = IdSet::new(ctx.ix.id_count());
     let mut names: HashSet<(u32, &str)> = HashSet::new();
     for ep in m.entry_points() {
         let i = ep.inst;
@@ -220,7 +227,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts) {
                 );
             }
         }
-        let tree = call_tree(ctx, &graph, ep.function, &mut seen);
+        let tree = call_tree(ctx, &graph, ep.function, seen);
         let mut globals: Vec<Id> = Vec::new();
         seen.clear();
         for &fid in &tree {
@@ -235,7 +242,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts) {
             }
         }
         globals.sort_by_key(|v| ctx.ix.def(*v).map_or(0, |d| d.index().0));
-        check_interface(ctx, ep, &globals, &is_global, &mut listed);
+        check_interface(ctx, ep, &globals, is_global, listed);
         check_modes(ctx, ep);
         check_model_limits(ctx, ep, &tree, &limited);
         facts.call_trees.push(tree);

@@ -9,8 +9,8 @@ use crate::checks::{atomics, images, memory, values};
 use crate::ctx::{Ctx, Inst};
 use crate::limits::MAX_FUNCTION_ARGS;
 
-pub(crate) fn check(ctx: &mut Ctx<'_>) {
-    let mut scratch = Vec::new();
+/// Runs the pass; `scratch` holds each instruction's operand ids in turn.
+pub(crate) fn check(ctx: &mut Ctx<'_>, scratch: &mut Vec<Id>) {
     for inst in ctx.ix.insts() {
         let Some(op) = ctx.op_of(inst) else { continue };
         match op {
@@ -50,7 +50,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
             op if atomics::is_atomic(op) => atomics::check(ctx, inst, op),
             _ => {
                 if !images::check(ctx, inst, op) {
-                    values::check(ctx, inst, op, &mut scratch);
+                    values::check(ctx, inst, op, scratch);
                 }
             }
         }

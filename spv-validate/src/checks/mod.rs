@@ -18,7 +18,7 @@ mod images;
 mod instructions;
 pub(crate) mod layout;
 mod memory;
-mod scf;
+pub(crate) mod scf;
 mod types;
 mod values;
 
@@ -26,6 +26,7 @@ use spv_reader::Id;
 
 use crate::cfg::{self, FuncCfg};
 use crate::ctx::Ctx;
+use crate::scratch::Scratch;
 
 /// Facts computed along the way that [`crate::ModuleInfo`] exposes.
 #[derive(Default)]
@@ -38,8 +39,8 @@ pub(crate) struct Facts {
     pub(crate) entry_globals: Vec<Vec<Id>>,
 }
 
-/// Runs every pass over the module in `ctx`.
-pub(crate) fn run(ctx: &mut Ctx<'_>) -> Facts {
+/// Runs every pass over the module in `ctx`, with `scratch` as working memory.
+pub(crate) fn run(ctx: &mut Ctx<'_>, scratch: &mut Scratch) -> Facts {
     let mut facts = Facts::default();
     if !encoding::check(ctx) {
         return facts;
@@ -53,12 +54,12 @@ pub(crate) fn run(ctx: &mut Ctx<'_>) -> Facts {
     if !ids_ok {
         return facts;
     }
-    instructions::check(ctx);
+    instructions::check(ctx, &mut scratch.args);
     decorations::check(ctx);
     block_layout::check(ctx);
-    entry::check(ctx, &mut facts);
-    facts.cfgs = cfg::build(ctx);
+    entry::check(ctx, &mut facts, scratch);
+    facts.cfgs = cfg::build(ctx, scratch);
     flow::check(ctx, &facts.cfgs);
-    scf::check(ctx, &facts.cfgs);
+    scf::check(ctx, &facts.cfgs, &mut scratch.scf);
     facts
 }

@@ -339,7 +339,7 @@ fn reverse_augmented(g: &Graph, scratch: &mut StructureScratch) {
 /// Everything [`check_function`] needs besides the function, reused from function to
 /// function.
 #[derive(Default)]
-struct Scratch {
+pub(crate) struct Scratch {
     structure: Structure,
     structure_scratch: StructureScratch,
     first_latch: Vec<u32>,
@@ -351,16 +351,16 @@ struct Scratch {
     walk: Walk,
 }
 
-pub(crate) fn check(ctx: &mut Ctx<'_>, cfgs: &[FuncCfg]) {
+/// Runs the pass; `scratch` is its working memory.
+pub(crate) fn check(ctx: &mut Ctx<'_>, cfgs: &[FuncCfg], scratch: &mut Scratch) {
     for cfg in cfgs {
         check_merge_uniqueness(ctx, cfg);
     }
     if !ctx.shader {
         return;
     }
-    let mut scratch = Scratch::default();
     for cfg in cfgs {
-        check_function(ctx, cfg, &mut scratch);
+        check_function(ctx, cfg, scratch);
     }
 }
 
