@@ -81,15 +81,17 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
         {
             check_merge(ctx, fi, merge, b.terminator, b.label);
         }
+        let reachable = cfg.is_reachable(bi);
         for inst in ctx.ix.insts_in(b.first.0..b.terminator.0) {
             if ctx.op_of(inst) == Some(Op::Phi) {
                 check_phi(ctx, cfg, inst, bi);
-            } else if cfg.is_reachable(bi) {
+            } else if reachable && !dominated(ctx, cfg, inst, bi) {
                 check_dominance(ctx, cfg, inst, bi);
             }
         }
-        if cfg.is_reachable(bi)
+        if reachable
             && let Some(term) = ctx.ix.inst(b.terminator)
+            && !dominated(ctx, cfg, term, bi)
         {
             check_dominance(ctx, cfg, term, bi);
         }
@@ -463,6 +465,22 @@ fn check_phi(ctx: &mut Ctx<'_>, cfg: &FuncCfg, phi: &Inst<'_>, bi: u32) {
             );
         }
     }
+}
+
+/// Whether [`check_dominance`] would find nothing to report for `inst` in block `bi`.
+#[inline]
+fn dominated(ctx: &Ctx<'_>, cfg: &FuncCfg, inst: &Inst<'_>, bi: u32) -> bool {
+    ctx.ix.refs_of(inst).iter().all(|r| {
+        r.kind == Kind::ResultType
+            || ctx.ix.id(r.id).is_none_or(|def| {
+                def.block == bi
+                    || def.func != cfg.func
+                    || def.block == NONE
+                    || def.op == Some(Op::Label)
+                    || !cfg.is_reachable(def.block)
+                    || cfg.dom.dominates(def.block, bi)
+            })
+    })
 }
 
 /// V-SSA-2: a definition in another block of the function dominates this use.
