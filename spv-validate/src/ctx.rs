@@ -96,6 +96,11 @@ pub(crate) struct Index<'m> {
     /// Every instruction's `<id>` operands that refer to other definitions (every id but
     /// the Result), back to back in instruction order.
     refs: Vec<Ref>,
+    /// The type declarations (OpTypeForwardPointer included), in module order.
+    type_decls: Vec<u32>,
+    /// OpMemoryModel, OpEntryPoint and the decorating instructions (OpDecorate,
+    /// OpMemberDecorate and their Id/String forms), in module order.
+    annotations: Vec<u32>,
     /// Indexed by id (as long as the largest Result id plus one).
     ids: Vec<IdInfo>,
 }
@@ -139,6 +144,8 @@ impl<'m> Index<'m> {
         let n = m.instruction_count();
         let mut insts = Vec::with_capacity(n);
         let mut refs = Vec::with_capacity(n * 3);
+        let mut type_decls = Vec::new();
+        let mut annotations = Vec::new();
         let mut scratch = Vec::new();
         let mut largest = 0usize;
         // The reader splits the words after the header the same way: each instruction's
@@ -167,6 +174,23 @@ impl<'m> Index<'m> {
             };
             if let Some(r) = result {
                 largest = largest.max(r.0 as usize);
+            }
+            if facts.type_decl {
+                type_decls.push(index);
+            }
+            if matches!(
+                facts.op,
+                Some(
+                    Op::MemoryModel
+                        | Op::EntryPoint
+                        | Op::Decorate
+                        | Op::MemberDecorate
+                        | Op::DecorateId
+                        | Op::DecorateString
+                        | Op::MemberDecorateString
+                )
+            ) {
+                annotations.push(index);
             }
             insts.push(Inst {
                 index,
@@ -228,6 +252,8 @@ impl<'m> Index<'m> {
         Index {
             insts,
             refs,
+            type_decls,
+            annotations,
             ids: table,
         }
     }
@@ -242,6 +268,21 @@ impl<'m> Index<'m> {
         let end = (range.end as usize).min(self.insts.len());
         let start = (range.start as usize).min(end);
         self.insts.get(start..end).unwrap_or(&[]).iter()
+    }
+
+    /// The type declarations (OpTypeForwardPointer included), in module order.
+    pub(crate) fn type_decls(&self) -> impl Iterator<Item = &Inst<'m>> + '_ {
+        self.type_decls
+            .iter()
+            .filter_map(|&i| self.insts.get(i as usize))
+    }
+
+    /// OpMemoryModel, OpEntryPoint, OpDecorate, OpMemberDecorate, OpDecorateId,
+    /// OpDecorateString and OpMemberDecorateString instructions, in module order.
+    pub(crate) fn annotations(&self) -> impl Iterator<Item = &Inst<'m>> + '_ {
+        self.annotations
+            .iter()
+            .filter_map(|&i| self.insts.get(i as usize))
     }
 
     /// The instruction at `i`, if there is one.
@@ -467,7 +508,7 @@ impl<'m> Ctx<'m> {
         let builtin = spv_reader::spirv::Decoration::BuiltIn as u32;
         let size = spv_reader::spirv::BuiltIn::WorkgroupSize as u32;
         self.ix
-            .insts()
+            .annotations()
             .filter(|inst| inst.opcode() == Some(Op::Decorate))
             .filter_map(|inst| match inst.words() {
                 [_, target, d, b] if *d == builtin && *b == size => Some(Id(*target)),

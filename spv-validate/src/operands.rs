@@ -195,10 +195,11 @@ impl Fixed {
             Tail::Absent => n == end,
         };
         if !fits
-            || !self
-                .enums
-                .iter()
-                .all(|&(at, kind)| words.get(at).is_some_and(|&w| enumerant_known(kind, w)))
+            || (!self.enums.is_empty()
+                && !self
+                    .enums
+                    .iter()
+                    .all(|&(at, kind)| words.get(at).is_some_and(|&w| enumerant_known(kind, w))))
         {
             return Some(false);
         }

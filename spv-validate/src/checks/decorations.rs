@@ -37,7 +37,7 @@ struct Applied<'m> {
 /// module order (groups are checked as instructions of their own).
 fn applied<'m>(ctx: &Ctx<'m>) -> Vec<Applied<'m>> {
     let mut out = Vec::new();
-    for inst in ctx.ix.insts() {
+    for inst in ctx.ix.annotations() {
         let words = inst.words();
         let (target, member, kind, rest) = match ctx.op_of(inst) {
             Some(Op::Decorate | Op::DecorateId | Op::DecorateString) => match words {

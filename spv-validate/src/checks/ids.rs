@@ -65,7 +65,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let ix = ctx.ix;
     // OpTypeForwardPointer declarations: pointer id → instruction index.
     let mut forward_declared: Vec<(Id, u32)> = Vec::new();
-    for inst in ix.insts() {
+    for inst in ix.type_decls() {
         if inst.opcode() == Some(Op::TypeForwardPointer)
             && let Some(&p) = inst.words().get(1)
         {

@@ -17,12 +17,12 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let ix = ctx.ix;
     // OpTypeForwardPointer declarations: pointer id → announced storage class.
     let forward: HashMap<u32, u32> = ix
-        .insts()
+        .type_decls()
         .filter(|inst| inst.opcode() == Some(Op::TypeForwardPointer))
         .filter_map(|inst| Some((*inst.words().get(1)?, *inst.words().get(2)?)))
         .collect();
     let declarations = || {
-        ix.insts().filter_map(|inst| {
+        ix.type_decls().filter_map(|inst| {
             let op = inst.opcode()?;
             if !is_type_decl(op) || op == Op::TypeForwardPointer {
                 return None;
