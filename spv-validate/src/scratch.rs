@@ -11,7 +11,7 @@ use std::cell::RefCell;
 
 use spv_reader::Id;
 
-use crate::checks::scf;
+use crate::checks::{entry, scf};
 use crate::ctx::IdSet;
 use crate::dom::DomScratch;
 
@@ -34,6 +34,8 @@ pub(crate) struct Scratch {
     pub(crate) flags: Vec<bool>,
     /// Three id sets.
     pub(crate) ids: [IdSet; 3],
+    /// The call graph of the entry-point checks.
+    pub(crate) calls: entry::CallGraph,
     /// Operand ids of one instruction.
     pub(crate) args: Vec<Id>,
     /// Traversal workspace: visited flags, stack, order.

@@ -3,7 +3,7 @@
 //! ColMajor, Block/BufferBlock, interpolation qualifiers), decoration groups, and the
 //! decoration-instruction forms (V-DEC-13).
 
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 
 use spv_reader::spirv::{Decoration as D, Op, StorageClass as S};
 use spv_reader::{Id, InstIndex, Type};
@@ -103,7 +103,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         check_locations(ctx);
     }
     // V-DEC-12: FuncParamAttr — no attribute twice on one id, Zext and Sext exclusive.
-    let mut attrs: HashSet<(u32, u32)> = HashSet::new();
+    let mut attrs: BTreeSet<(u32, u32)> = BTreeSet::new();
     for a in list.iter().filter(|a| a.kind == D::FuncParamAttr as u32) {
         let Some(&attr) = a.operands.first() else {
             continue;
@@ -359,7 +359,7 @@ fn is_builtin_variable(ctx: &Ctx<'_>, v: Id) -> bool {
 fn check_locations(ctx: &mut Ctx<'_>) {
     let m = ctx.m;
     let mut problems: Vec<(InstIndex, Id)> = Vec::new();
-    let mut seen: HashSet<u32> = HashSet::new();
+    let mut seen: BTreeSet<u32> = BTreeSet::new();
     for ep in m.entry_points() {
         let model = ep.model();
         for &v in &ep.interface {

@@ -4,7 +4,7 @@
 //!
 //! The call trees and referenced globals computed here are also facts for `ModuleInfo`.
 
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 
 use spv_reader::spirv::{ExecutionMode as M, ExecutionModel as X, Op};
 use spv_reader::{Constant, Id, Type};
@@ -14,10 +14,33 @@ use crate::ctx::{Ctx, IdSet};
 use crate::scratch::Scratch;
 
 /// Per function (index in `Module::functions`): called function ids and referenced
-/// module-scope variables, both in first-use order.
+/// module-scope variables, both in first-use order, stored back to back.
+#[derive(Default)]
 pub(crate) struct CallGraph {
-    pub(crate) calls: Vec<Vec<Id>>,
-    pub(crate) globals: Vec<Vec<Id>>,
+    calls: Vec<Id>,
+    call_start: Vec<u32>,
+    globals: Vec<Id>,
+    global_start: Vec<u32>,
+}
+
+impl CallGraph {
+    /// The functions function `fi` calls.
+    fn calls(&self, fi: usize) -> &[Id] {
+        run(&self.call_start, &self.calls, fi)
+    }
+
+    /// The module-scope variables function `fi` references.
+    fn globals(&self, fi: usize) -> &[Id] {
+        run(&self.global_start, &self.globals, fi)
+    }
+}
+
+/// Run `k` of lists stored back to back with their start positions.
+fn run<'a>(start: &[u32], values: &'a [Id], k: usize) -> &'a [Id] {
+    match (start.get(k), start.get(k + 1)) {
+        (Some(&s), Some(&e)) => values.get(s as usize..e as usize).unwrap_or(&[]),
+        _ => &[],
+    }
 }
 
 /// Fills `is_global`: whether each id (dense, below [`crate::ctx::Index::id_count`]) is a
@@ -32,18 +55,26 @@ fn global_table(ctx: &Ctx<'_>, is_global: &mut Vec<bool>) {
     }
 }
 
-/// Collects calls and global references of every function; `sets` are scratch space.
-pub(crate) fn call_graph(ctx: &Ctx<'_>, is_global: &[bool], sets: &mut [IdSet; 3]) -> CallGraph {
+/// Fills `graph` with the calls and global references of every function; `sets` are
+/// scratch space.
+pub(crate) fn call_graph(
+    ctx: &Ctx<'_>,
+    is_global: &[bool],
+    sets: &mut [IdSet; 3],
+    graph: &mut CallGraph,
+) {
     let m = ctx.m;
     let ix = ctx.ix;
-    let mut calls = Vec::new();
-    let mut globals = Vec::new();
     let [seen_calls, seen_globals, _] = sets;
     seen_calls.reset(ix.id_count());
     seen_globals.reset(ix.id_count());
+    graph.calls.clear();
+    graph.call_start.clear();
+    graph.globals.clear();
+    graph.global_start.clear();
     for f in m.functions() {
-        let mut c: Vec<Id> = Vec::new();
-        let mut g: Vec<Id> = Vec::new();
+        graph.call_start.push(graph.calls.len() as u32);
+        graph.global_start.push(graph.globals.len() as u32);
         seen_calls.clear();
         seen_globals.clear();
         for inst in ix.insts_in(f.def.0..f.end.0) {
@@ -51,20 +82,19 @@ pub(crate) fn call_graph(ctx: &Ctx<'_>, is_global: &[bool], sets: &mut [IdSet; 3
                 && let Some(&callee) = inst.words().get(3)
                 && seen_calls.insert(Id(callee))
             {
-                c.push(Id(callee));
+                graph.calls.push(Id(callee));
             }
             for r in ix.refs_of(inst) {
                 if is_global.get(r.id.0 as usize).copied().unwrap_or(false)
                     && seen_globals.insert(r.id)
                 {
-                    g.push(r.id);
+                    graph.globals.push(r.id);
                 }
             }
         }
-        calls.push(c);
-        globals.push(g);
     }
-    CallGraph { calls, globals }
+    graph.call_start.push(graph.calls.len() as u32);
+    graph.global_start.push(graph.globals.len() as u32);
 }
 
 /// The functions reachable from `root` through calls (root first; bounded by the number of
@@ -76,10 +106,8 @@ pub(crate) fn call_tree(ctx: &Ctx<'_>, graph: &CallGraph, root: Id, seen: &mut I
     let mut k = 0;
     while let Some(&f) = order.get(k) {
         k += 1;
-        if let Some((fi, _)) = ctx.function(f)
-            && let Some(callees) = graph.calls.get(fi)
-        {
-            for &c in callees {
+        if let Some((fi, _)) = ctx.function(f) {
+            for &c in graph.calls(fi) {
                 if ctx.function(c).is_some() && seen.insert(c) {
                     order.push(c);
                 }
@@ -158,16 +186,18 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts, scratch: &mut Scratch)
     let is_global = &mut scratch.flags;
     global_table(ctx, is_global);
     let is_global = &*is_global;
-    let graph = call_graph(ctx, is_global, &mut scratch.ids);
+    let graph = &mut scratch.calls;
+    call_graph(ctx, is_global, &mut scratch.ids, graph);
+    let graph = &*graph;
     let [called, seen, listed] = &mut scratch.ids;
     for set in [&mut *called, &mut *seen, &mut *listed] {
         set.reset(ctx.ix.id_count());
     }
-    for &c in graph.calls.iter().flatten() {
+    for &c in &graph.calls {
         called.insert(c);
     }
     let limited = limited_instructions(ctx);
-    let mut names: HashSet<(u32, &str)> = HashSet::new();
+    let mut names: BTreeSet<(u32, &str)> = BTreeSet::new();
     for ep in m.entry_points() {
         let i = ep.inst;
         let Some((_, f)) = ctx.function(ep.function) else {
@@ -227,14 +257,12 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts, scratch: &mut Scratch)
                 );
             }
         }
-        let tree = call_tree(ctx, &graph, ep.function, seen);
+        let tree = call_tree(ctx, graph, ep.function, seen);
         let mut globals: Vec<Id> = Vec::new();
         seen.clear();
         for &fid in &tree {
-            if let Some((fi, _)) = ctx.function(fid)
-                && let Some(g) = graph.globals.get(fi)
-            {
-                for &v in g {
+            if let Some((fi, _)) = ctx.function(fid) {
+                for &v in graph.globals(fi) {
                     if seen.insert(v) {
                         globals.push(v);
                     }
@@ -274,7 +302,7 @@ fn check_modes(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint) {
         .iter()
         .filter(|em| em.target == ep.function)
         .collect();
-    let mut seen: HashSet<u32> = HashSet::new();
+    let mut seen: BTreeSet<u32> = BTreeSet::new();
     for em in &modes {
         if !mode_repeats(em.mode) && !seen.insert(em.mode) {
             ctx.err(
@@ -478,22 +506,18 @@ fn limited_to(op: Op) -> Option<&'static [X]> {
     })
 }
 
-/// Per function (index in `Module::functions`): its instructions that only some execution
-/// models allow, in module order, with those models.
-fn limited_instructions(ctx: &Ctx<'_>) -> Vec<Vec<(u16, &'static [X])>> {
-    ctx.m
-        .functions()
-        .iter()
-        .map(|f| {
-            ctx.ix
-                .insts_in(f.def.0..f.end.0)
-                .filter_map(|inst| {
-                    let models = inst.opcode().and_then(limited_to)?;
-                    Some((inst.raw_opcode(), models))
-                })
-                .collect()
-        })
-        .collect()
+/// The instructions that only some execution models allow, in module order: (index of
+/// their function in `Module::functions`, opcode, the models). Usually none.
+fn limited_instructions(ctx: &Ctx<'_>) -> Vec<(usize, u16, &'static [X])> {
+    let mut out = Vec::new();
+    for (fi, f) in ctx.m.functions().iter().enumerate() {
+        for inst in ctx.ix.insts_in(f.def.0..f.end.0) {
+            if let Some(models) = inst.opcode().and_then(limited_to) {
+                out.push((fi, inst.raw_opcode(), models));
+            }
+        }
+    }
+    out
 }
 
 /// V-EP-12: instructions restricted to some execution models are reachable only from
@@ -502,17 +526,21 @@ fn check_model_limits(
     ctx: &mut Ctx<'_>,
     ep: &spv_reader::EntryPoint,
     tree: &[Id],
-    limited: &[Vec<(u16, &'static [X])>],
+    limited: &[(usize, u16, &'static [X])],
 ) {
     let Some(model) = ep.model() else { return };
     for &fid in tree {
         let Some((fi, _)) = ctx.function(fid) else {
             continue;
         };
+        let from = limited.partition_point(|&(f, _, _)| f < fi);
         let bad = limited
-            .get(fi)
-            .and_then(|l| l.iter().find(|(_, ms)| !ms.contains(&model)));
-        if let Some(&(opcode, _)) = bad {
+            .get(from..)
+            .unwrap_or(&[])
+            .iter()
+            .take_while(|&&(f, _, _)| f == fi)
+            .find(|(_, _, ms)| !ms.contains(&model));
+        if let Some(&(_, opcode, _)) = bad {
             ctx.err(
                 "V-EP-12",
                 ep.inst,

@@ -10,7 +10,7 @@ mod atomics;
 mod block_layout;
 mod decorations;
 mod encoding;
-mod entry;
+pub(crate) mod entry;
 mod enums;
 mod flow;
 mod ids;

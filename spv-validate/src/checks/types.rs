@@ -3,8 +3,6 @@
 //! lengths, struct members, function types, image and sampled-image operands, and the
 //! Vulkan restrictions on runtime arrays.
 
-use std::collections::HashMap;
-
 use spv_reader::spirv::{Capability as C, Dim, Op};
 use spv_reader::{Constant, Id, Type};
 
@@ -16,11 +14,14 @@ use crate::limits::{MAX_STRUCT_DEPTH, MAX_STRUCT_MEMBERS};
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let ix = ctx.ix;
     // OpTypeForwardPointer declarations: pointer id → announced storage class.
-    let forward: HashMap<u32, u32> = ix
+    // (pointer id, announced storage class), sorted by id, later declarations after earlier
+    // ones (the last one counts, see `forward_class`).
+    let mut forward: Vec<(u32, u32)> = ix
         .type_decls()
         .filter(|inst| inst.opcode() == Some(Op::TypeForwardPointer))
         .filter_map(|inst| Some((*inst.words().get(1)?, *inst.words().get(2)?)))
         .collect();
+    forward.sort_by_key(|&(p, _)| p);
     let declarations = || {
         ix.type_decls().filter_map(|inst| {
             let op = inst.opcode()?;
@@ -91,7 +92,16 @@ fn type_key(words: &[u32]) -> (Option<u32>, &[u32]) {
     (words.first().copied(), words.get(2..).unwrap_or(&[]))
 }
 
-fn check_type(ctx: &mut Ctx<'_>, inst: &Inst<'_>, id: Id, forward: &HashMap<u32, u32>) {
+/// The storage class the last OpTypeForwardPointer of `id` announces.
+fn forward_class(forward: &[(u32, u32)], id: Id) -> Option<u32> {
+    let end = forward.partition_point(|&(p, _)| p <= id.0);
+    end.checked_sub(1)
+        .and_then(|k| forward.get(k))
+        .filter(|&&(p, _)| p == id.0)
+        .map(|&(_, sc)| sc)
+}
+
+fn check_type(ctx: &mut Ctx<'_>, inst: &Inst<'_>, id: Id, forward: &[(u32, u32)]) {
     let i = inst.index();
     let Some(ty) = ctx.ty(id) else { return };
     match ty {
@@ -309,7 +319,7 @@ fn check_type(ctx: &mut Ctx<'_>, inst: &Inst<'_>, id: Id, forward: &HashMap<u32,
                     format!("OpTypePointer Type {pointee} is not a type"),
                 );
             }
-            if let Some(&fwd) = forward.get(&id.0)
+            if let Some(fwd) = forward_class(forward, id)
                 && let Some((sc, _)) = ctx.pointer(id)
                 && fwd != sc
             {
