@@ -36,6 +36,12 @@ pub(crate) struct Scratch {
     pub(crate) ids: [IdSet; 3],
     /// The call graph of the entry-point checks.
     pub(crate) calls: entry::CallGraph,
+    /// Sort keys of the decoration rules.
+    pub(crate) keys: Vec<(u32, u32, u32, usize)>,
+    /// Sort keys of the type rules: (instruction, position, id).
+    pub(crate) type_keys: Vec<(u32, usize, Id)>,
+    /// First declarations of repeated types.
+    pub(crate) firsts: Vec<Option<Id>>,
     /// Operand ids of one instruction.
     pub(crate) args: Vec<Id>,
     /// Traversal workspace: visited flags, stack, order.

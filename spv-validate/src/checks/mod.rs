@@ -50,12 +50,12 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, scratch: &mut Scratch) -> Facts {
     let before_ids = ctx.diags.len();
     ids::check(ctx);
     let ids_ok = ctx.diags.len() == before_ids;
-    types::check(ctx);
+    types::check(ctx, scratch);
     if !ids_ok {
         return facts;
     }
     instructions::check(ctx, &mut scratch.args);
-    decorations::check(ctx);
+    decorations::check(ctx, scratch);
     block_layout::check(ctx);
     entry::check(ctx, &mut facts, scratch);
     facts.cfgs = cfg::build(ctx, scratch);

@@ -4,14 +4,16 @@
 //! Vulkan restrictions on runtime arrays.
 
 use spv_reader::spirv::{Capability as C, Dim, Op};
-use spv_reader::{Constant, Id, Type};
+use spv_reader::{Constant, Id, InstIndex, Type};
 
 use crate::checks::layout::is_type_decl;
 use crate::ctx::{Ctx, Inst};
 use crate::diag::opcode_name;
 use crate::limits::{MAX_STRUCT_DEPTH, MAX_STRUCT_MEMBERS};
+use crate::scratch::Scratch;
 
-pub(crate) fn check(ctx: &mut Ctx<'_>) {
+/// Runs the pass; uses the sort keys of `scratch`.
+pub(crate) fn check(ctx: &mut Ctx<'_>, scratch: &mut Scratch) {
     let ix = ctx.ix;
     // OpTypeForwardPointer declarations: pointer id → announced storage class.
     // (pointer id, announced storage class), sorted by id, later declarations after earlier
@@ -34,19 +36,29 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     // V-TYPE-1: key = opcode and operand words after the result id. Sorting the keys of the
     // non-aggregate declarations (with their order) finds, for each repeat, the first
     // declaration of the same type.
-    let mut keys: Vec<(&[u32], usize, Id)> = declarations()
-        .filter(|&(_, op, _)| !aggregate_or_pointer(op))
-        .enumerate()
-        .map(|(k, (inst, _, id))| (inst.words(), k, id))
-        .collect();
-    keys.sort_unstable_by(|a, b| type_key(a.0).cmp(&type_key(b.0)).then(a.1.cmp(&b.1)));
-    let mut first_of = vec![None; keys.len()];
+    let words = |i: u32| ix.inst(InstIndex(i)).map_or(&[][..], |inst| inst.words());
+    let keys = &mut scratch.type_keys;
+    keys.clear();
+    keys.extend(
+        declarations()
+            .filter(|&(_, op, _)| !aggregate_or_pointer(op))
+            .enumerate()
+            .map(|(k, (inst, _, id))| (inst.index().0, k, id)),
+    );
+    keys.sort_unstable_by(|a, b| {
+        type_key(words(a.0))
+            .cmp(&type_key(words(b.0)))
+            .then(a.1.cmp(&b.1))
+    });
+    let first_of = &mut scratch.firsts;
+    first_of.clear();
+    first_of.resize(keys.len(), None);
     let mut group_first = None;
-    for (k, &(words, at, id)) in keys.iter().enumerate() {
+    for (k, &(i, at, id)) in keys.iter().enumerate() {
         let same = k > 0
             && keys
                 .get(k - 1)
-                .is_some_and(|p| type_key(p.0) == type_key(words));
+                .is_some_and(|p| type_key(words(p.0)) == type_key(words(i)));
         if !same {
             group_first = Some(id);
         } else if let Some(slot) = first_of.get_mut(at) {
