@@ -103,6 +103,25 @@ pub(crate) struct Index<'m> {
     annotations: Vec<u32>,
     /// Indexed by id (as long as the largest Result id plus one).
     ids: Vec<IdInfo>,
+    /// Scratch for the full operand decoder.
+    operands: Vec<crate::operands::Operand>,
+}
+
+/// The buffers of an [`Index`], empty, kept between modules (see `crate::scratch`).
+#[derive(Default)]
+pub(crate) struct IndexStorage {
+    insts: Vec<Inst<'static>>,
+    refs: Vec<Ref>,
+    type_decls: Vec<u32>,
+    annotations: Vec<u32>,
+    ids: Vec<IdInfo>,
+    operands: Vec<crate::operands::Operand>,
+}
+
+/// An empty vector of instruction views for another module, reusing `v`'s allocation (the
+/// views of different modules have the same layout, so collecting in place keeps it).
+fn reuse<'a, 'b>(v: Vec<Inst<'a>>) -> Vec<Inst<'b>> {
+    v.into_iter().filter_map(|_| None).collect()
 }
 
 /// What the index knows about one id.
@@ -140,13 +159,22 @@ impl IdInfo {
 impl<'m> Index<'m> {
     /// Reads every instruction once: decodes its operands (failures become diagnostics
     /// later, in the operand check) and records where ids are defined.
-    pub(crate) fn new(m: &'m Module) -> Self {
+    pub(crate) fn new(m: &'m Module, storage: IndexStorage) -> Self {
         let n = m.instruction_count();
-        let mut insts = Vec::with_capacity(n);
-        let mut refs = Vec::with_capacity(n * 3);
-        let mut type_decls = Vec::new();
-        let mut annotations = Vec::new();
-        let mut scratch = Vec::new();
+        let IndexStorage {
+            insts,
+            mut refs,
+            mut type_decls,
+            mut annotations,
+            ids: mut table,
+            operands: mut scratch,
+        } = storage;
+        let mut insts = reuse(insts);
+        insts.reserve(n);
+        refs.reserve(n * 3);
+        // Sized for typical modules, so that they rarely grow.
+        type_decls.reserve(n / 8);
+        annotations.reserve(n / 4);
         let mut largest = 0usize;
         // The reader splits the words after the header the same way: each instruction's
         // first word holds its word count, which it checked to be at least 1 and to fit.
@@ -209,7 +237,7 @@ impl<'m> Index<'m> {
         // The reader defines each Result id once and keeps ids below the bound, so these
         // tables are sized by the largest Result id, never by the header's bound alone.
         let ids = largest + 1;
-        let mut table = vec![IdInfo::UNDEFINED; ids];
+        table.resize(ids, IdInfo::UNDEFINED);
         for (k, inst) in insts.iter().enumerate() {
             if let Some(slot) = inst.result.and_then(|r| table.get_mut(r.0 as usize)) {
                 slot.def = k as u32;
@@ -255,6 +283,33 @@ impl<'m> Index<'m> {
             type_decls,
             annotations,
             ids: table,
+            operands: scratch,
+        }
+    }
+
+    /// Gives back the storage, emptied, for another module.
+    pub(crate) fn into_storage(self) -> IndexStorage {
+        let Index {
+            mut insts,
+            mut refs,
+            mut type_decls,
+            mut annotations,
+            mut ids,
+            mut operands,
+        } = self;
+        insts.clear();
+        refs.clear();
+        type_decls.clear();
+        annotations.clear();
+        ids.clear();
+        operands.clear();
+        IndexStorage {
+            insts: reuse(insts),
+            refs,
+            type_decls,
+            annotations,
+            ids,
+            operands,
         }
     }
 

@@ -80,16 +80,19 @@ pub fn validate(module: &Module, options: &Options) -> Result<ModuleInfo, Diagno
         TargetEnv::ModuleVersion => TargetEnv::Universal(module.header().version.1),
         env => env,
     };
-    let index = ctx::Index::new(module);
-    let mut ctx = ctx::Ctx::new(module, &index, env);
-    let facts = scratch::with(module.words().len(), |scratch| {
-        checks::run(&mut ctx, scratch)
-    });
-    if ctx.diags.is_empty() {
-        Ok(info::build(&ctx, facts))
-    } else {
-        Err(Diagnostics(std::mem::take(&mut ctx.diags)))
-    }
+    scratch::with(module.words().len(), |scratch| {
+        let index = ctx::Index::new(module, std::mem::take(&mut scratch.index));
+        let mut ctx = ctx::Ctx::new(module, &index, env);
+        let facts = checks::run(&mut ctx, scratch);
+        let result = if ctx.diags.is_empty() {
+            Ok(info::build(&ctx, facts))
+        } else {
+            Err(Diagnostics(std::mem::take(&mut ctx.diags)))
+        };
+        drop(ctx);
+        scratch.index = index.into_storage();
+        result
+    })
 }
 
 /// Whether `bytes` is a valid module in `env`: it reads and validates without error.

@@ -22,6 +22,8 @@ pub(crate) const MAX_KEPT_WORDS: usize = 1 << 20;
 /// The buffers; each pass documents which it uses.
 #[derive(Default)]
 pub(crate) struct Scratch {
+    /// The storage of the instruction index.
+    pub(crate) index: crate::ctx::IndexStorage,
     /// Structured-control-flow workspace.
     pub(crate) scf: scf::Scratch,
     /// Dominator-tree workspace.
@@ -51,7 +53,7 @@ pub(crate) struct Scratch {
 }
 
 thread_local! {
-    static KEPT: RefCell<Option<Scratch>> = const { RefCell::new(None) };
+    static KEPT: RefCell<Option<Box<Scratch>>> = const { RefCell::new(None) };
 }
 
 /// Runs `f` with this thread's scratch buffers (fresh ones the first time) for a module of
