@@ -120,6 +120,8 @@ pub(crate) struct IndexStorage {
 
 /// An empty vector of instruction views for another module, reusing `v`'s allocation (the
 /// views of different modules have the same layout, so collecting in place keeps it).
+// `filter` cannot change the element type (the lifetime), which is the point here.
+#[allow(clippy::unnecessary_filter_map)]
 fn reuse<'a, 'b>(v: Vec<Inst<'a>>) -> Vec<Inst<'b>> {
     v.into_iter().filter_map(|_| None).collect()
 }
