@@ -25,6 +25,7 @@ pub(crate) struct Merge {
 }
 
 /// The control-flow facts of one function definition.
+#[derive(Default)]
 pub(crate) struct FuncCfg {
     /// Index of the function in `Module::functions()`.
     pub(crate) func: u32,
@@ -85,11 +86,20 @@ pub(crate) fn branch_targets<'m>(
 /// Builds the CFG of every function definition (declarations have none); uses the edge,
 /// mark, traversal and dominator buffers of `scratch`.
 pub(crate) fn build(ctx: &Ctx<'_>, scratch: &mut Scratch) -> Vec<FuncCfg> {
-    let mut out = Vec::new();
+    // The CFGs of an earlier module, rebuilt in place.
+    let mut out = std::mem::take(&mut scratch.cfgs);
+    let mut used = 0;
     for (fi, f) in ctx.m.functions().iter().enumerate() {
         if f.blocks.is_empty() {
             continue;
         }
+        if used == out.len() {
+            out.push(FuncCfg::default());
+        }
+        let Some(cfg) = out.get_mut(used) else {
+            continue;
+        };
+        used += 1;
         let fi = fi as u32;
         let n = f.blocks.len();
         let edges = &mut scratch.edges;
@@ -98,7 +108,8 @@ pub(crate) fn build(ctx: &Ctx<'_>, scratch: &mut Scratch) -> Vec<FuncCfg> {
         let named_by = &mut scratch.marks;
         named_by.clear();
         named_by.resize(n, NONE);
-        let mut merges = Vec::with_capacity(n);
+        let merges = &mut cfg.merges;
+        merges.clear();
         for (bi, b) in f.blocks.iter().enumerate() {
             for label in branch_targets(ctx.ix, b.terminator) {
                 if let Some(t) = block_of_label(ctx, fi, label)
@@ -126,29 +137,22 @@ pub(crate) fn build(ctx: &Ctx<'_>, scratch: &mut Scratch) -> Vec<FuncCfg> {
             });
             merges.push(merge);
         }
-        let graph = Graph::from_edges(n, edges);
-        let reachable = {
-            let mut r = vec![false; n];
-            let order = &mut scratch.order;
-            graph.post_order_into(0, &mut scratch.seen, &mut scratch.stack, order);
-            for &b in order.iter() {
-                if let Some(x) = r.get_mut(b as usize) {
-                    *x = true;
-                }
+        cfg.func = fi;
+        cfg.graph.rebuild(n, edges);
+        let order = &mut scratch.order;
+        cfg.graph
+            .post_order_into(0, &mut scratch.seen, &mut scratch.stack, order);
+        cfg.reachable.clear();
+        cfg.reachable.resize(n, false);
+        for &b in order.iter() {
+            if let Some(x) = cfg.reachable.get_mut(b as usize) {
+                *x = true;
             }
-            r
-        };
+        }
         // spirv-val computes dominators by a traversal from the entry block, so blocks the
         // entry does not reach have no dominator and are not ordered (checked with probes).
-        let mut dom = DomTree::default();
-        dom.rebuild(&graph, 0, &mut scratch.dom);
-        out.push(FuncCfg {
-            func: fi,
-            graph,
-            merges,
-            reachable,
-            dom,
-        });
+        cfg.dom.rebuild(&cfg.graph, 0, &mut scratch.dom);
     }
+    out.truncate(used);
     out
 }

@@ -21,15 +21,9 @@ pub(crate) struct Graph {
 }
 
 impl Graph {
-    /// The graph of `n` nodes with `edges` (`from → to`; edges naming nodes outside `0..n`
-    /// are ignored). Each node's successors, and its predecessors, keep the edges' order.
-    pub(crate) fn from_edges(n: usize, edges: &[(u32, u32)]) -> Self {
-        let mut g = Graph::default();
-        g.rebuild(n, edges);
-        g
-    }
-
-    /// Makes this the graph [`Graph::from_edges`] builds, reusing the storage.
+    /// Makes this the graph of `n` nodes with `edges` (`from → to`; edges naming nodes
+    /// outside `0..n` are ignored), reusing the storage. Each node's successors, and its
+    /// predecessors, keep the edges' order.
     pub(crate) fn rebuild(&mut self, n: usize, edges: &[(u32, u32)]) {
         let inside = |&&(a, b): &&(u32, u32)| (a as usize) < n && (b as usize) < n;
         group(
@@ -307,6 +301,12 @@ impl DomTree {
 mod tests {
     use super::*;
 
+    fn graph(n: usize, edges: &[(u32, u32)]) -> Graph {
+        let mut g = Graph::default();
+        g.rebuild(n, edges);
+        g
+    }
+
     fn tree(g: &Graph, root: u32) -> DomTree {
         let mut t = DomTree::default();
         t.rebuild(g, root, &mut DomScratch::default());
@@ -317,7 +317,7 @@ mod tests {
     fn diamond_and_loop() {
         // 0 → 1, 0 → 2, 1 → 3, 2 → 3, 3 → 1 (a loop back into an arm): 0 dominates all,
         // 3's idom is 0 because it is reached through 1 or 2.
-        let g = Graph::from_edges(4, &[(0, 1), (0, 2), (1, 3), (2, 3), (3, 1)]);
+        let g = graph(4, &[(0, 1), (0, 2), (1, 3), (2, 3), (3, 1)]);
         let t = tree(&g, 0);
         assert_eq!(t.idom, vec![UNDEF, 0, 0, 0]);
         assert!(t.dominates(0, 3));
@@ -327,7 +327,7 @@ mod tests {
 
     #[test]
     fn unreachable_nodes_are_outside_the_tree() {
-        let g = Graph::from_edges(3, &[(0, 1), (2, 1)]);
+        let g = graph(3, &[(0, 1), (2, 1)]);
         let t = tree(&g, 0);
         assert!(t.dominates(1, 1));
         assert!(!t.dominates(2, 2));

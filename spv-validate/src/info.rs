@@ -115,7 +115,7 @@ pub struct BlockInfo {
 }
 
 /// Builds the facts of a module that passed every check.
-pub(crate) fn build(ctx: &Ctx<'_>, facts: Facts) -> ModuleInfo {
+pub(crate) fn build(ctx: &Ctx<'_>, facts: &mut Facts) -> ModuleInfo {
     let m = ctx.m;
     // Sized by the largest result id actually defined (as the index is), not by the
     // header's bound.
@@ -186,8 +186,16 @@ pub(crate) fn build(ctx: &Ctx<'_>, facts: Facts) -> ModuleInfo {
                 modes,
                 local_size,
                 local_size_spec,
-                call_tree: facts.call_trees.get(ei).cloned().unwrap_or_default(),
-                globals: facts.entry_globals.get(ei).cloned().unwrap_or_default(),
+                call_tree: facts
+                    .call_trees
+                    .get_mut(ei)
+                    .map(std::mem::take)
+                    .unwrap_or_default(),
+                globals: facts
+                    .entry_globals
+                    .get_mut(ei)
+                    .map(std::mem::take)
+                    .unwrap_or_default(),
             }
         })
         .collect();

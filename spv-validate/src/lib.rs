@@ -83,14 +83,18 @@ pub fn validate(module: &Module, options: &Options) -> Result<ModuleInfo, Diagno
     scratch::with(module.words().len(), |scratch| {
         let index = ctx::Index::new(module, std::mem::take(&mut scratch.index));
         let mut ctx = ctx::Ctx::new(module, &index, env);
-        let facts = checks::run(&mut ctx, scratch);
+        let mut facts = checks::run(&mut ctx, scratch);
         let result = if ctx.diags.is_empty() {
-            Ok(info::build(&ctx, facts))
+            Ok(info::build(&ctx, &mut facts))
         } else {
             Err(Diagnostics(std::mem::take(&mut ctx.diags)))
         };
         drop(ctx);
         scratch.index = index.into_storage();
+        // The CFGs are in `facts` when the passes got as far as building them.
+        if scratch.cfgs.is_empty() {
+            scratch.cfgs = facts.cfgs;
+        }
         result
     })
 }
