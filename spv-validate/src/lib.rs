@@ -50,6 +50,7 @@ mod info;
 pub mod limits;
 pub mod mutate;
 mod operands;
+mod scratch;
 
 pub use diag::{Diagnostic, Diagnostics};
 pub use env::{ParseTargetEnvError, TargetEnv};
@@ -79,13 +80,23 @@ pub fn validate(module: &Module, options: &Options) -> Result<ModuleInfo, Diagno
         TargetEnv::ModuleVersion => TargetEnv::Universal(module.header().version.1),
         env => env,
     };
-    let mut ctx = ctx::Ctx::new(module, env);
-    let facts = checks::run(&mut ctx);
-    if ctx.diags.is_empty() {
-        Ok(info::build(&ctx, facts))
-    } else {
-        Err(Diagnostics(std::mem::take(&mut ctx.diags)))
-    }
+    scratch::with(module.words().len(), |scratch| {
+        let index = ctx::Index::new(module, std::mem::take(&mut scratch.index));
+        let mut ctx = ctx::Ctx::new(module, &index, env);
+        let mut facts = checks::run(&mut ctx, scratch);
+        let result = if ctx.diags.is_empty() {
+            Ok(info::build(&ctx, &mut facts))
+        } else {
+            Err(Diagnostics(std::mem::take(&mut ctx.diags)))
+        };
+        drop(ctx);
+        scratch.index = index.into_storage();
+        // The CFGs are in `facts` when the passes got as far as building them.
+        if scratch.cfgs.is_empty() {
+            scratch.cfgs = facts.cfgs;
+        }
+        result
+    })
 }
 
 /// Whether `bytes` is a valid module in `env`: it reads and validates without error.

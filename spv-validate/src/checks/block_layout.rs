@@ -467,7 +467,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         }
         checked.push(key);
         let deco = if block { "Block" } else { "BufferBlock" };
-        let at = ctx.m.def(id).map_or(g.inst, |d| d.index());
+        let at = ctx.ix.def(id).map_or(g.inst, |d| d.index());
         if missing_offset(ctx, id, 0) {
             problems.push(("V-LAYOUT-1", at, id, format!("structure {id} decorated as {deco} must be explicitly laid out with Offset decorations")));
             continue;

@@ -136,8 +136,8 @@ fn decoration_caps(d: D) -> &'static [C] {
 }
 
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
-    let m = ctx.m;
-    for inst in m.instructions() {
+    // The only instructions with rules here.
+    for inst in ctx.ix.annotations() {
         let words = inst.words();
         let i = inst.index();
         match ctx.op_of(inst) {

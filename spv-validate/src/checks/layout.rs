@@ -3,10 +3,13 @@
 //! before definitions, function-local variables at the start of the entry block, OpPhi at
 //! the start of its block, and OpLine/OpNoLine placement.
 
+use std::sync::OnceLock;
+
+use spv_reader::rspirv::grammar;
 use spv_reader::spirv::{self, Op};
 use spv_reader::{Id, InstIndex};
 
-use crate::ctx::{Ctx, NONE};
+use crate::ctx::{Ctx, Inst, NONE};
 use crate::diag::opcode_name;
 
 /// The module-level sections of SPIR-V §2.4, in order.
@@ -45,10 +48,7 @@ impl Section {
     }
 }
 
-/// Whether `op` declares a type.
-pub(crate) fn is_type_decl(op: Op) -> bool {
-    crate::operands::grammar_of(op as u16).is_some_and(|g| g.opname.starts_with("Type"))
-}
+pub(crate) use crate::operands::is_type_decl;
 
 /// Whether `op` is a constant instruction (including specialization constants).
 pub(crate) fn is_constant_op(op: Op) -> bool {
@@ -72,13 +72,36 @@ pub(crate) fn is_constant_op(op: Op) -> bool {
 }
 
 /// Whether `inst` is an `OpExtInst` of a `NonSemantic.*` set (allowed at module scope).
-pub(crate) fn is_non_semantic(ctx: &Ctx<'_>, inst: spv_reader::Inst<'_>) -> bool {
+pub(crate) fn is_non_semantic(ctx: &Ctx<'_>, inst: &Inst<'_>) -> bool {
     ctx.op_of(inst) == Some(Op::ExtInst)
         && inst
             .words()
             .get(3)
             .and_then(|&set| ctx.m.ext_inst_set(Id(set)))
             .is_some_and(|name| name.starts_with("NonSemantic."))
+}
+
+/// [`section_of`] read from a table by opcode, computed once per process (the function is
+/// a long match that every instruction would otherwise run).
+fn section_of_cached(op: Op) -> Option<Section> {
+    static TABLE: OnceLock<Vec<Option<Section>>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut table = Vec::new();
+        for inst in grammar::INSTRUCTION_TABLE.iter() {
+            let k = inst.opcode as usize;
+            if k >= table.len() {
+                table.resize(k + 1, None);
+            }
+            if let Some(slot) = table.get_mut(k) {
+                *slot = section_of(inst.opcode);
+            }
+        }
+        table
+    });
+    match table.get(op as usize) {
+        Some(&section) => section,
+        None => section_of(op),
+    }
 }
 
 /// The module-level section `op` belongs to, `None` for instructions only allowed inside
@@ -115,10 +138,10 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut memory_models = 0usize;
     let mut in_function = false;
     let mut seen_definition = false;
-    for inst in m.instructions() {
+    for inst in ctx.ix.insts() {
         let i = inst.index();
         let Some(op) = ctx.op_of(inst) else { continue };
-        let fi = ctx.inst_func.get(i.0 as usize).copied().unwrap_or(NONE);
+        let fi = inst.func();
         if fi != NONE {
             if !in_function {
                 in_function = true;
@@ -146,7 +169,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         if op == Op::MemoryModel {
             memory_models += 1;
         }
-        match section_of(op) {
+        match section_of_cached(op) {
             Some(section) if in_function => ctx.err(
                 "V-LAY-1",
                 i,
@@ -222,7 +245,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
 /// Instructions inside a function: module-level instructions are not allowed, nor are
 /// global variables.
 fn check_in_function(ctx: &mut Ctx<'_>, i: InstIndex, op: Op) {
-    let module_only = match section_of(op) {
+    let module_only = match section_of_cached(op) {
         Some(Section::Functions) => false,
         Some(Section::Types) => !matches!(op, Op::Variable | Op::UntypedVariableKHR),
         Some(_) => true,
@@ -249,7 +272,7 @@ fn check_blocks(ctx: &mut Ctx<'_>) {
         for (bi, b) in f.blocks.iter().enumerate() {
             let mut in_prefix_vars = bi == 0;
             let mut in_prefix_phis = true;
-            for inst in m.instructions_in(b.first.0..b.terminator.0) {
+            for inst in ctx.ix.insts_in(b.first.0..b.terminator.0) {
                 let i = inst.index();
                 let Some(op) = ctx.op_of(inst) else { continue };
                 let debug_line = matches!(op, Op::Line | Op::NoLine);

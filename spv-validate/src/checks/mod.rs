@@ -10,7 +10,7 @@ mod atomics;
 mod block_layout;
 mod decorations;
 mod encoding;
-mod entry;
+pub(crate) mod entry;
 mod enums;
 mod flow;
 mod ids;
@@ -18,7 +18,7 @@ mod images;
 mod instructions;
 pub(crate) mod layout;
 mod memory;
-mod scf;
+pub(crate) mod scf;
 mod types;
 mod values;
 
@@ -26,6 +26,7 @@ use spv_reader::Id;
 
 use crate::cfg::{self, FuncCfg};
 use crate::ctx::Ctx;
+use crate::scratch::Scratch;
 
 /// Facts computed along the way that [`crate::ModuleInfo`] exposes.
 #[derive(Default)]
@@ -38,8 +39,8 @@ pub(crate) struct Facts {
     pub(crate) entry_globals: Vec<Vec<Id>>,
 }
 
-/// Runs every pass over the module in `ctx`.
-pub(crate) fn run(ctx: &mut Ctx<'_>) -> Facts {
+/// Runs every pass over the module in `ctx`, with `scratch` as working memory.
+pub(crate) fn run(ctx: &mut Ctx<'_>, scratch: &mut Scratch) -> Facts {
     let mut facts = Facts::default();
     if !encoding::check(ctx) {
         return facts;
@@ -49,16 +50,16 @@ pub(crate) fn run(ctx: &mut Ctx<'_>) -> Facts {
     let before_ids = ctx.diags.len();
     ids::check(ctx);
     let ids_ok = ctx.diags.len() == before_ids;
-    types::check(ctx);
+    types::check(ctx, scratch);
     if !ids_ok {
         return facts;
     }
-    instructions::check(ctx);
-    decorations::check(ctx);
+    instructions::check(ctx, &mut scratch.args);
+    decorations::check(ctx, scratch);
     block_layout::check(ctx);
-    entry::check(ctx, &mut facts);
-    facts.cfgs = cfg::build(ctx);
+    entry::check(ctx, &mut facts, scratch);
+    facts.cfgs = cfg::build(ctx, scratch);
     flow::check(ctx, &facts.cfgs);
-    scf::check(ctx, &facts.cfgs);
+    scf::check(ctx, &facts.cfgs, &mut scratch.scf);
     facts
 }
