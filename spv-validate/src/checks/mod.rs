@@ -8,6 +8,8 @@
 
 mod atomics;
 mod block_layout;
+mod buffer_blocks;
+mod builtin_objects;
 mod decorations;
 mod encoding;
 mod entry;
@@ -21,6 +23,7 @@ mod memory;
 mod scf;
 mod types;
 mod values;
+mod vulkan_builtins;
 
 use spv_reader::Id;
 
@@ -55,8 +58,11 @@ pub(crate) fn run(ctx: &mut Ctx<'_>) -> Facts {
     }
     instructions::check(ctx);
     decorations::check(ctx);
+    builtin_objects::check(ctx);
+    buffer_blocks::check(ctx);
     block_layout::check(ctx);
     entry::check(ctx, &mut facts);
+    vulkan_builtins::check(ctx, &facts);
     facts.cfgs = cfg::build(ctx);
     flow::check(ctx, &facts.cfgs);
     scf::check(ctx, &facts.cfgs);
