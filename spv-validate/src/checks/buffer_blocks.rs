@@ -4,6 +4,10 @@
 //! PushConstant variable's struct is a Block, or for Uniform a BufferBlock; Vulkan spec
 //! VUID-StandaloneSpirv-Uniform-06676 and VUID-StandaloneSpirv-PushConstant-06675).
 //!
+//! Also under Vulkan, V-LAYOUT-8: a struct's runtime-array member has the largest Offset
+//! (VUID-StandaloneSpirv-OpTypeRuntimeArray-04680; core SPIR-V only orders members, which is
+//! V-TYPE-7, and spirv-val checks offsets only for Vulkan).
+//!
 //! V-DEC-10 (no StorageBuffer blocks beside Uniform BufferBlocks) is not enforced: spirv-val
 //! 2025.5 accepts such modules in every environment, and a disagreement in that direction
 //! would reject modules drivers take.
@@ -79,6 +83,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         }
     }
     if ctx.env.is_vulkan() {
+        check_runtime_array_offsets(ctx, &mut problems);
         for g in ctx.m.global_variables() {
             let class = S::from_u32(g.storage_class);
             let wanted = match class {
@@ -120,5 +125,49 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     }
     for (rule, at, id, message) in problems {
         ctx.err(rule, at, &[id], message);
+    }
+}
+
+/// V-LAYOUT-8 (Vulkan): no member of a struct lies at a larger Offset than its runtime array.
+fn check_runtime_array_offsets(
+    ctx: &Ctx<'_>,
+    problems: &mut Vec<(&'static str, InstIndex, Id, String)>,
+) {
+    let offset = |st: Id, k: u32| {
+        ctx.m
+            .member_decorations(st, k)
+            .find(|d| d.kind == D::Offset as u32)
+            .and_then(|d| d.operands.first().copied())
+    };
+    for inst in ctx.m.instructions() {
+        if ctx.op_of(inst) != Some(Op::TypeStruct) {
+            continue;
+        }
+        let Some(st) = inst.result_id() else { continue };
+        let Some(Type::Struct { members }) = ctx.ty(st) else {
+            continue;
+        };
+        for (k, &m) in members.iter().enumerate() {
+            if !matches!(ctx.ty(m), Some(Type::RuntimeArray { .. })) {
+                continue;
+            }
+            let Some(at) = offset(st, k as u32) else {
+                continue;
+            };
+            let later = (0..members.len() as u32)
+                .filter(|&j| j as usize != k)
+                .any(|j| offset(st, j).is_some_and(|o| o > at));
+            if later {
+                problems.push((
+                    "V-LAYOUT-8",
+                    inst.index(),
+                    st,
+                    format!(
+                        "[VUID-StandaloneSpirv-OpTypeRuntimeArray-04680] structure {st} has a \
+                         runtime array at offset {at}, but other members at larger offsets"
+                    ),
+                ));
+            }
+        }
     }
 }

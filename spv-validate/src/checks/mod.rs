@@ -16,14 +16,19 @@ mod entry;
 mod enums;
 mod flow;
 mod ids;
+mod image_capabilities;
 mod images;
 mod instructions;
 pub(crate) mod layout;
+mod logical_pointers;
 mod memory;
+mod memory_model;
 mod scf;
+mod spec_constants;
 mod types;
 mod values;
 mod vulkan_builtins;
+mod vulkan_locations;
 
 use spv_reader::Id;
 
@@ -58,8 +63,13 @@ pub(crate) fn run(ctx: &mut Ctx<'_>) -> Facts {
     }
     instructions::check(ctx);
     decorations::check(ctx);
+    memory_model::check(ctx);
+    logical_pointers::check(ctx);
+    spec_constants::check(ctx);
+    image_capabilities::check(ctx);
     builtin_objects::check(ctx);
     buffer_blocks::check(ctx);
+    vulkan_locations::check(ctx);
     block_layout::check(ctx);
     entry::check(ctx, &mut facts);
     vulkan_builtins::check(ctx, &facts);

@@ -434,7 +434,11 @@ fn check_array_length(ctx: &mut Ctx<'_>, i: spv_reader::InstIndex, id: Id, lengt
             &[id, length],
             format!("OpTypeArray Length {length} default value must be at least 1: found 0"),
         ),
-        Some(Constant::Scalar { bits, .. }) => {
+        // V-CONST-8: a specialization constant's default value does not make the module
+        // invalid (SPIR-V §2.12); only a fixed length is judged.
+        Some(Constant::Scalar {
+            bits, spec: false, ..
+        }) => {
             let masked = if width >= 64 {
                 *bits
             } else {
