@@ -435,8 +435,23 @@ fn has_required(ctx: &Ctx<'_>, st: Id, array: bool, decorations: &[D], depth: us
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut problems: Vec<(&'static str, InstIndex, Id, String)> = Vec::new();
     let mut checked: Vec<(u32, u32, bool)> = Vec::new();
-    for g in ctx.m.global_variables() {
-        let sc = S::from_u32(g.storage_class);
+    // Buffers reached through PhysicalStorageBuffer pointers have no variable: the values of
+    // such pointer types stand in for one (spirv-val 2025.5 checks the layout of the Block a
+    // PhysicalStorageBuffer value points to, and only when such a value exists).
+    let physical = ctx.m.instructions().filter_map(|inst| {
+        let ty = inst.result_type()?;
+        let (class, _) = ctx.pointer(ty)?;
+        (class == S::PhysicalStorageBuffer as u32).then_some((class, ty, inst.index()))
+    });
+    let objects: Vec<(u32, Id, InstIndex)> = ctx
+        .m
+        .global_variables()
+        .iter()
+        .map(|g| (g.storage_class, g.ty, g.inst))
+        .chain(physical)
+        .collect();
+    for (storage_class, pointer_type, declared_at) in objects {
+        let sc = S::from_u32(storage_class);
         let uniform = sc == Some(S::Uniform);
         let buffer_class = matches!(
             sc,
@@ -445,7 +460,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         if !uniform && !buffer_class {
             continue;
         }
-        let Some((_, mut id)) = ctx.pointer(g.ty) else {
+        let Some((_, mut id)) = ctx.pointer(pointer_type) else {
             continue;
         };
         if let Some(Type::Array { element, .. } | Type::RuntimeArray { element }) = ctx.ty(id) {
@@ -461,13 +476,13 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         if !block_rules && !buffer_rules {
             continue;
         }
-        let key = (id.0, g.storage_class, block_rules);
+        let key = (id.0, storage_class, block_rules);
         if checked.contains(&key) {
             continue;
         }
         checked.push(key);
         let deco = if block { "Block" } else { "BufferBlock" };
-        let at = ctx.m.def(id).map_or(g.inst, |d| d.index());
+        let at = ctx.m.def(id).map_or(declared_at, |d| d.index());
         if missing_offset(ctx, id, 0) {
             problems.push(("V-LAYOUT-1", at, id, format!("structure {id} decorated as {deco} must be explicitly laid out with Offset decorations")));
             continue;
@@ -498,7 +513,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
             constraints,
         };
         if let Err((member, why)) = layout.check(id, 0, 0) {
-            let sc_name = sc.map_or_else(|| g.storage_class.to_string(), |s| format!("{s:?}"));
+            let sc_name = sc.map_or_else(|| storage_class.to_string(), |s| format!("{s:?}"));
             problems.push((
                 "V-LAYOUT-4",
                 at,

@@ -216,6 +216,11 @@ fn check_target(ctx: &mut Ctx<'_>, a: &Applied<'_>) {
         return;
     }
     let def_op = ctx.def_op(t);
+    if def_op == Some(Op::DecorationGroup) {
+        // A group's decorations are judged where OpGroupDecorate applies them (spirv-val
+        // 2025.5 accepts, e.g., Restrict on a group of variables).
+        return;
+    }
     let is_var = def_op == Some(Op::Variable);
     let fail = |ctx: &mut Ctx<'_>, what: &str| {
         ctx.err(

@@ -7,7 +7,7 @@
 //! | V-VK-BUILTIN-1 | A built-in object has the type its built-in requires (e.g. `GlobalInvocationId`: 3-component vector of 32-bit integers; `Position`: 4-component vector of 32-bit floats, per vertex in an array for tessellation and geometry stages). |
 //! | V-VK-BUILTIN-2 | A built-in object lives in the storage class its built-in allows (Input, Output, or either). |
 //! | V-VK-BUILTIN-3 | A built-in is used only from entry points of the execution models it allows, and not in the (storage class, model) pairs it forbids (e.g. no `Position` input in a Vertex shader). |
-//! | V-VK-BUILTIN-4 | Built-ins Vulkan forbids in a form: `VertexId` at all, subgroup built-ins as struct members, a built-in variable with a Location or Component decoration. |
+//! | V-VK-BUILTIN-4 | Built-ins Vulkan forbids in a form: `VertexId` at all, subgroup built-ins as struct members, a built-in variable with a Location or Component decoration, a `TessLevelInner`/`TessLevelOuter` variable without Patch. |
 //! | V-VK-BUILTIN-5 | `Layer` and `ViewportIndex` in Vertex or TessellationEvaluation shaders need the ShaderViewportIndexLayerEXT capability (or ShaderLayer, ShaderViewportIndex). |
 //!
 //! Related core rules spirv-val enforces only under Vulkan live in `builtin_objects` (V-DEC-7:
@@ -679,6 +679,21 @@ fn check_declaration(ctx: &Ctx<'_>, k: usize, a: &Applied, found: &mut Found) {
             "Vulkan spec doesn't allow BuiltIn VertexId to be used".to_owned(),
         );
         return;
+    }
+    // Tessellation levels are per patch: their variables carry Patch
+    // (VUID-StandaloneSpirv-TessLevelInner-10880; struct members are not judged).
+    if matches!(a.builtin, B::TessLevelInner | B::TessLevelOuter)
+        && a.member.is_none()
+        && ctx.def_op(a.target) == Some(Op::Variable)
+        && ctx.m.decoration(a.target, D::Patch).is_none()
+    {
+        report(
+            k,
+            "V-VK-BUILTIN-4",
+            at,
+            a.target,
+            format!("BuiltIn {name} variable needs to also have a Patch decoration"),
+        );
     }
     let declaration_only = declaration_only(a.builtin);
     let member_forbidden =
