@@ -345,33 +345,34 @@ impl<'m> Ctx<'m> {
         }
     }
 
-    /// Whether `ty` is or contains (through arrays and structs) a type satisfying `pred`.
-    /// Depth is bounded by [`crate::limits::MAX_TYPE_DEPTH`].
+    /// Whether `ty` is or contains (through arrays, structs, matrices and vectors) a type
+    /// satisfying `pred`. Each type is visited once, so types that share members (a struct of
+    /// two copies of a struct of two copies ...) cost their size, not their unfolded size; at
+    /// most [`crate::limits::MAX_TYPE_DEPTH`] levels are followed.
     pub(crate) fn contains(&self, ty: Id, pred: &dyn Fn(&Type) -> bool) -> bool {
-        self.contains_at(ty, pred, 0)
-    }
-
-    fn contains_at(&self, ty: Id, pred: &dyn Fn(&Type) -> bool, depth: usize) -> bool {
-        if depth > crate::limits::MAX_TYPE_DEPTH {
-            return false;
-        }
-        let Some(t) = self.ty(ty) else {
-            return false;
-        };
-        if pred(t) {
-            return true;
-        }
-        match t {
-            Type::Array { element, .. } | Type::RuntimeArray { element } => {
-                self.contains_at(*element, pred, depth + 1)
+        let mut visited: std::collections::HashSet<u32> = std::collections::HashSet::new();
+        let mut stack: Vec<(Id, usize)> = vec![(ty, 0)];
+        while let Some((ty, depth)) = stack.pop() {
+            if depth > crate::limits::MAX_TYPE_DEPTH || !visited.insert(ty.0) {
+                continue;
             }
-            Type::Struct { members } => members
-                .iter()
-                .any(|&m| self.contains_at(m, pred, depth + 1)),
-            Type::Matrix { column, .. } => self.contains_at(*column, pred, depth + 1),
-            Type::Vector { component, .. } => self.contains_at(*component, pred, depth + 1),
-            _ => false,
+            let Some(t) = self.ty(ty) else { continue };
+            if pred(t) {
+                return true;
+            }
+            match t {
+                Type::Array { element, .. } | Type::RuntimeArray { element } => {
+                    stack.push((*element, depth + 1));
+                }
+                Type::Struct { members } => {
+                    stack.extend(members.iter().map(|&m| (m, depth + 1)));
+                }
+                Type::Matrix { column, .. } => stack.push((*column, depth + 1)),
+                Type::Vector { component, .. } => stack.push((*component, depth + 1)),
+                _ => {}
+            }
         }
+        false
     }
 
     /// The block index holding the definition of value `id` inside function `func`, if the

@@ -10,7 +10,7 @@
 //! OpLoad, OpSelect, OpPhi, OpFunctionCall or OpConstantNull, a pointer parameter some call
 //! passes a variable pointer to, or any instruction with a variable pointer operand.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use spv_reader::spirv::{Capability as C, Decoration as D, Op, StorageClass as S};
 use spv_reader::{Id, Inst, Type};
@@ -25,7 +25,7 @@ use crate::operands::Kind;
 const MAX_ROUNDS: usize = 64;
 
 /// Most instructions followed back from one variable pointer.
-const MAX_TRACE: usize = 4096;
+const MAX_TRACE: usize = 1024;
 
 /// The storage class of a logical pointer value (`None` when `id` is not one).
 fn logical_class(ctx: &Ctx<'_>, id: Id) -> Option<u32> {
@@ -379,12 +379,14 @@ impl Tracer {
     /// Whether some access chain `inst` comes from steps into a matrix.
     fn reaches_matrix_element(&self, ctx: &Ctx<'_>, inst: Inst<'_>) -> bool {
         let mut stack: Vec<Id> = inst.result_id().into_iter().collect();
-        let mut seen: Vec<u32> = Vec::new();
+        let mut seen: HashSet<u32> = HashSet::new();
         while let Some(id) = stack.pop() {
-            if seen.contains(&id.0) || seen.len() >= MAX_TRACE {
+            if seen.len() >= MAX_TRACE {
+                break;
+            }
+            if !seen.insert(id.0) {
                 continue;
             }
-            seen.push(id.0);
             let Some(def) = ctx.m.def(id) else { continue };
             let words = def.words();
             let operand = |n: usize| words.get(n).map(|&w| Id(w));

@@ -22,6 +22,7 @@ mod flow;
 mod glsl_std_450;
 mod ids;
 mod image_capabilities;
+mod image_coordinates;
 mod images;
 mod instructions;
 pub(crate) mod layout;
@@ -77,6 +78,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>) -> Facts {
     logical_pointers::check(ctx);
     spec_constants::check(ctx);
     image_capabilities::check(ctx);
+    image_coordinates::check(ctx);
     decoration_rules::check(ctx);
     linkage::check(ctx);
     atomic_flags::check(ctx);

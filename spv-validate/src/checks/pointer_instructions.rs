@@ -1,6 +1,7 @@
 //! Instructions about pointers that the memory pass leaves out (SPIR-V §2.16.1, §3.3.8,
 //! §3.3.11): V-PTR-5 (pointer arguments of OpFunctionCall under the Logical addressing
-//! model), V-PTR-16 (OpImageTexelPointer), V-PTR-17 (OpPtrEqual, OpPtrNotEqual and
+//! model), V-PTR-12 (the ArrayStride of OpPtrAccessChain's Base in explicitly laid-out
+//! storage), V-PTR-16 (OpImageTexelPointer), V-PTR-17 (OpPtrEqual, OpPtrNotEqual and
 //! OpPtrDiff: Result Type and matching operand types), V-PTR-18 (the generic-pointer casts
 //! of Kernel modules) and V-PSB-4 (no pointer comparison or difference on
 //! PhysicalStorageBuffer pointers; a null PhysicalStorageBuffer pointer is V-CONST-4).
@@ -25,6 +26,9 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
                 check_comparison(ctx, inst, op, &mut problems);
             }
             Some(Op::ImageTexelPointer) => check_texel_pointer(ctx, inst, &mut problems),
+            Some(Op::PtrAccessChain | Op::InBoundsPtrAccessChain) if ctx.shader => {
+                check_ptr_chain_stride(ctx, inst, &mut problems);
+            }
             Some(
                 op @ (Op::PtrCastToGeneric | Op::GenericCastToPtr | Op::GenericCastToPtrExplicit),
             ) => check_generic_cast(ctx, inst, op, &mut problems),
@@ -96,6 +100,44 @@ fn check_call(ctx: &Ctx<'_>, inst: Inst<'_>, problems: &mut Problems) {
                 format!("pointer argument {arg} must be a memory object declaration"),
             ));
         }
+    }
+}
+
+/// V-PTR-12 (shaders): the Base of OpPtrAccessChain steps by its type's ArrayStride when its
+/// storage class is explicitly laid out (Uniform, StorageBuffer, PushConstant,
+/// PhysicalStorageBuffer, and Workgroup with WorkgroupMemoryExplicitLayoutKHR).
+fn check_ptr_chain_stride(ctx: &Ctx<'_>, inst: Inst<'_>, problems: &mut Problems) {
+    let Some(&base) = inst.words().get(3) else {
+        return;
+    };
+    let Some(base_type) = ctx.type_of(Id(base)) else {
+        return;
+    };
+    let Some((class, _)) = ctx.pointer(base_type) else {
+        return;
+    };
+    let laid_out = match S::from_u32(class) {
+        Some(S::Uniform | S::StorageBuffer | S::PushConstant | S::PhysicalStorageBuffer) => true,
+        Some(S::Workgroup) => {
+            ctx.has_cap(spv_reader::spirv::Capability::WorkgroupMemoryExplicitLayoutKHR)
+        }
+        _ => false,
+    };
+    if laid_out
+        && ctx
+            .m
+            .decoration(base_type, spv_reader::spirv::Decoration::ArrayStride)
+            .is_none()
+    {
+        problems.push((
+            "V-PTR-12",
+            inst.index(),
+            Id(base),
+            format!(
+                "OpPtrAccessChain must have a Base whose type is decorated with ArrayStride \
+                 ({base_type} is not)"
+            ),
+        ));
     }
 }
 

@@ -268,7 +268,8 @@ fn spec(b: B) -> Option<Spec> {
             Output,
             Some(&[X::Vertex, X::Geometry, X::MeshNV, X::MeshEXT]),
         ),
-        B::HitTNV | B::RayTminKHR | B::RayTmaxKHR => simple(F32, Input, Some(RAY_HIT_MISS_T)),
+        B::RayTminKHR | B::RayTmaxKHR => simple(F32, Input, Some(RAY_HIT_MISS)),
+        B::HitTNV => simple(F32, Input, Some(&[X::AnyHitKHR, X::ClosestHitKHR])),
         B::HitKindKHR => simple(I32, Input, Some(&[X::AnyHitKHR, X::ClosestHitKHR])),
         B::InstanceCustomIndexKHR | B::InstanceId | B::RayGeometryIndexKHR => {
             simple(I32, Input, Some(RAY_HIT))
@@ -286,9 +287,6 @@ fn spec(b: B) -> Option<Spec> {
         _ => return None,
     })
 }
-
-/// RayTmin/RayTmax (and HitT) are read in the hit and miss stages.
-const RAY_HIT_MISS_T: &[X] = RAY_HIT_MISS;
 
 /// Built-ins whose objects spirv-val checks only where they are declared: subgroup values
 /// and masks (never struct members, always Input).
@@ -315,7 +313,7 @@ struct Applied {
 }
 
 /// Every `OpDecorate`/`OpMemberDecorate ... BuiltIn` of the module, in module order.
-pub(crate) fn builtin_decorations(ctx: &Ctx<'_>) -> Vec<(Id, Option<u32>, u32, InstIndex)> {
+fn builtin_decorations(ctx: &Ctx<'_>) -> Vec<(Id, Option<u32>, u32, InstIndex)> {
     let builtin = D::BuiltIn as u32;
     let mut out = Vec::new();
     for inst in ctx.m.instructions() {
@@ -513,7 +511,13 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &Facts) {
             let Some(deps) = dependents.get(&id.0) else {
                 continue;
             };
-            inherited.extend(deps.iter().copied());
+            // Each (decoration, classes) once: an id naming several dependents of one
+            // built-in would otherwise multiply the entries at every level of nesting.
+            for &dep in deps {
+                if !inherited.contains(&dep) {
+                    inherited.push(dep);
+                }
+            }
         }
         if inherited.is_empty() {
             continue;
@@ -544,7 +548,12 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &Facts) {
         }
         // Module-scope declarations pass the dependence on (spirv-val stops at functions).
         if !in_function && let Some(r) = result {
-            dependents.entry(r.0).or_default().extend(inherited);
+            let entry = dependents.entry(r.0).or_default();
+            for dep in inherited {
+                if !entry.contains(&dep) {
+                    entry.push(dep);
+                }
+            }
         }
     }
     for (rule, at, id, message) in found.problems {

@@ -14,7 +14,7 @@
 //! Location must be a Block whose members carry them; the missing-Location cases are V-DEC-2
 //! (`decorations`).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use spv_reader::spirv::{Decoration as D, ExecutionModel as X, Op, StorageClass as S};
 use spv_reader::{Id, InstIndex, Type};
@@ -30,11 +30,25 @@ const MAX_LOCATION_COMPONENTS: u32 = 4096 * 4;
 struct MemberLocated(Id);
 
 /// The locations `ty` consumes (see the module documentation).
-fn locations(ctx: &Ctx<'_>, ty: Id, depth: usize) -> Result<u32, MemberLocated> {
+fn locations(ctx: &Ctx<'_>, ty: Id) -> Result<u32, MemberLocated> {
+    locations_memo(ctx, ty, 0, &mut HashMap::new())
+}
+
+/// [`locations`], each type measured once (`memo`): types that share members cost their
+/// size, not their unfolded size.
+fn locations_memo(
+    ctx: &Ctx<'_>,
+    ty: Id,
+    depth: usize,
+    memo: &mut HashMap<u32, u32>,
+) -> Result<u32, MemberLocated> {
     if depth > MAX_TYPE_DEPTH {
         return Ok(0);
     }
-    Ok(match ctx.ty(ty) {
+    if let Some(&known) = memo.get(&ty.0) {
+        return Ok(known);
+    }
+    let count = match ctx.ty(ty) {
         Some(Type::Int { .. } | Type::Float { .. }) => 1,
         Some(Type::Vector { component, count }) => {
             if ctx.width(*component) == Some(64) && *count > 2 {
@@ -44,10 +58,10 @@ fn locations(ctx: &Ctx<'_>, ty: Id, depth: usize) -> Result<u32, MemberLocated> 
             }
         }
         Some(Type::Matrix { column, count }) => {
-            locations(ctx, *column, depth + 1)?.saturating_mul(*count)
+            locations_memo(ctx, *column, depth + 1, memo)?.saturating_mul(*count)
         }
         Some(Type::Array { element, length }) => {
-            let per = locations(ctx, *element, depth + 1)?;
+            let per = locations_memo(ctx, *element, depth + 1, memo)?;
             match int32_constant(ctx, *length) {
                 Some(n) => per.saturating_mul(n),
                 None => per,
@@ -64,12 +78,14 @@ fn locations(ctx: &Ctx<'_>, ty: Id, depth: usize) -> Result<u32, MemberLocated> 
             }
             let mut sum = 0u32;
             for &m in members {
-                sum = sum.saturating_add(locations(ctx, m, depth + 1)?);
+                sum = sum.saturating_add(locations_memo(ctx, m, depth + 1, memo)?);
             }
             sum
         }
         _ => 0,
-    })
+    };
+    memo.insert(ty.0, count);
+    Ok(count)
 }
 
 /// The components a scalar or vector consumes (0 for other types).
@@ -264,9 +280,11 @@ fn claim_variable(
             }
             _ => (ty, 1),
         };
-        let per = locations(ctx, element, 0).map_err(|MemberLocated(id)| member_located(id))?;
+        let per = locations(ctx, element).map_err(|MemberLocated(id)| member_located(id))?;
         let width = components(ctx, element);
-        for k in 0..count {
+        // Bounded by the tracked components: elements past them claim nothing (and an
+        // element of no locations would otherwise repeat the same claim).
+        for k in 0..count.min(MAX_LOCATION_COMPONENTS) {
             let at = location.saturating_add(per.saturating_mul(k));
             if at.saturating_mul(4) >= MAX_LOCATION_COMPONENTS {
                 break;
@@ -295,7 +313,7 @@ fn claim_variable(
         let Some(location) = value(D::Location) else {
             return Ok(());
         };
-        let per = locations(ctx, member, 0).map_err(|MemberLocated(id)| member_located(id))?;
+        let per = locations(ctx, member).map_err(|MemberLocated(id)| member_located(id))?;
         let component = value(D::Component).unwrap_or(0);
         if let Some(c) = claimed.claim(location, per, component, components(ctx, member)) {
             return Err(conflict(c, claimed));
