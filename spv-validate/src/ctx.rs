@@ -13,7 +13,7 @@ use spv_reader::{Id, InstIndex, Module, Type};
 use crate::caps::CapabilitySet;
 use crate::diag::{Diagnostic, disassemble};
 use crate::env::TargetEnv;
-use crate::operands::{Kind, read_instruction};
+use crate::operands::{Kind, Operand, decode, read_instruction};
 
 /// Words of the module header before the first instruction (SPIR-V §2.3).
 const HEADER_WORDS: usize = 5;
@@ -472,6 +472,45 @@ pub(crate) struct Ctx<'m> {
 }
 
 impl<'m> Ctx<'m> {
+    /// The decoded operands (kinds and word positions) of instruction `i`, empty when it does
+    /// not decode. The index keeps only the referring ids, so this decodes on every call: for
+    /// the few rules that need operand kinds or positions, after they filtered by opcode.
+    pub(crate) fn operands(&self, i: InstIndex) -> Vec<Operand> {
+        let mut out = Vec::new();
+        if let Some(inst) = self.m.inst(i)
+            && decode(inst, &mut out).is_err()
+        {
+            out.clear();
+        }
+        out
+    }
+
+    /// The `<id>` operands of `inst` that refer to other definitions (every id but the
+    /// Result), with their kinds, in operand order.
+    pub(crate) fn id_refs<'a>(
+        &'a self,
+        inst: spv_reader::Inst<'_>,
+    ) -> impl Iterator<Item = (Kind, Id)> + 'a {
+        self.ix.refs(inst.index()).iter().map(|r| (r.kind, r.id))
+    }
+
+    /// The opcode of a module instruction, from the index.
+    pub(crate) fn reader_op(&self, inst: spv_reader::Inst<'_>) -> Option<Op> {
+        self.ix.inst(inst.index()).and_then(|v| v.op)
+    }
+
+    /// The index in `m.functions()` of the function holding instruction `i` ([`NONE`] outside
+    /// functions).
+    pub(crate) fn inst_func(&self, i: InstIndex) -> Option<&u32> {
+        self.ix.inst(i).map(|v| &v.func)
+    }
+
+    /// For an id defined inside a function, the function's index in `m.functions()`
+    /// ([`NONE`] otherwise).
+    pub(crate) fn id_func(&self, id: Id) -> Option<&u32> {
+        self.ix.id(id).map(|info| &info.func)
+    }
+
     /// The shared state over `m` and its index `ix`.
     pub(crate) fn new(m: &'m Module, ix: &'m Index<'m>, env: TargetEnv) -> Self {
         let version = m.header().version.1;
@@ -656,33 +695,34 @@ impl<'m> Ctx<'m> {
         }
     }
 
-    /// Whether `ty` is or contains (through arrays and structs) a type satisfying `pred`.
-    /// Depth is bounded by [`crate::limits::MAX_TYPE_DEPTH`].
+    /// Whether `ty` is or contains (through arrays, structs, matrices and vectors) a type
+    /// satisfying `pred`. Each type is visited once, so types that share members (a struct of
+    /// two copies of a struct of two copies ...) cost their size, not their unfolded size; at
+    /// most [`crate::limits::MAX_TYPE_DEPTH`] levels are followed.
     pub(crate) fn contains(&self, ty: Id, pred: &dyn Fn(&Type) -> bool) -> bool {
-        self.contains_at(ty, pred, 0)
-    }
-
-    fn contains_at(&self, ty: Id, pred: &dyn Fn(&Type) -> bool, depth: usize) -> bool {
-        if depth > crate::limits::MAX_TYPE_DEPTH {
-            return false;
-        }
-        let Some(t) = self.ty(ty) else {
-            return false;
-        };
-        if pred(t) {
-            return true;
-        }
-        match t {
-            Type::Array { element, .. } | Type::RuntimeArray { element } => {
-                self.contains_at(*element, pred, depth + 1)
+        let mut visited: std::collections::HashSet<u32> = std::collections::HashSet::new();
+        let mut stack: Vec<(Id, usize)> = vec![(ty, 0)];
+        while let Some((ty, depth)) = stack.pop() {
+            if depth > crate::limits::MAX_TYPE_DEPTH || !visited.insert(ty.0) {
+                continue;
             }
-            Type::Struct { members } => members
-                .iter()
-                .any(|&m| self.contains_at(m, pred, depth + 1)),
-            Type::Matrix { column, .. } => self.contains_at(*column, pred, depth + 1),
-            Type::Vector { component, .. } => self.contains_at(*component, pred, depth + 1),
-            _ => false,
+            let Some(t) = self.ty(ty) else { continue };
+            if pred(t) {
+                return true;
+            }
+            match t {
+                Type::Array { element, .. } | Type::RuntimeArray { element } => {
+                    stack.push((*element, depth + 1));
+                }
+                Type::Struct { members } => {
+                    stack.extend(members.iter().map(|&m| (m, depth + 1)));
+                }
+                Type::Matrix { column, .. } => stack.push((*column, depth + 1)),
+                Type::Vector { component, .. } => stack.push((*component, depth + 1)),
+                _ => {}
+            }
         }
+        false
     }
 
     /// The block index holding the definition of value `id` inside function `func`, if the

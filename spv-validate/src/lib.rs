@@ -7,6 +7,17 @@
 //! after a failure unless continuing would only repeat the same problem — and returns
 //! either the [`ModuleInfo`] facts later stages rely on or the [`Diagnostics`].
 //!
+//! Client-API rules (the digest's "\[client\]" rules) apply only in that client's environment.
+//! Under Vulkan they are the Vulkan parts of core rule families (e.g. V-LAYOUT-4 block
+//! layout, V-LAYOUT-10 Block decorations, V-MM-1/V-MM-2 scopes and orderings, V-DEC-7
+//! duplicate built-ins, V-CAP-1 storage-image formats) plus families of their own:
+//! V-VK-BUILTIN-1…5 for built-in variables (type, storage class, execution model, forbidden
+//! forms, needed capabilities; the table is in `checks/vulkan_builtins.rs`),
+//! V-VK-LOCATION-1 and V-VK-INTERFACE-1 for interface locations and interpolation
+//! decorations. The crate's `RULES.md` lists the client rules, the digest rules enforced
+//! under another id (aliases), and the ones deliberately not enforced because spirv-val
+//! accepts modules breaking them.
+//!
 //! The reference is spirv-val 2025.5: the verdict (valid or not) is meant to agree with it
 //! on every module; [`mutate`] builds the mutated modules that measure this.
 //!

@@ -233,6 +233,11 @@ fn check_target(ctx: &mut Ctx<'_>, a: &Applied<'_>) {
         return;
     }
     let def_op = ctx.def_op(t);
+    if def_op == Some(Op::DecorationGroup) {
+        // A group's decorations are judged where OpGroupDecorate applies them (spirv-val
+        // 2025.5 accepts, e.g., Restrict on a group of variables).
+        return;
+    }
     let is_var = def_op == Some(Op::Variable);
     let fail = |ctx: &mut Ctx<'_>, what: &str| {
         ctx.err(
@@ -286,13 +291,17 @@ fn check_target(ctx: &mut Ctx<'_>, a: &Applied<'_>) {
         return;
     }
     match d {
-        D::BuiltIn if !(is_var || ctx.m.constant(t).is_some()) => {
-            ctx.err(
-                "V-DEC-2",
-                a.inst,
-                &[t],
-                "BuiltIns can only target variables, structure members or constants",
-            );
+        // WorkgroupSize decorates a constant, every other built-in a variable (spirv-val
+        // 2025.5 rejects the other combinations, the deprecated forms of SPIR-V §3.2.20).
+        D::BuiltIn => {
+            let workgroup_size =
+                a.operands.first() == Some(&(spv_reader::spirv::BuiltIn::WorkgroupSize as u32));
+            let constant = ctx.m.constant(t).is_some();
+            if workgroup_size && !constant {
+                fail(ctx, "a constant for WorkgroupSize");
+            } else if !workgroup_size && !is_var {
+                fail(ctx, "a variable");
+            }
         }
         D::Location
         | D::Component

@@ -146,10 +146,10 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) -> bool {
                 );
             }
         }
-        if !g.capabilities.is_empty()
-            && !ctx.caps.any(g.capabilities)
-            && !g.extensions.iter().any(|e| ctx.has_ext(e))
-        {
+        // An opcode listing capabilities needs one of them even when its extension is
+        // declared (spirv-val 2025.5: OpTypeRayQueryKHR needs RayQueryKHR beside
+        // SPV_KHR_ray_query).
+        if !g.capabilities.is_empty() && !ctx.caps.any(g.capabilities) {
             let names: Vec<String> = g.capabilities.iter().map(|c| format!("{c:?}")).collect();
             ctx.err(
                 "V-CAP-1",

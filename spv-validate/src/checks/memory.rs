@@ -784,35 +784,35 @@ pub(crate) fn check_array_length(ctx: &mut Ctx<'_>, inst: &Inst<'_>) {
 }
 
 /// The first explicit-layout decoration (Offset, ArrayStride, MatrixStride) found on `ty`
-/// or, recursively, on its members and elements.
+/// or, recursively, on its members and elements. Each type is visited once (types that share
+/// members would otherwise unfold exponentially), at most `MAX_TYPE_DEPTH` levels deep.
 fn explicit_layout_decoration(ctx: &Ctx<'_>, ty: Id, depth: usize) -> Option<Decoration> {
-    if depth > crate::limits::MAX_TYPE_DEPTH {
-        return None;
-    }
-    match ctx.ty(ty)? {
-        Type::Array { element, .. } | Type::RuntimeArray { element } => {
-            if decorated(ctx, ty, Decoration::ArrayStride) {
-                return Some(Decoration::ArrayStride);
-            }
-            explicit_layout_decoration(ctx, *element, depth + 1)
+    let mut visited: std::collections::HashSet<u32> = std::collections::HashSet::new();
+    let mut stack: Vec<(Id, usize)> = vec![(ty, depth)];
+    while let Some((ty, depth)) = stack.pop() {
+        if depth > crate::limits::MAX_TYPE_DEPTH || !visited.insert(ty.0) {
+            continue;
         }
-        Type::Struct { members } => {
-            for (k, &m) in members.iter().enumerate() {
-                for d in [Decoration::Offset, Decoration::MatrixStride] {
-                    if ctx
-                        .m
-                        .member_decorations(ty, k as u32)
-                        .any(|x| x.kind == d as u32)
-                    {
-                        return Some(d);
+        match ctx.ty(ty) {
+            Some(Type::Array { element, .. } | Type::RuntimeArray { element }) => {
+                if decorated(ctx, ty, Decoration::ArrayStride) {
+                    return Some(Decoration::ArrayStride);
+                }
+                stack.push((*element, depth + 1));
+            }
+            Some(Type::Struct { members }) => {
+                for k in 0..members.len() as u32 {
+                    for d in [Decoration::Offset, Decoration::MatrixStride] {
+                        if ctx.m.member_decorations(ty, k).any(|x| x.kind == d as u32) {
+                            return Some(d);
+                        }
                     }
                 }
-                if let Some(d) = explicit_layout_decoration(ctx, m, depth + 1) {
-                    return Some(d);
-                }
+                // Members in order: the stack pops the first member first.
+                stack.extend(members.iter().rev().map(|&m| (m, depth + 1)));
             }
-            None
+            _ => {}
         }
-        _ => None,
     }
+    None
 }

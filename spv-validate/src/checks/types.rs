@@ -482,7 +482,11 @@ fn check_array_length(ctx: &mut Ctx<'_>, i: spv_reader::InstIndex, id: Id, lengt
             &[id, length],
             format!("OpTypeArray Length {length} default value must be at least 1: found 0"),
         ),
-        Some(Constant::Scalar { bits, .. }) => {
+        // V-CONST-8: a specialization constant's default value does not make the module
+        // invalid (SPIR-V §2.12); only a fixed length is judged.
+        Some(Constant::Scalar {
+            bits, spec: false, ..
+        }) => {
             let masked = if width >= 64 {
                 *bits
             } else {
@@ -506,24 +510,41 @@ fn contains_runtime_array(ctx: &Ctx<'_>, ty: Id) -> bool {
     ctx.contains(ty, &|t| matches!(t, Type::RuntimeArray { .. }))
 }
 
-/// Nesting depth of structures inside `ty` (bounded).
+/// Nesting depth of structures inside `ty`. Each type is measured once (`memo`), so types
+/// that share members cost their size, not their unfolded size; past
+/// [`MAX_STRUCT_DEPTH`] + 1 levels the walk stops with a depth over the limit.
 fn struct_depth(ctx: &Ctx<'_>, ty: Id, depth: usize) -> usize {
+    let mut memo: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
+    struct_depth_memo(ctx, ty, depth, &mut memo)
+}
+
+fn struct_depth_memo(
+    ctx: &Ctx<'_>,
+    ty: Id,
+    depth: usize,
+    memo: &mut std::collections::HashMap<u32, usize>,
+) -> usize {
     if depth > MAX_STRUCT_DEPTH + 1 {
-        return depth;
+        return MAX_STRUCT_DEPTH + 2;
     }
-    match ctx.ty(ty) {
+    if let Some(&known) = memo.get(&ty.0) {
+        return known;
+    }
+    let below = match ctx.ty(ty) {
         Some(Type::Struct { members }) => {
-            1 + members
-                .iter()
-                .map(|&m| struct_depth(ctx, m, depth + 1))
-                .max()
-                .unwrap_or(0)
+            let mut deepest = 0;
+            for &m in members {
+                deepest = deepest.max(struct_depth_memo(ctx, m, depth + 1, memo));
+            }
+            1 + deepest
         }
         Some(Type::Array { element, .. } | Type::RuntimeArray { element }) => {
-            struct_depth(ctx, *element, depth + 1)
+            struct_depth_memo(ctx, *element, depth + 1, memo)
         }
         _ => 0,
-    }
+    };
+    memo.insert(ty.0, below);
+    below
 }
 
 /// V-TYPE-11: OpTypeImage operands.
