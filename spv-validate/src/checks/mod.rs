@@ -33,6 +33,7 @@ mod memory_model;
 mod pointer_instructions;
 mod sampled_images;
 pub(crate) mod scf;
+mod shader_call_operands;
 mod small_types;
 mod spec_constants;
 mod types;
@@ -88,6 +89,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, scratch: &mut Scratch) -> Facts {
     small_types::check(ctx);
     extended_sets::check(ctx);
     glsl_std_450::check(ctx);
+    shader_call_operands::check(ctx);
     builtin_objects::check(ctx);
     buffer_blocks::check(ctx);
     vulkan_locations::check(ctx);
