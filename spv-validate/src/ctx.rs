@@ -13,7 +13,8 @@ use spv_reader::{Id, InstIndex, Module, Type};
 use crate::caps::CapabilitySet;
 use crate::diag::{Diagnostic, disassemble};
 use crate::env::TargetEnv;
-use crate::operands::{Kind, Operand, decode, read_instruction};
+use crate::operands::{Kind, Operand, decode, grammar_of, read_instruction};
+use spv_reader::rspirv::grammar::OperandKind;
 
 /// Words of the module header before the first instruction (SPIR-V §2.3).
 const HEADER_WORDS: usize = 5;
@@ -483,6 +484,17 @@ impl<'m> Ctx<'m> {
             out.clear();
         }
         out
+    }
+
+    /// Whether the grammar gives `inst`'s opcode an operand of one of `kinds`: the cheap test
+    /// that keeps [`Ctx::operands`] (which decodes) to the instructions that can matter.
+    pub(crate) fn may_have_operand(
+        &self,
+        inst: spv_reader::Inst<'_>,
+        kinds: &[OperandKind],
+    ) -> bool {
+        grammar_of(inst.raw_opcode())
+            .is_some_and(|g| g.operands.iter().any(|o| kinds.contains(&o.kind)))
     }
 
     /// The `<id>` operands of `inst` that refer to other definitions (every id but the

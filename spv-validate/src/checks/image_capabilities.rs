@@ -19,7 +19,11 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
             continue;
         };
         let words = inst.words();
-        for operand in ctx.operands(inst.index()) {
+        let image_operands = ctx.may_have_operand(inst, &[OperandKind::ImageOperands]);
+        for operand in image_operands
+            .then(|| ctx.operands(inst.index()))
+            .unwrap_or_default()
+        {
             if operand.kind != Kind::Enum(OperandKind::ImageOperands) {
                 continue;
             }

@@ -87,6 +87,14 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         if matches!(op, Op::DecorateId | Op::ExecutionModeId) {
             continue;
         }
+        let kinds = [
+            OperandKind::IdScope,
+            OperandKind::IdMemorySemantics,
+            OperandKind::MemoryAccess,
+        ];
+        if !ctx.may_have_operand(inst, &kinds) {
+            continue;
+        }
         let operands = ctx.operands(inst.index());
         if !operands.iter().any(|o| {
             matches!(
