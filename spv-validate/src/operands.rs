@@ -14,6 +14,8 @@ use spv_reader::rspirv::grammar::{self, Instruction, OperandKind, OperandQuantif
 use spv_reader::spirv::{self, Op};
 use spv_reader::{Inst, Module, Type};
 
+use crate::checks::layout::{Section, section_of};
+
 /// What an operand is, as far as validation needs to know.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Kind {
@@ -70,8 +72,11 @@ struct OpEntry {
     compiled: OnceLock<Compiled>,
 }
 
-/// An opcode's operands as [`read_instruction`] decodes them.
+/// An opcode's operands as [`read_instruction`] decodes them, and the facts of the opcode
+/// the passes would otherwise look up for every instruction.
 struct Compiled {
+    /// The module-level section of the opcode (`checks::layout::section_of`).
+    section: Option<Section>,
     /// The grammar's operands as steps.
     plan: Vec<(Step, Quantity)>,
     /// The same operands when they are fixed one-word operands and at most one repeated or
@@ -94,6 +99,7 @@ impl Compiled {
             })
             .collect();
         Compiled {
+            section: section_of(inst.opcode),
             // OpSpecConstantOp's operands continue with the embedded opcode's.
             fixed: (inst.opcode != Op::SpecConstantOp)
                 .then(|| Fixed::of(&plan))
@@ -395,6 +401,7 @@ pub(crate) fn is_type_decl(op: Op) -> bool {
 /// and a Result id, and whether its operands decode.
 pub(crate) struct InstFacts {
     pub(crate) op: Option<Op>,
+    pub(crate) section: Option<Section>,
     pub(crate) type_decl: bool,
     pub(crate) has_type: bool,
     pub(crate) has_result: bool,
@@ -417,6 +424,7 @@ pub(crate) fn read_instruction(
     let Some(entry) = entry(opcode) else {
         return InstFacts {
             op: None,
+            section: None,
             type_decl: false,
             has_type: false,
             has_result: false,
@@ -449,6 +457,7 @@ pub(crate) fn read_instruction(
     }
     InstFacts {
         op: Some(entry.grammar.opcode),
+        section: compiled.section,
         type_decl: entry.type_decl,
         has_type: entry.has_type,
         has_result: entry.has_result,
