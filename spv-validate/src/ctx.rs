@@ -11,6 +11,7 @@ use std::ops::Range;
 use spv_reader::{Id, InstIndex, Module, Type};
 
 use crate::caps::CapabilitySet;
+use crate::checks::layout::Section;
 use crate::diag::{Diagnostic, disassemble};
 use crate::env::TargetEnv;
 use crate::operands::{Kind, Operand, decode, grammar_of, read_instruction};
@@ -29,6 +30,7 @@ pub(crate) struct Inst<'m> {
     index: u32,
     words: &'m [u32],
     op: Option<Op>,
+    section: Option<Section>,
     type_decl: bool,
     decoded: bool,
     /// The function containing the instruction ([`NONE`] outside functions).
@@ -63,6 +65,12 @@ impl<'m> Inst<'m> {
     /// Whether the instruction declares a type.
     pub(crate) fn declares_type(&self) -> bool {
         self.type_decl
+    }
+
+    /// The module-level section of the opcode (`None` for function-body instructions and
+    /// unknown opcodes).
+    pub(crate) fn section(&self) -> Option<Section> {
+        self.section
     }
 
     /// Whether every operand decoded (so that they can be trusted).
@@ -227,6 +235,7 @@ impl<'m> Index<'m> {
                 index,
                 words,
                 op: facts.op,
+                section: facts.section,
                 type_decl: facts.type_decl,
                 decoded: facts.decoded,
                 func: NONE,

@@ -14,6 +14,8 @@ use spv_reader::rspirv::grammar::{self, Instruction, OperandKind, OperandQuantif
 use spv_reader::spirv::{self, Op};
 use spv_reader::{Inst, Module, Type};
 
+use crate::checks::layout::{Section, section_of};
+
 /// What an operand is, as far as validation needs to know.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Kind {
@@ -70,8 +72,11 @@ struct OpEntry {
     compiled: OnceLock<Compiled>,
 }
 
-/// An opcode's operands as [`read_instruction`] decodes them.
+/// An opcode's operands as [`read_instruction`] decodes them, and the facts of the opcode
+/// the passes would otherwise look up for every instruction.
 struct Compiled {
+    /// The module-level section of the opcode (`checks::layout::section_of`).
+    section: Option<Section>,
     /// The grammar's operands as steps.
     plan: Vec<(Step, Quantity)>,
     /// The same operands when they are fixed one-word operands and at most one repeated or
@@ -94,6 +99,7 @@ impl Compiled {
             })
             .collect();
         Compiled {
+            section: section_of(inst.opcode),
             // OpSpecConstantOp's operands continue with the embedded opcode's.
             fixed: (inst.opcode != Op::SpecConstantOp)
                 .then(|| Fixed::of(&plan))
@@ -139,6 +145,10 @@ enum Tail {
     /// Optional operands that the common case leaves out; when present, the plan decodes
     /// the instruction.
     Absent,
+    /// A literal as wide as the type named by word 1 (OpConstant, OpSpecConstant).
+    Number,
+    /// A decoration and its parameters.
+    Decoration,
 }
 
 impl Fixed {
@@ -157,7 +167,8 @@ impl Fixed {
                 Step::Word(kind) if kind.is_ref() => fixed.refs.push((at, kind)),
                 Step::Word(_) => {}
                 Step::Enum(kind) => fixed.enums.push((at, kind)),
-                _ => return None,
+                // The rest is the tail.
+                _ => break,
             }
             fixed.words += 1;
             steps.next();
@@ -169,6 +180,10 @@ impl Fixed {
             [(Step::Word(kind), Quantity::ZeroOrMore)] => Tail::Repeated(*kind),
             [(Step::IdPair, Quantity::ZeroOrMore)] => Tail::IdPairs,
             [(Step::String, Quantity::One)] => Tail::String,
+            [(Step::Other(OperandKind::LiteralContextDependentNumber), Quantity::One)] => {
+                Tail::Number
+            }
+            [(Step::Other(OperandKind::Decoration), Quantity::One)] => Tail::Decoration,
             _ if rest.iter().all(|&(_, q)| q != Quantity::One) => Tail::Absent,
             _ => return None,
         };
@@ -178,9 +193,16 @@ impl Fixed {
     /// Decodes `words` (as `decode_plan` would): appends the referring ids to `out`;
     /// whether the operands decode, `None` when optional operands are present that only the
     /// plan decodes.
-    fn decode(&self, words: &[u32], out: &mut Vec<crate::ctx::Ref>) -> Option<bool> {
+    fn decode(
+        &self,
+        module: &Module,
+        words: &[u32],
+        out: &mut Vec<crate::ctx::Ref>,
+    ) -> Option<bool> {
         let n = words.len();
         let end = self.words + 1;
+        // A decoration's parameter that refers to an id.
+        let mut decoration_ref = None;
         let fits = match self.tail {
             Tail::None => n == end,
             Tail::Optional(_) => n == end || n == end + 1,
@@ -193,6 +215,41 @@ impl Fixed {
             }),
             Tail::Absent if n > end => return None,
             Tail::Absent => n == end,
+            // As `Decoder::literal_words_of_type`, then the literal must end the words.
+            Tail::Number => {
+                let ty = words.get(1).copied().unwrap_or(0);
+                match module.ty(spv_reader::Id(ty)) {
+                    Some(Type::Int { width, .. } | Type::Float { width }) if *width > 0 => {
+                        n == end + width.div_ceil(32) as usize
+                    }
+                    _ => false,
+                }
+            }
+            // As `Decoder::enumerant` for a Decoration, then `Decoder::decoration_params`.
+            Tail::Decoration => {
+                let Some(d) = words.get(end).and_then(|&v| spirv::Decoration::from_u32(v)) else {
+                    return Some(false);
+                };
+                let param = words.get(end + 1).copied();
+                match decoration_params(d) {
+                    DecorationParams::Literal => n == end + 2,
+                    DecorationParams::Enum(kind) => {
+                        n == end + 2 && param.is_some_and(|v| enumerant_known(kind, v))
+                    }
+                    DecorationParams::Scope | DecorationParams::Id if n == end + 2 => {
+                        let kind = if matches!(decoration_params(d), DecorationParams::Scope) {
+                            Kind::Scope
+                        } else {
+                            Kind::Id
+                        };
+                        decoration_ref = param.map(|v| (kind, v));
+                        true
+                    }
+                    DecorationParams::Scope | DecorationParams::Id => false,
+                    DecorationParams::Linkage | DecorationParams::String => return None,
+                    DecorationParams::Rest => true,
+                }
+            }
         };
         if !fits
             || (!self.enums.is_empty()
@@ -211,10 +268,18 @@ impl Fixed {
                 });
             }
         }
+        if let Some((kind, id)) = decoration_ref {
+            out.push(crate::ctx::Ref {
+                kind,
+                id: spv_reader::Id(id),
+            });
+        }
         let kind = match self.tail {
             Tail::Optional(kind) | Tail::Repeated(kind) => kind,
             Tail::IdPairs => Kind::Id,
-            Tail::None | Tail::String | Tail::Absent => return Some(true),
+            Tail::None | Tail::String | Tail::Absent | Tail::Number | Tail::Decoration => {
+                return Some(true);
+            }
         };
         if kind.is_ref() {
             out.extend(
@@ -336,6 +401,7 @@ pub(crate) fn is_type_decl(op: Op) -> bool {
 /// and a Result id, and whether its operands decode.
 pub(crate) struct InstFacts {
     pub(crate) op: Option<Op>,
+    pub(crate) section: Option<Section>,
     pub(crate) type_decl: bool,
     pub(crate) has_type: bool,
     pub(crate) has_result: bool,
@@ -358,6 +424,7 @@ pub(crate) fn read_instruction(
     let Some(entry) = entry(opcode) else {
         return InstFacts {
             op: None,
+            section: None,
             type_decl: false,
             has_type: false,
             has_result: false,
@@ -366,7 +433,10 @@ pub(crate) fn read_instruction(
     };
     let start = out.len();
     let compiled = entry.compiled.get_or_init(|| Compiled::of(entry.grammar));
-    let fixed = compiled.fixed.as_ref().and_then(|f| f.decode(words, out));
+    let fixed = compiled
+        .fixed
+        .as_ref()
+        .and_then(|f| f.decode(m, words, out));
     let decoded = if let Some(ok) = fixed {
         ok
     } else if opcode != Op::SpecConstantOp as u16 {
@@ -387,6 +457,7 @@ pub(crate) fn read_instruction(
     }
     InstFacts {
         op: Some(entry.grammar.opcode),
+        section: compiled.section,
         type_decl: entry.type_decl,
         has_type: entry.has_type,
         has_result: entry.has_result,
@@ -706,40 +777,20 @@ impl Decoder<'_, '_> {
     }
 
     fn decoration_params(&mut self, value: u32) -> Result<(), DecodeError> {
-        use spirv::Decoration as D;
-        let Some(d) = D::from_u32(value) else {
+        let Some(d) = spirv::Decoration::from_u32(value) else {
             return Ok(());
         };
-        match d {
-            D::SpecId
-            | D::ArrayStride
-            | D::MatrixStride
-            | D::Stream
-            | D::Location
-            | D::Component
-            | D::Index
-            | D::Binding
-            | D::DescriptorSet
-            | D::Offset
-            | D::XfbBuffer
-            | D::XfbStride
-            | D::InputAttachmentIndex
-            | D::Alignment
-            | D::MaxByteOffset
-            | D::SecondaryViewportRelativeNV => self.push(Kind::Literal, 1),
-            D::BuiltIn => self.enumerant(OperandKind::BuiltIn, 0),
-            D::FuncParamAttr => self.enumerant(OperandKind::FunctionParameterAttribute, 0),
-            D::FPRoundingMode => self.enumerant(OperandKind::FPRoundingMode, 0),
-            D::FPFastMathMode => self.enumerant(OperandKind::FPFastMathMode, 0),
-            D::UniformId => self.push(Kind::Scope, 1),
-            D::AlignmentId | D::MaxByteOffsetId | D::CounterBuffer => self.push(Kind::Id, 1),
-            D::LinkageAttributes => {
+        match decoration_params(d) {
+            DecorationParams::Literal => self.push(Kind::Literal, 1),
+            DecorationParams::Enum(kind) => self.enumerant(kind, 0),
+            DecorationParams::Scope => self.push(Kind::Scope, 1),
+            DecorationParams::Id => self.push(Kind::Id, 1),
+            DecorationParams::Linkage => {
                 self.string()?;
                 self.enumerant(OperandKind::LinkageType, 0)
             }
-            D::UserSemantic | D::UserTypeGOOGLE => self.string(),
-            // Vendor decorations: their operands stay unchecked trailing words.
-            _ => {
+            DecorationParams::String => self.string(),
+            DecorationParams::Rest => {
                 let n = self.remaining();
                 if n > 0 {
                     self.push(Kind::Literal, n)?;
@@ -747,6 +798,57 @@ impl Decoder<'_, '_> {
                 Ok(())
             }
         }
+    }
+}
+
+/// The parameters a decoration takes (SPIR-V §3.2.19), as the decoders read them.
+#[derive(Clone, Copy)]
+enum DecorationParams {
+    /// One literal number.
+    Literal,
+    /// One enumerant of this kind.
+    Enum(OperandKind),
+    /// One Scope `<id>`.
+    Scope,
+    /// One `<id>`.
+    Id,
+    /// A name string, then a Linkage Type.
+    Linkage,
+    /// One string.
+    String,
+    /// Vendor decorations and those without parameters: any trailing words stay unchecked.
+    Rest,
+}
+
+/// The parameters of decoration `d`.
+fn decoration_params(d: spirv::Decoration) -> DecorationParams {
+    use spirv::Decoration as D;
+    match d {
+        D::SpecId
+        | D::ArrayStride
+        | D::MatrixStride
+        | D::Stream
+        | D::Location
+        | D::Component
+        | D::Index
+        | D::Binding
+        | D::DescriptorSet
+        | D::Offset
+        | D::XfbBuffer
+        | D::XfbStride
+        | D::InputAttachmentIndex
+        | D::Alignment
+        | D::MaxByteOffset
+        | D::SecondaryViewportRelativeNV => DecorationParams::Literal,
+        D::BuiltIn => DecorationParams::Enum(OperandKind::BuiltIn),
+        D::FuncParamAttr => DecorationParams::Enum(OperandKind::FunctionParameterAttribute),
+        D::FPRoundingMode => DecorationParams::Enum(OperandKind::FPRoundingMode),
+        D::FPFastMathMode => DecorationParams::Enum(OperandKind::FPFastMathMode),
+        D::UniformId => DecorationParams::Scope,
+        D::AlignmentId | D::MaxByteOffsetId | D::CounterBuffer => DecorationParams::Id,
+        D::LinkageAttributes => DecorationParams::Linkage,
+        D::UserSemantic | D::UserTypeGOOGLE => DecorationParams::String,
+        _ => DecorationParams::Rest,
     }
 }
 

@@ -94,7 +94,8 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) -> bool {
     for inst in ctx.ix.insts() {
         let i = inst.index();
         let opcode = inst.raw_opcode();
-        let Some(g) = grammar_of(opcode) else {
+        // The index names the opcode exactly when the grammar knows it.
+        let Some(op) = inst.opcode() else {
             all_decoded = false;
             ctx.err(
                 "R-4",
@@ -115,13 +116,15 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) -> bool {
             ctx.err(rule, i, &[], format!("{}: {message}", opcode_name(opcode)));
             continue;
         }
-        let op = g.opcode;
         if op == Op::Capability {
             check_capability_version(ctx, inst);
         }
         if !gated(op) {
             continue;
         }
+        let Some(g) = grammar_of(opcode) else {
+            continue;
+        };
         if let Some((min, max, exts)) = opcode_versions(op) {
             let by_ext = exts.iter().any(|e| ctx.has_ext(e));
             if ctx.version < min && !by_ext {

@@ -3,9 +3,6 @@
 //! before definitions, function-local variables at the start of the entry block, OpPhi at
 //! the start of its block, and OpLine/OpNoLine placement.
 
-use std::sync::OnceLock;
-
-use spv_reader::rspirv::grammar;
 use spv_reader::spirv::{self, Op};
 use spv_reader::{Id, InstIndex};
 
@@ -14,7 +11,7 @@ use crate::diag::opcode_name;
 
 /// The module-level sections of SPIR-V §2.4, in order.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
-enum Section {
+pub(crate) enum Section {
     Capability,
     Extension,
     ExtInstImport,
@@ -81,32 +78,9 @@ pub(crate) fn is_non_semantic(ctx: &Ctx<'_>, inst: &Inst<'_>) -> bool {
             .is_some_and(|name| name.starts_with("NonSemantic."))
 }
 
-/// [`section_of`] read from a table by opcode, computed once per process (the function is
-/// a long match that every instruction would otherwise run).
-fn section_of_cached(op: Op) -> Option<Section> {
-    static TABLE: OnceLock<Vec<Option<Section>>> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut table = Vec::new();
-        for inst in grammar::INSTRUCTION_TABLE.iter() {
-            let k = inst.opcode as usize;
-            if k >= table.len() {
-                table.resize(k + 1, None);
-            }
-            if let Some(slot) = table.get_mut(k) {
-                *slot = section_of(inst.opcode);
-            }
-        }
-        table
-    });
-    match table.get(op as usize) {
-        Some(&section) => section,
-        None => section_of(op),
-    }
-}
-
 /// The module-level section `op` belongs to, `None` for instructions only allowed inside
 /// functions (or allowed in several places: OpLine, OpNoLine, OpUndef, OpExtInst).
-fn section_of(op: Op) -> Option<Section> {
+pub(crate) fn section_of(op: Op) -> Option<Section> {
     Some(match op {
         Op::Capability => Section::Capability,
         Op::Extension => Section::Extension,
@@ -147,7 +121,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
                 in_function = true;
                 current = Section::Functions;
             }
-            check_in_function(ctx, i, op);
+            check_in_function(ctx, i, op, inst.section());
             if op == Op::Function
                 && let Some(f) = m.functions().get(fi as usize)
             {
@@ -169,7 +143,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         if op == Op::MemoryModel {
             memory_models += 1;
         }
-        match section_of_cached(op) {
+        match inst.section() {
             Some(section) if in_function => ctx.err(
                 "V-LAY-1",
                 i,
@@ -244,8 +218,8 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
 
 /// Instructions inside a function: module-level instructions are not allowed, nor are
 /// global variables.
-fn check_in_function(ctx: &mut Ctx<'_>, i: InstIndex, op: Op) {
-    let module_only = match section_of_cached(op) {
+fn check_in_function(ctx: &mut Ctx<'_>, i: InstIndex, op: Op, section: Option<Section>) {
+    let module_only = match section {
         Some(Section::Functions) => false,
         Some(Section::Types) => !matches!(op, Op::Variable | Op::UntypedVariableKHR),
         Some(_) => true,
