@@ -19,11 +19,12 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
             continue;
         };
         let words = inst.words();
-        let image_operands = ctx.may_have_operand(inst, &[OperandKind::ImageOperands]);
-        for operand in image_operands
-            .then(|| ctx.operands(inst.index()))
-            .unwrap_or_default()
-        {
+        let operands = if ctx.may_have_operand(inst, &[OperandKind::ImageOperands]) {
+            ctx.operands(inst.index())
+        } else {
+            Vec::new()
+        };
+        for operand in operands {
             if operand.kind != Kind::Enum(OperandKind::ImageOperands) {
                 continue;
             }
