@@ -11,107 +11,14 @@ pub(crate) struct CapabilitySet {
     raw: Vec<u32>,
 }
 
-/// What each capability implicitly declares (SPIR-V §3.2.30, the "Implicitly Declares"
-/// column); capabilities that imply nothing are absent.
-fn implies(cap: C) -> &'static [C] {
-    match cap {
-        C::Shader => &[C::Matrix],
-        C::Geometry
-        | C::Tessellation
-        | C::AtomicStorage
-        | C::ImageGatherExtended
-        | C::StorageImageMultisample
-        | C::UniformBufferArrayDynamicIndexing
-        | C::SampledImageArrayDynamicIndexing
-        | C::StorageBufferArrayDynamicIndexing
-        | C::StorageImageArrayDynamicIndexing
-        | C::ClipDistance
-        | C::CullDistance
-        | C::SampleRateShading
-        | C::SampledRect
-        | C::InputAttachment
-        | C::SparseResidency
-        | C::MinLod
-        | C::SampledCubeArray
-        | C::ImageMSArray
-        | C::StorageImageExtendedFormats
-        | C::ImageQuery
-        | C::DerivativeControl
-        | C::InterpolationFunction
-        | C::TransformFeedback
-        | C::StorageImageReadWithoutFormat
-        | C::StorageImageWriteWithoutFormat
-        | C::DrawParameters
-        | C::MultiView
-        | C::VariablePointersStorageBuffer
-        | C::PhysicalStorageBufferAddresses
-        | C::ShaderNonUniform
-        | C::RuntimeDescriptorArray
-        | C::DemoteToHelperInvocation
-        | C::Float16ImageAMD
-        | C::ImageGatherBiasLodAMD
-        | C::FragmentMaskAMD
-        | C::StencilExportEXT
-        | C::ImageReadWriteLodAMD
-        | C::Int64ImageEXT
-        | C::ShaderClockKHR
-        | C::FragmentShadingRateKHR
-        | C::RayQueryKHR
-        | C::RayTracingKHR
-        | C::RayTracingNV
-        | C::RayTracingProvisionalKHR
-        | C::RayQueryProvisionalKHR
-        | C::MeshShadingNV
-        | C::MeshShadingEXT
-        | C::FragmentShaderSampleInterlockEXT
-        | C::FragmentShaderPixelInterlockEXT
-        | C::FragmentShaderShadingRateInterlockEXT
-        | C::FragmentBarycentricKHR
-        | C::SampleMaskPostDepthCoverage
-        | C::GeometryShaderPassthroughNV
-        | C::ShaderViewportIndexLayerEXT
-        | C::ShaderViewportMaskNV => &[C::Shader],
-        C::Vector16
-        | C::Float16Buffer
-        | C::ImageBasic
-        | C::Pipes
-        | C::DeviceEnqueue
-        | C::LiteralSampler
-        | C::NamedBarrier => &[C::Kernel],
-        C::Int64Atomics => &[C::Int64],
-        C::ImageReadWrite | C::ImageMipmap => &[C::ImageBasic],
-        C::TessellationPointSize => &[C::Tessellation],
-        C::GeometryPointSize | C::GeometryStreams | C::MultiViewport => &[C::Geometry],
-        C::ImageCubeArray => &[C::SampledCubeArray],
-        C::ImageRect => &[C::SampledRect],
-        C::GenericPointer => &[C::Addresses],
-        C::Image1D => &[C::Sampled1D],
-        C::ImageBuffer => &[C::SampledBuffer],
-        C::SubgroupDispatch => &[C::DeviceEnqueue],
-        C::PipeStorage => &[C::Pipes],
-        C::GroupNonUniformVote
-        | C::GroupNonUniformArithmetic
-        | C::GroupNonUniformBallot
-        | C::GroupNonUniformShuffle
-        | C::GroupNonUniformShuffleRelative
-        | C::GroupNonUniformClustered
-        | C::GroupNonUniformQuad
-        | C::GroupNonUniformPartitionedNV => &[C::GroupNonUniform],
-        C::UniformAndStorageBuffer16BitAccess => &[C::StorageBuffer16BitAccess],
-        C::UniformAndStorageBuffer8BitAccess => &[C::StorageBuffer8BitAccess],
-        C::VariablePointers => &[C::VariablePointersStorageBuffer],
-        C::InputAttachmentArrayDynamicIndexing => &[C::InputAttachment],
-        C::UniformTexelBufferArrayDynamicIndexing => &[C::SampledBuffer],
-        C::StorageTexelBufferArrayDynamicIndexing => &[C::ImageBuffer],
-        C::UniformBufferArrayNonUniformIndexing
-        | C::SampledImageArrayNonUniformIndexing
-        | C::StorageBufferArrayNonUniformIndexing
-        | C::StorageImageArrayNonUniformIndexing => &[C::ShaderNonUniform],
-        C::InputAttachmentArrayNonUniformIndexing => &[C::InputAttachment, C::ShaderNonUniform],
-        C::UniformTexelBufferArrayNonUniformIndexing => &[C::SampledBuffer, C::ShaderNonUniform],
-        C::StorageTexelBufferArrayNonUniformIndexing => &[C::ImageBuffer, C::ShaderNonUniform],
-        _ => &[],
-    }
+/// What a capability implicitly declares (SPIR-V §3.2.30, the "Implicitly Declares"
+/// column), read from the grammar tables of the SPIR-V SDK rspirv was generated from (the
+/// grammar lists it as the capability enumerant's own capabilities). A hand-written list went
+/// wrong where extensions are concerned (FragmentBarycentricKHR implies nothing;
+/// ShaderViewportIndexLayerEXT implies MultiViewport, not Shader), and spirv-val reads the
+/// same grammar.
+fn implies(cap: C) -> Vec<C> {
+    spv_reader::rspirv::dr::Operand::Capability(cap).required_capabilities()
 }
 
 impl CapabilitySet {
@@ -123,7 +30,7 @@ impl CapabilitySet {
         // capabilities, so the loop ends.
         while let Some(&v) = raw.get(i) {
             if let Some(cap) = C::from_u32(v) {
-                for &implied in implies(cap) {
+                for implied in implies(cap) {
                     if !raw.contains(&(implied as u32)) {
                         raw.push(implied as u32);
                     }

@@ -7,9 +7,10 @@
 use spv_reader::spirv::Op;
 use spv_reader::{Id, InstIndex};
 
-use crate::ctx::{Ctx, NONE};
+use crate::ctx::{Ctx, Index, NONE};
 use crate::dom::{DomTree, Graph};
 use crate::operands::Kind;
+use crate::scratch::Scratch;
 
 /// A header's merge instruction, resolved to block indices.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -24,6 +25,7 @@ pub(crate) struct Merge {
 }
 
 /// The control-flow facts of one function definition.
+#[derive(Default)]
 pub(crate) struct FuncCfg {
     /// Index of the function in `Module::functions()`.
     pub(crate) func: u32,
@@ -40,12 +42,12 @@ pub(crate) struct FuncCfg {
 impl FuncCfg {
     /// Successor block indices of block `b`.
     pub(crate) fn succs(&self, b: u32) -> &[u32] {
-        self.graph.succs.get(b as usize).map_or(&[], |v| v)
+        self.graph.succs(b)
     }
 
     /// Predecessor block indices of block `b`.
     pub(crate) fn preds(&self, b: u32) -> &[u32] {
-        self.graph.preds.get(b as usize).map_or(&[], |v| v)
+        self.graph.preds(b)
     }
 
     /// Whether block `b` is reachable from the entry along branch edges.
@@ -61,44 +63,65 @@ pub(crate) fn block_of_label(ctx: &Ctx<'_>, func: u32, label: Id) -> Option<u32>
 }
 
 /// The branch targets (label ids) named by a terminator, in operand order.
-pub(crate) fn branch_targets(ctx: &Ctx<'_>, term: InstIndex) -> Vec<Id> {
-    let Some(inst) = ctx.m.inst(term) else {
-        return Vec::new();
-    };
-    let ids = ctx.id_refs(inst).filter(|(o, _)| o.kind == Kind::Id);
-    match ctx.op_of(inst) {
-        Some(Op::Branch) => ids.map(|(_, id)| id).take(1).collect(),
+pub(crate) fn branch_targets<'m>(
+    ix: &'m Index<'m>,
+    term: InstIndex,
+) -> impl Iterator<Item = Id> + 'm {
+    let (skip, take) = match ix.inst(term).and_then(|t| t.opcode()) {
+        Some(Op::Branch) => (0, 1),
         // Condition first, then the two labels.
-        Some(Op::BranchConditional) => ids.skip(1).take(2).map(|(_, id)| id).collect(),
+        Some(Op::BranchConditional) => (1, 2),
         // Selector first, then Default and the case labels.
-        Some(Op::Switch) => ids.skip(1).map(|(_, id)| id).collect(),
-        _ => Vec::new(),
-    }
+        Some(Op::Switch) => (1, usize::MAX),
+        _ => (0, 0),
+    };
+    ix.refs(term)
+        .iter()
+        .filter(|r| r.kind == Kind::Id)
+        .skip(skip)
+        .take(take)
+        .map(|r| r.id)
 }
 
-/// Builds the CFG of every function definition (declarations have none).
-pub(crate) fn build(ctx: &Ctx<'_>) -> Vec<FuncCfg> {
-    let mut out = Vec::new();
+/// Builds the CFG of every function definition (declarations have none); uses the edge,
+/// mark, traversal and dominator buffers of `scratch`.
+pub(crate) fn build(ctx: &Ctx<'_>, scratch: &mut Scratch) -> Vec<FuncCfg> {
+    // The CFGs of an earlier module, rebuilt in place.
+    let mut out = std::mem::take(&mut scratch.cfgs);
+    let mut used = 0;
     for (fi, f) in ctx.m.functions().iter().enumerate() {
         if f.blocks.is_empty() {
             continue;
         }
+        if used == out.len() {
+            out.push(FuncCfg::default());
+        }
+        let Some(cfg) = out.get_mut(used) else {
+            continue;
+        };
+        used += 1;
         let fi = fi as u32;
         let n = f.blocks.len();
-        let mut graph = Graph::new(n);
-        let mut merges = Vec::with_capacity(n);
+        let edges = &mut scratch.edges;
+        edges.clear();
+        // The block whose targets last named each block: duplicates are dropped.
+        let named_by = &mut scratch.marks;
+        named_by.clear();
+        named_by.resize(n, NONE);
+        let merges = &mut cfg.merges;
+        merges.clear();
         for (bi, b) in f.blocks.iter().enumerate() {
-            let mut seen: Vec<u32> = Vec::new();
-            for label in branch_targets(ctx, b.terminator) {
+            for label in branch_targets(ctx.ix, b.terminator) {
                 if let Some(t) = block_of_label(ctx, fi, label)
-                    && !seen.contains(&t)
+                    && let Some(by) = named_by.get_mut(t as usize)
+                    && *by != bi as u32
                 {
-                    seen.push(t);
-                    graph.add_edge(bi as u32, t);
+                    *by = bi as u32;
+                    edges.push((bi as u32, t));
                 }
             }
             let merge = b.merge.and_then(|mi| {
-                let inst = ctx.m.inst(mi)?;
+                let inst = ctx.ix.inst(mi)?;
                 let words = inst.words();
                 let label = |i: usize| {
                     words
@@ -114,25 +137,22 @@ pub(crate) fn build(ctx: &Ctx<'_>) -> Vec<FuncCfg> {
             });
             merges.push(merge);
         }
-        let reachable = {
-            let mut r = vec![false; n];
-            for b in graph.post_order(0) {
-                if let Some(x) = r.get_mut(b as usize) {
-                    *x = true;
-                }
+        cfg.func = fi;
+        cfg.graph.rebuild(n, edges);
+        let order = &mut scratch.order;
+        cfg.graph
+            .post_order_into(0, &mut scratch.seen, &mut scratch.stack, order);
+        cfg.reachable.clear();
+        cfg.reachable.resize(n, false);
+        for &b in order.iter() {
+            if let Some(x) = cfg.reachable.get_mut(b as usize) {
+                *x = true;
             }
-            r
-        };
+        }
         // spirv-val computes dominators by a traversal from the entry block, so blocks the
         // entry does not reach have no dominator and are not ordered (checked with probes).
-        let dom = DomTree::new(&graph, 0);
-        out.push(FuncCfg {
-            func: fi,
-            graph,
-            merges,
-            reachable,
-            dom,
-        });
+        cfg.dom.rebuild(&cfg.graph, 0, &mut scratch.dom);
     }
+    out.truncate(used);
     out
 }

@@ -6,20 +6,463 @@
 //! vector?", "how many components?"), so that every check answers them the same way.
 
 use spv_reader::spirv::{self, Op};
-use spv_reader::{Id, Inst, InstIndex, Module, Type};
+use std::ops::Range;
+
+use spv_reader::{Id, InstIndex, Module, Type};
 
 use crate::caps::CapabilitySet;
+use crate::checks::layout::Section;
 use crate::diag::{Diagnostic, disassemble};
 use crate::env::TargetEnv;
-use crate::operands::{Operand, decode};
+use crate::operands::{Kind, Operand, decode, grammar_of, read_instruction};
+use spv_reader::rspirv::grammar::OperandKind;
+
+/// Words of the module header before the first instruction (SPIR-V §2.3).
+const HEADER_WORDS: usize = 5;
 
 /// Marks an absent index in the dense `u32` tables.
 pub(crate) const NONE: u32 = u32::MAX;
+
+/// One instruction as the checks see it: its words with the opcode, Result Type and Result
+/// id read once (a cheap copy, unlike re-reading them through the module for every pass).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Inst<'m> {
+    index: u32,
+    words: &'m [u32],
+    op: Option<Op>,
+    section: Option<Section>,
+    type_decl: bool,
+    decoded: bool,
+    /// The function containing the instruction ([`NONE`] outside functions).
+    func: u32,
+    /// Its referring ids: `Index::refs[refs.0..refs.1]`.
+    refs: (u32, u32),
+    result_type: Option<Id>,
+    result: Option<Id>,
+}
+
+impl<'m> Inst<'m> {
+    /// The instruction's position in module order.
+    pub(crate) fn index(&self) -> InstIndex {
+        InstIndex(self.index)
+    }
+
+    /// All words of the instruction, the opcode word included.
+    pub(crate) fn words(&self) -> &'m [u32] {
+        self.words
+    }
+
+    /// The opcode as written (low 16 bits of the first word).
+    pub(crate) fn raw_opcode(&self) -> u16 {
+        self.words.first().map_or(0, |w| (w & 0xFFFF) as u16)
+    }
+
+    /// The opcode, `None` when the grammar does not know it.
+    pub(crate) fn opcode(&self) -> Option<Op> {
+        self.op
+    }
+
+    /// Whether the instruction declares a type.
+    pub(crate) fn declares_type(&self) -> bool {
+        self.type_decl
+    }
+
+    /// The module-level section of the opcode (`None` for function-body instructions and
+    /// unknown opcodes).
+    pub(crate) fn section(&self) -> Option<Section> {
+        self.section
+    }
+
+    /// Whether every operand decoded (so that they can be trusted).
+    pub(crate) fn decoded(&self) -> bool {
+        self.decoded
+    }
+
+    /// The index in `m.functions()` of the function containing the instruction, [`NONE`]
+    /// outside functions.
+    pub(crate) fn func(&self) -> u32 {
+        self.func
+    }
+
+    /// The Result Type id, for opcodes that have one.
+    pub(crate) fn result_type(&self) -> Option<Id> {
+        self.result_type
+    }
+
+    /// The Result id, for opcodes that have one.
+    pub(crate) fn result_id(&self) -> Option<Id> {
+        self.result
+    }
+}
+
+/// What the checks look up over and over, computed once per module: every instruction's
+/// view and decoded operands, and dense per-id tables (the defining instruction, which
+/// function and block define each id). Kept apart from [`Ctx`] so that a pass can iterate
+/// it while recording diagnostics in the context.
+pub(crate) struct Index<'m> {
+    /// Every instruction, in module order.
+    insts: Vec<Inst<'m>>,
+    /// Every instruction's `<id>` operands that refer to other definitions (every id but
+    /// the Result), back to back in instruction order.
+    refs: Vec<Ref>,
+    /// The type declarations (OpTypeForwardPointer included), in module order.
+    type_decls: Vec<u32>,
+    /// OpMemoryModel, OpEntryPoint and the decorating instructions (OpDecorate,
+    /// OpMemberDecorate and their Id/String forms), in module order.
+    annotations: Vec<u32>,
+    /// Indexed by id (as long as the largest Result id plus one).
+    ids: Vec<IdInfo>,
+    /// Scratch for the full operand decoder.
+    operands: Vec<crate::operands::Operand>,
+}
+
+/// The buffers of an [`Index`], empty, kept between modules (see `crate::scratch`).
+#[derive(Default)]
+pub(crate) struct IndexStorage {
+    insts: Vec<Inst<'static>>,
+    refs: Vec<Ref>,
+    type_decls: Vec<u32>,
+    annotations: Vec<u32>,
+    ids: Vec<IdInfo>,
+    operands: Vec<crate::operands::Operand>,
+}
+
+/// An empty vector of instruction views for another module, reusing `v`'s allocation (the
+/// views of different modules have the same layout, so collecting in place keeps it).
+// `filter` cannot change the element type (the lifetime), which is the point here.
+#[allow(clippy::unnecessary_filter_map)]
+fn reuse<'a, 'b>(v: Vec<Inst<'a>>) -> Vec<Inst<'b>> {
+    v.into_iter().filter_map(|_| None).collect()
+}
+
+/// What the index knows about one id.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct IdInfo {
+    /// The defining instruction ([`NONE`] when the id is not defined).
+    pub(crate) def: u32,
+    /// For an id defined inside a function (other than the function itself): the
+    /// function's index in `m.functions()`, else [`NONE`].
+    pub(crate) func: u32,
+    /// For an id defined inside a block: the block's index in its function, else [`NONE`].
+    pub(crate) block: u32,
+    /// For a function's result id: its index in `m.functions()`, else [`NONE`].
+    pub(crate) function: u32,
+    /// The defining instruction's opcode.
+    pub(crate) op: Option<Op>,
+    /// Whether the defining instruction declares a type.
+    pub(crate) type_decl: bool,
+    /// Whether the defining instruction has a Result Type.
+    pub(crate) typed: bool,
+}
+
+impl IdInfo {
+    const UNDEFINED: IdInfo = IdInfo {
+        def: NONE,
+        func: NONE,
+        block: NONE,
+        function: NONE,
+        op: None,
+        type_decl: false,
+        typed: false,
+    };
+}
+
+impl<'m> Index<'m> {
+    /// Reads every instruction once: decodes its operands (failures become diagnostics
+    /// later, in the operand check) and records where ids are defined.
+    pub(crate) fn new(m: &'m Module, storage: IndexStorage) -> Self {
+        let n = m.instruction_count();
+        let IndexStorage {
+            insts,
+            mut refs,
+            mut type_decls,
+            mut annotations,
+            ids: mut table,
+            operands: mut scratch,
+        } = storage;
+        let mut insts = reuse(insts);
+        insts.reserve(n);
+        refs.reserve(n * 3);
+        // Sized for typical modules, so that they rarely grow.
+        type_decls.reserve(n / 8);
+        annotations.reserve(n / 4);
+        let mut largest = 0usize;
+        // The reader splits the words after the header the same way: each instruction's
+        // first word holds its word count, which it checked to be at least 1 and to fit.
+        let all = m.words();
+        let mut start = HEADER_WORDS;
+        while let Some(&first) = all.get(start) {
+            let count = (first >> 16) as usize;
+            let Some(words) = all.get(start..start + count).filter(|_| count > 0) else {
+                break;
+            };
+            let index = insts.len() as u32;
+            let ref_start = refs.len() as u32;
+            let facts = read_instruction(m, index, words, &mut refs, &mut scratch);
+            let result_type = if facts.has_type {
+                words.get(1).map(|&w| Id(w))
+            } else {
+                None
+            };
+            let result = if facts.has_result {
+                words
+                    .get(if facts.has_type { 2 } else { 1 })
+                    .map(|&w| Id(w))
+            } else {
+                None
+            };
+            if let Some(r) = result {
+                largest = largest.max(r.0 as usize);
+            }
+            if facts.type_decl {
+                type_decls.push(index);
+            }
+            if matches!(
+                facts.op,
+                Some(
+                    Op::MemoryModel
+                        | Op::EntryPoint
+                        | Op::Decorate
+                        | Op::MemberDecorate
+                        | Op::DecorateId
+                        | Op::DecorateString
+                        | Op::MemberDecorateString
+                )
+            ) {
+                annotations.push(index);
+            }
+            insts.push(Inst {
+                index,
+                words,
+                op: facts.op,
+                section: facts.section,
+                type_decl: facts.type_decl,
+                decoded: facts.decoded,
+                func: NONE,
+                refs: (ref_start, refs.len() as u32),
+                result_type,
+                result,
+            });
+            start += count;
+        }
+
+        // The reader defines each Result id once and keeps ids below the bound, so these
+        // tables are sized by the largest Result id, never by the header's bound alone.
+        let ids = largest + 1;
+        table.resize(ids, IdInfo::UNDEFINED);
+        for (k, inst) in insts.iter().enumerate() {
+            if let Some(slot) = inst.result.and_then(|r| table.get_mut(r.0 as usize)) {
+                slot.def = k as u32;
+                slot.op = inst.op;
+                slot.type_decl = inst.type_decl;
+                slot.typed = inst.result_type.is_some();
+            }
+        }
+        for (fi, f) in m.functions().iter().enumerate() {
+            let end = (f.end.0 as usize).min(n.saturating_sub(1));
+            for inst in insts.get_mut(f.def.0 as usize..=end).unwrap_or(&mut []) {
+                inst.func = fi as u32;
+            }
+            let mut set = |id: Id, block: u32| {
+                if let Some(slot) = table.get_mut(id.0 as usize) {
+                    slot.func = fi as u32;
+                    slot.block = block;
+                }
+            };
+            set(f.id, NONE);
+            for &p in &f.params {
+                set(p, NONE);
+            }
+            for (bi, b) in f.blocks.iter().enumerate() {
+                let end = (b.terminator.0 as usize + 1).min(n);
+                for inst in insts.get(b.label_inst.0 as usize..end).unwrap_or(&[]) {
+                    if let Some(r) = inst.result {
+                        set(r, bi as u32);
+                    }
+                }
+            }
+        }
+        for (fi, f) in m.functions().iter().enumerate() {
+            if let Some(slot) = table.get_mut(f.id.0 as usize) {
+                // The function's own id is module-wide (it may be called from anywhere).
+                slot.func = NONE;
+                slot.function = fi as u32;
+            }
+        }
+        Index {
+            insts,
+            refs,
+            type_decls,
+            annotations,
+            ids: table,
+            operands: scratch,
+        }
+    }
+
+    /// Gives back the storage, emptied, for another module.
+    pub(crate) fn into_storage(self) -> IndexStorage {
+        let Index {
+            mut insts,
+            mut refs,
+            mut type_decls,
+            mut annotations,
+            mut ids,
+            mut operands,
+        } = self;
+        insts.clear();
+        refs.clear();
+        type_decls.clear();
+        annotations.clear();
+        ids.clear();
+        operands.clear();
+        IndexStorage {
+            insts: reuse(insts),
+            refs,
+            type_decls,
+            annotations,
+            ids,
+            operands,
+        }
+    }
+
+    /// Every instruction, in module order.
+    pub(crate) fn insts(&self) -> std::slice::Iter<'_, Inst<'m>> {
+        self.insts.iter()
+    }
+
+    /// The instructions with indices in `range` (clamped to the module).
+    pub(crate) fn insts_in(&self, range: Range<u32>) -> std::slice::Iter<'_, Inst<'m>> {
+        let end = (range.end as usize).min(self.insts.len());
+        let start = (range.start as usize).min(end);
+        self.insts.get(start..end).unwrap_or(&[]).iter()
+    }
+
+    /// The type declarations (OpTypeForwardPointer included), in module order.
+    pub(crate) fn type_decls(&self) -> impl Iterator<Item = &Inst<'m>> + '_ {
+        self.type_decls
+            .iter()
+            .filter_map(|&i| self.insts.get(i as usize))
+    }
+
+    /// OpMemoryModel, OpEntryPoint, OpDecorate, OpMemberDecorate, OpDecorateId,
+    /// OpDecorateString and OpMemberDecorateString instructions, in module order.
+    pub(crate) fn annotations(&self) -> impl Iterator<Item = &Inst<'m>> + '_ {
+        self.annotations
+            .iter()
+            .filter_map(|&i| self.insts.get(i as usize))
+    }
+
+    /// The instruction at `i`, if there is one.
+    pub(crate) fn inst(&self, i: InstIndex) -> Option<&Inst<'m>> {
+        self.insts.get(i.0 as usize)
+    }
+
+    /// The instruction that defines `id`.
+    pub(crate) fn def(&self, id: Id) -> Option<&Inst<'m>> {
+        let k = self.ids.get(id.0 as usize)?.def;
+        self.insts.get(k as usize)
+    }
+
+    /// What the index knows about `id` (`None` beyond the largest Result id).
+    pub(crate) fn id(&self, id: Id) -> Option<&IdInfo> {
+        self.ids.get(id.0 as usize)
+    }
+
+    /// The `<id>` operands of instruction `i` that refer to other definitions (every id but
+    /// the Result), in operand order; empty when the instruction did not decode.
+    pub(crate) fn refs(&self, i: InstIndex) -> &[Ref] {
+        self.insts
+            .get(i.0 as usize)
+            .map_or(&[], |inst| self.refs_of(inst))
+    }
+
+    /// [`Index::refs`] of an instruction at hand.
+    pub(crate) fn refs_of(&self, inst: &Inst<'_>) -> &[Ref] {
+        let (s, e) = inst.refs;
+        self.refs.get(s as usize..e as usize).unwrap_or(&[])
+    }
+
+    /// One more than the largest Result id: the size of dense tables indexed by defined ids.
+    pub(crate) fn id_count(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// The index in `m.functions()` of the function whose `OpFunction` result is `id`.
+    pub(crate) fn function_index(&self, id: Id) -> Option<usize> {
+        let i = self.ids.get(id.0 as usize)?.function;
+        (i != NONE).then_some(i as usize)
+    }
+}
+
+/// A set of ids in a dense table of generation stamps: inserting and testing are O(1), and
+/// [`IdSet::clear`] forgets every member in O(1) so that one table serves many small sets.
+#[derive(Default)]
+pub(crate) struct IdSet {
+    stamps: Vec<u32>,
+    generation: u32,
+}
+
+impl IdSet {
+    /// Makes this an empty set with room for the ids below `capacity`, reusing the storage.
+    pub(crate) fn reset(&mut self, capacity: usize) {
+        if self.stamps.len() < capacity {
+            // New slots hold 0, below every generation in use.
+            self.stamps.resize(capacity, 0);
+        }
+        self.clear();
+    }
+
+    /// Removes every member.
+    pub(crate) fn clear(&mut self) {
+        if self.generation == u32::MAX {
+            self.stamps.fill(0);
+            self.generation = 0;
+        }
+        self.generation += 1;
+    }
+
+    /// Adds `id`; whether it was absent.
+    pub(crate) fn insert(&mut self, id: Id) -> bool {
+        let i = id.0 as usize;
+        if i >= self.stamps.len() {
+            // Ids stay below the reader's bound limit, so the table stays bounded too.
+            let len = (i + 1).min(spv_reader::limits::MAX_ID_BOUND as usize + 1);
+            self.stamps.resize(len.max(self.stamps.len()), 0);
+        }
+        match self.stamps.get_mut(i) {
+            Some(s) if *s == self.generation => false,
+            Some(s) => {
+                *s = self.generation;
+                true
+            }
+            // Beyond the reader's bound: not an id of this module; count it as new.
+            None => true,
+        }
+    }
+
+    /// Whether `id` is a member.
+    pub(crate) fn contains(&self, id: Id) -> bool {
+        self.stamps
+            .get(id.0 as usize)
+            .is_some_and(|&s| s == self.generation)
+    }
+}
+
+/// One `<id>` operand referring to another definition: its kind and the id.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Ref {
+    /// Result Type, plain `<id>`, Scope or Memory Semantics.
+    pub(crate) kind: Kind,
+    /// The id.
+    pub(crate) id: Id,
+}
 
 /// The shared validation state.
 pub(crate) struct Ctx<'m> {
     /// The module being validated.
     pub(crate) m: &'m Module,
+    /// The instructions and per-id tables, read once.
+    pub(crate) ix: &'m Index<'m>,
     /// The environment, resolved (never [`TargetEnv::ModuleVersion`]).
     pub(crate) env: TargetEnv,
     /// The module's SPIR-V minor version (1.x).
@@ -34,109 +477,71 @@ pub(crate) struct Ctx<'m> {
     pub(crate) addressing: u32,
     /// Raw memory model.
     pub(crate) memory_model: u32,
-    /// Every instruction's operands, back to back; instruction `i` owns
-    /// `operands[op_start[i]..op_start[i + 1]]`.
-    operands: Vec<Operand>,
-    op_start: Vec<u32>,
-    /// Whether instruction `i` decoded cleanly (its operands can be trusted).
-    pub(crate) decoded: Vec<bool>,
-    /// For each id defined inside a function: the function's index in `m.functions()`.
-    pub(crate) id_func: Vec<u32>,
-    /// For each id defined inside a block: the block's index in its function.
-    pub(crate) id_block: Vec<u32>,
-    /// For each instruction inside a function: the function's index, else [`NONE`].
-    pub(crate) inst_func: Vec<u32>,
-    /// The opcode of every instruction, decoded once (`None` for opcodes the grammar lacks).
-    ops: Vec<Option<Op>>,
-    /// The opcode of the instruction defining each id (indexed by id).
-    def_ops: Vec<Option<Op>>,
-    /// Function result id → index in `m.functions()`.
-    functions: std::collections::HashMap<u32, usize>,
     /// The diagnostics found so far.
     pub(crate) diags: Vec<Diagnostic>,
 }
 
 impl<'m> Ctx<'m> {
-    /// Builds the shared state: decodes every instruction (failures become diagnostics
-    /// later, in the operand check) and indexes where ids are defined.
-    pub(crate) fn new(m: &'m Module, env: TargetEnv) -> Self {
+    /// The decoded operands (kinds and word positions) of instruction `i`, empty when it does
+    /// not decode. The index keeps only the referring ids, so this decodes on every call: for
+    /// the few rules that need operand kinds or positions, after they filtered by opcode.
+    pub(crate) fn operands(&self, i: InstIndex) -> Vec<Operand> {
+        let mut out = Vec::new();
+        if let Some(inst) = self.m.inst(i)
+            && decode(inst, &mut out).is_err()
+        {
+            out.clear();
+        }
+        out
+    }
+
+    /// Whether the grammar gives `inst`'s opcode an operand of one of `kinds`: the cheap test
+    /// that keeps [`Ctx::operands`] (which decodes) to the instructions that can matter.
+    pub(crate) fn may_have_operand(
+        &self,
+        inst: spv_reader::Inst<'_>,
+        kinds: &[OperandKind],
+    ) -> bool {
+        grammar_of(inst.raw_opcode())
+            .is_some_and(|g| g.operands.iter().any(|o| kinds.contains(&o.kind)))
+    }
+
+    /// The `<id>` operands of `inst` that refer to other definitions (every id but the
+    /// Result), with their kinds, in operand order.
+    pub(crate) fn id_refs<'a>(
+        &'a self,
+        inst: spv_reader::Inst<'_>,
+    ) -> impl Iterator<Item = (Kind, Id)> + 'a {
+        self.ix.refs(inst.index()).iter().map(|r| (r.kind, r.id))
+    }
+
+    /// The opcode of a module instruction, from the index.
+    pub(crate) fn reader_op(&self, inst: spv_reader::Inst<'_>) -> Option<Op> {
+        self.ix.inst(inst.index()).and_then(|v| v.op)
+    }
+
+    /// The index in `m.functions()` of the function holding instruction `i` ([`NONE`] outside
+    /// functions).
+    pub(crate) fn inst_func(&self, i: InstIndex) -> Option<&u32> {
+        self.ix.inst(i).map(|v| &v.func)
+    }
+
+    /// For an id defined inside a function, the function's index in `m.functions()`
+    /// ([`NONE`] otherwise).
+    pub(crate) fn id_func(&self, id: Id) -> Option<&u32> {
+        self.ix.id(id).map(|info| &info.func)
+    }
+
+    /// The shared state over `m` and its index `ix`.
+    pub(crate) fn new(m: &'m Module, ix: &'m Index<'m>, env: TargetEnv) -> Self {
         let version = m.header().version.1;
         let caps = CapabilitySet::new(m.capabilities());
         let shader = caps.has(spirv::Capability::Shader);
         let kernel = caps.has(spirv::Capability::Kernel);
         let (addressing, memory_model) = m.memory_model().unwrap_or((0, 0));
-        let n = m.instruction_count();
-        let mut operands = Vec::with_capacity(n * 4);
-        let mut op_start = Vec::with_capacity(n + 1);
-        let mut decoded = Vec::with_capacity(n);
-        let mut scratch = Vec::new();
-        let mut ops = Vec::with_capacity(n);
-        let mut def_ops: Vec<Option<Op>> = Vec::new();
-        for inst in m.instructions() {
-            let op = inst.opcode();
-            ops.push(op);
-            if let Some(r) = inst.result_id() {
-                let i = r.0 as usize;
-                if i >= def_ops.len() {
-                    def_ops.resize(i + 1, None);
-                }
-                if let Some(slot) = def_ops.get_mut(i) {
-                    *slot = op;
-                }
-            }
-            op_start.push(operands.len() as u32);
-            let ok = decode(inst, &mut scratch).is_ok();
-            if ok {
-                operands.extend_from_slice(&scratch);
-            }
-            decoded.push(ok);
-        }
-        op_start.push(operands.len() as u32);
-
-        let bound = m.header().bound as usize;
-        let mut id_func = Vec::new();
-        let mut id_block = Vec::new();
-        let mut inst_func = vec![NONE; n];
-        for (fi, f) in m.functions().iter().enumerate() {
-            let end = (f.end.0 as usize).min(n.saturating_sub(1));
-            if let Some(slots) = inst_func.get_mut(f.def.0 as usize..=end) {
-                slots.fill(fi as u32);
-            }
-            let mut set = |id: Id, block: u32| {
-                let i = id.0 as usize;
-                if i < bound {
-                    if i >= id_func.len() {
-                        id_func.resize(i + 1, NONE);
-                        id_block.resize(i + 1, NONE);
-                    }
-                    // Resized just above to hold index `i`.
-                    if let (Some(func), Some(blk)) = (id_func.get_mut(i), id_block.get_mut(i)) {
-                        *func = fi as u32;
-                        *blk = block;
-                    }
-                }
-            };
-            set(f.id, NONE);
-            for &p in &f.params {
-                set(p, NONE);
-            }
-            for (bi, b) in f.blocks.iter().enumerate() {
-                for inst in m.instructions_in(b.label_inst.0..b.terminator.0 + 1) {
-                    if let Some(r) = inst.result_id() {
-                        set(r, bi as u32);
-                    }
-                }
-            }
-        }
-        // The function's own id is module-wide (it may be called from anywhere).
-        for f in m.functions() {
-            if let Some(slot) = id_func.get_mut(f.id.0 as usize) {
-                *slot = NONE;
-            }
-        }
-
         Ctx {
             m,
+            ix,
             env,
             version,
             caps,
@@ -144,42 +549,8 @@ impl<'m> Ctx<'m> {
             kernel,
             addressing,
             memory_model,
-            operands,
-            op_start,
-            decoded,
-            id_func,
-            id_block,
-            inst_func,
-            ops,
-            def_ops,
-            functions: m
-                .functions()
-                .iter()
-                .enumerate()
-                .map(|(i, f)| (f.id.0, i))
-                .collect(),
             diags: Vec::new(),
         }
-    }
-
-    /// The decoded operands of instruction `i` (empty when it did not decode).
-    pub(crate) fn operands(&self, i: InstIndex) -> &[Operand] {
-        let s = self.op_start.get(i.0 as usize).copied().unwrap_or(0) as usize;
-        let e = self.op_start.get(i.0 as usize + 1).copied().unwrap_or(0) as usize;
-        self.operands.get(s..e).unwrap_or(&[])
-    }
-
-    /// The `<id>` operands of instruction `inst` that refer to other definitions (every id
-    /// but the Result), with their kinds and word positions.
-    pub(crate) fn id_refs<'a>(
-        &'a self,
-        inst: Inst<'a>,
-    ) -> impl Iterator<Item = (Operand, Id)> + 'a {
-        let words = inst.words();
-        self.operands(inst.index())
-            .iter()
-            .filter(|o| o.kind.is_ref())
-            .filter_map(move |o| words.get(usize::from(o.word)).map(|&w| (*o, Id(w))))
     }
 
     /// Records a diagnostic about instruction `at` (or the whole module when `None`).
@@ -213,7 +584,7 @@ impl<'m> Ctx<'m> {
 
     /// The function whose `OpFunction` result is `id`, with its index.
     pub(crate) fn function(&self, id: Id) -> Option<(usize, &'m spv_reader::Function)> {
-        let i = *self.functions.get(&id.0)?;
+        let i = self.ix.function_index(id)?;
         self.m.functions().get(i).map(|f| (i, f))
     }
 
@@ -241,21 +612,21 @@ impl<'m> Ctx<'m> {
 
     /// The Result Type of the instruction defining value `id`.
     pub(crate) fn type_of(&self, id: Id) -> Option<Id> {
-        self.m.result_type(id)
+        self.ix.def(id)?.result_type()
     }
 
     /// The opcode of the instruction defining `id`.
     pub(crate) fn def_op(&self, id: Id) -> Option<Op> {
-        self.def_ops.get(id.0 as usize).copied().flatten()
+        self.ix.id(id)?.op
     }
 
     /// The constant decorated `BuiltIn WorkgroupSize`, if any (SPIR-V §3.2.20).
     pub(crate) fn workgroup_size_constant(&self) -> Option<Id> {
         let builtin = spv_reader::spirv::Decoration::BuiltIn as u32;
         let size = spv_reader::spirv::BuiltIn::WorkgroupSize as u32;
-        self.m
-            .instructions()
-            .filter(|inst| self.op_of(*inst) == Some(Op::Decorate))
+        self.ix
+            .annotations()
+            .filter(|inst| inst.opcode() == Some(Op::Decorate))
             .filter_map(|inst| match inst.words() {
                 [_, target, d, b] if *d == builtin && *b == size => Some(Id(*target)),
                 _ => None,
@@ -263,9 +634,9 @@ impl<'m> Ctx<'m> {
             .find(|&id| self.m.constant(id).is_some())
     }
 
-    /// The opcode of instruction `inst` (cached; `None` when the grammar lacks it).
-    pub(crate) fn op_of(&self, inst: Inst<'_>) -> Option<Op> {
-        self.ops.get(inst.index().0 as usize).copied().flatten()
+    /// The opcode of instruction `inst` (`None` when the grammar lacks it).
+    pub(crate) fn op_of(&self, inst: &Inst<'_>) -> Option<Op> {
+        inst.opcode()
     }
 
     /// For a scalar or vector type: (scalar type id, component count).
@@ -345,40 +716,41 @@ impl<'m> Ctx<'m> {
         }
     }
 
-    /// Whether `ty` is or contains (through arrays and structs) a type satisfying `pred`.
-    /// Depth is bounded by [`crate::limits::MAX_TYPE_DEPTH`].
+    /// Whether `ty` is or contains (through arrays, structs, matrices and vectors) a type
+    /// satisfying `pred`. Each type is visited once, so types that share members (a struct of
+    /// two copies of a struct of two copies ...) cost their size, not their unfolded size; at
+    /// most [`crate::limits::MAX_TYPE_DEPTH`] levels are followed.
     pub(crate) fn contains(&self, ty: Id, pred: &dyn Fn(&Type) -> bool) -> bool {
-        self.contains_at(ty, pred, 0)
-    }
-
-    fn contains_at(&self, ty: Id, pred: &dyn Fn(&Type) -> bool, depth: usize) -> bool {
-        if depth > crate::limits::MAX_TYPE_DEPTH {
-            return false;
-        }
-        let Some(t) = self.ty(ty) else {
-            return false;
-        };
-        if pred(t) {
-            return true;
-        }
-        match t {
-            Type::Array { element, .. } | Type::RuntimeArray { element } => {
-                self.contains_at(*element, pred, depth + 1)
+        let mut visited: std::collections::HashSet<u32> = std::collections::HashSet::new();
+        let mut stack: Vec<(Id, usize)> = vec![(ty, 0)];
+        while let Some((ty, depth)) = stack.pop() {
+            if depth > crate::limits::MAX_TYPE_DEPTH || !visited.insert(ty.0) {
+                continue;
             }
-            Type::Struct { members } => members
-                .iter()
-                .any(|&m| self.contains_at(m, pred, depth + 1)),
-            Type::Matrix { column, .. } => self.contains_at(*column, pred, depth + 1),
-            Type::Vector { component, .. } => self.contains_at(*component, pred, depth + 1),
-            _ => false,
+            let Some(t) = self.ty(ty) else { continue };
+            if pred(t) {
+                return true;
+            }
+            match t {
+                Type::Array { element, .. } | Type::RuntimeArray { element } => {
+                    stack.push((*element, depth + 1));
+                }
+                Type::Struct { members } => {
+                    stack.extend(members.iter().map(|&m| (m, depth + 1)));
+                }
+                Type::Matrix { column, .. } => stack.push((*column, depth + 1)),
+                Type::Vector { component, .. } => stack.push((*component, depth + 1)),
+                _ => {}
+            }
         }
+        false
     }
 
     /// The block index holding the definition of value `id` inside function `func`, if the
     /// id is defined in a block of that function.
     pub(crate) fn def_block(&self, id: Id) -> Option<(u32, u32)> {
-        let f = *self.id_func.get(id.0 as usize)?;
-        let b = *self.id_block.get(id.0 as usize)?;
+        let info = self.ix.id(id)?;
+        let (f, b) = (info.func, info.block);
         (f != NONE && b != NONE).then_some((f, b))
     }
 }

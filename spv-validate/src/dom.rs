@@ -10,57 +10,70 @@
 /// Marks "no dominator" (the root, or a node the root does not reach).
 pub(crate) const UNDEF: u32 = u32::MAX;
 
-/// A directed graph with `succs[n]` and `preds[n]` lists over nodes `0..len`.
+/// A directed graph over nodes `0..len`, its successor and predecessor lists stored back to
+/// back (one allocation each, whatever the number of nodes).
+#[derive(Default)]
 pub(crate) struct Graph {
-    /// Successors of each node.
-    pub(crate) succs: Vec<Vec<u32>>,
-    /// Predecessors of each node.
-    pub(crate) preds: Vec<Vec<u32>>,
+    succ_start: Vec<u32>,
+    succ: Vec<u32>,
+    pred_start: Vec<u32>,
+    pred: Vec<u32>,
 }
 
 impl Graph {
-    /// A graph of `n` nodes without edges.
-    pub(crate) fn new(n: usize) -> Self {
-        Graph {
-            succs: vec![Vec::new(); n],
-            preds: vec![Vec::new(); n],
-        }
-    }
-
-    /// Adds the edge `from → to` (both must be nodes; out-of-range edges are ignored).
-    pub(crate) fn add_edge(&mut self, from: u32, to: u32) {
-        let n = self.succs.len() as u32;
-        if from >= n || to >= n {
-            return;
-        }
-        if let Some(s) = self.succs.get_mut(from as usize) {
-            s.push(to);
-        }
-        if let Some(p) = self.preds.get_mut(to as usize) {
-            p.push(from);
-        }
+    /// Makes this the graph of `n` nodes with `edges` (`from → to`; edges naming nodes
+    /// outside `0..n` are ignored), reusing the storage. Each node's successors, and its
+    /// predecessors, keep the edges' order.
+    pub(crate) fn rebuild(&mut self, n: usize, edges: &[(u32, u32)]) {
+        let inside = |&&(a, b): &&(u32, u32)| (a as usize) < n && (b as usize) < n;
+        group(
+            n,
+            edges.iter().filter(inside).map(|&(a, b)| (a, b)),
+            &mut self.succ_start,
+            &mut self.succ,
+        );
+        group(
+            n,
+            edges.iter().filter(inside).map(|&(a, b)| (b, a)),
+            &mut self.pred_start,
+            &mut self.pred,
+        );
     }
 
     /// Number of nodes.
     pub(crate) fn len(&self) -> usize {
-        self.succs.len()
+        self.succ_start.len().saturating_sub(1)
     }
 
-    /// Nodes reachable from `root` in post-order (iterative DFS, successors in list order).
-    pub(crate) fn post_order(&self, root: u32) -> Vec<u32> {
-        let n = self.len();
-        let mut order = Vec::with_capacity(n);
-        let mut seen = vec![false; n];
-        let mut stack: Vec<(u32, usize)> = Vec::new();
-        if (root as usize) < n {
+    /// Successors of node `b` (empty for nodes outside the graph).
+    pub(crate) fn succs(&self, b: u32) -> &[u32] {
+        slice(&self.succ_start, &self.succ, b)
+    }
+
+    /// Predecessors of node `b` (empty for nodes outside the graph).
+    pub(crate) fn preds(&self, b: u32) -> &[u32] {
+        slice(&self.pred_start, &self.pred, b)
+    }
+
+    /// The nodes reachable from `root` in post-order (iterative DFS, successors in list
+    /// order) into `order`, with `seen` and `stack` as scratch space.
+    pub(crate) fn post_order_into(
+        &self,
+        root: u32,
+        seen: &mut Vec<bool>,
+        stack: &mut Vec<(u32, usize)>,
+        order: &mut Vec<u32>,
+    ) {
+        seen.clear();
+        seen.resize(self.len(), false);
+        stack.clear();
+        order.clear();
+        if let Some(s) = seen.get_mut(root as usize) {
+            *s = true;
             stack.push((root, 0));
-            if let Some(s) = seen.get_mut(root as usize) {
-                *s = true;
-            }
         }
         while let Some(&mut (node, ref mut next)) = stack.last_mut() {
-            let succs = self.succs.get(node as usize).map_or(&[][..], |v| &v[..]);
-            if let Some(&s) = succs.get(*next) {
+            if let Some(&s) = self.succs(node).get(*next) {
                 *next += 1;
                 if let Some(flag) = seen.get_mut(s as usize)
                     && !*flag
@@ -73,27 +86,90 @@ impl Graph {
                 stack.pop();
             }
         }
-        order
     }
 }
 
-/// Immediate dominators of every node reachable from `root` (`idom[root] == root`); nodes
-/// not reachable from `root` get [`UNDEF`].
-pub(crate) fn immediate_dominators(g: &Graph, root: u32) -> Vec<u32> {
+/// Groups `(key, value)` pairs by key (keys below `n`), keeping their order: `start` gets
+/// the start of each key's run (and the end of the last), `values` the values.
+fn group(
+    n: usize,
+    pairs: impl Iterator<Item = (u32, u32)> + Clone,
+    start: &mut Vec<u32>,
+    values: &mut Vec<u32>,
+) {
+    start.clear();
+    start.resize(n + 2, 0);
+    // Count into start[k + 2], prefix-sum so that start[k + 1] is where key k begins, then
+    // fill by bumping start[k + 1]: it ends where key k ends, which is key k + 1's start.
+    for (k, _) in pairs.clone() {
+        if let Some(c) = start.get_mut(k as usize + 2) {
+            *c += 1;
+        }
+    }
+    for i in 2..n + 2 {
+        let before = start.get(i - 1).copied().unwrap_or(0);
+        if let Some(c) = start.get_mut(i) {
+            *c += before;
+        }
+    }
+    values.clear();
+    values.resize(start.get(n + 1).copied().unwrap_or(0) as usize, 0);
+    for (k, v) in pairs {
+        if let Some(at) = start.get_mut(k as usize + 1) {
+            if let Some(slot) = values.get_mut(*at as usize) {
+                *slot = v;
+            }
+            *at += 1;
+        }
+    }
+    start.truncate(n + 1);
+}
+
+/// The run of node `b` in grouped lists.
+fn slice<'a>(start: &[u32], values: &'a [u32], b: u32) -> &'a [u32] {
+    match (start.get(b as usize), start.get(b as usize + 1)) {
+        (Some(&s), Some(&e)) => values.get(s as usize..e as usize).unwrap_or(&[]),
+        _ => &[],
+    }
+}
+
+/// Scratch space for building dominator trees, reused from tree to tree.
+#[derive(Default)]
+pub(crate) struct DomScratch {
+    order: Vec<u32>,
+    seen: Vec<bool>,
+    stack: Vec<(u32, usize)>,
+    post_index: Vec<u32>,
+    child_start: Vec<u32>,
+    children: Vec<u32>,
+}
+
+/// Immediate dominators of every node reachable from `root` into `idom` (`idom[root] ==
+/// root`); nodes not reachable from `root` get [`UNDEF`].
+fn immediate_dominators(g: &Graph, root: u32, idom: &mut Vec<u32>, scratch: &mut DomScratch) {
     let n = g.len();
-    let post = g.post_order(root);
+    let DomScratch {
+        order: post,
+        seen,
+        stack,
+        post_index,
+        ..
+    } = scratch;
+    g.post_order_into(root, seen, stack, post);
     // post_index[node] = position in post-order; higher = earlier in reverse post-order.
-    let mut post_index = vec![UNDEF; n];
+    post_index.clear();
+    post_index.resize(n, UNDEF);
     for (i, &node) in post.iter().enumerate() {
         if let Some(slot) = post_index.get_mut(node as usize) {
             *slot = i as u32;
         }
     }
-    let mut idom = vec![UNDEF; n];
+    idom.clear();
+    idom.resize(n, UNDEF);
     if let Some(r) = idom.get_mut(root as usize) {
         *r = root;
     } else {
-        return idom;
+        return;
     }
     let intersect = |idom: &[u32], mut a: u32, mut b: u32| -> u32 {
         // Walk up from the node with the smaller post-order index; both chains end at the
@@ -116,16 +192,15 @@ pub(crate) fn immediate_dominators(g: &Graph, root: u32) -> Vec<u32> {
             if node == root {
                 continue;
             }
-            let preds = g.preds.get(node as usize).map_or(&[][..], |v| &v[..]);
             let mut new = UNDEF;
-            for &p in preds {
+            for &p in g.preds(node) {
                 if idom.get(p as usize).copied().unwrap_or(UNDEF) == UNDEF {
                     continue;
                 }
                 new = if new == UNDEF {
                     p
                 } else {
-                    intersect(&idom, p, new)
+                    intersect(idom, p, new)
                 };
             }
             if let Some(slot) = idom.get_mut(node as usize)
@@ -136,71 +211,85 @@ pub(crate) fn immediate_dominators(g: &Graph, root: u32) -> Vec<u32> {
             }
         }
     }
-    idom
 }
 
 /// A dominator tree with constant-time ancestor queries (DFS entry/exit numbers).
+#[derive(Default)]
 pub(crate) struct DomTree {
     /// Immediate dominator of each node ([`UNDEF`] for the root and unreached nodes).
     pub(crate) idom: Vec<u32>,
-    pre: Vec<u32>,
-    post: Vec<u32>,
+    /// (entry, exit) number of each node ([`UNDEF`] outside the tree).
+    order: Vec<(u32, u32)>,
+    /// The nodes of the tree in pre-order (children in node order).
+    pub(crate) preorder: Vec<u32>,
 }
 
 impl DomTree {
-    /// Builds the tree of `g` rooted at `root`.
-    pub(crate) fn new(g: &Graph, root: u32) -> Self {
-        let mut idom = immediate_dominators(g, root);
-        if let Some(r) = idom.get_mut(root as usize) {
+    /// Makes this the dominator tree of `g` rooted at `root`, reusing the storage and
+    /// `scratch`.
+    pub(crate) fn rebuild(&mut self, g: &Graph, root: u32, scratch: &mut DomScratch) {
+        let n = g.len();
+        immediate_dominators(g, root, &mut self.idom, scratch);
+        if let Some(r) = self.idom.get_mut(root as usize) {
             *r = UNDEF;
         }
-        let n = g.len();
-        let mut children: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for (node, &parent) in idom.iter().enumerate() {
-            if parent != UNDEF
-                && let Some(c) = children.get_mut(parent as usize)
-            {
-                c.push(node as u32);
-            }
-        }
-        let mut pre = vec![UNDEF; n];
-        let mut post = vec![UNDEF; n];
+        let DomScratch {
+            stack,
+            child_start,
+            children,
+            ..
+        } = scratch;
+        group(
+            n,
+            self.idom
+                .iter()
+                .enumerate()
+                .filter(|&(_, &parent)| parent != UNDEF)
+                .map(|(node, &parent)| (parent, node as u32)),
+            child_start,
+            children,
+        );
+        self.order.clear();
+        self.order.resize(n, (UNDEF, UNDEF));
+        self.preorder.clear();
         let mut clock = 0u32;
-        let mut stack: Vec<(u32, usize)> = Vec::new();
+        stack.clear();
         if (root as usize) < n {
             stack.push((root, 0));
         }
         while let Some(&mut (node, ref mut next)) = stack.last_mut() {
             if *next == 0
-                && let Some(p) = pre.get_mut(node as usize)
+                && let Some(p) = self.order.get_mut(node as usize)
             {
-                *p = clock;
+                p.0 = clock;
                 clock += 1;
+                self.preorder.push(node);
             }
-            let kids = children.get(node as usize).map_or(&[][..], |v| &v[..]);
+            let kids = slice(child_start, children, node);
             if let Some(&child) = kids.get(*next) {
                 *next += 1;
                 stack.push((child, 0));
             } else {
-                if let Some(p) = post.get_mut(node as usize) {
-                    *p = clock;
+                if let Some(p) = self.order.get_mut(node as usize) {
+                    p.1 = clock;
                     clock += 1;
                 }
                 stack.pop();
             }
         }
-        DomTree { idom, pre, post }
+    }
+
+    /// Makes this the empty tree (no node dominates any).
+    pub(crate) fn clear(&mut self) {
+        self.idom.clear();
+        self.order.clear();
+        self.preorder.clear();
     }
 
     /// Whether `a` dominates `b` (reflexive); false if either is not in the tree.
     pub(crate) fn dominates(&self, a: u32, b: u32) -> bool {
-        match (
-            self.pre.get(a as usize),
-            self.pre.get(b as usize),
-            self.post.get(a as usize),
-            self.post.get(b as usize),
-        ) {
-            (Some(&pa), Some(&pb), Some(&qa), Some(&qb)) => {
+        match (self.order.get(a as usize), self.order.get(b as usize)) {
+            (Some(&(pa, qa)), Some(&(pb, qb))) => {
                 pa != UNDEF && pb != UNDEF && pa <= pb && qb <= qa
             }
             _ => false,
@@ -212,15 +301,24 @@ impl DomTree {
 mod tests {
     use super::*;
 
+    fn graph(n: usize, edges: &[(u32, u32)]) -> Graph {
+        let mut g = Graph::default();
+        g.rebuild(n, edges);
+        g
+    }
+
+    fn tree(g: &Graph, root: u32) -> DomTree {
+        let mut t = DomTree::default();
+        t.rebuild(g, root, &mut DomScratch::default());
+        t
+    }
+
     #[test]
     fn diamond_and_loop() {
         // 0 → 1, 0 → 2, 1 → 3, 2 → 3, 3 → 1 (a loop back into an arm): 0 dominates all,
         // 3's idom is 0 because it is reached through 1 or 2.
-        let mut g = Graph::new(4);
-        for (a, b) in [(0, 1), (0, 2), (1, 3), (2, 3), (3, 1)] {
-            g.add_edge(a, b);
-        }
-        let t = DomTree::new(&g, 0);
+        let g = graph(4, &[(0, 1), (0, 2), (1, 3), (2, 3), (3, 1)]);
+        let t = tree(&g, 0);
         assert_eq!(t.idom, vec![UNDEF, 0, 0, 0]);
         assert!(t.dominates(0, 3));
         assert!(!t.dominates(1, 3));
@@ -229,10 +327,8 @@ mod tests {
 
     #[test]
     fn unreachable_nodes_are_outside_the_tree() {
-        let mut g = Graph::new(3);
-        g.add_edge(0, 1);
-        g.add_edge(2, 1);
-        let t = DomTree::new(&g, 0);
+        let g = graph(3, &[(0, 1), (2, 1)]);
+        let t = tree(&g, 0);
         assert!(t.dominates(1, 1));
         assert!(!t.dominates(2, 2));
         assert!(!t.dominates(2, 1));

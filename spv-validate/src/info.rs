@@ -115,26 +115,23 @@ pub struct BlockInfo {
 }
 
 /// Builds the facts of a module that passed every check.
-pub(crate) fn build(ctx: &Ctx<'_>, facts: Facts) -> ModuleInfo {
+pub(crate) fn build(ctx: &Ctx<'_>, facts: &mut Facts) -> ModuleInfo {
     let m = ctx.m;
-    // Sized by the largest result id actually defined, not by the header's bound.
-    let largest = m
-        .instructions()
-        .filter_map(|inst| inst.result_id())
-        .map(|id| id.0 as usize)
-        .max()
-        .unwrap_or(0);
-    let mut value_types = vec![0u32; largest + 1];
-    for inst in m.instructions() {
+    // Sized by the largest result id actually defined (as the index is), not by the
+    // header's bound.
+    let mut value_types = vec![0u32; ctx.ix.id_count()];
+    for inst in ctx.ix.insts() {
         if let (Some(r), Some(t)) = (inst.result_id(), inst.result_type())
             && let Some(slot) = value_types.get_mut(r.0 as usize)
         {
             *slot = t.0;
         }
     }
-    let mut functions = Vec::new();
+    let mut functions = Vec::with_capacity(m.functions().len());
+    // The CFGs are in function order (declarations have none).
+    let mut cfgs = facts.cfgs.iter().peekable();
     for (fi, f) in m.functions().iter().enumerate() {
-        let cfg = facts.cfgs.iter().find(|c| c.func == fi as u32);
+        let cfg = cfgs.next_if(|c| c.func == fi as u32);
         let n = f.blocks.len() as u32;
         let blocks = f
             .blocks
@@ -189,8 +186,16 @@ pub(crate) fn build(ctx: &Ctx<'_>, facts: Facts) -> ModuleInfo {
                 modes,
                 local_size,
                 local_size_spec,
-                call_tree: facts.call_trees.get(ei).cloned().unwrap_or_default(),
-                globals: facts.entry_globals.get(ei).cloned().unwrap_or_default(),
+                call_tree: facts
+                    .call_trees
+                    .get_mut(ei)
+                    .map(std::mem::take)
+                    .unwrap_or_default(),
+                globals: facts
+                    .entry_globals
+                    .get_mut(ei)
+                    .map(std::mem::take)
+                    .unwrap_or_default(),
             }
         })
         .collect();

@@ -7,6 +7,17 @@
 //! after a failure unless continuing would only repeat the same problem — and returns
 //! either the [`ModuleInfo`] facts later stages rely on or the [`Diagnostics`].
 //!
+//! Client-API rules (the digest's "\[client\]" rules) apply only in that client's environment.
+//! Under Vulkan they are the Vulkan parts of core rule families (e.g. V-LAYOUT-4 block
+//! layout, V-LAYOUT-10 Block decorations, V-MM-1/V-MM-2 scopes and orderings, V-DEC-7
+//! duplicate built-ins, V-CAP-1 storage-image formats) plus families of their own:
+//! V-VK-BUILTIN-1…5 for built-in variables (type, storage class, execution model, forbidden
+//! forms, needed capabilities; the table is in `checks/vulkan_builtins.rs`),
+//! V-VK-LOCATION-1 and V-VK-INTERFACE-1 for interface locations and interpolation
+//! decorations. The crate's `RULES.md` lists the client rules, the digest rules enforced
+//! under another id (aliases), and the ones deliberately not enforced because spirv-val
+//! accepts modules breaking them.
+//!
 //! The reference is spirv-val 2025.5: the verdict (valid or not) is meant to agree with it
 //! on every module; [`mutate`] builds the mutated modules that measure this.
 //!
@@ -50,6 +61,7 @@ mod info;
 pub mod limits;
 pub mod mutate;
 mod operands;
+mod scratch;
 
 pub use diag::{Diagnostic, Diagnostics};
 pub use env::{ParseTargetEnvError, TargetEnv};
@@ -79,13 +91,23 @@ pub fn validate(module: &Module, options: &Options) -> Result<ModuleInfo, Diagno
         TargetEnv::ModuleVersion => TargetEnv::Universal(module.header().version.1),
         env => env,
     };
-    let mut ctx = ctx::Ctx::new(module, env);
-    let facts = checks::run(&mut ctx);
-    if ctx.diags.is_empty() {
-        Ok(info::build(&ctx, facts))
-    } else {
-        Err(Diagnostics(std::mem::take(&mut ctx.diags)))
-    }
+    scratch::with(module.words().len(), |scratch| {
+        let index = ctx::Index::new(module, std::mem::take(&mut scratch.index));
+        let mut ctx = ctx::Ctx::new(module, &index, env);
+        let mut facts = checks::run(&mut ctx, scratch);
+        let result = if ctx.diags.is_empty() {
+            Ok(info::build(&ctx, &mut facts))
+        } else {
+            Err(Diagnostics(std::mem::take(&mut ctx.diags)))
+        };
+        drop(ctx);
+        scratch.index = index.into_storage();
+        // The CFGs are in `facts` when the passes got as far as building them.
+        if scratch.cfgs.is_empty() {
+            scratch.cfgs = facts.cfgs;
+        }
+        result
+    })
 }
 
 /// Whether `bytes` is a valid module in `env`: it reads and validates without error.

@@ -14,6 +14,8 @@ use spv_reader::rspirv::grammar::{self, Instruction, OperandKind, OperandQuantif
 use spv_reader::spirv::{self, Op};
 use spv_reader::{Inst, Module, Type};
 
+use crate::checks::layout::{Section, section_of};
+
 /// What an operand is, as far as validation needs to know.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Kind {
@@ -56,28 +58,539 @@ pub(crate) struct Operand {
     pub(crate) len: u16,
 }
 
-/// Dense table of the grammar entries, indexed by opcode.
-fn table() -> &'static [Option<&'static Instruction<'static>>] {
-    static TABLE: OnceLock<Vec<Option<&'static Instruction<'static>>>> = OnceLock::new();
-    TABLE.get_or_init(|| {
+/// What the validator keeps per opcode: its grammar entry and the facts derived from it.
+struct OpEntry {
+    grammar: &'static Instruction<'static>,
+    /// Whether the opcode declares a type (its name starts with `Type`).
+    type_decl: bool,
+    /// Whether the first operand is a Result Type.
+    has_type: bool,
+    /// Whether the opcode has a Result id (first, or after the Result Type).
+    has_result: bool,
+    /// The operands compiled for [`read_instruction`], on first use (a module uses few
+    /// of the grammar's opcodes).
+    compiled: OnceLock<Compiled>,
+}
+
+/// An opcode's operands as [`read_instruction`] decodes them, and the facts of the opcode
+/// the passes would otherwise look up for every instruction.
+struct Compiled {
+    /// The module-level section of the opcode (`checks::layout::section_of`).
+    section: Option<Section>,
+    /// The grammar's operands as steps.
+    plan: Vec<(Step, Quantity)>,
+    /// The same operands when they are fixed one-word operands and at most one repeated or
+    /// optional operand at the end, the commonest shape.
+    fixed: Option<Fixed>,
+}
+
+impl Compiled {
+    fn of(inst: &Instruction<'_>) -> Compiled {
+        let plan: Vec<(Step, Quantity)> = inst
+            .operands
+            .iter()
+            .map(|o| {
+                let quantity = match o.quantifier {
+                    OperandQuantifier::One => Quantity::One,
+                    OperandQuantifier::ZeroOrOne => Quantity::ZeroOrOne,
+                    OperandQuantifier::ZeroOrMore => Quantity::ZeroOrMore,
+                };
+                (step_of(o.kind), quantity)
+            })
+            .collect();
+        Compiled {
+            section: section_of(inst.opcode),
+            // OpSpecConstantOp's operands continue with the embedded opcode's.
+            fixed: (inst.opcode != Op::SpecConstantOp)
+                .then(|| Fixed::of(&plan))
+                .flatten(),
+            plan,
+        }
+    }
+}
+
+/// The grammar's opcodes: a dense index by opcode into the entries.
+struct Table {
+    /// Per opcode: its entry's position plus one, 0 when the grammar lacks it.
+    index: Vec<u16>,
+    entries: Vec<OpEntry>,
+}
+
+/// An operand layout of one-word operands at fixed positions (words `1..=words`), then
+/// possibly a tail.
+struct Fixed {
+    /// Number of fixed operand words.
+    words: usize,
+    /// The referring `<id>` operands among them: (word index, kind).
+    refs: Vec<(usize, Kind)>,
+    /// The enumerant operands among them, whose values must be known: (word index, kind).
+    enums: Vec<(usize, OperandKind)>,
+    /// What may follow.
+    tail: Tail,
+}
+
+/// The end of a [`Fixed`] layout.
+#[derive(Clone, Copy)]
+enum Tail {
+    /// Nothing.
+    None,
+    /// One optional word of this kind.
+    Optional(Kind),
+    /// Any number of words of this kind.
+    Repeated(Kind),
+    /// Any number of `<id>` pairs.
+    IdPairs,
+    /// One literal string.
+    String,
+    /// Optional operands that the common case leaves out; when present, the plan decodes
+    /// the instruction.
+    Absent,
+    /// A literal as wide as the type named by word 1 (OpConstant, OpSpecConstant).
+    Number,
+    /// A decoration and its parameters.
+    Decoration,
+}
+
+impl Fixed {
+    /// The layout of `plan`, if it has the fixed shape.
+    fn of(plan: &[(Step, Quantity)]) -> Option<Fixed> {
+        let mut fixed = Fixed {
+            words: 0,
+            refs: Vec::new(),
+            enums: Vec::new(),
+            tail: Tail::None,
+        };
+        let mut steps = plan.iter().peekable();
+        while let Some(&&(step, Quantity::One)) = steps.peek() {
+            let at = fixed.words + 1;
+            match step {
+                Step::Word(kind) if kind.is_ref() => fixed.refs.push((at, kind)),
+                Step::Word(_) => {}
+                Step::Enum(kind) => fixed.enums.push((at, kind)),
+                // The rest is the tail.
+                _ => break,
+            }
+            fixed.words += 1;
+            steps.next();
+        }
+        let rest: Vec<(Step, Quantity)> = steps.copied().collect();
+        fixed.tail = match rest.as_slice() {
+            [] => Tail::None,
+            [(Step::Word(kind), Quantity::ZeroOrOne)] => Tail::Optional(*kind),
+            [(Step::Word(kind), Quantity::ZeroOrMore)] => Tail::Repeated(*kind),
+            [(Step::IdPair, Quantity::ZeroOrMore)] => Tail::IdPairs,
+            [(Step::String, Quantity::One)] => Tail::String,
+            [(Step::Other(OperandKind::LiteralContextDependentNumber), Quantity::One)] => {
+                Tail::Number
+            }
+            [(Step::Other(OperandKind::Decoration), Quantity::One)] => Tail::Decoration,
+            _ if rest.iter().all(|&(_, q)| q != Quantity::One) => Tail::Absent,
+            _ => return None,
+        };
+        Some(fixed)
+    }
+
+    /// Decodes `words` (as `decode_plan` would): appends the referring ids to `out`;
+    /// whether the operands decode, `None` when optional operands are present that only the
+    /// plan decodes.
+    fn decode(
+        &self,
+        module: &Module,
+        words: &[u32],
+        out: &mut Vec<crate::ctx::Ref>,
+    ) -> Option<bool> {
+        let n = words.len();
+        let end = self.words + 1;
+        // A decoration's parameter that refers to an id.
+        let mut decoration_ref = None;
+        let fits = match self.tail {
+            Tail::None => n == end,
+            Tail::Optional(_) => n == end || n == end + 1,
+            Tail::Repeated(_) => n >= end,
+            Tail::IdPairs => n >= end && (n - end).is_multiple_of(2),
+            // The string must end in the last word.
+            Tail::String => words.get(end..).is_some_and(|rest| {
+                rest.iter().position(|w| w.to_le_bytes().contains(&0))
+                    == Some(rest.len().wrapping_sub(1))
+            }),
+            Tail::Absent if n > end => return None,
+            Tail::Absent => n == end,
+            // As `Decoder::literal_words_of_type`, then the literal must end the words.
+            Tail::Number => {
+                let ty = words.get(1).copied().unwrap_or(0);
+                match module.ty(spv_reader::Id(ty)) {
+                    Some(Type::Int { width, .. } | Type::Float { width }) if *width > 0 => {
+                        n == end + width.div_ceil(32) as usize
+                    }
+                    _ => false,
+                }
+            }
+            // As `Decoder::enumerant` for a Decoration, then `Decoder::decoration_params`.
+            Tail::Decoration => {
+                let Some(d) = words.get(end).and_then(|&v| spirv::Decoration::from_u32(v)) else {
+                    return Some(false);
+                };
+                let param = words.get(end + 1).copied();
+                match decoration_params(d) {
+                    DecorationParams::Literal => n == end + 2,
+                    DecorationParams::Enum(kind) => {
+                        n == end + 2 && param.is_some_and(|v| enumerant_known(kind, v))
+                    }
+                    DecorationParams::Scope | DecorationParams::Id if n == end + 2 => {
+                        let kind = if matches!(decoration_params(d), DecorationParams::Scope) {
+                            Kind::Scope
+                        } else {
+                            Kind::Id
+                        };
+                        decoration_ref = param.map(|v| (kind, v));
+                        true
+                    }
+                    DecorationParams::Scope | DecorationParams::Id => false,
+                    DecorationParams::Linkage | DecorationParams::String => return None,
+                    DecorationParams::Rest => true,
+                }
+            }
+        };
+        if !fits
+            || (!self.enums.is_empty()
+                && !self
+                    .enums
+                    .iter()
+                    .all(|&(at, kind)| words.get(at).is_some_and(|&w| enumerant_known(kind, w))))
+        {
+            return Some(false);
+        }
+        for &(at, kind) in &self.refs {
+            if let Some(&w) = words.get(at) {
+                out.push(crate::ctx::Ref {
+                    kind,
+                    id: spv_reader::Id(w),
+                });
+            }
+        }
+        if let Some((kind, id)) = decoration_ref {
+            out.push(crate::ctx::Ref {
+                kind,
+                id: spv_reader::Id(id),
+            });
+        }
+        let kind = match self.tail {
+            Tail::Optional(kind) | Tail::Repeated(kind) => kind,
+            Tail::IdPairs => Kind::Id,
+            Tail::None | Tail::String | Tail::Absent | Tail::Number | Tail::Decoration => {
+                return Some(true);
+            }
+        };
+        if kind.is_ref() {
+            out.extend(
+                words
+                    .get(end..)
+                    .unwrap_or(&[])
+                    .iter()
+                    .map(|&w| crate::ctx::Ref {
+                        kind,
+                        id: spv_reader::Id(w),
+                    }),
+            );
+        }
+        Some(true)
+    }
+}
+
+/// How many times a logical operand appears (the grammar's quantifier).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Quantity {
+    One,
+    ZeroOrOne,
+    ZeroOrMore,
+}
+
+/// A logical operand as [`decode_refs`] handles it.
+#[derive(Clone, Copy)]
+enum Step {
+    /// One word of the given kind.
+    Word(Kind),
+    /// Two `<id>` words (`PairIdRefIdRef`, OpPhi's operands).
+    IdPair,
+    /// An enumerant or mask that implies no parameters.
+    Enum(OperandKind),
+    /// A literal string.
+    String,
+    /// Anything else (parameterised masks, context-dependent literals, other pairs),
+    /// decoded by `Decoder::operand`.
+    Other(OperandKind),
+}
+
+/// The step that decodes operands of `kind` (mirrors `Decoder::operand`).
+fn step_of(kind: OperandKind) -> Step {
+    match kind {
+        OperandKind::IdResultType => Step::Word(Kind::ResultType),
+        OperandKind::IdResult => Step::Word(Kind::Result),
+        OperandKind::IdRef => Step::Word(Kind::Id),
+        OperandKind::IdScope => Step::Word(Kind::Scope),
+        OperandKind::IdMemorySemantics => Step::Word(Kind::Semantics),
+        OperandKind::LiteralInteger
+        | OperandKind::LiteralFloat
+        | OperandKind::LiteralExtInstInteger
+        | OperandKind::LiteralSpecConstantOpInteger => Step::Word(Kind::Literal),
+        OperandKind::LiteralString => Step::String,
+        OperandKind::PairIdRefIdRef => Step::IdPair,
+        OperandKind::LiteralContextDependentNumber
+        | OperandKind::PairLiteralIntegerIdRef
+        | OperandKind::PairIdRefLiteralInteger
+        | OperandKind::ImageOperands
+        | OperandKind::MemoryAccess
+        | OperandKind::LoopControl
+        | OperandKind::ExecutionMode
+        | OperandKind::Decoration => Step::Other(kind),
+        _ => Step::Enum(kind),
+    }
+}
+
+/// The entry of `opcode`, if the grammar knows it.
+fn entry(opcode: u16) -> Option<&'static OpEntry> {
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
         let max = grammar::INSTRUCTION_TABLE
             .iter()
             .map(|i| i.opcode as usize)
             .max()
             .unwrap_or(0);
-        let mut table = vec![None; max + 1];
+        let mut index = vec![0u16; max + 1];
+        let mut entries = Vec::new();
         for inst in grammar::INSTRUCTION_TABLE.iter() {
-            if let Some(slot) = table.get_mut(inst.opcode as usize) {
-                *slot = Some(inst);
+            // The same derivation as the reader's: a Result Type comes first, the Result
+            // first or right after it.
+            let mut kinds = inst.operands.iter().map(|o| o.kind);
+            let (first, second) = (kinds.next(), kinds.next());
+            let has_type = first == Some(OperandKind::IdResultType);
+            let has_result = first == Some(OperandKind::IdResult)
+                || (has_type && second == Some(OperandKind::IdResult));
+            entries.push(OpEntry {
+                grammar: inst,
+                type_decl: inst.opname.starts_with("Type"),
+                has_type,
+                has_result,
+                compiled: OnceLock::new(),
+            });
+            // The grammar has fewer than 65,535 instructions (about a thousand).
+            if let Some(slot) = index.get_mut(inst.opcode as usize) {
+                *slot = entries.len() as u16;
             }
         }
-        table
-    })
+        Table { index, entries }
+    });
+    let k = *table.index.get(usize::from(opcode))?;
+    table.entries.get(usize::from(k).checked_sub(1)?)
 }
 
 /// The grammar entry of `opcode`, if the grammar knows it.
 pub(crate) fn grammar_of(opcode: u16) -> Option<&'static Instruction<'static>> {
-    table().get(usize::from(opcode)).copied().flatten()
+    entry(opcode).map(|e| e.grammar)
+}
+
+/// Whether `op` declares a type (the grammar names every type declaration `OpType…`).
+pub(crate) fn is_type_decl(op: Op) -> bool {
+    u16::try_from(op as u32)
+        .ok()
+        .and_then(entry)
+        .is_some_and(|e| e.type_decl)
+}
+
+/// What the index records about one instruction: its opcode, whether it has a Result Type
+/// and a Result id, and whether its operands decode.
+pub(crate) struct InstFacts {
+    pub(crate) op: Option<Op>,
+    pub(crate) section: Option<Section>,
+    pub(crate) type_decl: bool,
+    pub(crate) has_type: bool,
+    pub(crate) has_result: bool,
+    pub(crate) decoded: bool,
+}
+
+/// Reads instruction `index` of `m`, whose words are `words`: appends to `out` the `<id>`
+/// operands that refer to other definitions (every `<id>` but the Result), in operand order,
+/// when every operand decodes as [`decode`] would decode it (on failure `out` is left as it
+/// was). The common shapes are decoded straight from the compiled grammar; the others, and
+/// `OpSpecConstantOp`, go through [`decode`], whose operands `scratch` receives.
+pub(crate) fn read_instruction(
+    m: &Module,
+    index: u32,
+    words: &[u32],
+    out: &mut Vec<crate::ctx::Ref>,
+    scratch: &mut Vec<Operand>,
+) -> InstFacts {
+    let opcode = words.first().map_or(0, |w| (w & 0xFFFF) as u16);
+    let Some(entry) = entry(opcode) else {
+        return InstFacts {
+            op: None,
+            section: None,
+            type_decl: false,
+            has_type: false,
+            has_result: false,
+            decoded: false,
+        };
+    };
+    let start = out.len();
+    let compiled = entry.compiled.get_or_init(|| Compiled::of(entry.grammar));
+    let fixed = compiled
+        .fixed
+        .as_ref()
+        .and_then(|f| f.decode(m, words, out));
+    let decoded = if let Some(ok) = fixed {
+        ok
+    } else if opcode != Op::SpecConstantOp as u16 {
+        out.truncate(start);
+        decode_plan(&compiled.plan, m, opcode, words, out, scratch)
+    } else {
+        // The embedded opcode's operands follow: the full decoder knows them.
+        let ok = m
+            .inst(spv_reader::InstIndex(index))
+            .is_some_and(|inst| decode(inst, scratch).is_ok());
+        if ok {
+            extend_refs(out, scratch, words);
+        }
+        ok
+    };
+    if !decoded {
+        out.truncate(start);
+    }
+    InstFacts {
+        op: Some(entry.grammar.opcode),
+        section: compiled.section,
+        type_decl: entry.type_decl,
+        has_type: entry.has_type,
+        has_result: entry.has_result,
+        decoded,
+    }
+}
+
+/// Appends the referring `<id>` operands among `operands` (decoded from `words`) to `out`.
+fn extend_refs(out: &mut Vec<crate::ctx::Ref>, operands: &[Operand], words: &[u32]) {
+    out.extend(operands.iter().filter(|o| o.kind.is_ref()).filter_map(|o| {
+        words.get(usize::from(o.word)).map(|&w| crate::ctx::Ref {
+            kind: o.kind,
+            id: spv_reader::Id(w),
+        })
+    }));
+}
+
+/// Runs a compiled plan over `words` as `decode_operands` runs the grammar: whether every
+/// operand decodes. Every step behaves as `Decoder::operand` does.
+fn decode_plan(
+    plan: &[(Step, Quantity)],
+    module: &Module,
+    opcode: u16,
+    words: &[u32],
+    out: &mut Vec<crate::ctx::Ref>,
+    scratch: &mut Vec<Operand>,
+) -> bool {
+    let n = words.len();
+    let mut p = Planned {
+        module,
+        opcode,
+        words,
+        at: 1,
+        out,
+        scratch,
+    };
+    for &(step, quantity) in plan {
+        match quantity {
+            Quantity::One => {
+                if !p.take(step) {
+                    return false;
+                }
+            }
+            Quantity::ZeroOrOne => {
+                if p.at < n && !p.take(step) {
+                    return false;
+                }
+            }
+            Quantity::ZeroOrMore => {
+                while p.at < n {
+                    if !p.take(step) {
+                        return false;
+                    }
+                }
+            }
+        }
+    }
+    p.at == n
+}
+
+/// The state of [`decode_plan`] over one instruction.
+struct Planned<'a, 'm> {
+    module: &'m Module,
+    opcode: u16,
+    words: &'m [u32],
+    /// The next word.
+    at: usize,
+    out: &'a mut Vec<crate::ctx::Ref>,
+    scratch: &'a mut Vec<Operand>,
+}
+
+impl Planned<'_, '_> {
+    /// One operand at word `at`; whether it decodes.
+    fn take(&mut self, step: Step) -> bool {
+        let words = self.words;
+        match step {
+            Step::Word(kind) => {
+                let Some(&w) = words.get(self.at) else {
+                    return false;
+                };
+                if kind.is_ref() {
+                    self.out.push(crate::ctx::Ref {
+                        kind,
+                        id: spv_reader::Id(w),
+                    });
+                }
+                self.at += 1;
+            }
+            Step::IdPair => {
+                for _ in 0..2 {
+                    let Some(&w) = words.get(self.at) else {
+                        return false;
+                    };
+                    self.out.push(crate::ctx::Ref {
+                        kind: Kind::Id,
+                        id: spv_reader::Id(w),
+                    });
+                    self.at += 1;
+                }
+            }
+            Step::Enum(kind) => {
+                let Some(&w) = words.get(self.at) else {
+                    return false;
+                };
+                if !enumerant_known(kind, w) {
+                    return false;
+                }
+                self.at += 1;
+            }
+            Step::String => {
+                let rest = words.get(self.at..).unwrap_or(&[]);
+                let Some(k) = rest.iter().position(|w| w.to_le_bytes().contains(&0)) else {
+                    return false;
+                };
+                self.at += k + 1;
+            }
+            Step::Other(kind) => {
+                self.scratch.clear();
+                let mut d = Decoder {
+                    words,
+                    at: self.at,
+                    out: self.scratch,
+                    module: self.module,
+                };
+                if d.operand(kind, self.opcode).is_err() {
+                    return false;
+                }
+                self.at = d.at;
+                extend_refs(self.out, self.scratch, words);
+            }
+        }
+        true
+    }
 }
 
 /// A decoding problem: the word index where it happened and what went wrong.
@@ -264,40 +777,20 @@ impl Decoder<'_, '_> {
     }
 
     fn decoration_params(&mut self, value: u32) -> Result<(), DecodeError> {
-        use spirv::Decoration as D;
-        let Some(d) = D::from_u32(value) else {
+        let Some(d) = spirv::Decoration::from_u32(value) else {
             return Ok(());
         };
-        match d {
-            D::SpecId
-            | D::ArrayStride
-            | D::MatrixStride
-            | D::Stream
-            | D::Location
-            | D::Component
-            | D::Index
-            | D::Binding
-            | D::DescriptorSet
-            | D::Offset
-            | D::XfbBuffer
-            | D::XfbStride
-            | D::InputAttachmentIndex
-            | D::Alignment
-            | D::MaxByteOffset
-            | D::SecondaryViewportRelativeNV => self.push(Kind::Literal, 1),
-            D::BuiltIn => self.enumerant(OperandKind::BuiltIn, 0),
-            D::FuncParamAttr => self.enumerant(OperandKind::FunctionParameterAttribute, 0),
-            D::FPRoundingMode => self.enumerant(OperandKind::FPRoundingMode, 0),
-            D::FPFastMathMode => self.enumerant(OperandKind::FPFastMathMode, 0),
-            D::UniformId => self.push(Kind::Scope, 1),
-            D::AlignmentId | D::MaxByteOffsetId | D::CounterBuffer => self.push(Kind::Id, 1),
-            D::LinkageAttributes => {
+        match decoration_params(d) {
+            DecorationParams::Literal => self.push(Kind::Literal, 1),
+            DecorationParams::Enum(kind) => self.enumerant(kind, 0),
+            DecorationParams::Scope => self.push(Kind::Scope, 1),
+            DecorationParams::Id => self.push(Kind::Id, 1),
+            DecorationParams::Linkage => {
                 self.string()?;
                 self.enumerant(OperandKind::LinkageType, 0)
             }
-            D::UserSemantic | D::UserTypeGOOGLE => self.string(),
-            // Vendor decorations: their operands stay unchecked trailing words.
-            _ => {
+            DecorationParams::String => self.string(),
+            DecorationParams::Rest => {
                 let n = self.remaining();
                 if n > 0 {
                     self.push(Kind::Literal, n)?;
@@ -305,6 +798,57 @@ impl Decoder<'_, '_> {
                 Ok(())
             }
         }
+    }
+}
+
+/// The parameters a decoration takes (SPIR-V §3.2.19), as the decoders read them.
+#[derive(Clone, Copy)]
+enum DecorationParams {
+    /// One literal number.
+    Literal,
+    /// One enumerant of this kind.
+    Enum(OperandKind),
+    /// One Scope `<id>`.
+    Scope,
+    /// One `<id>`.
+    Id,
+    /// A name string, then a Linkage Type.
+    Linkage,
+    /// One string.
+    String,
+    /// Vendor decorations and those without parameters: any trailing words stay unchecked.
+    Rest,
+}
+
+/// The parameters of decoration `d`.
+fn decoration_params(d: spirv::Decoration) -> DecorationParams {
+    use spirv::Decoration as D;
+    match d {
+        D::SpecId
+        | D::ArrayStride
+        | D::MatrixStride
+        | D::Stream
+        | D::Location
+        | D::Component
+        | D::Index
+        | D::Binding
+        | D::DescriptorSet
+        | D::Offset
+        | D::XfbBuffer
+        | D::XfbStride
+        | D::InputAttachmentIndex
+        | D::Alignment
+        | D::MaxByteOffset
+        | D::SecondaryViewportRelativeNV => DecorationParams::Literal,
+        D::BuiltIn => DecorationParams::Enum(OperandKind::BuiltIn),
+        D::FuncParamAttr => DecorationParams::Enum(OperandKind::FunctionParameterAttribute),
+        D::FPRoundingMode => DecorationParams::Enum(OperandKind::FPRoundingMode),
+        D::FPFastMathMode => DecorationParams::Enum(OperandKind::FPFastMathMode),
+        D::UniformId => DecorationParams::Scope,
+        D::AlignmentId | D::MaxByteOffsetId | D::CounterBuffer => DecorationParams::Id,
+        D::LinkageAttributes => DecorationParams::Linkage,
+        D::UserSemantic | D::UserTypeGOOGLE => DecorationParams::String,
+        _ => DecorationParams::Rest,
     }
 }
 

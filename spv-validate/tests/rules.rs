@@ -1,12 +1,15 @@
 //! One small module per rule that validators most often get wrong (spirv.md §2.16): each
 //! `tests/rules/NAME.spvasm` says in its first line `expect: valid` or `expect: RULE`, and
-//! `NAME.spv` is its assembly (spirv-as --target-env spv1.5). spirv-val 2025.5 gives the same
-//! verdicts (every `invalid_*` module is rejected, for the reason the comment names; every
-//! `valid_*` one is accepted).
+//! `NAME.spv` is its assembly (spirv-as --target-env spv1.5). A module may also name an
+//! environment on that line, `env: vulkan1.2` (any `--target-env` spelling), to be validated
+//! in it — client-API rules need one; with `env: spv1.x` the module is also assembled for that
+//! version. The others are validated in their own version. spirv-val 2025.5 gives the same
+//! verdicts in the same environments (every `invalid_*` module is rejected, for the reason the
+//! comment names; every `valid_*` one is accepted).
 
 use std::path::PathBuf;
 
-use spv_validate::{Options, validate};
+use spv_validate::{Options, TargetEnv, validate};
 
 #[test]
 fn each_rule_module_gets_its_expected_verdict_and_rule() {
@@ -28,9 +31,14 @@ fn each_rule_module_gets_its_expected_verdict_and_rule() {
             .nth(1)
             .and_then(|r| r.split_whitespace().next())
             .unwrap();
+        let env: TargetEnv = first
+            .split("env: ")
+            .nth(1)
+            .and_then(|e| e.split_whitespace().next())
+            .map_or(TargetEnv::ModuleVersion, |e| e.parse().unwrap());
         let bytes = std::fs::read(dir.join(format!("{name}.spv"))).unwrap();
         let module = spv_reader::read(&bytes).unwrap();
-        let result = validate(&module, &Options::default());
+        let result = validate(&module, &Options::new(env));
         match (expected, result) {
             ("valid", Ok(_)) => {}
             ("valid", Err(d)) => panic!("{name} is valid but:\n{d}"),

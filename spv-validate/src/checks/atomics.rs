@@ -6,9 +6,9 @@
 //! has no result: Pointer, Scope, Semantics, Value.
 
 use spv_reader::spirv::{Op, StorageClass};
-use spv_reader::{Id, Inst, Type};
+use spv_reader::{Id, Type};
 
-use crate::ctx::Ctx;
+use crate::ctx::{Ctx, Inst};
 
 /// Whether `op` is an atomic this pass checks.
 pub(crate) fn is_atomic(op: Op) -> bool {
@@ -33,8 +33,11 @@ pub(crate) fn is_atomic(op: Op) -> bool {
 }
 
 /// Checks one atomic instruction.
-pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
-    let operands = inst.operands();
+pub(crate) fn check(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op) {
+    // The words after Result Type and Result, as the reader delimits them.
+    let Some(operands) = ctx.m.inst(inst.index()).map(|i| i.operands()) else {
+        return;
+    };
     let id = |n: usize| operands.get(n).map(|w| Id(*w));
     let Some(pointer) = id(0) else { return };
     let (scope, semantics) = (id(1), id(2));

@@ -9,7 +9,8 @@
 //! blocks, std430-like base alignment for the others, no overlaps, no improperly straddling
 //! vectors. The arithmetic follows spirv-val's so that verdicts agree.
 
-use std::collections::HashMap;
+use std::cell::{Cell, RefCell};
+use std::collections::{HashMap, HashSet};
 
 use spv_reader::spirv::{Decoration as D, StorageClass as S};
 use spv_reader::{Id, InstIndex, Type};
@@ -24,8 +25,32 @@ struct Constraint {
     matrix_stride: u32,
 }
 
+/// Most steps the recursive layout walks take per module: types that share members (a struct
+/// of two copies of a struct of two copies ...) would otherwise unfold exponentially. Past it
+/// the walks stop and judge nothing more (spirv-val's own walks do not finish on such types).
+const MAX_LAYOUT_STEPS: u64 = 1 << 22;
+
+/// The steps left of [`MAX_LAYOUT_STEPS`].
+struct Budget(Cell<u64>);
+
+impl Budget {
+    /// Takes one step; `false` once the budget is spent.
+    fn spend(&self) -> bool {
+        let left = self.0.get();
+        self.0.set(left.saturating_sub(1));
+        left > 0
+    }
+}
+
 struct Layout<'a, 'm> {
     ctx: &'a Ctx<'m>,
+    budget: &'a Budget,
+    /// Base alignments and sizes already computed, by (type, row-major, matrix stride): the
+    /// walks are pure, and types that share members would otherwise unfold exponentially.
+    alignments: RefCell<HashMap<(u32, bool, u32), u64>>,
+    sizes: RefCell<HashMap<(u32, bool, u32), u64>>,
+    /// Structs already found well laid out at a base offset.
+    laid_out: RefCell<HashSet<(u32, u64)>>,
     /// Uniform-buffer (extended, rounded-up) alignment rules.
     block_rules: bool,
     relaxed: bool,
@@ -72,7 +97,17 @@ impl Layout<'_, '_> {
     }
 
     fn base_alignment(&self, ty: Id, inherited: Constraint, depth: usize) -> u64 {
-        if depth > MAX_TYPE_DEPTH {
+        let key = (ty.0, inherited.row_major, inherited.matrix_stride);
+        if let Some(&known) = self.alignments.borrow().get(&key) {
+            return known;
+        }
+        let alignment = self.base_alignment_of(ty, inherited, depth);
+        self.alignments.borrow_mut().insert(key, alignment);
+        alignment
+    }
+
+    fn base_alignment_of(&self, ty: Id, inherited: Constraint, depth: usize) -> u64 {
+        if depth > MAX_TYPE_DEPTH || !self.budget.spend() {
             return 1;
         }
         let round = |a: u64| if self.block_rules { align(a, 16) } else { a };
@@ -111,7 +146,7 @@ impl Layout<'_, '_> {
     }
 
     fn scalar_alignment(&self, ty: Id, depth: usize) -> u64 {
-        if depth > MAX_TYPE_DEPTH {
+        if depth > MAX_TYPE_DEPTH || !self.budget.spend() {
             return 1;
         }
         match self.ctx.ty(ty) {
@@ -135,7 +170,17 @@ impl Layout<'_, '_> {
     }
 
     fn size(&self, ty: Id, inherited: Constraint, depth: usize) -> u64 {
-        if depth > MAX_TYPE_DEPTH {
+        let key = (ty.0, inherited.row_major, inherited.matrix_stride);
+        if let Some(&known) = self.sizes.borrow().get(&key) {
+            return known;
+        }
+        let size = self.size_of(ty, inherited, depth);
+        self.sizes.borrow_mut().insert(key, size);
+        size
+    }
+
+    fn size_of(&self, ty: Id, inherited: Constraint, depth: usize) -> u64 {
+        if depth > MAX_TYPE_DEPTH || !self.budget.spend() {
             return 0;
         }
         let ctx = self.ctx;
@@ -182,7 +227,16 @@ impl Layout<'_, '_> {
 
     /// Checks the struct `st` placed at `base` bytes; the error names the member.
     fn check(&self, st: Id, base: u64, depth: usize) -> Result<(), (u32, String)> {
-        if depth > MAX_TYPE_DEPTH {
+        if self.laid_out.borrow().contains(&(st.0, base)) {
+            return Ok(());
+        }
+        self.check_members(st, base, depth)?;
+        self.laid_out.borrow_mut().insert((st.0, base));
+        Ok(())
+    }
+
+    fn check_members(&self, st: Id, base: u64, depth: usize) -> Result<(), (u32, String)> {
+        if depth > MAX_TYPE_DEPTH || !self.budget.spend() {
             return Ok(());
         }
         let ctx = self.ctx;
@@ -342,8 +396,10 @@ fn compute_constraints(
     st: Id,
     out: &mut HashMap<(u32, u32), Constraint>,
     depth: usize,
+    budget: &Budget,
 ) {
-    if depth > MAX_TYPE_DEPTH {
+    // A struct already collected (its member 0 is in `out`) is not walked again.
+    if depth > MAX_TYPE_DEPTH || out.contains_key(&(st.0, 0)) || !budget.spend() {
         return;
     }
     for (k, m) in members(ctx, st).into_iter().enumerate() {
@@ -363,14 +419,21 @@ fn compute_constraints(
             }
         }
         if matches!(ctx.ty(inner), Some(Type::Struct { .. })) {
-            compute_constraints(ctx, inner, out, depth + 1);
+            compute_constraints(ctx, inner, out, depth + 1, budget);
         }
     }
 }
 
 /// spirv-val's `isMissingOffsetInStruct`.
-fn missing_offset(ctx: &Ctx<'_>, id: Id, depth: usize) -> bool {
-    if depth > MAX_TYPE_DEPTH {
+fn missing_offset(
+    ctx: &Ctx<'_>,
+    id: Id,
+    depth: usize,
+    budget: &Budget,
+    visited: &mut HashSet<u32>,
+) -> bool {
+    // A type seen before answered "no" (a "yes" ends the walk), so it is not walked again.
+    if depth > MAX_TYPE_DEPTH || !visited.insert(id.0) || !budget.spend() {
         return false;
     }
     let (has, nested): (Vec<bool>, Vec<Id>) = match ctx.ty(id) {
@@ -390,13 +453,25 @@ fn missing_offset(ctx: &Ctx<'_>, id: Id, depth: usize) -> bool {
         }
         _ => (Vec::new(), Vec::new()),
     };
-    nested.iter().any(|&m| missing_offset(ctx, m, depth + 1)) || has.iter().any(|h| !h)
+    nested
+        .iter()
+        .any(|&m| missing_offset(ctx, m, depth + 1, budget, visited))
+        || has.iter().any(|h| !h)
 }
 
 /// spirv-val's `checkForRequiredDecoration`: every member of kind `want` (arrays:
 /// `array`; matrices: `!array`, arrays of matrices included) carries one of `decorations`.
-fn has_required(ctx: &Ctx<'_>, st: Id, array: bool, decorations: &[D], depth: usize) -> bool {
-    if depth > MAX_TYPE_DEPTH {
+fn has_required(
+    ctx: &Ctx<'_>,
+    st: Id,
+    array: bool,
+    decorations: &[D],
+    depth: usize,
+    budget: &Budget,
+    visited: &mut HashSet<u32>,
+) -> bool {
+    // A struct seen before answered "yes" (a "no" ends the walk), so it is not walked again.
+    if depth > MAX_TYPE_DEPTH || !visited.insert(st.0) || !budget.spend() {
         return true;
     }
     let ms = members(ctx, st);
@@ -429,14 +504,30 @@ fn has_required(ctx: &Ctx<'_>, st: Id, array: bool, decorations: &[D], depth: us
     }
     ms.iter()
         .filter(|&&m| matches!(ctx.ty(m), Some(Type::Struct { .. })))
-        .all(|&m| has_required(ctx, m, array, decorations, depth + 1))
+        .all(|&m| has_required(ctx, m, array, decorations, depth + 1, budget, visited))
 }
 
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut problems: Vec<(&'static str, InstIndex, Id, String)> = Vec::new();
     let mut checked: Vec<(u32, u32, bool)> = Vec::new();
-    for g in ctx.m.global_variables() {
-        let sc = S::from_u32(g.storage_class);
+    let budget = Budget(Cell::new(MAX_LAYOUT_STEPS));
+    // Buffers reached through PhysicalStorageBuffer pointers have no variable: the values of
+    // such pointer types stand in for one (spirv-val 2025.5 checks the layout of the Block a
+    // PhysicalStorageBuffer value points to, and only when such a value exists).
+    let physical = ctx.m.instructions().filter_map(|inst| {
+        let ty = inst.result_type()?;
+        let (class, _) = ctx.pointer(ty)?;
+        (class == S::PhysicalStorageBuffer as u32).then_some((class, ty, inst.index()))
+    });
+    let objects: Vec<(u32, Id, InstIndex)> = ctx
+        .m
+        .global_variables()
+        .iter()
+        .map(|g| (g.storage_class, g.ty, g.inst))
+        .chain(physical)
+        .collect();
+    for (storage_class, pointer_type, declared_at) in objects {
+        let sc = S::from_u32(storage_class);
         let uniform = sc == Some(S::Uniform);
         let buffer_class = matches!(
             sc,
@@ -445,7 +536,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         if !uniform && !buffer_class {
             continue;
         }
-        let Some((_, mut id)) = ctx.pointer(g.ty) else {
+        let Some((_, mut id)) = ctx.pointer(pointer_type) else {
             continue;
         };
         if let Some(Type::Array { element, .. } | Type::RuntimeArray { element }) = ctx.ty(id) {
@@ -461,26 +552,50 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         if !block_rules && !buffer_rules {
             continue;
         }
-        let key = (id.0, g.storage_class, block_rules);
+        let key = (id.0, storage_class, block_rules);
         if checked.contains(&key) {
             continue;
         }
         checked.push(key);
         let deco = if block { "Block" } else { "BufferBlock" };
-        let at = ctx.m.def(id).map_or(g.inst, |d| d.index());
-        if missing_offset(ctx, id, 0) {
+        let at = ctx.m.def(id).map_or(declared_at, |d| d.index());
+        if missing_offset(ctx, id, 0, &budget, &mut HashSet::new()) {
             problems.push(("V-LAYOUT-1", at, id, format!("structure {id} decorated as {deco} must be explicitly laid out with Offset decorations")));
             continue;
         }
-        if !has_required(ctx, id, true, &[D::ArrayStride], 0) {
+        if !has_required(
+            ctx,
+            id,
+            true,
+            &[D::ArrayStride],
+            0,
+            &budget,
+            &mut HashSet::new(),
+        ) {
             problems.push(("V-LAYOUT-2", at, id, format!("structure {id} decorated as {deco} must be explicitly laid out with ArrayStride decorations")));
             continue;
         }
-        if !has_required(ctx, id, false, &[D::MatrixStride], 0) {
+        if !has_required(
+            ctx,
+            id,
+            false,
+            &[D::MatrixStride],
+            0,
+            &budget,
+            &mut HashSet::new(),
+        ) {
             problems.push(("V-LAYOUT-3", at, id, format!("structure {id} decorated as {deco} must be explicitly laid out with MatrixStride decorations")));
             continue;
         }
-        if !has_required(ctx, id, false, &[D::RowMajor, D::ColMajor], 0) {
+        if !has_required(
+            ctx,
+            id,
+            false,
+            &[D::RowMajor, D::ColMajor],
+            0,
+            &budget,
+            &mut HashSet::new(),
+        ) {
             problems.push(("V-LAYOUT-3", at, id, format!("structure {id} decorated as {deco} must be explicitly laid out with RowMajor or ColMajor decorations")));
             continue;
         }
@@ -488,17 +603,21 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
             continue;
         }
         let mut constraints = HashMap::new();
-        compute_constraints(ctx, id, &mut constraints, 0);
+        compute_constraints(ctx, id, &mut constraints, 0, &budget);
         let relaxed = ctx.env.vulkan_version().is_some_and(|v| v >= (1, 1));
         let layout = Layout {
             ctx,
+            budget: &budget,
+            alignments: RefCell::new(HashMap::new()),
+            sizes: RefCell::new(HashMap::new()),
+            laid_out: RefCell::new(HashSet::new()),
             block_rules,
             relaxed,
             pointer_size: if ctx.addressing == 1 { 4 } else { 8 },
             constraints,
         };
         if let Err((member, why)) = layout.check(id, 0, 0) {
-            let sc_name = sc.map_or_else(|| g.storage_class.to_string(), |s| format!("{s:?}"));
+            let sc_name = sc.map_or_else(|| storage_class.to_string(), |s| format!("{s:?}"));
             problems.push((
                 "V-LAYOUT-4",
                 at,

@@ -3,12 +3,13 @@
 //! ColMajor, Block/BufferBlock, interpolation qualifiers), decoration groups, and the
 //! decoration-instruction forms (V-DEC-13).
 
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 
 use spv_reader::spirv::{Decoration as D, Op, StorageClass as S};
 use spv_reader::{Id, InstIndex, Type};
 
 use crate::ctx::Ctx;
+use crate::scratch::Scratch;
 
 /// Whether a decoration may legitimately be applied several times to one target
 /// (SPIR-V §3.2.19: UserSemantic with different strings; FuncParamAttr with different
@@ -35,64 +36,80 @@ struct Applied<'m> {
 
 /// Every decoration written directly by OpDecorate* / OpMemberDecorate* instructions, in
 /// module order (groups are checked as instructions of their own).
-fn applied<'m>(ctx: &Ctx<'m>) -> Vec<Applied<'m>> {
-    let mut out = Vec::new();
-    for inst in ctx.m.instructions() {
+fn applied<'m>(ctx: &Ctx<'m>) -> impl Iterator<Item = Applied<'m>> + use<'m> {
+    let ix = ctx.ix;
+    ix.annotations().filter_map(|inst| {
         let words = inst.words();
-        let (target, member, kind, rest) = match ctx.op_of(inst) {
+        let (target, member, kind, rest) = match inst.opcode() {
             Some(Op::Decorate | Op::DecorateId | Op::DecorateString) => match words {
                 [_, t, k, rest @ ..] => (*t, u32::MAX, *k, rest),
-                _ => continue,
+                _ => return None,
             },
             Some(Op::MemberDecorate | Op::MemberDecorateString) => match words {
                 [_, t, m, k, rest @ ..] => (*t, *m, *k, rest),
-                _ => continue,
+                _ => return None,
             },
-            _ => continue,
+            _ => return None,
         };
-        out.push(Applied {
+        Some(Applied {
             target: Id(target),
             member,
             kind,
             operands: rest,
             inst: inst.index(),
-        });
-    }
-    out
+        })
+    })
 }
 
-pub(crate) fn check(ctx: &mut Ctx<'_>) {
-    let list = applied(ctx);
-    // V-DEC-1: at most once per (target, member, kind).
-    let mut seen: HashSet<(u32, u32, u32)> = HashSet::new();
-    for a in &list {
-        if allows_repeats(a.kind) {
-            continue;
-        }
-        if !seen.insert((a.target.0, a.member, a.kind)) {
-            let name = D::from_u32(a.kind).map_or_else(|| a.kind.to_string(), |d| format!("{d:?}"));
-            let what = if a.member == u32::MAX {
-                format!("ID {}", a.target)
-            } else {
-                format!("member {} of {}", a.member, a.target)
-            };
-            ctx.err(
-                "V-DEC-1",
-                a.inst,
-                &[a.target],
-                format!("{what} is decorated with {name} multiple times, which is not allowed"),
-            );
+/// Runs the pass; uses the sort keys and flags of `scratch`.
+pub(crate) fn check(ctx: &mut Ctx<'_>, scratch: &mut Scratch) {
+    // V-DEC-1: at most once per (target, member, kind). Sorting the keys with their list
+    // positions groups the repeats; all but the first of each group are reported, in list
+    // order.
+    let keys = &mut scratch.keys;
+    keys.clear();
+    let mut count = 0;
+    for (k, a) in applied(ctx).enumerate() {
+        count += 1;
+        if !allows_repeats(a.kind) {
+            keys.push((a.target.0, a.member, a.kind, k));
         }
     }
-    for a in &list {
-        check_target(ctx, a);
+    keys.sort_unstable();
+    let repeated = &mut scratch.flags;
+    repeated.clear();
+    repeated.resize(count, false);
+    for pair in keys.windows(2) {
+        if let [(t0, m0, k0, _), (t1, m1, k1, at)] = *pair
+            && (t0, m0, k0) == (t1, m1, k1)
+            && let Some(r) = repeated.get_mut(at)
+        {
+            *r = true;
+        }
+    }
+    for (a, _) in applied(ctx).zip(repeated.iter()).filter(|(_, r)| **r) {
+        let name = D::from_u32(a.kind).map_or_else(|| a.kind.to_string(), |d| format!("{d:?}"));
+        let what = if a.member == u32::MAX {
+            format!("ID {}", a.target)
+        } else {
+            format!("member {} of {}", a.member, a.target)
+        };
+        ctx.err(
+            "V-DEC-1",
+            a.inst,
+            &[a.target],
+            format!("{what} is decorated with {name} multiple times, which is not allowed"),
+        );
+    }
+    for a in applied(ctx) {
+        check_target(ctx, &a);
     }
     if ctx.env.is_vulkan() && ctx.shader {
         check_locations(ctx);
     }
     // V-DEC-12: FuncParamAttr — no attribute twice on one id, Zext and Sext exclusive.
-    let mut attrs: HashSet<(u32, u32)> = HashSet::new();
-    for a in list.iter().filter(|a| a.kind == D::FuncParamAttr as u32) {
+    let mut attrs: BTreeSet<(u32, u32)> = BTreeSet::new();
+    for a in applied(ctx).filter(|a| a.kind == D::FuncParamAttr as u32) {
         let Some(&attr) = a.operands.first() else {
             continue;
         };
@@ -163,7 +180,7 @@ fn not_member(d: D) -> bool {
 
 /// The storage class of a variable id, if `id` is an OpVariable.
 fn variable_class(ctx: &Ctx<'_>, id: Id) -> Option<u32> {
-    let def = ctx.m.def(id)?;
+    let def = ctx.ix.def(id)?;
     (ctx.op_of(def) == Some(Op::Variable))
         .then(|| def.words().get(3).copied())
         .flatten()
@@ -216,6 +233,11 @@ fn check_target(ctx: &mut Ctx<'_>, a: &Applied<'_>) {
         return;
     }
     let def_op = ctx.def_op(t);
+    if def_op == Some(Op::DecorationGroup) {
+        // A group's decorations are judged where OpGroupDecorate applies them (spirv-val
+        // 2025.5 accepts, e.g., Restrict on a group of variables).
+        return;
+    }
     let is_var = def_op == Some(Op::Variable);
     let fail = |ctx: &mut Ctx<'_>, what: &str| {
         ctx.err(
@@ -269,13 +291,17 @@ fn check_target(ctx: &mut Ctx<'_>, a: &Applied<'_>) {
         return;
     }
     match d {
-        D::BuiltIn if !(is_var || ctx.m.constant(t).is_some()) => {
-            ctx.err(
-                "V-DEC-2",
-                a.inst,
-                &[t],
-                "BuiltIns can only target variables, structure members or constants",
-            );
+        // WorkgroupSize decorates a constant, every other built-in a variable (spirv-val
+        // 2025.5 rejects the other combinations, the deprecated forms of SPIR-V §3.2.20).
+        D::BuiltIn => {
+            let workgroup_size =
+                a.operands.first() == Some(&(spv_reader::spirv::BuiltIn::WorkgroupSize as u32));
+            let constant = ctx.m.constant(t).is_some();
+            if workgroup_size && !constant {
+                fail(ctx, "a constant for WorkgroupSize");
+            } else if !workgroup_size && !is_var {
+                fail(ctx, "a variable");
+            }
         }
         D::Location
         | D::Component
@@ -347,7 +373,7 @@ fn is_builtin_variable(ctx: &Ctx<'_>, v: Id) -> bool {
 fn check_locations(ctx: &mut Ctx<'_>) {
     let m = ctx.m;
     let mut problems: Vec<(InstIndex, Id)> = Vec::new();
-    let mut seen: HashSet<u32> = HashSet::new();
+    let mut seen: BTreeSet<u32> = BTreeSet::new();
     for ep in m.entry_points() {
         let model = ep.model();
         for &v in &ep.interface {
@@ -397,7 +423,7 @@ fn check_locations(ctx: &mut Ctx<'_>) {
                 }
                 _ => false,
             };
-            if !members_located && let Some(def) = m.def(v) {
+            if !members_located && let Some(def) = ctx.ix.def(v) {
                 problems.push((def.index(), v));
             }
         }

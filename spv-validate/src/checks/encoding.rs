@@ -5,10 +5,13 @@
 //! capability or extension is not declared, and the module version against the
 //! environment.
 
+use std::sync::OnceLock;
+
+use spv_reader::rspirv::grammar;
 use spv_reader::spirv::Op;
 
 use crate::caps::{NEVER, capability_version};
-use crate::ctx::Ctx;
+use crate::ctx::{Ctx, Inst};
 use crate::diag::opcode_name;
 use crate::operands::{decode, grammar_of};
 
@@ -49,10 +52,30 @@ fn opcode_versions(op: Op) -> Option<(u8, u8, &'static [&'static str])> {
     })
 }
 
+/// Whether instructions with opcode `op` have version or capability gates to check
+/// ([`opcode_versions`], the grammar's enabling capabilities), from a table computed once
+/// per process.
+fn gated(op: Op) -> bool {
+    static TABLE: OnceLock<Vec<bool>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut table = Vec::new();
+        for inst in grammar::INSTRUCTION_TABLE.iter() {
+            let k = inst.opcode as usize;
+            if k >= table.len() {
+                table.resize(k + 1, false);
+            }
+            if let Some(slot) = table.get_mut(k) {
+                *slot = !inst.capabilities.is_empty() || opcode_versions(inst.opcode).is_some();
+            }
+        }
+        table
+    });
+    table.get(op as usize).copied().unwrap_or(true)
+}
+
 /// Runs the encoding checks; returns whether every instruction decoded (later checks rely
 /// on decoded operands).
 pub(crate) fn check(ctx: &mut Ctx<'_>) -> bool {
-    let m = ctx.m;
     if let Some(max) = ctx.env.max_spirv_minor()
         && ctx.version > max
     {
@@ -68,10 +91,11 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) -> bool {
     }
     let mut all_decoded = true;
     let mut scratch = Vec::new();
-    for inst in m.instructions() {
+    for inst in ctx.ix.insts() {
         let i = inst.index();
         let opcode = inst.raw_opcode();
-        let Some(g) = grammar_of(opcode) else {
+        // The index names the opcode exactly when the grammar knows it.
+        let Some(op) = inst.opcode() else {
             all_decoded = false;
             ctx.err(
                 "R-4",
@@ -81,9 +105,9 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) -> bool {
             );
             continue;
         };
-        if !ctx.decoded.get(i.0 as usize).copied().unwrap_or(false) {
+        if !inst.decoded() {
             all_decoded = false;
-            let err = decode(inst, &mut scratch).err();
+            let err = ctx.m.inst(i).and_then(|r| decode(r, &mut scratch).err());
             let (rule, message) = match err {
                 Some(e) if e.enumerant => ("R-7", e.message),
                 Some(e) => ("R-5", e.message),
@@ -92,10 +116,15 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) -> bool {
             ctx.err(rule, i, &[], format!("{}: {message}", opcode_name(opcode)));
             continue;
         }
-        let op = g.opcode;
         if op == Op::Capability {
             check_capability_version(ctx, inst);
         }
+        if !gated(op) {
+            continue;
+        }
+        let Some(g) = grammar_of(opcode) else {
+            continue;
+        };
         if let Some((min, max, exts)) = opcode_versions(op) {
             let by_ext = exts.iter().any(|e| ctx.has_ext(e));
             if ctx.version < min && !by_ext {
@@ -120,10 +149,10 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) -> bool {
                 );
             }
         }
-        if !g.capabilities.is_empty()
-            && !ctx.caps.any(g.capabilities)
-            && !g.extensions.iter().any(|e| ctx.has_ext(e))
-        {
+        // An opcode listing capabilities needs one of them even when its extension is
+        // declared (spirv-val 2025.5: OpTypeRayQueryKHR needs RayQueryKHR beside
+        // SPV_KHR_ray_query).
+        if !g.capabilities.is_empty() && !ctx.caps.any(g.capabilities) {
             let names: Vec<String> = g.capabilities.iter().map(|c| format!("{c:?}")).collect();
             ctx.err(
                 "V-CAP-1",
@@ -142,7 +171,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) -> bool {
 
 /// V-CAP-2: a capability operand defined only from a later version than the module's, and
 /// not enabled by a declared extension.
-fn check_capability_version(ctx: &mut Ctx<'_>, inst: spv_reader::Inst<'_>) {
+fn check_capability_version(ctx: &mut Ctx<'_>, inst: &Inst<'_>) {
     let Some(&raw) = inst.words().get(1) else {
         return;
     };

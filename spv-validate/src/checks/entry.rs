@@ -4,62 +4,111 @@
 //!
 //! The call trees and referenced globals computed here are also facts for `ModuleInfo`.
 
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 
 use spv_reader::spirv::{ExecutionMode as M, ExecutionModel as X, Op};
 use spv_reader::{Constant, Id, Type};
 
 use crate::checks::Facts;
-use crate::ctx::Ctx;
+use crate::ctx::{Ctx, IdSet};
+use crate::scratch::Scratch;
 
 /// Per function (index in `Module::functions`): called function ids and referenced
-/// module-scope variables, both in first-use order.
+/// module-scope variables, both in first-use order, stored back to back.
+#[derive(Default)]
 pub(crate) struct CallGraph {
-    pub(crate) calls: Vec<Vec<Id>>,
-    pub(crate) globals: Vec<Vec<Id>>,
+    calls: Vec<Id>,
+    call_start: Vec<u32>,
+    globals: Vec<Id>,
+    global_start: Vec<u32>,
 }
 
-/// Collects calls and global references of every function.
-pub(crate) fn call_graph(ctx: &Ctx<'_>) -> CallGraph {
+impl CallGraph {
+    /// The functions function `fi` calls.
+    fn calls(&self, fi: usize) -> &[Id] {
+        run(&self.call_start, &self.calls, fi)
+    }
+
+    /// The module-scope variables function `fi` references.
+    fn globals(&self, fi: usize) -> &[Id] {
+        run(&self.global_start, &self.globals, fi)
+    }
+}
+
+/// Run `k` of lists stored back to back with their start positions.
+fn run<'a>(start: &[u32], values: &'a [Id], k: usize) -> &'a [Id] {
+    match (start.get(k), start.get(k + 1)) {
+        (Some(&s), Some(&e)) => values.get(s as usize..e as usize).unwrap_or(&[]),
+        _ => &[],
+    }
+}
+
+/// Fills `is_global`: whether each id (dense, below [`crate::ctx::Index::id_count`]) is a
+/// module-scope variable.
+fn global_table(ctx: &Ctx<'_>, is_global: &mut Vec<bool>) {
+    is_global.clear();
+    is_global.resize(ctx.ix.id_count(), false);
+    for g in ctx.m.global_variables() {
+        if let Some(x) = is_global.get_mut(g.id.0 as usize) {
+            *x = true;
+        }
+    }
+}
+
+/// Fills `graph` with the calls and global references of every function; `sets` are
+/// scratch space.
+pub(crate) fn call_graph(
+    ctx: &Ctx<'_>,
+    is_global: &[bool],
+    sets: &mut [IdSet; 3],
+    graph: &mut CallGraph,
+) {
     let m = ctx.m;
-    let global_set: HashSet<u32> = m.global_variables().iter().map(|g| g.id.0).collect();
-    let mut calls = Vec::new();
-    let mut globals = Vec::new();
+    let ix = ctx.ix;
+    let [seen_calls, seen_globals, _] = sets;
+    seen_calls.reset(ix.id_count());
+    seen_globals.reset(ix.id_count());
+    graph.calls.clear();
+    graph.call_start.clear();
+    graph.globals.clear();
+    graph.global_start.clear();
     for f in m.functions() {
-        let mut c: Vec<Id> = Vec::new();
-        let mut g: Vec<Id> = Vec::new();
-        for inst in m.instructions_in(f.def.0..f.end.0) {
-            if ctx.op_of(inst) == Some(Op::FunctionCall)
+        graph.call_start.push(graph.calls.len() as u32);
+        graph.global_start.push(graph.globals.len() as u32);
+        seen_calls.clear();
+        seen_globals.clear();
+        for inst in ix.insts_in(f.def.0..f.end.0) {
+            if inst.opcode() == Some(Op::FunctionCall)
                 && let Some(&callee) = inst.words().get(3)
-                && !c.contains(&Id(callee))
+                && seen_calls.insert(Id(callee))
             {
-                c.push(Id(callee));
+                graph.calls.push(Id(callee));
             }
-            for (_, id) in ctx.id_refs(inst) {
-                if global_set.contains(&id.0) && !g.contains(&id) {
-                    g.push(id);
+            for r in ix.refs_of(inst) {
+                if is_global.get(r.id.0 as usize).copied().unwrap_or(false)
+                    && seen_globals.insert(r.id)
+                {
+                    graph.globals.push(r.id);
                 }
             }
         }
-        calls.push(c);
-        globals.push(g);
     }
-    CallGraph { calls, globals }
+    graph.call_start.push(graph.calls.len() as u32);
+    graph.global_start.push(graph.globals.len() as u32);
 }
 
 /// The functions reachable from `root` through calls (root first; bounded by the number of
-/// functions since each is visited once).
-pub(crate) fn call_tree(ctx: &Ctx<'_>, graph: &CallGraph, root: Id) -> Vec<Id> {
+/// functions since each is visited once). `seen` is scratch space.
+pub(crate) fn call_tree(ctx: &Ctx<'_>, graph: &CallGraph, root: Id, seen: &mut IdSet) -> Vec<Id> {
     let mut order = vec![root];
-    let mut seen: HashSet<u32> = HashSet::from([root.0]);
+    seen.clear();
+    seen.insert(root);
     let mut k = 0;
     while let Some(&f) = order.get(k) {
         k += 1;
-        if let Some((fi, _)) = ctx.function(f)
-            && let Some(callees) = graph.calls.get(fi)
-        {
-            for &c in callees {
-                if ctx.function(c).is_some() && seen.insert(c.0) {
+        if let Some((fi, _)) = ctx.function(f) {
+            for &c in graph.calls(fi) {
+                if ctx.function(c).is_some() && seen.insert(c) {
                     order.push(c);
                 }
             }
@@ -131,11 +180,24 @@ fn mode_repeats(mode: u32) -> bool {
     .any(|&m| m as u32 == mode)
 }
 
-pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts) {
+/// Runs the pass; uses the flags and id sets of `scratch`.
+pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts, scratch: &mut Scratch) {
     let m = ctx.m;
-    let graph = call_graph(ctx);
-    let called: HashSet<u32> = graph.calls.iter().flatten().map(|id| id.0).collect();
-    let mut names: HashSet<(u32, &str)> = HashSet::new();
+    let is_global = &mut scratch.flags;
+    global_table(ctx, is_global);
+    let is_global = &*is_global;
+    let graph = &mut scratch.calls;
+    call_graph(ctx, is_global, &mut scratch.ids, graph);
+    let graph = &*graph;
+    let [called, seen, listed] = &mut scratch.ids;
+    for set in [&mut *called, &mut *seen, &mut *listed] {
+        set.reset(ctx.ix.id_count());
+    }
+    for &c in &graph.calls {
+        called.insert(c);
+    }
+    let limited = limited_instructions(ctx);
+    let mut names: BTreeSet<(u32, &str)> = BTreeSet::new();
     for ep in m.entry_points() {
         let i = ep.inst;
         let Some((_, f)) = ctx.function(ep.function) else {
@@ -149,7 +211,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts) {
             facts.entry_globals.push(Vec::new());
             continue;
         };
-        if called.contains(&ep.function.0) {
+        if called.contains(ep.function) {
             ctx.err(
                 "V-EP-2",
                 i,
@@ -195,23 +257,22 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts) {
                 );
             }
         }
-        let tree = call_tree(ctx, &graph, ep.function);
+        let tree = call_tree(ctx, graph, ep.function, seen);
         let mut globals: Vec<Id> = Vec::new();
+        seen.clear();
         for &fid in &tree {
-            if let Some((fi, _)) = ctx.function(fid)
-                && let Some(g) = graph.globals.get(fi)
-            {
-                for &v in g {
-                    if !globals.contains(&v) {
+            if let Some((fi, _)) = ctx.function(fid) {
+                for &v in graph.globals(fi) {
+                    if seen.insert(v) {
                         globals.push(v);
                     }
                 }
             }
         }
-        globals.sort_by_key(|v| m.def(*v).map_or(0, |d| d.index().0));
-        check_interface(ctx, ep, &globals);
+        globals.sort_by_key(|v| ctx.ix.def(*v).map_or(0, |d| d.index().0));
+        check_interface(ctx, ep, &globals, is_global, listed);
         check_modes(ctx, ep);
-        check_model_limits(ctx, ep, &tree);
+        check_model_limits(ctx, ep, &tree, &limited);
         facts.call_trees.push(tree);
         facts.entry_globals.push(globals);
     }
@@ -241,7 +302,7 @@ fn check_modes(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint) {
         .iter()
         .filter(|em| em.target == ep.function)
         .collect();
-    let mut seen: HashSet<u32> = HashSet::new();
+    let mut seen: BTreeSet<u32> = BTreeSet::new();
     for em in &modes {
         if !mode_repeats(em.mode) && !seen.insert(em.mode) {
             ctx.err(
@@ -445,20 +506,41 @@ fn limited_to(op: Op) -> Option<&'static [X]> {
     })
 }
 
+/// The instructions that only some execution models allow, in module order: (index of
+/// their function in `Module::functions`, opcode, the models). Usually none.
+fn limited_instructions(ctx: &Ctx<'_>) -> Vec<(usize, u16, &'static [X])> {
+    let mut out = Vec::new();
+    for (fi, f) in ctx.m.functions().iter().enumerate() {
+        for inst in ctx.ix.insts_in(f.def.0..f.end.0) {
+            if let Some(models) = inst.opcode().and_then(limited_to) {
+                out.push((fi, inst.raw_opcode(), models));
+            }
+        }
+    }
+    out
+}
+
 /// V-EP-12: instructions restricted to some execution models are reachable only from
 /// entry points of those models.
-fn check_model_limits(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint, tree: &[Id]) {
+fn check_model_limits(
+    ctx: &mut Ctx<'_>,
+    ep: &spv_reader::EntryPoint,
+    tree: &[Id],
+    limited: &[(usize, u16, &'static [X])],
+) {
     let Some(model) = ep.model() else { return };
     for &fid in tree {
-        let Some((_, f)) = ctx.function(fid) else {
+        let Some((fi, _)) = ctx.function(fid) else {
             continue;
         };
-        let bad = ctx.m.instructions_in(f.def.0..f.end.0).find(|inst| {
-            ctx.op_of(*inst)
-                .and_then(limited_to)
-                .is_some_and(|ms| !ms.contains(&model))
-        });
-        if let Some(inst) = bad {
+        let from = limited.partition_point(|&(f, _, _)| f < fi);
+        let bad = limited
+            .get(from..)
+            .unwrap_or(&[])
+            .iter()
+            .take_while(|&&(f, _, _)| f == fi)
+            .find(|(_, _, ms)| !ms.contains(&model));
+        if let Some(&(_, opcode, _)) = bad {
             ctx.err(
                 "V-EP-12",
                 ep.inst,
@@ -467,7 +549,7 @@ fn check_model_limits(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint, tree: &[Id
                     "OpEntryPoint Entry Point {}'s callgraph contains function {fid}, which cannot \
                      be used with the current execution model ({} is not allowed in {model:?})",
                     ep.function,
-                    crate::diag::opcode_name(inst.raw_opcode())
+                    crate::diag::opcode_name(opcode)
                 ),
             );
             return;
@@ -477,12 +559,31 @@ fn check_model_limits(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint, tree: &[Id
 
 /// V-EP-4: the interface lists module-scope variables only; from SPIR-V 1.4 it lists every
 /// global the call tree references, once; before 1.4 every referenced Input/Output global.
-fn check_interface(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint, referenced: &[Id]) {
+fn check_interface(
+    ctx: &mut Ctx<'_>,
+    ep: &spv_reader::EntryPoint,
+    referenced: &[Id],
+    is_global: &[bool],
+    listed: &mut IdSet,
+) {
     let m = ctx.m;
-    let globals: HashSet<u32> = m.global_variables().iter().map(|g| g.id.0).collect();
-    let mut listed: HashSet<u32> = HashSet::new();
+    let global = |v: Id| {
+        is_global
+            .get(v.0 as usize)
+            .copied()
+            .unwrap_or(false)
+            .then(|| m.global_variables().iter().find(|g| g.id == v))
+            .flatten()
+    };
+    let io = |g: &spv_reader::GlobalVariable| {
+        matches!(
+            spv_reader::spirv::StorageClass::from_u32(g.storage_class),
+            Some(spv_reader::spirv::StorageClass::Input | spv_reader::spirv::StorageClass::Output)
+        )
+    };
+    listed.clear();
     for &v in &ep.interface {
-        if !globals.contains(&v.0) {
+        if !is_global.get(v.0 as usize).copied().unwrap_or(false) {
             ctx.err(
                 "V-EP-4",
                 ep.inst,
@@ -493,7 +594,7 @@ fn check_interface(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint, referenced: &
             );
             continue;
         }
-        if !listed.insert(v.0) && ctx.at_least(4) {
+        if !listed.insert(v) && ctx.at_least(4) {
             ctx.err(
                 "V-EP-4",
                 ep.inst,
@@ -502,14 +603,8 @@ fn check_interface(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint, referenced: &
             );
         }
         if !ctx.at_least(4)
-            && let Some(g) = m.global_variables().iter().find(|g| g.id == v)
-            && !matches!(
-                spv_reader::spirv::StorageClass::from_u32(g.storage_class),
-                Some(
-                    spv_reader::spirv::StorageClass::Input
-                        | spv_reader::spirv::StorageClass::Output
-                )
-            )
+            && let Some(g) = global(v)
+            && !io(g)
         {
             ctx.err(
                 "V-EP-4",
@@ -520,17 +615,13 @@ fn check_interface(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint, referenced: &
         }
     }
     for &v in referenced {
-        if listed.contains(&v.0) {
+        if listed.contains(v) {
             continue;
         }
-        let Some(g) = m.global_variables().iter().find(|g| g.id == v) else {
+        let Some(g) = global(v) else {
             continue;
         };
-        let io = matches!(
-            spv_reader::spirv::StorageClass::from_u32(g.storage_class),
-            Some(spv_reader::spirv::StorageClass::Input | spv_reader::spirv::StorageClass::Output)
-        );
-        if ctx.at_least(4) || io {
+        if ctx.at_least(4) || io(g) {
             ctx.err(
                 "V-EP-4",
                 ep.inst,

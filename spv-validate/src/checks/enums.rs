@@ -96,6 +96,29 @@ fn builtin_caps(b: B) -> &'static [C] {
     }
 }
 
+/// `listed`, or when it is empty the grammar's enabling capabilities (for the extension
+/// enumerants the lists here leave out; spirv-val 2025.5 requires those capabilities even
+/// when the extension is declared).
+fn with_grammar_fallback(listed: &'static [C], grammar: impl FnOnce() -> Vec<C>) -> Vec<C> {
+    if listed.is_empty() {
+        grammar()
+    } else {
+        listed.to_vec()
+    }
+}
+
+/// The capabilities a BuiltIn decoration needs: the list above, else the grammar's, except
+/// that merely declaring ClipDistance or CullDistance needs none (spirv-val checks those on
+/// use).
+fn builtin_needs(b: B) -> Vec<C> {
+    if matches!(b, B::ClipDistance | B::CullDistance) {
+        return Vec::new();
+    }
+    with_grammar_fallback(builtin_caps(b), || {
+        spv_reader::rspirv::dr::Operand::BuiltIn(b).required_capabilities()
+    })
+}
+
 fn decoration_caps(d: D) -> &'static [C] {
     match d {
         D::RelaxedPrecision
@@ -136,8 +159,8 @@ fn decoration_caps(d: D) -> &'static [C] {
 }
 
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
-    let m = ctx.m;
-    for inst in m.instructions() {
+    // The only instructions with rules here.
+    for inst in ctx.ix.annotations() {
         let words = inst.words();
         let i = inst.index();
         match ctx.op_of(inst) {
@@ -220,29 +243,31 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
                 let Some(d) = words.get(at).copied().and_then(D::from_u32) else {
                     continue;
                 };
-                if !ctx.caps.any(decoration_caps(d)) {
+                let caps = with_grammar_fallback(decoration_caps(d), || {
+                    spv_reader::rspirv::dr::Operand::Decoration(d).required_capabilities()
+                });
+                if !ctx.caps.any(&caps) {
                     ctx.err(
                         "V-CAP-1",
                         i,
                         &[],
-                        format!(
-                            "decoration {d:?} requires one of these capabilities: {:?}",
-                            decoration_caps(d)
-                        ),
+                        format!("decoration {d:?} requires one of these capabilities: {caps:?}"),
                     );
                 }
-                if d == D::BuiltIn
-                    && let Some(b) = words.get(at + 1).copied().and_then(B::from_u32)
-                    && !ctx.caps.any(builtin_caps(b))
+                let builtin_needs = words
+                    .get(at + 1)
+                    .copied()
+                    .and_then(B::from_u32)
+                    .filter(|_| d == D::BuiltIn)
+                    .map(|b| (b, builtin_needs(b)));
+                if let Some((b, caps)) = builtin_needs
+                    && !ctx.caps.any(&caps)
                 {
                     ctx.err(
                         "V-CAP-1",
                         i,
                         &[],
-                        format!(
-                            "built-in {b:?} requires one of these capabilities: {:?}",
-                            builtin_caps(b)
-                        ),
+                        format!("built-in {b:?} requires one of these capabilities: {caps:?}"),
                     );
                 }
             }

@@ -4,15 +4,13 @@
 //! operands are well-formed, OpPhi has one pair per predecessor with values dominating
 //! their parents, and every other use is dominated by its definition.
 
-use std::collections::HashSet;
-
 use spv_reader::spirv::{LoopControl, Op};
-use spv_reader::{Id, Inst, InstIndex, Type};
+use spv_reader::{Id, InstIndex, Type};
 
 use crate::cfg::{FuncCfg, block_of_label, branch_targets};
-use crate::ctx::Ctx;
+use crate::ctx::{Ctx, Inst, NONE};
 use crate::limits::MAX_SWITCH_BRANCHES;
-use crate::operands::Kind;
+use crate::operands::{Kind, decode};
 
 pub(crate) fn check(ctx: &mut Ctx<'_>, cfgs: &[FuncCfg]) {
     for cfg in cfgs {
@@ -60,7 +58,7 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
             );
         }
         // V-CFG-1: targets are labels of this function.
-        for label in branch_targets(ctx, b.terminator) {
+        for label in branch_targets(ctx.ix, b.terminator) {
             if block_of_label(ctx, fi, label).is_none() {
                 let what = if ctx.def_op(label) == Some(Op::Label) {
                     "a label of another function"
@@ -75,23 +73,25 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
                 );
             }
         }
-        if let Some(term) = m.inst(b.terminator) {
+        if let Some(term) = ctx.ix.inst(b.terminator) {
             check_terminator(ctx, term, f.result_type);
         }
         if let Some(mi) = b.merge
-            && let Some(merge) = m.inst(mi)
+            && let Some(merge) = ctx.ix.inst(mi)
         {
             check_merge(ctx, fi, merge, b.terminator, b.label);
         }
-        for inst in m.instructions_in(b.first.0..b.terminator.0) {
+        let reachable = cfg.is_reachable(bi);
+        for inst in ctx.ix.insts_in(b.first.0..b.terminator.0) {
             if ctx.op_of(inst) == Some(Op::Phi) {
                 check_phi(ctx, cfg, inst, bi);
-            } else if cfg.is_reachable(bi) {
+            } else if reachable && !dominated(ctx, cfg, inst, bi) {
                 check_dominance(ctx, cfg, inst, bi);
             }
         }
-        if cfg.is_reachable(bi)
-            && let Some(term) = m.inst(b.terminator)
+        if reachable
+            && let Some(term) = ctx.ix.inst(b.terminator)
+            && !dominated(ctx, cfg, term, bi)
         {
             check_dominance(ctx, cfg, term, bi);
         }
@@ -99,7 +99,7 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
 }
 
 /// V-CFG-5, V-CFG-6, V-FN-4: terminator operands.
-fn check_terminator(ctx: &mut Ctx<'_>, term: Inst<'_>, return_type: Id) {
+fn check_terminator(ctx: &mut Ctx<'_>, term: &Inst<'_>, return_type: Id) {
     let i = term.index();
     let words = term.words();
     match ctx.op_of(term) {
@@ -204,7 +204,7 @@ fn check_terminator(ctx: &mut Ctx<'_>, term: Inst<'_>, return_type: Id) {
 }
 
 /// V-CFG-6: OpSwitch selector, labels and case literals.
-fn check_switch(ctx: &mut Ctx<'_>, term: Inst<'_>) {
+fn check_switch(ctx: &mut Ctx<'_>, term: &Inst<'_>) {
     let i = term.index();
     let words = term.words();
     let selector = Id(words.get(1).copied().unwrap_or(0));
@@ -212,19 +212,25 @@ fn check_switch(ctx: &mut Ctx<'_>, term: Inst<'_>) {
         ctx.err("V-CFG-6", i, &[selector], "Selector type must be OpTypeInt");
         return;
     }
-    let ops = ctx.operands(i).to_vec();
-    let mut literals: HashSet<Vec<u32>> = HashSet::new();
-    let mut pairs = 0usize;
-    for op in ops.iter().filter(|o| o.kind == Kind::Literal) {
-        pairs += 1;
-        let start = usize::from(op.word);
-        let lit = words
-            .get(start..start + usize::from(op.len))
-            .unwrap_or(&[])
-            .to_vec();
-        if !literals.insert(lit) {
-            ctx.err("V-CFG-6", i, &[], "OpSwitch has duplicate case literals");
-        }
+    // The case literals, as wide as the selector; the operand check decoded them before.
+    let mut ops = Vec::new();
+    if ctx.m.inst(i).is_none_or(|t| decode(t, &mut ops).is_err()) {
+        return;
+    }
+    let mut literals: Vec<&[u32]> = ops
+        .iter()
+        .filter(|o| o.kind == Kind::Literal)
+        .map(|op| {
+            let start = usize::from(op.word);
+            words.get(start..start + usize::from(op.len)).unwrap_or(&[])
+        })
+        .collect();
+    let pairs = literals.len();
+    literals.sort_unstable();
+    literals.dedup();
+    // One diagnostic per literal that repeats an earlier one.
+    for _ in literals.len()..pairs {
+        ctx.err("V-CFG-6", i, &[], "OpSwitch has duplicate case literals");
     }
     if pairs > MAX_SWITCH_BRANCHES {
         ctx.err(
@@ -237,10 +243,10 @@ fn check_switch(ctx: &mut Ctx<'_>, term: Inst<'_>) {
 }
 
 /// V-CFG-8, V-CFG-9: the merge instruction's terminator and operands.
-fn check_merge(ctx: &mut Ctx<'_>, fi: u32, merge: Inst<'_>, term: InstIndex, header: Id) {
+fn check_merge(ctx: &mut Ctx<'_>, fi: u32, merge: &Inst<'_>, term: InstIndex, header: Id) {
     let i = merge.index();
     let words = merge.words();
-    let term_op = ctx.m.inst(term).and_then(|t| t.opcode());
+    let term_op = ctx.ix.inst(term).and_then(|t| t.opcode());
     let is_loop = ctx.op_of(merge) == Some(Op::LoopMerge);
     let term_ok = if is_loop {
         matches!(term_op, Some(Op::Branch | Op::BranchConditional))
@@ -360,7 +366,7 @@ fn check_merge(ctx: &mut Ctx<'_>, fi: u32, merge: Inst<'_>, term: InstIndex, hea
 }
 
 /// V-CFG-7, V-SSA-3, V-DATA-1, V-DATA-4: OpPhi.
-fn check_phi(ctx: &mut Ctx<'_>, cfg: &FuncCfg, phi: Inst<'_>, bi: u32) {
+fn check_phi(ctx: &mut Ctx<'_>, cfg: &FuncCfg, phi: &Inst<'_>, bi: u32) {
     let i = phi.index();
     let words = phi.words();
     let ty = phi.result_type().unwrap_or(Id(0));
@@ -461,20 +467,43 @@ fn check_phi(ctx: &mut Ctx<'_>, cfg: &FuncCfg, phi: Inst<'_>, bi: u32) {
     }
 }
 
+/// Whether [`check_dominance`] would find nothing to report for `inst` in block `bi`.
+#[inline]
+fn dominated(ctx: &Ctx<'_>, cfg: &FuncCfg, inst: &Inst<'_>, bi: u32) -> bool {
+    ctx.ix.refs_of(inst).iter().all(|r| {
+        r.kind == Kind::ResultType
+            || ctx.ix.id(r.id).is_none_or(|def| {
+                def.block == bi
+                    || def.func != cfg.func
+                    || def.block == NONE
+                    || def.op == Some(Op::Label)
+                    || !cfg.is_reachable(def.block)
+                    || cfg.dom.dominates(def.block, bi)
+            })
+    })
+}
+
 /// V-SSA-2: a definition in another block of the function dominates this use.
-fn check_dominance(ctx: &mut Ctx<'_>, cfg: &FuncCfg, inst: Inst<'_>, bi: u32) {
+fn check_dominance(ctx: &mut Ctx<'_>, cfg: &FuncCfg, inst: &Inst<'_>, bi: u32) {
     let mut bad: Vec<(Id, u32)> = Vec::new();
-    for (op, id) in ctx.id_refs(inst) {
-        if op.kind == Kind::ResultType || ctx.def_op(id) == Some(Op::Label) {
+    for r in ctx.ix.refs_of(inst) {
+        if r.kind == Kind::ResultType {
             continue;
         }
-        if let Some((df, db)) = ctx.def_block(id)
+        // One look at the id: its definition's opcode, function and block.
+        let Some(def) = ctx.ix.id(r.id) else {
+            continue;
+        };
+        let (df, db) = (def.func, def.block);
+        if def.op != Some(Op::Label)
+            && df != NONE
+            && db != NONE
             && df == cfg.func
             && db != bi
             && cfg.is_reachable(db)
             && !cfg.dom.dominates(db, bi)
         {
-            bad.push((id, db));
+            bad.push((r.id, db));
         }
     }
     let m = ctx.m;

@@ -7,10 +7,10 @@
 //! Dominance of definitions over uses (V-SSA-2/3) needs the CFG and lives in `ssa.rs`.
 
 use spv_reader::spirv::Op;
-use spv_reader::{Id, Inst, Type};
+use spv_reader::{Id, Type};
 
 use crate::checks::layout::{is_non_semantic, is_type_decl};
-use crate::ctx::{Ctx, NONE};
+use crate::ctx::{Ctx, Inst, NONE};
 use crate::diag::opcode_name;
 use crate::operands::Kind;
 
@@ -62,54 +62,89 @@ fn names_non_value(op: Op, n: usize) -> bool {
 }
 
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
-    let m = ctx.m;
+    let ix = ctx.ix;
     // OpTypeForwardPointer declarations: pointer id → instruction index.
     let mut forward_declared: Vec<(Id, u32)> = Vec::new();
-    for inst in m.instructions() {
-        if ctx.op_of(inst) == Some(Op::TypeForwardPointer)
+    for inst in ix.type_decls() {
+        if inst.opcode() == Some(Op::TypeForwardPointer)
             && let Some(&p) = inst.words().get(1)
         {
             forward_declared.push((Id(p), inst.index().0));
         }
     }
     forward_declared.sort_unstable();
-    let mut problems: Vec<(&'static str, Vec<Id>, String)> = Vec::new();
-    for inst in m.instructions() {
-        let Some(op) = ctx.op_of(inst) else { continue };
-        problems.clear();
-        check_inst(ctx, inst, op, &forward_declared, &mut problems);
-        for (rule, ids, message) in problems.drain(..) {
-            ctx.err(rule, inst.index(), &ids, message);
+    for inst in ix.insts() {
+        let Some(op) = inst.opcode() else { continue };
+        if !clearly_fine(ctx, inst, op) {
+            check_inst(ctx, inst, op, &forward_declared);
         }
     }
 }
 
-fn check_inst(
-    ctx: &Ctx<'_>,
-    inst: Inst<'_>,
-    op: Op,
-    forward_declared: &[(Id, u32)],
-    out: &mut Vec<(&'static str, Vec<Id>, String)>,
-) {
-    let m = ctx.m;
-    let i = inst.index().0;
-    let here_func = ctx.inst_func.get(i as usize).copied().unwrap_or(NONE);
-    let non_semantic = is_non_semantic(ctx, inst);
+/// Whether every id operand of `inst` passes the checks of [`check_inst`] without needing
+/// its finer distinctions: defined, earlier or an allowed forward reference of the common
+/// kinds, in the same function, and of the right kind. `false` means "look closer".
+fn clearly_fine(ctx: &Ctx<'_>, inst: &Inst<'_>, op: Op) -> bool {
+    let ix = ctx.ix;
+    let at = inst.index();
+    let i = at.0;
+    let here_func = inst.func();
+    let any_ids = takes_any_ids(op) || (op == Op::ExtInst && is_non_semantic(ctx, inst));
+    let type_decl = inst.declares_type();
+    let mut ordinal = 0usize;
+    for r in ix.refs_of(inst) {
+        let Some(info) = ix.id(r.id) else {
+            return false;
+        };
+        if info.def == NONE
+            || (info.def > i
+                && !(any_ids || op == Op::Phi || matches!(info.op, Some(Op::Function | Op::Label))))
+            || (info.func != NONE && here_func != NONE && info.func != here_func)
+        {
+            return false;
+        }
+        if r.kind == Kind::ResultType {
+            if !info.type_decl {
+                return false;
+            }
+            continue;
+        }
+        let n = ordinal;
+        ordinal += 1;
+        if !(any_ids || type_decl || names_non_value(op, n)) && (info.type_decl || !info.typed) {
+            return false;
+        }
+    }
+    true
+}
+
+fn check_inst(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op, forward_declared: &[(Id, u32)]) {
+    let ix = ctx.ix;
+    let at = inst.index();
+    let i = at.0;
+    let here_func = inst.func();
+    let non_semantic = op == Op::ExtInst && is_non_semantic(ctx, inst);
     let any_ids = takes_any_ids(op) || non_semantic;
     let type_decl = is_type_decl(op);
     let mut n_ref = 0usize;
-    for (operand, id) in ctx.id_refs(inst) {
+    for r in ix.refs_of(inst) {
+        let id = r.id;
         let ordinal = n_ref;
-        if operand.kind != Kind::ResultType {
+        if r.kind != Kind::ResultType {
             n_ref += 1;
         }
-        let Some(def) = m.def(id) else {
-            out.push(("V-SSA-1", vec![id], format!("ID {id} has not been defined")));
+        let Some(info) = ix.id(id).filter(|d| d.def != NONE) else {
+            ctx.err(
+                "V-SSA-1",
+                at,
+                &[id],
+                format!("ID {id} has not been defined"),
+            );
             continue;
         };
-        let def_op = ctx.op_of(def);
+        let def_op = info.op;
         // Forward references (digest §1.5, seven cases).
-        if def.index().0 > i {
+        if info.def > i {
             let allowed = any_ids
                 || op == Op::Phi
                 || op == Op::TypeForwardPointer
@@ -125,32 +160,35 @@ fn check_inst(
                 } else {
                     "V-LAY-10"
                 };
-                out.push((
+                ctx.err(
                     rule,
-                    vec![id],
+                    at,
+                    &[id],
                     format!("ID {id} is used before its definition (a forward reference {} does not allow)", opcode_name(op as u16)),
-                ));
+                );
             }
         }
         // Function locality (V-SSA-4).
-        let def_func = ctx.id_func.get(id.0 as usize).copied().unwrap_or(NONE);
+        let def_func = info.func;
         if def_func != NONE && here_func != NONE && def_func != here_func {
-            out.push((
+            ctx.err(
                 "V-SSA-4",
-                vec![id],
+                at,
+                &[id],
                 format!("ID {id} is defined in another function than the one using it"),
-            ));
+            );
             continue;
         }
         // Kinds (V-SSA-5).
-        let def_is_type = def_op.is_some_and(is_type_decl);
-        if operand.kind == Kind::ResultType {
+        let def_is_type = info.type_decl;
+        if r.kind == Kind::ResultType {
             if !def_is_type {
-                out.push((
+                ctx.err(
                     "V-SSA-5",
-                    vec![id],
+                    at,
+                    &[id],
                     format!("the Result Type {id} is not a type"),
-                ));
+                );
             }
             continue;
         }
@@ -159,23 +197,26 @@ fn check_inst(
         }
         if def_is_type {
             if op != Op::SizeOf {
-                out.push((
+                ctx.err(
                     "V-SSA-5",
-                    vec![id],
+                    at,
+                    &[id],
                     format!("operand {id} cannot be a type"),
-                ));
+                );
             }
-        } else if def.result_type().is_none()
-            && !matches!(m.ty(id), Some(Type::ForwardPointer { .. }))
+        } else if let Some(def) = ix.def(id)
+            && def.result_type().is_none()
+            && !matches!(ctx.m.ty(id), Some(Type::ForwardPointer { .. }))
         {
-            out.push((
+            ctx.err(
                 "V-SSA-5",
-                vec![id],
+                at,
+                &[id],
                 format!(
                     "operand {id} requires a type (it is the result of {})",
                     opcode_name(def.raw_opcode())
                 ),
-            ));
+            );
         }
     }
 }

@@ -4,9 +4,9 @@
 //! names an imported set.
 
 use spv_reader::spirv::Op;
-use spv_reader::{Id, Inst, Type};
+use spv_reader::{Id, Type};
 
-use crate::ctx::Ctx;
+use crate::ctx::{Ctx, Inst};
 
 /// What word 3 (word 1 for OpImageWrite) of an image instruction must be.
 enum Needs {
@@ -50,7 +50,7 @@ fn needs(op: Op) -> Option<(usize, Needs)> {
 }
 
 /// Checks one instruction; returns whether `op` was an image-family instruction.
-pub(crate) fn check(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) -> bool {
+pub(crate) fn check(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op) -> bool {
     let i = inst.index();
     let words = inst.words();
     if op == Op::ExtInst {

@@ -3,15 +3,15 @@
 //! only one instruction (V-FN-2, V-FN-3, V-CONST-1…7).
 
 use spv_reader::spirv::Op;
-use spv_reader::{Constant, Id, Inst, Type};
+use spv_reader::{Constant, Id, Type};
 
 use crate::checks::{atomics, images, memory, values};
-use crate::ctx::Ctx;
+use crate::ctx::{Ctx, Inst};
 use crate::limits::MAX_FUNCTION_ARGS;
 
-pub(crate) fn check(ctx: &mut Ctx<'_>) {
-    let m = ctx.m;
-    for inst in m.instructions() {
+/// Runs the pass; `scratch` holds each instruction's operand ids in turn.
+pub(crate) fn check(ctx: &mut Ctx<'_>, scratch: &mut Vec<Id>) {
+    for inst in ctx.ix.insts() {
         let Some(op) = ctx.op_of(inst) else { continue };
         match op {
             Op::TypePointer => memory::check_type_pointer(ctx, inst),
@@ -50,7 +50,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
             op if atomics::is_atomic(op) => atomics::check(ctx, inst, op),
             _ => {
                 if !images::check(ctx, inst, op) {
-                    values::check(ctx, inst, op);
+                    values::check(ctx, inst, op, scratch);
                 }
             }
         }
@@ -59,12 +59,12 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
 
 /// V-FN-2: OpFunction's Result Type is its function type's return type; its parameters
 /// match the parameter types.
-fn check_function(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
+fn check_function(ctx: &mut Ctx<'_>, inst: &Inst<'_>) {
     let i = inst.index();
     let Some(id) = inst.result_id() else { return };
     let ty = inst.result_type().unwrap_or(Id(0));
     let fn_ty = Id(inst.words().get(4).copied().unwrap_or(0));
-    let Some(Type::Function { ret, params }) = ctx.ty(fn_ty).cloned() else {
+    let Some(&Type::Function { ret, ref params }) = ctx.ty(fn_ty) else {
         ctx.err(
             "V-FN-2",
             i,
@@ -84,7 +84,7 @@ fn check_function(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
         );
     }
     if let Some((_, f)) = ctx.function(id) {
-        let f_params = f.params.clone();
+        let f_params = &f.params;
         if f_params.len() != params.len() {
             ctx.err(
                 "V-FN-2",
@@ -97,9 +97,9 @@ fn check_function(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
                 ),
             );
         }
-        for (k, (&p, &pt)) in f_params.iter().zip(&params).enumerate() {
+        for (k, (&p, &pt)) in f_params.iter().zip(params).enumerate() {
             if ctx.type_of(p) != Some(pt) {
-                let at = ctx.m.def(p).map_or(i, |d| d.index());
+                let at = ctx.ix.def(p).map_or(i, |d| d.index());
                 ctx.err("V-FN-2", at, &[p], format!("OpFunctionParameter {k}'s Result Type does not match the function type's parameter type"));
             }
         }
@@ -107,7 +107,7 @@ fn check_function(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
 }
 
 /// V-FN-3: OpFunctionCall.
-fn check_call(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
+fn check_call(ctx: &mut Ctx<'_>, inst: &Inst<'_>) {
     let i = inst.index();
     let words = inst.words();
     let ty = inst.result_type().unwrap_or(Id(0));
@@ -121,7 +121,7 @@ fn check_call(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
         );
         return;
     };
-    let Some(Type::Function { ret, params }) = ctx.ty(f.function_type).cloned() else {
+    let Some(&Type::Function { ret, ref params }) = ctx.ty(f.function_type) else {
         return;
     };
     if ret != ty {
@@ -145,7 +145,7 @@ fn check_call(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
         ctx.err("V-FN-3", i, &[callee], format!("OpFunctionCall Function {callee}'s parameter count does not match the argument count"));
         return;
     }
-    for (&a, &p) in args.iter().zip(&params) {
+    for (&a, &p) in args.iter().zip(params) {
         let a = Id(a);
         if ctx.type_of(a) != Some(p) {
             ctx.err("V-FN-3", i, &[a], format!("OpFunctionCall Argument {a}'s type does not match the callee's parameter type {p}"));
@@ -154,11 +154,11 @@ fn check_call(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
 }
 
 /// V-CONST-1…5: constant instructions.
-fn check_constant(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
+fn check_constant(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op) {
     let i = inst.index();
     let ty = inst.result_type().unwrap_or(Id(0));
     let Some(id) = inst.result_id() else { return };
-    let t = ctx.ty(ty).cloned();
+    let t = ctx.ty(ty);
     match op {
         Op::ConstantTrue | Op::ConstantFalse | Op::SpecConstantTrue | Op::SpecConstantFalse => {
             if !matches!(t, Some(Type::Bool)) {
@@ -205,13 +205,13 @@ fn check_constant(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
             }
         }
         _ => {
-            let Some(Constant::Composite { parts, .. }) = ctx.m.constant(id).cloned() else {
+            let Some(Constant::Composite { parts, .. }) = ctx.m.constant(id) else {
                 return;
             };
             let spec = op == Op::SpecConstantComposite;
             // (number of constituents, type of constituent k): computed, never allocated,
             // so that a huge declared count cannot exhaust memory.
-            let (len, member_types): (u64, Option<Vec<Id>>) = match &t {
+            let (len, member_types): (u64, Option<&Vec<Id>>) = match &t {
                 Some(Type::Vector { count, .. } | Type::Matrix { count, .. }) => {
                     (u64::from(*count), None)
                 }
@@ -219,7 +219,7 @@ fn check_constant(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
                     Some(n) => (n, None),
                     None => return,
                 },
-                Some(Type::Struct { members }) => (members.len() as u64, Some(members.clone())),
+                Some(Type::Struct { members }) => (members.len() as u64, Some(members)),
                 _ => {
                     ctx.err(
                         "V-CONST-2",
@@ -252,10 +252,12 @@ fn check_constant(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
                 let e = uniform
                     .or_else(|| member_types.as_ref().and_then(|m| m.get(k).copied()))
                     .unwrap_or(Id(0));
-                let is_const = ctx.m.constant(p).is_some_and(|c| spec || !c.is_spec());
+                // [impl] spirv-val 2025.5 also accepts specialization constants inside an
+                // OpConstantComposite, so only "is a constant or OpUndef" is checked.
+                let is_const = ctx.m.constant(p).is_some();
                 if !is_const {
                     ctx.err(
-                        "V-CONST-2",
+                        if spec { "V-CONST-3" } else { "V-CONST-2" },
                         i,
                         &[p],
                         format!("constituent {p} is not a constant or undef of the right kind"),

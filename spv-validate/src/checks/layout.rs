@@ -6,12 +6,12 @@
 use spv_reader::spirv::{self, Op};
 use spv_reader::{Id, InstIndex};
 
-use crate::ctx::{Ctx, NONE};
+use crate::ctx::{Ctx, Inst, NONE};
 use crate::diag::opcode_name;
 
 /// The module-level sections of SPIR-V §2.4, in order.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
-enum Section {
+pub(crate) enum Section {
     Capability,
     Extension,
     ExtInstImport,
@@ -45,10 +45,7 @@ impl Section {
     }
 }
 
-/// Whether `op` declares a type.
-pub(crate) fn is_type_decl(op: Op) -> bool {
-    crate::operands::grammar_of(op as u16).is_some_and(|g| g.opname.starts_with("Type"))
-}
+pub(crate) use crate::operands::is_type_decl;
 
 /// Whether `op` is a constant instruction (including specialization constants).
 pub(crate) fn is_constant_op(op: Op) -> bool {
@@ -72,7 +69,7 @@ pub(crate) fn is_constant_op(op: Op) -> bool {
 }
 
 /// Whether `inst` is an `OpExtInst` of a `NonSemantic.*` set (allowed at module scope).
-pub(crate) fn is_non_semantic(ctx: &Ctx<'_>, inst: spv_reader::Inst<'_>) -> bool {
+pub(crate) fn is_non_semantic(ctx: &Ctx<'_>, inst: &Inst<'_>) -> bool {
     ctx.op_of(inst) == Some(Op::ExtInst)
         && inst
             .words()
@@ -83,7 +80,7 @@ pub(crate) fn is_non_semantic(ctx: &Ctx<'_>, inst: spv_reader::Inst<'_>) -> bool
 
 /// The module-level section `op` belongs to, `None` for instructions only allowed inside
 /// functions (or allowed in several places: OpLine, OpNoLine, OpUndef, OpExtInst).
-fn section_of(op: Op) -> Option<Section> {
+pub(crate) fn section_of(op: Op) -> Option<Section> {
     Some(match op {
         Op::Capability => Section::Capability,
         Op::Extension => Section::Extension,
@@ -115,16 +112,16 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut memory_models = 0usize;
     let mut in_function = false;
     let mut seen_definition = false;
-    for inst in m.instructions() {
+    for inst in ctx.ix.insts() {
         let i = inst.index();
         let Some(op) = ctx.op_of(inst) else { continue };
-        let fi = ctx.inst_func.get(i.0 as usize).copied().unwrap_or(NONE);
+        let fi = inst.func();
         if fi != NONE {
             if !in_function {
                 in_function = true;
                 current = Section::Functions;
             }
-            check_in_function(ctx, i, op);
+            check_in_function(ctx, i, op, inst.section());
             if op == Op::Function
                 && let Some(f) = m.functions().get(fi as usize)
             {
@@ -146,7 +143,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         if op == Op::MemoryModel {
             memory_models += 1;
         }
-        match section_of(op) {
+        match inst.section() {
             Some(section) if in_function => ctx.err(
                 "V-LAY-1",
                 i,
@@ -221,8 +218,8 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
 
 /// Instructions inside a function: module-level instructions are not allowed, nor are
 /// global variables.
-fn check_in_function(ctx: &mut Ctx<'_>, i: InstIndex, op: Op) {
-    let module_only = match section_of(op) {
+fn check_in_function(ctx: &mut Ctx<'_>, i: InstIndex, op: Op, section: Option<Section>) {
+    let module_only = match section {
         Some(Section::Functions) => false,
         Some(Section::Types) => !matches!(op, Op::Variable | Op::UntypedVariableKHR),
         Some(_) => true,
@@ -249,7 +246,7 @@ fn check_blocks(ctx: &mut Ctx<'_>) {
         for (bi, b) in f.blocks.iter().enumerate() {
             let mut in_prefix_vars = bi == 0;
             let mut in_prefix_phis = true;
-            for inst in m.instructions_in(b.first.0..b.terminator.0) {
+            for inst in ctx.ix.insts_in(b.first.0..b.terminator.0) {
                 let i = inst.index();
                 let Some(op) = ctx.op_of(inst) else { continue };
                 let debug_line = matches!(op, Op::Line | Op::NoLine);

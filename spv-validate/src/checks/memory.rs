@@ -4,9 +4,9 @@
 //! restrictions of the Logical addressing model.
 
 use spv_reader::spirv::{Capability as C, Decoration, Op, StorageClass as S};
-use spv_reader::{Id, Inst, Type};
+use spv_reader::{Id, Type};
 
-use crate::ctx::{Ctx, NONE};
+use crate::ctx::{Ctx, Inst, NONE};
 use crate::limits::MAX_ACCESS_CHAIN_INDEXES;
 
 /// Storage classes a Vulkan module may use (Vulkan spec, "Standalone SPIR-V":
@@ -50,7 +50,7 @@ fn has_variable_pointers(ctx: &Ctx<'_>) -> bool {
     ctx.has_cap(C::VariablePointersStorageBuffer)
 }
 
-pub(crate) fn check_type_pointer(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
+pub(crate) fn check_type_pointer(ctx: &mut Ctx<'_>, inst: &Inst<'_>) {
     let i = inst.index();
     let Some(id) = inst.result_id() else { return };
     let Some((sc, _)) = ctx.pointer(id) else {
@@ -68,9 +68,8 @@ pub(crate) fn check_type_pointer(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
 }
 
 /// V-CAP-1/V-CAP-2 for a storage-class operand: version, extension and capability gates.
-fn check_storage_class_gate(ctx: &mut Ctx<'_>, inst: Inst<'_>, sc: u32) {
+fn check_storage_class_gate(ctx: &mut Ctx<'_>, inst: &Inst<'_>, sc: u32) {
     let i = inst.index();
-    let name = S::from_u32(sc).map_or_else(|| sc.to_string(), |s| format!("{s:?}"));
     if sc == S::StorageBuffer as u32
         && !ctx.at_least(3)
         && !ctx.has_ext("SPV_KHR_storage_buffer_storage_class")
@@ -103,6 +102,7 @@ fn check_storage_class_gate(ctx: &mut Ctx<'_>, inst: Inst<'_>, sc: u32) {
         _ => &[],
     };
     if !ctx.caps.any(caps) {
+        let name = S::from_u32(sc).map_or_else(|| sc.to_string(), |s| format!("{s:?}"));
         ctx.err(
             "V-CAP-1",
             i,
@@ -120,13 +120,13 @@ fn is_constant_or_global(ctx: &Ctx<'_>, id: Id) -> bool {
         || ctx.m.global_variables().iter().any(|g| g.id == id)
 }
 
-pub(crate) fn check_variable(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
+pub(crate) fn check_variable(ctx: &mut Ctx<'_>, inst: &Inst<'_>) {
     let i = inst.index();
     let words = inst.words();
     let Some(id) = inst.result_id() else { return };
     let ty = inst.result_type().unwrap_or(Id(0));
     let sc = words.get(3).copied().unwrap_or(0);
-    let in_function = ctx.inst_func.get(i.0 as usize).copied().unwrap_or(NONE) != NONE;
+    let in_function = inst.func() != NONE;
     let Some((ptr_sc, pointee)) = ctx.pointer(ty) else {
         ctx.err(
             "V-PTR-10",
@@ -270,7 +270,7 @@ fn strip_arrays(ctx: &Ctx<'_>, mut ty: Id) -> Id {
 }
 
 /// Vulkan's rules on descriptor and interface variables (Vulkan "Standalone SPIR-V").
-fn check_vulkan_variable(ctx: &mut Ctx<'_>, inst: Inst<'_>, id: Id, sc: u32, pointee: Id) {
+fn check_vulkan_variable(ctx: &mut Ctx<'_>, inst: &Inst<'_>, id: Id, sc: u32, pointee: Id) {
     let i = inst.index();
     let sc_enum = S::from_u32(sc);
     let top_runtime = matches!(ctx.ty(pointee), Some(Type::RuntimeArray { .. }));
@@ -408,7 +408,7 @@ fn pointer_value(ctx: &Ctx<'_>, ptr: Id) -> Option<(u32, Id)> {
     ctx.type_of(ptr).and_then(|t| ctx.pointer(t))
 }
 
-pub(crate) fn check_load(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
+pub(crate) fn check_load(ctx: &mut Ctx<'_>, inst: &Inst<'_>) {
     let i = inst.index();
     let words = inst.words();
     let ty = inst.result_type().unwrap_or(Id(0));
@@ -443,7 +443,7 @@ pub(crate) fn check_load(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
     }
 }
 
-pub(crate) fn check_store(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
+pub(crate) fn check_store(ctx: &mut Ctx<'_>, inst: &Inst<'_>) {
     let i = inst.index();
     let words = inst.words();
     let ptr = Id(words.get(1).copied().unwrap_or(0));
@@ -502,7 +502,7 @@ pub(crate) fn check_store(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
 fn uniform_is_buffer_block(ctx: &Ctx<'_>, ptr: Id) -> bool {
     let mut cur = ptr;
     for _ in 0..crate::limits::MAX_TYPE_DEPTH {
-        let Some(def) = ctx.m.def(cur) else {
+        let Some(def) = ctx.ix.def(cur) else {
             return false;
         };
         match ctx.op_of(def) {
@@ -525,18 +525,22 @@ fn uniform_is_buffer_block(ctx: &Ctx<'_>, ptr: Id) -> bool {
 }
 
 /// V-PTR-11: OpAccessChain / OpInBoundsAccessChain (and the Ptr forms' indexes).
-pub(crate) fn check_access_chain(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
+pub(crate) fn check_access_chain(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op) {
     let i = inst.index();
     let words = inst.words();
     let ty = inst.result_type().unwrap_or(Id(0));
     let base = Id(words.get(3).copied().unwrap_or(0));
-    let name = format!("Op{op:?}");
+    // Formatted only for diagnostics.
+    let name = || format!("Op{op:?}");
     let Some((base_sc, base_pointee)) = pointer_value(ctx, base) else {
         ctx.err(
             "V-PTR-11",
             i,
             &[base],
-            format!("the Base {base} in {name} instruction must be a pointer"),
+            format!(
+                "the Base {base} in {name} instruction must be a pointer",
+                name = name()
+            ),
         );
         return;
     };
@@ -545,7 +549,10 @@ pub(crate) fn check_access_chain(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
             "V-PTR-11",
             i,
             &[ty],
-            format!("the Result Type of {name} must be OpTypePointer"),
+            format!(
+                "the Result Type of {name} must be OpTypePointer",
+                name = name()
+            ),
         );
         return;
     };
@@ -554,7 +561,7 @@ pub(crate) fn check_access_chain(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
             "V-PTR-11",
             i,
             &[base],
-            format!("the result pointer storage class and base pointer storage class in {name} do not match"),
+            format!("the result pointer storage class and base pointer storage class in {name} do not match", name = name()),
         );
     }
     let ptr_form = matches!(op, Op::PtrAccessChain | Op::InBoundsPtrAccessChain);
@@ -569,7 +576,10 @@ pub(crate) fn check_access_chain(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
             "V-PTR-12",
             i,
             &[Id(element)],
-            format!("the Element of {name} must be an integer scalar"),
+            format!(
+                "the Element of {name} must be an integer scalar",
+                name = name()
+            ),
         );
     }
     let indexes = words.get(first_index..).unwrap_or(&[]);
@@ -578,7 +588,10 @@ pub(crate) fn check_access_chain(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
             "V-LIM-1",
             i,
             &[],
-            format!("the number of indexes in {name} may not exceed {MAX_ACCESS_CHAIN_INDEXES}"),
+            format!(
+                "the number of indexes in {name} may not exceed {MAX_ACCESS_CHAIN_INDEXES}",
+                name = name()
+            ),
         );
         return;
     }
@@ -590,7 +603,10 @@ pub(crate) fn check_access_chain(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
                 "V-PTR-11",
                 i,
                 &[index],
-                format!("indexes passed to {name} must be of type integer"),
+                format!(
+                    "indexes passed to {name} must be of type integer",
+                    name = name()
+                ),
             );
             return;
         }
@@ -621,7 +637,8 @@ pub(crate) fn check_access_chain(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
                             format!(
                                 "index {v} is out of bounds: {name} cannot find index {v} into the \
                                  structure {cur}, which has {} members",
-                                members.len()
+                                members.len(),
+                                name = name()
                             ),
                         );
                         return;
@@ -675,13 +692,14 @@ pub(crate) fn check_access_chain(ctx: &mut Ctx<'_>, inst: Inst<'_>, op: Op) {
             &[ty],
             format!(
                 "the result type of {name} does not match the type that results from indexing into \
-                 the base ({res_pointee} vs {cur})"
+                 the base ({res_pointee} vs {cur})",
+                name = name()
             ),
         );
     }
 }
 
-pub(crate) fn check_copy_object(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
+pub(crate) fn check_copy_object(ctx: &mut Ctx<'_>, inst: &Inst<'_>) {
     let i = inst.index();
     let ty = inst.result_type().unwrap_or(Id(0));
     let operand = Id(inst.words().get(3).copied().unwrap_or(0));
@@ -698,7 +716,7 @@ pub(crate) fn check_copy_object(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
     }
 }
 
-pub(crate) fn check_copy_memory(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
+pub(crate) fn check_copy_memory(ctx: &mut Ctx<'_>, inst: &Inst<'_>) {
     let i = inst.index();
     let words = inst.words();
     let target = Id(words.get(1).copied().unwrap_or(0));
@@ -731,7 +749,7 @@ pub(crate) fn check_copy_memory(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
     }
 }
 
-pub(crate) fn check_array_length(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
+pub(crate) fn check_array_length(ctx: &mut Ctx<'_>, inst: &Inst<'_>) {
     let i = inst.index();
     let words = inst.words();
     let ty = inst.result_type().unwrap_or(Id(0));
@@ -766,35 +784,35 @@ pub(crate) fn check_array_length(ctx: &mut Ctx<'_>, inst: Inst<'_>) {
 }
 
 /// The first explicit-layout decoration (Offset, ArrayStride, MatrixStride) found on `ty`
-/// or, recursively, on its members and elements.
+/// or, recursively, on its members and elements. Each type is visited once (types that share
+/// members would otherwise unfold exponentially), at most `MAX_TYPE_DEPTH` levels deep.
 fn explicit_layout_decoration(ctx: &Ctx<'_>, ty: Id, depth: usize) -> Option<Decoration> {
-    if depth > crate::limits::MAX_TYPE_DEPTH {
-        return None;
-    }
-    match ctx.ty(ty)? {
-        Type::Array { element, .. } | Type::RuntimeArray { element } => {
-            if decorated(ctx, ty, Decoration::ArrayStride) {
-                return Some(Decoration::ArrayStride);
-            }
-            explicit_layout_decoration(ctx, *element, depth + 1)
+    let mut visited: std::collections::HashSet<u32> = std::collections::HashSet::new();
+    let mut stack: Vec<(Id, usize)> = vec![(ty, depth)];
+    while let Some((ty, depth)) = stack.pop() {
+        if depth > crate::limits::MAX_TYPE_DEPTH || !visited.insert(ty.0) {
+            continue;
         }
-        Type::Struct { members } => {
-            for (k, &m) in members.iter().enumerate() {
-                for d in [Decoration::Offset, Decoration::MatrixStride] {
-                    if ctx
-                        .m
-                        .member_decorations(ty, k as u32)
-                        .any(|x| x.kind == d as u32)
-                    {
-                        return Some(d);
+        match ctx.ty(ty) {
+            Some(Type::Array { element, .. } | Type::RuntimeArray { element }) => {
+                if decorated(ctx, ty, Decoration::ArrayStride) {
+                    return Some(Decoration::ArrayStride);
+                }
+                stack.push((*element, depth + 1));
+            }
+            Some(Type::Struct { members }) => {
+                for k in 0..members.len() as u32 {
+                    for d in [Decoration::Offset, Decoration::MatrixStride] {
+                        if ctx.m.member_decorations(ty, k).any(|x| x.kind == d as u32) {
+                            return Some(d);
+                        }
                     }
                 }
-                if let Some(d) = explicit_layout_decoration(ctx, m, depth + 1) {
-                    return Some(d);
-                }
+                // Members in order: the stack pops the first member first.
+                stack.extend(members.iter().rev().map(|&m| (m, depth + 1)));
             }
-            None
+            _ => {}
         }
-        _ => None,
     }
+    None
 }

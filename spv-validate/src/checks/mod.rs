@@ -6,26 +6,47 @@
 //! of the wrong kind, the type-directed passes would mostly repeat those errors, so they are
 //! skipped. Every other pass runs on every module and reports everything it finds.
 
+mod atomic_flags;
 mod atomics;
 mod block_layout;
+mod buffer_blocks;
+mod builtin_objects;
+mod decoration_rules;
 mod decorations;
 mod encoding;
-mod entry;
+pub(crate) mod entry;
 mod enums;
+mod extended_sets;
+mod float_controls;
 mod flow;
+mod glsl_std_450;
 mod ids;
+mod image_capabilities;
+mod image_coordinates;
 mod images;
 mod instructions;
 pub(crate) mod layout;
+mod linkage;
+mod logical_pointers;
 mod memory;
-mod scf;
+mod memory_model;
+mod pointer_instructions;
+mod sampled_images;
+pub(crate) mod scf;
+mod shader_call_operands;
+mod small_types;
+mod spec_constants;
 mod types;
 mod values;
+mod vulkan_builtins;
+mod vulkan_interfaces;
+mod vulkan_locations;
 
 use spv_reader::Id;
 
 use crate::cfg::{self, FuncCfg};
 use crate::ctx::Ctx;
+use crate::scratch::Scratch;
 
 /// Facts computed along the way that [`crate::ModuleInfo`] exposes.
 #[derive(Default)]
@@ -38,8 +59,8 @@ pub(crate) struct Facts {
     pub(crate) entry_globals: Vec<Vec<Id>>,
 }
 
-/// Runs every pass over the module in `ctx`.
-pub(crate) fn run(ctx: &mut Ctx<'_>) -> Facts {
+/// Runs every pass over the module in `ctx`, with `scratch` as working memory.
+pub(crate) fn run(ctx: &mut Ctx<'_>, scratch: &mut Scratch) -> Facts {
     let mut facts = Facts::default();
     if !encoding::check(ctx) {
         return facts;
@@ -49,16 +70,36 @@ pub(crate) fn run(ctx: &mut Ctx<'_>) -> Facts {
     let before_ids = ctx.diags.len();
     ids::check(ctx);
     let ids_ok = ctx.diags.len() == before_ids;
-    types::check(ctx);
+    types::check(ctx, scratch);
     if !ids_ok {
         return facts;
     }
-    instructions::check(ctx);
-    decorations::check(ctx);
+    instructions::check(ctx, &mut scratch.args);
+    decorations::check(ctx, scratch);
+    memory_model::check(ctx);
+    logical_pointers::check(ctx);
+    spec_constants::check(ctx);
+    image_capabilities::check(ctx);
+    image_coordinates::check(ctx);
+    decoration_rules::check(ctx);
+    linkage::check(ctx);
+    atomic_flags::check(ctx);
+    float_controls::check(ctx);
+    pointer_instructions::check(ctx);
+    small_types::check(ctx);
+    extended_sets::check(ctx);
+    glsl_std_450::check(ctx);
+    shader_call_operands::check(ctx);
+    builtin_objects::check(ctx);
+    buffer_blocks::check(ctx);
+    vulkan_locations::check(ctx);
+    vulkan_interfaces::check(ctx);
     block_layout::check(ctx);
-    entry::check(ctx, &mut facts);
-    facts.cfgs = cfg::build(ctx);
+    entry::check(ctx, &mut facts, scratch);
+    vulkan_builtins::check(ctx, &facts);
+    facts.cfgs = cfg::build(ctx, scratch);
     flow::check(ctx, &facts.cfgs);
-    scf::check(ctx, &facts.cfgs);
+    sampled_images::check(ctx);
+    scf::check(ctx, &facts.cfgs, &mut scratch.scf);
     facts
 }

@@ -11,15 +11,24 @@
 //! contains; continue targets are entered from inside their loop; switch case constructs
 //! obey the fall-through rules; conditional branches without a merge instruction must be
 //! break/continue idioms.
+//!
+//! spirv-val collects the blocks of every construct by a walk from its header, which costs
+//! the sum of the construct sizes: quadratic in the nesting depth. Here the block rules of
+//! selection and loop constructs are first decided edge by edge (see [`Nesting`]): a
+//! selection's blocks are the blocks its header dominates minus those its merge block
+//! dominates, a loop's also minus those its continue target dominates, so each block's
+//! constructs follow from its dominator's, and an edge only concerns the constructs it
+//! leaves or enters. A construct this cannot clear (a rule broken, or blocks the
+//! description may miss) is walked as spirv-val walks it, which finds the same first error.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
+use spv_reader::Id;
 use spv_reader::spirv::Op;
-use spv_reader::{Id, Inst};
 
 use crate::cfg::{FuncCfg, block_of_label};
-use crate::ctx::{Ctx, NONE};
-use crate::dom::{DomTree, Graph};
+use crate::ctx::{Ctx, Inst, NONE};
+use crate::dom::{DomScratch, DomTree, Graph, UNDEF};
 
 /// The kinds of construct spirv-val tracks (a switch is a selection whose header ends in
 /// OpSwitch; case constructs are checked with their switch).
@@ -40,7 +49,68 @@ struct Construct {
     loop_header: u32,
 }
 
+/// A set of block indices below `n`, plus one slot standing for [`NONE`], over a table of
+/// generation stamps: O(1) insertion, test and [`Marks::clear`].
+struct Marks {
+    stamps: Vec<u32>,
+    generation: u32,
+}
+
+impl Default for Marks {
+    fn default() -> Self {
+        Marks {
+            stamps: Vec::new(),
+            generation: 1,
+        }
+    }
+}
+
+impl Marks {
+    /// Makes this an empty set over blocks below `n`, reusing the storage.
+    fn reset(&mut self, n: usize) {
+        if self.stamps.len() == n + 1 {
+            self.clear();
+        } else {
+            self.stamps.clear();
+            self.stamps.resize(n + 1, 0);
+            self.generation = 1;
+        }
+    }
+
+    /// The slot of `b`: blocks are below `n`; the only other value used is [`NONE`].
+    fn slot(&self, b: u32) -> usize {
+        (b as usize).min(self.stamps.len().saturating_sub(1))
+    }
+
+    fn clear(&mut self) {
+        if self.generation == u32::MAX {
+            self.stamps.fill(0);
+            self.generation = 0;
+        }
+        self.generation += 1;
+    }
+
+    /// Adds `b`; whether it was absent.
+    fn insert(&mut self, b: u32) -> bool {
+        let (slot, generation) = (self.slot(b), self.generation);
+        match self.stamps.get_mut(slot) {
+            Some(s) if *s != generation => {
+                *s = generation;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn contains(&self, b: u32) -> bool {
+        self.stamps
+            .get(self.slot(b))
+            .is_some_and(|&s| s == self.generation)
+    }
+}
+
 /// Structural facts of one function.
+#[derive(Default)]
 struct Structure {
     /// Structural edges (branch, merge and continue edges).
     graph: Graph,
@@ -52,54 +122,96 @@ struct Structure {
     reachable: Vec<bool>,
     /// Blocks in post-order of the structural search from the entry.
     post_order: Vec<u32>,
-    /// (back-edge block, header) pairs.
+    /// (back-edge block, header) pairs, in the order the search found them.
     back_edges: Vec<(u32, u32)>,
+    /// The same, sorted.
+    back_edges_sorted: Vec<(u32, u32)>,
+}
+
+/// Scratch space for [`Structure::rebuild`], reused from function to function.
+#[derive(Default)]
+struct StructureScratch {
+    edges: Vec<(u32, u32)>,
+    added_by: Vec<u32>,
+    on_stack: Vec<bool>,
+    seen: Vec<bool>,
+    stack: Vec<(u32, usize)>,
+    back: Vec<(u32, u32)>,
+    reversed: Graph,
+    roots: Vec<u32>,
+    trail: Vec<u32>,
+    dom: DomScratch,
 }
 
 impl Structure {
-    fn new(cfg: &FuncCfg) -> Structure {
+    /// Makes this the structure of `cfg`, reusing the storage.
+    fn rebuild(&mut self, cfg: &FuncCfg, scratch: &mut StructureScratch) {
         let n = cfg.merges.len();
-        let mut graph = Graph::new(n);
+        let edges = &mut scratch.edges;
+        edges.clear();
+        // The block whose edges last named each block: each edge is added once.
+        let added_by = &mut scratch.added_by;
+        added_by.clear();
+        added_by.resize(n, NONE);
         for b in 0..n as u32 {
-            let mut seen: Vec<u32> = Vec::new();
-            let mut add = |graph: &mut Graph, t: u32| {
-                if t != NONE && !seen.contains(&t) {
-                    seen.push(t);
-                    graph.add_edge(b, t);
+            let mut add = |t: u32| {
+                if t != NONE
+                    && let Some(by) = added_by.get_mut(t as usize)
+                    && *by != b
+                {
+                    *by = b;
+                    edges.push((b, t));
                 }
             };
             // spirv-val registers the merge (and continue) edges when it reads the merge
             // instruction, before the terminator's targets.
             if let Some(Some(mg)) = cfg.merges.get(b as usize) {
-                add(&mut graph, mg.merge);
+                add(mg.merge);
                 if let Some(c) = mg.cont {
-                    add(&mut graph, c);
+                    add(c);
                 }
             }
             for &s in cfg.succs(b) {
-                add(&mut graph, s);
+                add(s);
             }
         }
-        let (post_order, back) = dfs_with_back_edges(&graph, 0);
-        let back_edges = back
-            .into_iter()
-            .filter(|&(from, to)| cfg.succs(from).contains(&to))
-            .collect();
-        let mut reachable = vec![false; n];
-        for &b in &post_order {
-            if let Some(r) = reachable.get_mut(b as usize) {
+        self.graph.rebuild(n, edges);
+        dfs_with_back_edges(&self.graph, 0, scratch, &mut self.post_order);
+        self.back_edges.clear();
+        self.back_edges.extend(
+            scratch
+                .back
+                .iter()
+                .copied()
+                .filter(|&(from, to)| cfg.succs(from).contains(&to)),
+        );
+        self.back_edges_sorted.clear();
+        self.back_edges_sorted.extend_from_slice(&self.back_edges);
+        self.back_edges_sorted.sort_unstable();
+        self.reachable.clear();
+        self.reachable.resize(n, false);
+        for &b in &self.post_order {
+            if let Some(r) = self.reachable.get_mut(b as usize) {
                 *r = true;
             }
         }
-        let dom = DomTree::new(&graph, 0);
-        let post = DomTree::new(&reverse_augmented(&graph), n as u32);
-        Structure {
-            graph,
-            dom,
-            post,
-            reachable,
-            post_order,
-            back_edges,
+        // Only constructs use the dominator trees, and only continue constructs the
+        // post-dominator tree.
+        let merges = cfg.merges.iter().flatten();
+        if merges.clone().next().is_some() {
+            self.dom.rebuild(&self.graph, 0, &mut scratch.dom);
+        } else {
+            self.dom.clear();
+        }
+        if merges
+            .clone()
+            .any(|m| m.merge != NONE && m.cont.is_some_and(|c| c != NONE))
+        {
+            reverse_augmented(&self.graph, scratch);
+            self.post
+                .rebuild(&scratch.reversed, n as u32, &mut scratch.dom);
+        } else {
+            self.post.clear();
         }
     }
 
@@ -108,19 +220,33 @@ impl Structure {
     }
 
     fn succs(&self, b: u32) -> &[u32] {
-        self.graph.succs.get(b as usize).map_or(&[], |v| v)
+        self.graph.succs(b)
+    }
+
+    fn is_back_edge(&self, from: u32, to: u32) -> bool {
+        self.back_edges_sorted.binary_search(&(from, to)).is_ok()
     }
 }
 
-/// Post-order of the nodes reachable from `root`, and the edges to nodes on the search
-/// stack (back edges), visiting successors in list order like spirv-val's traversal.
-fn dfs_with_back_edges(g: &Graph, root: u32) -> (Vec<u32>, Vec<(u32, u32)>) {
+/// Post-order of the nodes reachable from `root` (into `post`), and the edges to nodes on
+/// the search stack (back edges, into `scratch.back`), visiting successors in list order
+/// like spirv-val's traversal.
+fn dfs_with_back_edges(g: &Graph, root: u32, scratch: &mut StructureScratch, post: &mut Vec<u32>) {
     let n = g.len();
-    let mut post = Vec::with_capacity(n);
-    let mut back = Vec::new();
-    let mut seen = vec![false; n];
-    let mut on_stack = vec![false; n];
-    let mut stack: Vec<(u32, usize)> = Vec::new();
+    post.clear();
+    let StructureScratch {
+        back,
+        seen,
+        on_stack,
+        stack,
+        ..
+    } = scratch;
+    back.clear();
+    seen.clear();
+    seen.resize(n, false);
+    on_stack.clear();
+    on_stack.resize(n, false);
+    stack.clear();
     if (root as usize) < n {
         stack.push((root, 0));
         if let (Some(s), Some(o)) = (seen.get_mut(root as usize), on_stack.get_mut(root as usize)) {
@@ -129,8 +255,7 @@ fn dfs_with_back_edges(g: &Graph, root: u32) -> (Vec<u32>, Vec<(u32, u32)>) {
         }
     }
     while let Some(&mut (node, ref mut next)) = stack.last_mut() {
-        let succs = g.succs.get(node as usize).map_or(&[][..], |v| &v[..]);
-        if let Some(&s) = succs.get(*next) {
+        if let Some(&s) = g.succs(node).get(*next) {
             *next += 1;
             if on_stack.get(s as usize).copied().unwrap_or(false) {
                 back.push((node, s));
@@ -152,47 +277,82 @@ fn dfs_with_back_edges(g: &Graph, root: u32) -> (Vec<u32>, Vec<(u32, u32)>) {
             stack.pop();
         }
     }
-    (post, back)
 }
 
-/// The reversed graph with a pseudo exit (node `n`) whose successors are the traversal roots
-/// of the reversed graph: blocks without successors, then blocks still not reached (on
-/// cycles without exit), both in reverse block order as spirv-val takes them.
-fn reverse_augmented(g: &Graph) -> Graph {
+/// Builds into `scratch.reversed` the reversed graph with a pseudo exit (node `n`) whose
+/// successors are the traversal roots of the reversed graph: blocks without successors,
+/// then blocks still not reached (on cycles without exit), both in reverse block order as
+/// spirv-val takes them.
+fn reverse_augmented(g: &Graph, scratch: &mut StructureScratch) {
     let n = g.len();
-    let mut rev = Graph {
-        succs: g.preds.clone(),
-        preds: g.succs.clone(),
-    };
-    rev.succs.push(Vec::new());
-    rev.preds.push(Vec::new());
     let exit = n as u32;
-    let mut visited = vec![false; n];
-    let mark = |rev: &Graph, start: u32, visited: &mut Vec<bool>| {
-        for b in rev.post_order(start) {
-            if let Some(v) = visited.get_mut(b as usize) {
-                *v = true;
+    let StructureScratch {
+        edges,
+        seen: visited,
+        roots,
+        trail,
+        reversed,
+        ..
+    } = scratch;
+    // Marks everything the reversed graph reaches from `start` (nodes reachable from a
+    // marked node are marked already).
+    let mark = |start: u32, visited: &mut Vec<bool>, trail: &mut Vec<u32>| {
+        if let Some(v) = visited.get_mut(start as usize) {
+            *v = true;
+        }
+        trail.push(start);
+        while let Some(b) = trail.pop() {
+            for &p in g.preds(b) {
+                if let Some(v) = visited.get_mut(p as usize)
+                    && !*v
+                {
+                    *v = true;
+                    trail.push(p);
+                }
             }
         }
     };
+    visited.clear();
+    visited.resize(n, false);
+    trail.clear();
+    roots.clear();
     for b in (0..n as u32).rev() {
-        if g.succs.get(b as usize).is_some_and(|s| s.is_empty())
-            && !visited.get(b as usize).copied().unwrap_or(true)
-        {
-            rev.add_edge(exit, b);
-            mark(&rev, b, &mut visited);
+        if g.succs(b).is_empty() && !visited.get(b as usize).copied().unwrap_or(true) {
+            roots.push(b);
+            mark(b, visited, trail);
         }
     }
     for b in (0..n as u32).rev() {
         if !visited.get(b as usize).copied().unwrap_or(true) {
-            rev.add_edge(exit, b);
-            mark(&rev, b, &mut visited);
+            roots.push(b);
+            mark(b, visited, trail);
         }
     }
-    rev
+    edges.clear();
+    for b in 0..n as u32 {
+        edges.extend(g.preds(b).iter().map(|&p| (b, p)));
+    }
+    edges.extend(roots.iter().map(|&r| (exit, r)));
+    reversed.rebuild(n + 1, edges);
 }
 
-pub(crate) fn check(ctx: &mut Ctx<'_>, cfgs: &[FuncCfg]) {
+/// Everything [`check_function`] needs besides the function, reused from function to
+/// function.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    structure: Structure,
+    structure_scratch: StructureScratch,
+    first_latch: Vec<u32>,
+    latches: Vec<usize>,
+    constructs: Vec<Construct>,
+    nesting: Nesting,
+    clearing: ClearScratch,
+    cleared: Vec<bool>,
+    walk: Walk,
+}
+
+/// Runs the pass; `scratch` is its working memory.
+pub(crate) fn check(ctx: &mut Ctx<'_>, cfgs: &[FuncCfg], scratch: &mut Scratch) {
     for cfg in cfgs {
         check_merge_uniqueness(ctx, cfg);
     }
@@ -200,13 +360,14 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, cfgs: &[FuncCfg]) {
         return;
     }
     for cfg in cfgs {
-        check_function(ctx, cfg);
+        check_function(ctx, cfg, scratch);
     }
 }
 
 /// V-SCF-4: a block is the merge block of at most one header (all modules).
 fn check_merge_uniqueness(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
-    let mut merges: HashSet<u32> = HashSet::new();
+    let mut merges = Marks::default();
+    merges.reset(cfg.merges.len());
     for mg in cfg.merges.iter().flatten() {
         if mg.merge != NONE && !merges.insert(mg.merge) {
             let label = label_of(ctx, cfg, mg.merge);
@@ -228,18 +389,43 @@ fn label_of(ctx: &Ctx<'_>, cfg: &FuncCfg, b: u32) -> Id {
         .map_or(Id(0), |b| b.label)
 }
 
-fn terminator<'m>(ctx: &Ctx<'m>, cfg: &FuncCfg, b: u32) -> Option<Inst<'m>> {
+fn terminator<'m>(ctx: &Ctx<'m>, cfg: &FuncCfg, b: u32) -> Option<&'m Inst<'m>> {
     let f = ctx.m.functions().get(cfg.func as usize)?;
-    ctx.m.inst(f.blocks.get(b as usize)?.terminator)
+    ctx.ix.inst(f.blocks.get(b as usize)?.terminator)
 }
 
-fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
-    let s = Structure::new(cfg);
-    let n = cfg.merges.len() as u32;
+/// The continue target of the loop headed by `b` ([`NONE`] when there is none).
+fn continue_of(cfg: &FuncCfg, b: u32) -> u32 {
+    cfg.merges
+        .get(b as usize)
+        .copied()
+        .flatten()
+        .and_then(|m| m.cont)
+        .unwrap_or(NONE)
+}
+
+fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg, scratch: &mut Scratch) {
+    let Scratch {
+        structure: s,
+        structure_scratch,
+        first_latch,
+        latches,
+        constructs,
+        nesting,
+        clearing,
+        cleared,
+        walk,
+    } = scratch;
+    s.rebuild(cfg, structure_scratch);
+    let s = &*s;
+    let n = cfg.merges.len();
     let is_loop_header =
         |b: u32| matches!(cfg.merges.get(b as usize), Some(Some(m)) if m.cont.is_some());
     // V-SCF-1, V-SCF-6: back edges target loop headers; exactly one per loop header.
-    let mut latches: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    first_latch.clear();
+    first_latch.resize(n, NONE);
+    latches.clear();
+    latches.resize(n, 0);
     for &(from, to) in &s.back_edges {
         if !is_loop_header(to) {
             let (a, b) = (label_of(ctx, cfg, from), label_of(ctx, cfg, to));
@@ -254,14 +440,20 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
             );
             return;
         }
-        let l = latches.entry(to).or_default();
-        if !l.contains(&from) {
-            l.push(from);
+        // The search examines each structural edge once, so these edges are distinct.
+        if let (Some(first), Some(count)) = (
+            first_latch.get_mut(to as usize),
+            latches.get_mut(to as usize),
+        ) {
+            if *first == NONE {
+                *first = from;
+            }
+            *count += 1;
         }
     }
-    for b in 0..n {
+    for b in 0..n as u32 {
         if s.reachable(b) && is_loop_header(b) {
-            let count = latches.get(&b).map_or(0, Vec::len);
+            let count = latches.get(b as usize).copied().unwrap_or(0);
             if count != 1 {
                 let label = label_of(ctx, cfg, b);
                 let at = cfg
@@ -284,7 +476,7 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
         }
     }
     // Constructs.
-    let mut constructs = Vec::new();
+    constructs.clear();
     for (b, mg) in cfg.merges.iter().enumerate() {
         let Some(mg) = mg else { continue };
         let b = b as u32;
@@ -306,58 +498,357 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
                     loop_header: b,
                 });
                 if c != NONE {
-                    let latch = latches
-                        .get(&b)
-                        .and_then(|l| l.first().copied())
-                        .unwrap_or(NONE);
                     constructs.push(Construct {
                         kind: Kind::Continue,
                         entry: c,
-                        exit: latch,
+                        exit: first_latch.get(b as usize).copied().unwrap_or(NONE),
                         loop_header: b,
                     });
                 }
             }
         }
     }
-    for c in &constructs {
-        if check_construct(ctx, cfg, &s, c).is_err() {
+    nesting.rebuild(cfg, s, constructs);
+    nesting.clear(ctx, cfg, s, constructs, clearing, cleared);
+    walk.blocks.reset(n);
+    for (c, &cleared) in constructs.iter().zip(cleared.iter()) {
+        if check_construct(ctx, cfg, s, c, cleared, walk).is_err() {
             return;
         }
     }
-    check_selections(ctx, cfg, &s);
+    check_selections(ctx, cfg, s, &mut walk.blocks);
 }
 
-/// The blocks of construct `c` (spirv-val's `Construct::blocks`).
-fn construct_blocks(cfg: &FuncCfg, s: &Structure, c: &Construct) -> HashSet<u32> {
-    let continue_header = match c.kind {
-        Kind::Loop => cfg
-            .merges
-            .get(c.entry as usize)
-            .copied()
-            .flatten()
-            .and_then(|m| m.cont)
-            .unwrap_or(NONE),
-        _ => NONE,
-    };
-    let mut set = HashSet::new();
-    let mut stack = vec![c.entry];
-    while let Some(b) = stack.pop() {
-        if !s.dom.dominates(c.entry, b) {
-            continue;
+/// Which selection and loop constructs contain each block, as persistent lists over the
+/// structural dominator tree.
+///
+/// A selection's blocks, as spirv-val's walk from the header collects them, are the blocks
+/// the header dominates and the merge block does not (a path from the entry to such a block
+/// that avoids the merge block stays among them after its last visit to the header). A
+/// loop's are those the header dominates and neither the merge block nor the continue
+/// target does, provided every block of that description is entered from inside it, which
+/// [`Nesting::clear`] checks. So each block's list is its immediate dominator's, minus the
+/// constructs whose merge block or continue target it is, plus the construct it heads.
+#[derive(Default)]
+struct Nesting {
+    /// List nodes: (construct, next node or [`NONE`], list length).
+    nodes: Vec<(u32, u32, u32)>,
+    /// Each block's list (its first node, [`NONE`] when empty or unreachable).
+    head: Vec<u32>,
+    /// Whether each construct is described by the lists.
+    listed: Vec<bool>,
+    /// For constructs with no blocks at all (the header is inside the merge block's or
+    /// continue target's dominance): they need only V-SCF-13.
+    empty: Vec<bool>,
+    /// The construct each block heads ([`NONE`] for none).
+    heading: Vec<u32>,
+    /// (block, construct): the constructs whose blocks stop at each block's subtree.
+    holes: Vec<(u32, u32)>,
+    /// Scratch for [`remove`].
+    before: Vec<u32>,
+}
+
+/// Scratch space for [`Nesting::clear`].
+#[derive(Default)]
+struct ClearScratch {
+    failed: Vec<bool>,
+    left: Vec<u32>,
+    entered: Vec<u32>,
+    in_target: Vec<u32>,
+    in_source: Vec<u32>,
+    branch_targets: Marks,
+}
+
+impl Nesting {
+    /// Makes these the lists of `constructs` in the function `cfg`, reusing the storage.
+    fn rebuild(&mut self, cfg: &FuncCfg, s: &Structure, constructs: &[Construct]) {
+        let n = cfg.merges.len();
+        let dom = &s.dom;
+        let Nesting {
+            nodes,
+            head,
+            listed,
+            empty,
+            heading,
+            holes,
+            before,
+        } = self;
+        listed.clear();
+        listed.resize(constructs.len(), false);
+        empty.clear();
+        empty.resize(constructs.len(), false);
+        heading.clear();
+        heading.resize(n, NONE);
+        holes.clear();
+        for (ci, c) in constructs.iter().enumerate() {
+            if c.kind == Kind::Continue || !s.reachable(c.entry) || c.exit == NONE {
+                continue;
+            }
+            let (e, x) = (c.entry, c.exit);
+            let k = if c.kind == Kind::Loop {
+                continue_of(cfg, e)
+            } else {
+                NONE
+            };
+            if dom.dominates(x, e) || dom.dominates(k, e) {
+                if let Some(slot) = empty.get_mut(ci) {
+                    *slot = true;
+                }
+                continue;
+            }
+            let Some(slot) = heading.get_mut(e as usize).filter(|h| **h == NONE) else {
+                continue;
+            };
+            *slot = ci as u32;
+            if let Some(l) = listed.get_mut(ci) {
+                *l = true;
+            }
+            // A block inside both holes leaves the list at the outer one only.
+            if dom.dominates(e, x) && !(k != x && dom.dominates(k, x)) {
+                holes.push((x, ci as u32));
+            }
+            if k != NONE && k != x && dom.dominates(e, k) && !dom.dominates(x, k) {
+                holes.push((k, ci as u32));
+            }
         }
-        let include = if c.kind == Kind::Continue && s.post.dominates(c.exit, b) {
-            true
-        } else if !s.dom.dominates(c.exit, b) {
-            !(c.kind == Kind::Loop && s.dom.dominates(continue_header, b))
-        } else {
-            false
-        };
-        if include && set.insert(b) {
-            stack.extend_from_slice(s.succs(b));
+        holes.sort_unstable();
+        nodes.clear();
+        head.clear();
+        head.resize(n, NONE);
+        for &v in &dom.preorder {
+            let parent = dom.idom.get(v as usize).copied().unwrap_or(UNDEF);
+            let mut h = if parent == UNDEF {
+                NONE
+            } else {
+                head.get(parent as usize).copied().unwrap_or(NONE)
+            };
+            let from = holes.partition_point(|&(b, _)| b < v);
+            for &(_, ci) in holes
+                .get(from..)
+                .unwrap_or(&[])
+                .iter()
+                .take_while(|(b, _)| *b == v)
+            {
+                h = remove(nodes, h, ci, before);
+            }
+            if let Some(&ci) = heading.get(v as usize)
+                && ci != NONE
+            {
+                let len = length(nodes, h);
+                nodes.push((ci, h, len + 1));
+                h = nodes.len() as u32 - 1;
+            }
+            if let Some(slot) = head.get_mut(v as usize) {
+                *slot = h;
+            }
         }
     }
-    set
+
+    /// For each construct: whether V-SCF-11, -13, -14 and -15 are known to hold for it, so
+    /// that its walk can be skipped. Every structural edge from a reachable block is looked
+    /// at once, with the constructs it leaves and the constructs it enters.
+    fn clear(
+        &self,
+        ctx: &Ctx<'_>,
+        cfg: &FuncCfg,
+        s: &Structure,
+        constructs: &[Construct],
+        scratch: &mut ClearScratch,
+        cleared: &mut Vec<bool>,
+    ) {
+        let n = cfg.merges.len();
+        let ClearScratch {
+            failed,
+            left,
+            entered,
+            in_target,
+            in_source,
+            branch_targets,
+        } = scratch;
+        failed.clear();
+        failed.resize(constructs.len(), false);
+        let fail = |failed: &mut Vec<bool>, ci: u32| {
+            if let Some(f) = failed.get_mut(ci as usize) {
+                *f = true;
+            }
+        };
+        in_target.clear();
+        in_target.resize(constructs.len(), 0);
+        in_source.clear();
+        in_source.resize(constructs.len(), 0);
+        branch_targets.reset(n);
+        let mut stamp = 0u32;
+        for u in 0..n as u32 {
+            if !s.reachable(u) {
+                continue;
+            }
+            branch_targets.clear();
+            for &t in cfg.succs(u) {
+                branch_targets.insert(t);
+            }
+            let merge = cfg
+                .merges
+                .get(u as usize)
+                .copied()
+                .flatten()
+                .map_or(NONE, |m| m.merge);
+            for &v in s.succs(u) {
+                self.difference(u, v, left, entered);
+                if left.is_empty() && entered.is_empty() {
+                    continue;
+                }
+                stamp += 1;
+                for &ci in entered.iter() {
+                    if let Some(x) = in_target.get_mut(ci as usize) {
+                        *x = stamp;
+                    }
+                }
+                for &ci in left.iter() {
+                    if let Some(x) = in_source.get_mut(ci as usize) {
+                        *x = stamp;
+                    }
+                }
+                let entry = |ci: u32| constructs.get(ci as usize).map_or(NONE, |c| c.entry);
+                // Entered other than through the header (V-SCF-15, and the premise that
+                // the construct's blocks are those described).
+                for &ci in entered.iter() {
+                    if in_source.get(ci as usize) != Some(&stamp) && entry(ci) != v {
+                        fail(failed, ci);
+                    }
+                }
+                for &ci in left.iter() {
+                    if in_target.get(ci as usize) == Some(&stamp) {
+                        continue;
+                    }
+                    // A contained header's merge block outside (V-SCF-14).
+                    if v == merge && entry(ci) != u {
+                        fail(failed, ci);
+                    }
+                    // A branch out that is not a structured exit (V-SCF-11).
+                    if branch_targets.contains(v)
+                        && !failed.get(ci as usize).copied().unwrap_or(true)
+                        && let Some(c) = constructs.get(ci as usize)
+                        && !is_structured_exit(ctx, cfg, s, c, v)
+                    {
+                        fail(failed, ci);
+                    }
+                }
+            }
+        }
+        cleared.clear();
+        cleared.extend(constructs.iter().enumerate().map(|(ci, c)| {
+            let listed = self.listed.get(ci).copied().unwrap_or(false);
+            let empty = self.empty.get(ci).copied().unwrap_or(false);
+            if !(listed || empty) || failed.get(ci).copied().unwrap_or(true) {
+                return false;
+            }
+            // V-SCF-13: the continue target is entered from inside the loop or by the
+            // back edge.
+            let k = continue_of(cfg, c.entry);
+            if c.kind != Kind::Loop || k == NONE || k == c.entry {
+                return true;
+            }
+            let dom = &s.dom;
+            cfg.preds(k).iter().all(|&p| {
+                let inside = listed
+                    && dom.dominates(c.entry, p)
+                    && !dom.dominates(c.exit, p)
+                    && !dom.dominates(k, p);
+                !s.reachable(p) || inside || s.is_back_edge(p, k)
+            })
+        }));
+    }
+
+    /// The constructs containing `u` but not `v` (`left`) and `v` but not `u` (`entered`),
+    /// found by walking both lists down to their shared part (possibly with some constructs
+    /// on both walks, which callers skip).
+    fn difference(&self, u: u32, v: u32, left: &mut Vec<u32>, entered: &mut Vec<u32>) {
+        left.clear();
+        entered.clear();
+        let mut a = self.head.get(u as usize).copied().unwrap_or(NONE);
+        let mut b = self.head.get(v as usize).copied().unwrap_or(NONE);
+        let (mut la, mut lb) = (length(&self.nodes, a), length(&self.nodes, b));
+        while a != b {
+            if la >= lb
+                && let Some(&(ci, next, _)) = self.nodes.get(a as usize)
+            {
+                left.push(ci);
+                a = next;
+                la = la.saturating_sub(1);
+            } else if let Some(&(ci, next, _)) = self.nodes.get(b as usize) {
+                entered.push(ci);
+                b = next;
+                lb = lb.saturating_sub(1);
+            } else {
+                break;
+            }
+        }
+    }
+}
+
+/// The length of the list starting at node `h`.
+fn length(nodes: &[(u32, u32, u32)], h: u32) -> u32 {
+    nodes.get(h as usize).map_or(0, |&(_, _, len)| len)
+}
+
+/// The list `h` without construct `ci`: the nodes before it are copied, the rest shared.
+/// `before` is scratch space.
+fn remove(nodes: &mut Vec<(u32, u32, u32)>, h: u32, ci: u32, before: &mut Vec<u32>) -> u32 {
+    before.clear();
+    let mut at = h;
+    while let Some(&(c, next, _)) = nodes.get(at as usize) {
+        if c == ci {
+            let mut rest = next;
+            for &c in before.iter().rev() {
+                let len = length(nodes, rest);
+                nodes.push((c, rest, len + 1));
+                rest = nodes.len() as u32 - 1;
+            }
+            return rest;
+        }
+        before.push(c);
+        at = next;
+    }
+    h
+}
+
+/// Scratch space for walking constructs as spirv-val does.
+#[derive(Default)]
+struct Walk {
+    blocks: Marks,
+    list: Vec<u32>,
+    stack: Vec<u32>,
+}
+
+impl Walk {
+    /// Collects the blocks of construct `c` (spirv-val's `Construct::blocks`), sorted.
+    fn collect(&mut self, cfg: &FuncCfg, s: &Structure, c: &Construct) {
+        let continue_header = match c.kind {
+            Kind::Loop => continue_of(cfg, c.entry),
+            _ => NONE,
+        };
+        self.blocks.clear();
+        self.list.clear();
+        self.stack.clear();
+        self.stack.push(c.entry);
+        while let Some(b) = self.stack.pop() {
+            if !s.dom.dominates(c.entry, b) {
+                continue;
+            }
+            let include = if c.kind == Kind::Continue && s.post.dominates(c.exit, b) {
+                true
+            } else if !s.dom.dominates(c.exit, b) {
+                !(c.kind == Kind::Loop && s.dom.dominates(continue_header, b))
+            } else {
+                false
+            };
+            if include && self.blocks.insert(b) {
+                self.list.push(b);
+                self.stack.extend_from_slice(s.succs(b));
+            }
+        }
+        self.list.sort_unstable();
+    }
 }
 
 /// Whether `dest` is a structured exit of construct `c` (spirv-val's `IsStructuredExit`).
@@ -415,11 +906,15 @@ fn is_structured_exit(
     }
 }
 
+/// The rules of one construct; `cleared` when [`Nesting::clear`] found its block rules
+/// (V-SCF-11, -13, -14, -15) satisfied, so that its blocks need not be walked.
 fn check_construct(
     ctx: &mut Ctx<'_>,
     cfg: &FuncCfg,
     s: &Structure,
     c: &Construct,
+    cleared: bool,
+    walk: &mut Walk,
 ) -> Result<(), ()> {
     if !s.reachable(c.entry) || c.exit == NONE {
         return Ok(());
@@ -465,12 +960,34 @@ fn check_construct(
         );
         return Err(());
     }
-    let blocks = construct_blocks(cfg, s, c);
-    let mut sorted: Vec<u32> = blocks.iter().copied().collect();
-    sorted.sort_unstable();
-    for &b in &sorted {
+    if !cleared {
+        check_blocks(ctx, cfg, s, c, walk, (h, name, header_name))?;
+    }
+    if c.kind == Kind::Selection
+        && let Some(term) = terminator(ctx, cfg, c.entry)
+        && ctx.op_of(term) == Some(Op::Switch)
+    {
+        return check_switch(ctx, cfg, s, term, c.entry, c.exit);
+    }
+    Ok(())
+}
+
+/// V-SCF-11, -15, -14 and -13 over the blocks of `c`, walked as spirv-val walks them;
+/// `names` are the header's label and the construct's and header's names for messages.
+fn check_blocks(
+    ctx: &mut Ctx<'_>,
+    cfg: &FuncCfg,
+    s: &Structure,
+    c: &Construct,
+    walk: &mut Walk,
+    names: (Id, &str, &str),
+) -> Result<(), ()> {
+    let (h, name, header_name) = names;
+    walk.collect(cfg, s, c);
+    let blocks = &walk.blocks;
+    for &b in &walk.list {
         for &succ in cfg.succs(b) {
-            if !blocks.contains(&succ) && !is_structured_exit(ctx, cfg, s, c, succ) {
+            if !blocks.contains(succ) && !is_structured_exit(ctx, cfg, s, c, succ) {
                 let bl = label_of(ctx, cfg, b);
                 let at = terminator(ctx, cfg, b).map(|t| t.index());
                 ctx.report(
@@ -486,7 +1003,7 @@ fn check_construct(
             continue;
         }
         for &pred in cfg.preds(b) {
-            if s.reachable(pred) && !blocks.contains(&pred) {
+            if s.reachable(pred) && !blocks.contains(pred) {
                 let pl = label_of(ctx, cfg, pred);
                 let at = terminator(ctx, cfg, pred).map(|t| t.index());
                 ctx.report(
@@ -501,7 +1018,7 @@ fn check_construct(
         if let Some(Some(m)) = cfg.merges.get(b as usize)
             && m.merge != NONE
             && s.reachable(m.merge)
-            && !blocks.contains(&m.merge)
+            && !blocks.contains(m.merge)
         {
             let (bl, ml) = (label_of(ctx, cfg, b), label_of(ctx, cfg, m.merge));
             ctx.err(
@@ -523,8 +1040,7 @@ fn check_construct(
             if !s.reachable(pred) {
                 continue;
             }
-            let is_back_edge = s.back_edges.contains(&(pred, cont));
-            if !blocks.contains(&pred) && !is_back_edge {
+            if !blocks.contains(pred) && !s.is_back_edge(pred, cont) {
                 let (pl, cl) = (label_of(ctx, cfg, pred), label_of(ctx, cfg, cont));
                 let at = terminator(ctx, cfg, pred).map(|t| t.index());
                 ctx.report(
@@ -537,20 +1053,13 @@ fn check_construct(
             }
         }
     }
-    if c.kind == Kind::Selection
-        && let Some(term) = terminator(ctx, cfg, c.entry)
-        && ctx.op_of(term) == Some(Op::Switch)
-    {
-        return check_switch(ctx, cfg, s, term, c.entry, c.exit);
-    }
     Ok(())
 }
 
 /// Switch targets in operand order: (Default, then case labels), as block indices
 /// ([`NONE`] for labels outside the function).
-fn switch_targets(ctx: &Ctx<'_>, cfg: &FuncCfg, term: Inst<'_>) -> Vec<u32> {
-    crate::cfg::branch_targets(ctx, term.index())
-        .into_iter()
+fn switch_targets(ctx: &Ctx<'_>, cfg: &FuncCfg, term: &Inst<'_>) -> Vec<u32> {
+    crate::cfg::branch_targets(ctx.ix, term.index())
         .map(|l| block_of_label(ctx, cfg.func, l).unwrap_or(NONE))
         .collect()
 }
@@ -560,12 +1069,18 @@ fn check_switch(
     ctx: &mut Ctx<'_>,
     cfg: &FuncCfg,
     s: &Structure,
-    term: Inst<'_>,
+    term: &Inst<'_>,
     header: u32,
     merge: u32,
 ) -> Result<(), ()> {
     let targets = switch_targets(ctx, cfg, term);
-    let case_targets: HashSet<u32> = targets.iter().copied().filter(|&t| t != merge).collect();
+    let mut case_targets = Marks::default();
+    case_targets.reset(cfg.merges.len());
+    for &t in targets.iter().filter(|&&t| t != merge) {
+        case_targets.insert(t);
+    }
+    let mut visited = Marks::default();
+    visited.reset(cfg.merges.len());
     let default = targets.first().copied().unwrap_or(NONE);
     let default_repeats = targets.iter().skip(1).any(|&t| t == default);
     let mut targeted: BTreeMap<u32, u32> = BTreeMap::new();
@@ -584,7 +1099,7 @@ fn check_switch(
                     ctx.err("V-SCF-16", term.index(), &[h, tl], format!("switch header {h} does not structurally dominate its case construct {tl}"));
                     return Err(());
                 }
-                let f = case_fall_through(cfg, s, target, merge, &case_targets)?;
+                let f = case_fall_through(cfg, s, target, merge, &case_targets, &mut visited)?;
                 if f != NONE {
                     *targeted.entry(f).or_insert(0) += 1;
                 }
@@ -636,17 +1151,18 @@ fn check_switch(
 }
 
 /// The case target that the case construct of `target` falls through to ([`NONE`] for
-/// none); two different ones violate V-SCF-17.
+/// none); two different ones violate V-SCF-17. `visited` is scratch space.
 fn case_fall_through(
     cfg: &FuncCfg,
     s: &Structure,
     target: u32,
     merge: u32,
-    case_targets: &HashSet<u32>,
+    case_targets: &Marks,
+    visited: &mut Marks,
 ) -> Result<u32, ()> {
     let mut fall = NONE;
     let mut stack = vec![target];
-    let mut visited = HashSet::new();
+    visited.clear();
     let target_reachable = s.reachable(target);
     while let Some(b) = stack.pop() {
         if b == merge || !visited.insert(b) {
@@ -654,7 +1170,7 @@ fn case_fall_through(
         }
         if target_reachable && s.reachable(b) && s.dom.dominates(target, b) {
             stack.extend_from_slice(cfg.succs(b));
-        } else if case_targets.contains(&b) {
+        } else if case_targets.contains(b) {
             if fall == NONE {
                 if b != target {
                     fall = b;
@@ -670,8 +1186,8 @@ fn case_fall_through(
 /// V-SCF-2, V-SCF-3: OpSwitch has a selection merge; a conditional branch without a merge
 /// instruction targets a merge block or continue target already seen in reverse
 /// post-order (the break/continue idioms).
-fn check_selections(ctx: &mut Ctx<'_>, cfg: &FuncCfg, s: &Structure) {
-    let mut seen: HashSet<u32> = HashSet::new();
+fn check_selections(ctx: &mut Ctx<'_>, cfg: &FuncCfg, s: &Structure, seen: &mut Marks) {
+    seen.reset(cfg.merges.len());
     for &b in s.post_order.iter().rev() {
         let Some(term) = terminator(ctx, cfg, b) else {
             continue;

@@ -3,49 +3,72 @@
 //! lengths, struct members, function types, image and sampled-image operands, and the
 //! Vulkan restrictions on runtime arrays.
 
-use std::collections::HashMap;
-
 use spv_reader::spirv::{Capability as C, Dim, Op};
-use spv_reader::{Constant, Id, Inst, Type};
+use spv_reader::{Constant, Id, InstIndex, Type};
 
 use crate::checks::layout::is_type_decl;
-use crate::ctx::Ctx;
+use crate::ctx::{Ctx, Inst};
 use crate::diag::opcode_name;
 use crate::limits::{MAX_STRUCT_DEPTH, MAX_STRUCT_MEMBERS};
+use crate::scratch::Scratch;
 
-pub(crate) fn check(ctx: &mut Ctx<'_>) {
-    let m = ctx.m;
-    // V-TYPE-1: key = opcode and operand words after the result id.
-    let mut seen: HashMap<Vec<u32>, Id> = HashMap::new();
+/// Runs the pass; uses the sort keys of `scratch`.
+pub(crate) fn check(ctx: &mut Ctx<'_>, scratch: &mut Scratch) {
+    let ix = ctx.ix;
     // OpTypeForwardPointer declarations: pointer id → announced storage class.
-    let forward: HashMap<u32, u32> = m
-        .instructions()
-        .filter(|inst| ctx.op_of(*inst) == Some(Op::TypeForwardPointer))
+    // (pointer id, announced storage class), sorted by id, later declarations after earlier
+    // ones (the last one counts, see `forward_class`).
+    let mut forward: Vec<(u32, u32)> = ix
+        .type_decls()
+        .filter(|inst| inst.opcode() == Some(Op::TypeForwardPointer))
         .filter_map(|inst| Some((*inst.words().get(1)?, *inst.words().get(2)?)))
         .collect();
-    for inst in m.instructions() {
-        let Some(op) = ctx.op_of(inst) else { continue };
-        if !is_type_decl(op) || op == Op::TypeForwardPointer {
-            continue;
+    forward.sort_by_key(|&(p, _)| p);
+    let declarations = || {
+        ix.type_decls().filter_map(|inst| {
+            let op = inst.opcode()?;
+            if !is_type_decl(op) || op == Op::TypeForwardPointer {
+                return None;
+            }
+            Some((inst, op, inst.result_id()?))
+        })
+    };
+    // V-TYPE-1: key = opcode and operand words after the result id. Sorting the keys of the
+    // non-aggregate declarations (with their order) finds, for each repeat, the first
+    // declaration of the same type.
+    let words = |i: u32| ix.inst(InstIndex(i)).map_or(&[][..], |inst| inst.words());
+    let keys = &mut scratch.type_keys;
+    keys.clear();
+    keys.extend(
+        declarations()
+            .filter(|&(_, op, _)| !aggregate_or_pointer(op))
+            .enumerate()
+            .map(|(k, (inst, _, id))| (inst.index().0, k, id)),
+    );
+    keys.sort_unstable_by(|a, b| {
+        type_key(words(a.0))
+            .cmp(&type_key(words(b.0)))
+            .then(a.1.cmp(&b.1))
+    });
+    let first_of = &mut scratch.firsts;
+    first_of.clear();
+    first_of.resize(keys.len(), None);
+    let mut group_first = None;
+    for (k, &(i, at, id)) in keys.iter().enumerate() {
+        let same = k > 0
+            && keys
+                .get(k - 1)
+                .is_some_and(|p| type_key(words(p.0)) == type_key(words(i)));
+        if !same {
+            group_first = Some(id);
+        } else if let Some(slot) = first_of.get_mut(at) {
+            *slot = group_first;
         }
-        let Some(id) = inst.result_id() else { continue };
-        let aggregate_or_pointer = matches!(
-            op,
-            Op::TypeStruct
-                | Op::TypeArray
-                | Op::TypeRuntimeArray
-                | Op::TypePointer
-                | Op::TypeUntypedPointerKHR
-        );
-        if !aggregate_or_pointer {
-            let words = inst.words();
-            let key: Vec<u32> = words
-                .first()
-                .into_iter()
-                .chain(words.get(2..).unwrap_or(&[]))
-                .copied()
-                .collect();
-            if let Some(&first) = seen.get(&key) {
+    }
+    let mut k = 0;
+    for (inst, op, id) in declarations() {
+        if !aggregate_or_pointer(op) {
+            if let Some(&Some(first)) = first_of.get(k) {
                 ctx.err(
                     "V-TYPE-1",
                     inst.index(),
@@ -56,15 +79,41 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
                         opcode_name(op as u16)
                     ),
                 );
-            } else {
-                seen.insert(key, id);
             }
+            k += 1;
         }
         check_type(ctx, inst, id, &forward);
     }
 }
 
-fn check_type(ctx: &mut Ctx<'_>, inst: Inst<'_>, id: Id, forward: &HashMap<u32, u32>) {
+/// Whether `op` declares an aggregate or pointer type (which may be declared twice).
+fn aggregate_or_pointer(op: Op) -> bool {
+    matches!(
+        op,
+        Op::TypeStruct
+            | Op::TypeArray
+            | Op::TypeRuntimeArray
+            | Op::TypePointer
+            | Op::TypeUntypedPointerKHR
+    )
+}
+
+/// The V-TYPE-1 identity of a type declaration: its opcode word and the words after the
+/// Result id.
+fn type_key(words: &[u32]) -> (Option<u32>, &[u32]) {
+    (words.first().copied(), words.get(2..).unwrap_or(&[]))
+}
+
+/// The storage class the last OpTypeForwardPointer of `id` announces.
+fn forward_class(forward: &[(u32, u32)], id: Id) -> Option<u32> {
+    let end = forward.partition_point(|&(p, _)| p <= id.0);
+    end.checked_sub(1)
+        .and_then(|k| forward.get(k))
+        .filter(|&&(p, _)| p == id.0)
+        .map(|&(_, sc)| sc)
+}
+
+fn check_type(ctx: &mut Ctx<'_>, inst: &Inst<'_>, id: Id, forward: &[(u32, u32)]) {
     let i = inst.index();
     let Some(ty) = ctx.ty(id) else { return };
     match ty {
@@ -217,7 +266,6 @@ fn check_type(ctx: &mut Ctx<'_>, inst: Inst<'_>, id: Id, forward: &HashMap<u32, 
                     ),
                 );
             }
-            let members = members.clone();
             for (k, &member) in members.iter().enumerate() {
                 let member_ty = ctx.ty(member);
                 match member_ty {
@@ -283,7 +331,7 @@ fn check_type(ctx: &mut Ctx<'_>, inst: Inst<'_>, id: Id, forward: &HashMap<u32, 
                     format!("OpTypePointer Type {pointee} is not a type"),
                 );
             }
-            if let Some(&fwd) = forward.get(&id.0)
+            if let Some(fwd) = forward_class(forward, id)
                 && let Some((sc, _)) = ctx.pointer(id)
                 && fwd != sc
             {
@@ -296,7 +344,7 @@ fn check_type(ctx: &mut Ctx<'_>, inst: Inst<'_>, id: Id, forward: &HashMap<u32, 
             }
         }
         Type::Function { ret, params } => {
-            let (ret, params) = (*ret, params.clone());
+            let ret = *ret;
             match ctx.ty(ret) {
                 None => ctx.err(
                     "V-TYPE-10",
@@ -434,7 +482,11 @@ fn check_array_length(ctx: &mut Ctx<'_>, i: spv_reader::InstIndex, id: Id, lengt
             &[id, length],
             format!("OpTypeArray Length {length} default value must be at least 1: found 0"),
         ),
-        Some(Constant::Scalar { bits, .. }) => {
+        // V-CONST-8: a specialization constant's default value does not make the module
+        // invalid (SPIR-V §2.12); only a fixed length is judged.
+        Some(Constant::Scalar {
+            bits, spec: false, ..
+        }) => {
             let masked = if width >= 64 {
                 *bits
             } else {
@@ -458,30 +510,47 @@ fn contains_runtime_array(ctx: &Ctx<'_>, ty: Id) -> bool {
     ctx.contains(ty, &|t| matches!(t, Type::RuntimeArray { .. }))
 }
 
-/// Nesting depth of structures inside `ty` (bounded).
+/// Nesting depth of structures inside `ty`. Each type is measured once (`memo`), so types
+/// that share members cost their size, not their unfolded size; past
+/// [`MAX_STRUCT_DEPTH`] + 1 levels the walk stops with a depth over the limit.
 fn struct_depth(ctx: &Ctx<'_>, ty: Id, depth: usize) -> usize {
+    let mut memo: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
+    struct_depth_memo(ctx, ty, depth, &mut memo)
+}
+
+fn struct_depth_memo(
+    ctx: &Ctx<'_>,
+    ty: Id,
+    depth: usize,
+    memo: &mut std::collections::HashMap<u32, usize>,
+) -> usize {
     if depth > MAX_STRUCT_DEPTH + 1 {
-        return depth;
+        return MAX_STRUCT_DEPTH + 2;
     }
-    match ctx.ty(ty) {
+    if let Some(&known) = memo.get(&ty.0) {
+        return known;
+    }
+    let below = match ctx.ty(ty) {
         Some(Type::Struct { members }) => {
-            1 + members
-                .iter()
-                .map(|&m| struct_depth(ctx, m, depth + 1))
-                .max()
-                .unwrap_or(0)
+            let mut deepest = 0;
+            for &m in members {
+                deepest = deepest.max(struct_depth_memo(ctx, m, depth + 1, memo));
+            }
+            1 + deepest
         }
         Some(Type::Array { element, .. } | Type::RuntimeArray { element }) => {
-            struct_depth(ctx, *element, depth + 1)
+            struct_depth_memo(ctx, *element, depth + 1, memo)
         }
         _ => 0,
-    }
+    };
+    memo.insert(ty.0, below);
+    below
 }
 
 /// V-TYPE-11: OpTypeImage operands.
-fn check_image(ctx: &mut Ctx<'_>, inst: Inst<'_>, id: Id) {
+fn check_image(ctx: &mut Ctx<'_>, inst: &Inst<'_>, id: Id) {
     let i = inst.index();
-    let Some(Type::Image {
+    let Some(&Type::Image {
         sampled_type,
         dim,
         depth,
@@ -490,7 +559,7 @@ fn check_image(ctx: &mut Ctx<'_>, inst: Inst<'_>, id: Id) {
         sampled,
         format,
         ..
-    }) = ctx.ty(id).cloned()
+    }) = ctx.ty(id)
     else {
         return;
     };

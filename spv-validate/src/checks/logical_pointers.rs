@@ -1,0 +1,499 @@
+//! Logical pointers (SPIR-V §2.16.1, under the Logical and PhysicalStorageBuffer64
+//! addressing models; every pointer but a PhysicalStorageBuffer one is logical): which
+//! instructions may take one as an operand (V-PTR-2; OpPtrEqual, OpPtrNotEqual and OpPtrDiff
+//! only with variable pointers, V-PTR-6), which may produce one (V-PTR-3, completing the
+//! OpPhi, OpSelect and OpLoad cases their own passes report), and what a *variable pointer*
+//! may not do (V-PTR-8: be OpArrayLength's operand, point to an array of Block structs, or
+//! point to or into a matrix).
+//!
+//! A variable pointer is, as spirv-val 2025.5 computes it, the result of OpPtrAccessChain,
+//! OpLoad, OpSelect, OpPhi, OpFunctionCall or OpConstantNull, a pointer parameter some call
+//! passes a variable pointer to, or any instruction with a variable pointer operand.
+
+use std::collections::{HashMap, HashSet};
+
+use spv_reader::spirv::{Capability as C, Decoration as D, Op, StorageClass as S};
+use spv_reader::{Id, Inst, Type};
+
+use crate::ctx::Ctx;
+use crate::limits::MAX_TYPE_DEPTH;
+use crate::operands::Kind;
+
+/// Most propagation rounds of the variable-pointer fixed point: module order settles
+/// everything but pointers passed back to earlier functions' parameters, which need a round
+/// per level of such calls.
+const MAX_ROUNDS: usize = 64;
+
+/// Most instructions followed back from one variable pointer.
+const MAX_TRACE: usize = 1024;
+
+/// The storage class of a logical pointer value (`None` when `id` is not one).
+fn logical_class(ctx: &Ctx<'_>, id: Id) -> Option<u32> {
+    let ty = ctx.type_of(id)?;
+    let class = match ctx.ty(ty)? {
+        Type::Pointer { storage_class, .. } | Type::UntypedPointer { storage_class } => {
+            *storage_class
+        }
+        _ => return None,
+    };
+    (class != S::PhysicalStorageBuffer as u32).then_some(class)
+}
+
+/// The plain `<id>` operands (not Result Type, scopes or semantics) of `inst`.
+fn id_operands<'a>(ctx: &'a Ctx<'_>, inst: Inst<'a>) -> impl Iterator<Item = Id> + 'a {
+    ctx.id_refs(inst)
+        .filter(|(kind, _)| *kind == Kind::Id)
+        .map(|(_, id)| id)
+}
+
+/// Whether the capabilities let a logical pointer into `class` be a variable pointer.
+fn variable_pointers_allow(ctx: &Ctx<'_>, class: u32) -> bool {
+    (ctx.has_cap(C::VariablePointersStorageBuffer) && class == S::StorageBuffer as u32)
+        || (ctx.has_cap(C::VariablePointers) && class == S::Workgroup as u32)
+}
+
+/// Instructions that may take a logical pointer operand without variable pointers.
+fn takes_logical_pointer(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Load
+            | Op::Store
+            | Op::AccessChain
+            | Op::InBoundsAccessChain
+            | Op::FunctionCall
+            | Op::ImageTexelPointer
+            | Op::CopyMemory
+            | Op::CopyMemorySized
+            | Op::CopyObject
+            | Op::ArrayLength
+            | Op::ExtInst
+            | Op::Decorate
+            | Op::DecorateId
+            | Op::DecorateString
+            | Op::GroupDecorate
+            | Op::EntryPoint
+            | Op::Name
+            | Op::UntypedArrayLengthKHR
+            | Op::UntypedAccessChainKHR
+            | Op::UntypedInBoundsAccessChainKHR
+            | Op::CooperativeMatrixLoadKHR
+            | Op::CooperativeMatrixLoadNV
+            | Op::CooperativeMatrixStoreKHR
+            | Op::CooperativeMatrixStoreNV
+            | Op::TraceRayKHR
+            | Op::ExecuteCallableKHR
+            | Op::EmitMeshTasksEXT
+            | Op::RawAccessChainNV
+    ) || format!("{op:?}").starts_with("RayQuery")
+        || format!("{op:?}").starts_with("HitObject")
+        || super::atomics::is_atomic(op)
+        || matches!(
+            op,
+            Op::AtomicFlagTestAndSet
+                | Op::AtomicFlagClear
+                | Op::AtomicCompareExchangeWeak
+                | Op::AtomicFAddEXT
+                | Op::AtomicFMinEXT
+                | Op::AtomicFMaxEXT
+        )
+}
+
+/// Instructions that may take a logical pointer operand with variable pointers.
+fn takes_variable_pointer(op: Op) -> bool {
+    matches!(
+        op,
+        Op::ReturnValue
+            | Op::PtrAccessChain
+            | Op::PtrEqual
+            | Op::PtrNotEqual
+            | Op::PtrDiff
+            | Op::Select
+            | Op::Phi
+            | Op::Variable
+            | Op::UntypedPtrAccessChainKHR
+    )
+}
+
+/// Which values are variable pointers, indexed by id (see the module documentation).
+fn variable_pointers(ctx: &Ctx<'_>) -> Vec<bool> {
+    let largest = ctx
+        .m
+        .instructions()
+        .filter_map(|i| i.result_id())
+        .map(|id| id.0 as usize)
+        .max()
+        .unwrap_or(0);
+    let mut var = vec![false; largest + 1];
+    // The arguments every call passes, per callee: (callee, argument ids).
+    let mut calls: HashMap<u32, Vec<Vec<Id>>> = HashMap::new();
+    for inst in ctx.m.instructions() {
+        if ctx.reader_op(inst) == Some(Op::FunctionCall)
+            && let [_, _, _, callee, args @ ..] = inst.words()
+        {
+            calls
+                .entry(*callee)
+                .or_default()
+                .push(args.iter().map(|&a| Id(a)).collect());
+        }
+    }
+    let is_var = |var: &[bool], id: Id| var.get(id.0 as usize).copied().unwrap_or(false);
+    for _ in 0..MAX_ROUNDS {
+        let mut changed = false;
+        for f in ctx.m.functions() {
+            for (k, &p) in f.params.iter().enumerate() {
+                if is_var(&var, p) || logical_class(ctx, p).is_none() {
+                    continue;
+                }
+                let passed = calls.get(&f.id.0).is_some_and(|list| {
+                    list.iter()
+                        .any(|args| args.get(k).is_some_and(|&a| is_var(&var, a)))
+                });
+                if passed && let Some(slot) = var.get_mut(p.0 as usize) {
+                    *slot = true;
+                    changed = true;
+                }
+            }
+        }
+        for inst in ctx.m.instructions() {
+            let Some(r) = inst.result_id() else { continue };
+            if is_var(&var, r) {
+                continue;
+            }
+            let v = match ctx.reader_op(inst) {
+                Some(
+                    Op::PtrAccessChain
+                    | Op::UntypedPtrAccessChainKHR
+                    | Op::UntypedInBoundsPtrAccessChainKHR
+                    | Op::Load
+                    | Op::Select
+                    | Op::Phi
+                    | Op::FunctionCall
+                    | Op::ConstantNull,
+                ) => true,
+                Some(Op::FunctionParameter) => false,
+                _ => id_operands(ctx, inst)
+                    .any(|id| is_var(&var, id) && logical_class(ctx, id).is_some()),
+            };
+            if v && let Some(slot) = var.get_mut(r.0 as usize) {
+                *slot = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    var
+}
+
+pub(crate) fn check(ctx: &mut Ctx<'_>) {
+    // Only these addressing models have logical pointers (Logical = 0,
+    // PhysicalStorageBuffer64 = 5348).
+    if ctx.addressing != 0 && ctx.addressing != 5348 {
+        return;
+    }
+    let var = variable_pointers(ctx);
+    let is_var = |id: Id| var.get(id.0 as usize).copied().unwrap_or(false);
+    let vpsb = ctx.has_cap(C::VariablePointersStorageBuffer);
+    let mut problems: Vec<(&'static str, Inst<'_>, Id, String)> = Vec::new();
+    let tracer = Tracer::new(ctx);
+    for inst in ctx.m.instructions() {
+        let Some(op) = ctx.reader_op(inst) else {
+            continue;
+        };
+        // Operands (V-PTR-2, V-PTR-6).
+        if let Some((pointer, class)) =
+            id_operands(ctx, inst).find_map(|id| logical_class(ctx, id).map(|c| (id, c)))
+            && !takes_logical_pointer(op)
+        {
+            if matches!(op, Op::ReturnValue | Op::Phi | Op::Select) && !vpsb {
+                // Reported with the result (OpPhi, OpSelect) or the return (V-PTR-7).
+            } else if !takes_variable_pointer(op) {
+                problems.push((
+                    "V-PTR-2",
+                    inst,
+                    pointer,
+                    format!("Op{op:?} may not have a logical pointer operand"),
+                ));
+            } else if !variable_pointers_allow(ctx, class) {
+                let rule = if matches!(op, Op::PtrEqual | Op::PtrNotEqual | Op::PtrDiff) {
+                    "V-PTR-6"
+                } else {
+                    "V-PTR-2"
+                };
+                problems.push((
+                    rule,
+                    inst,
+                    pointer,
+                    format!(
+                        "Op{op:?} may only have a logical pointer operand in the StorageBuffer or \
+                         Workgroup storage classes with the matching variable pointers capability"
+                    ),
+                ));
+            }
+        }
+        let Some(r) = inst.result_id() else { continue };
+        let Some(class) = logical_class(ctx, r) else {
+            if op == Op::ArrayLength
+                && let Some(&p) = inst.words().get(3)
+                && is_var(Id(p))
+            {
+                problems.push((
+                    "V-PTR-8",
+                    inst,
+                    Id(p),
+                    "OpArrayLength's pointer operand must not be a variable pointer".into(),
+                ));
+            }
+            continue;
+        };
+        // Results (V-PTR-3); OpPhi, OpSelect and OpLoad without variable pointers are
+        // reported by their own passes.
+        match op {
+            Op::Variable
+            | Op::AccessChain
+            | Op::InBoundsAccessChain
+            | Op::FunctionParameter
+            | Op::ImageTexelPointer
+            | Op::CopyObject
+            | Op::Undef
+            | Op::UntypedAccessChainKHR
+            | Op::UntypedInBoundsAccessChainKHR
+            | Op::UntypedVariableKHR
+            | Op::RawAccessChainNV => {}
+            Op::Phi | Op::Select | Op::Load if !vpsb => {}
+            Op::Select
+            | Op::Phi
+            | Op::FunctionCall
+            | Op::PtrAccessChain
+            | Op::Load
+            | Op::ConstantNull
+            | Op::Function
+            | Op::UntypedPtrAccessChainKHR => {
+                if !variable_pointers_allow(ctx, class) {
+                    problems.push((
+                        "V-PTR-3",
+                        inst,
+                        r,
+                        format!(
+                            "Op{op:?} may only return a logical pointer in the StorageBuffer or \
+                             Workgroup storage classes with the matching variable pointers \
+                             capability"
+                        ),
+                    ));
+                }
+            }
+            _ => problems.push((
+                "V-PTR-3",
+                inst,
+                r,
+                format!("Op{op:?} may not return a logical pointer"),
+            )),
+        }
+        // Variable pointers (V-PTR-8).
+        if is_var(r)
+            && let Some(why) = tracer.variable_pointer_problem(ctx, inst)
+        {
+            problems.push(("V-PTR-8", inst, r, why.to_owned()));
+        }
+    }
+    let problems: Vec<_> = problems
+        .into_iter()
+        .map(|(rule, inst, id, message)| (rule, inst.index(), id, message))
+        .collect();
+    for (rule, at, id, message) in problems {
+        ctx.err(rule, at, &[id], message);
+    }
+}
+
+/// Follows variable pointers back to where they come from (spirv-val's
+/// `TraceVariablePointers`).
+struct Tracer {
+    /// The objects stored through each Function or Private variable (directly or through
+    /// access chains into it).
+    stores: HashMap<u32, Vec<Id>>,
+    /// The values each function returns.
+    returns: HashMap<u32, Vec<Id>>,
+    /// The arguments every call passes, per callee.
+    calls: HashMap<u32, Vec<Vec<Id>>>,
+}
+
+impl Tracer {
+    fn new(ctx: &Ctx<'_>) -> Tracer {
+        let mut stores: HashMap<u32, Vec<Id>> = HashMap::new();
+        let mut returns: HashMap<u32, Vec<Id>> = HashMap::new();
+        let mut calls: HashMap<u32, Vec<Vec<Id>>> = HashMap::new();
+        for inst in ctx.m.instructions() {
+            match (ctx.reader_op(inst), inst.words()) {
+                (Some(Op::Store), [_, pointer, object, ..]) => {
+                    let root = root_variable(ctx, Id(*pointer));
+                    stores.entry(root.0).or_default().push(Id(*object));
+                }
+                (Some(Op::ReturnValue), [_, value]) => {
+                    let func = ctx
+                        .inst_func(inst.index())
+                        .and_then(|&f| ctx.m.functions().get(f as usize));
+                    if let Some(f) = func {
+                        returns.entry(f.id.0).or_default().push(Id(*value));
+                    }
+                }
+                (Some(Op::FunctionCall), [_, _, _, callee, args @ ..]) => {
+                    calls
+                        .entry(*callee)
+                        .or_default()
+                        .push(args.iter().map(|&a| Id(a)).collect());
+                }
+                _ => {}
+            }
+        }
+        Tracer {
+            stores,
+            returns,
+            calls,
+        }
+    }
+
+    /// Why the variable pointer `inst` breaks V-PTR-8, if it does.
+    fn variable_pointer_problem(&self, ctx: &Ctx<'_>, inst: Inst<'_>) -> Option<&'static str> {
+        let ty = inst.result_type()?;
+        let (_, pointee) = ctx.pointer(ty)?;
+        if is_block_array(ctx, pointee) {
+            return Some(
+                "a variable pointer must not point to an array of Block- or BufferBlock-decorated \
+                 structs",
+            );
+        }
+        if ctx.contains(pointee, &|t| matches!(t, Type::Matrix { .. })) {
+            return Some(
+                "a variable pointer must not point to an object that is or contains a matrix",
+            );
+        }
+        if ctx.is_float(pointee) && self.reaches_matrix_element(ctx, inst) {
+            return Some(
+                "a variable pointer must not point to a column or a component of a column of a \
+                 matrix",
+            );
+        }
+        None
+    }
+
+    /// Whether some access chain `inst` comes from steps into a matrix.
+    fn reaches_matrix_element(&self, ctx: &Ctx<'_>, inst: Inst<'_>) -> bool {
+        let mut stack: Vec<Id> = inst.result_id().into_iter().collect();
+        let mut seen: HashSet<u32> = HashSet::new();
+        while let Some(id) = stack.pop() {
+            if seen.len() >= MAX_TRACE {
+                break;
+            }
+            if !seen.insert(id.0) {
+                continue;
+            }
+            let Some(def) = ctx.m.def(id) else { continue };
+            let words = def.words();
+            let operand = |n: usize| words.get(n).map(|&w| Id(w));
+            match ctx.reader_op(def) {
+                Some(op @ (Op::AccessChain | Op::InBoundsAccessChain | Op::PtrAccessChain)) => {
+                    if chain_enters_matrix(ctx, def, op == Op::PtrAccessChain) {
+                        return true;
+                    }
+                    stack.extend(operand(3));
+                }
+                Some(Op::Phi) => {
+                    stack.extend(words.iter().skip(3).step_by(2).map(|&w| Id(w)));
+                }
+                Some(Op::Select) => stack.extend(operand(4).into_iter().chain(operand(5))),
+                Some(Op::CopyObject | Op::Load) => stack.extend(operand(3)),
+                Some(Op::FunctionParameter) => {
+                    if let Some(f) = ctx
+                        .id_func(id)
+                        .and_then(|&f| ctx.m.functions().get(f as usize))
+                        && let Some(k) = f.params.iter().position(|&p| p == id)
+                    {
+                        for args in self.calls.get(&f.id.0).into_iter().flatten() {
+                            stack.extend(args.get(k));
+                        }
+                    }
+                }
+                Some(Op::FunctionCall) => {
+                    if let Some(callee) = operand(3) {
+                        stack.extend(self.returns.get(&callee.0).into_iter().flatten());
+                    }
+                }
+                Some(Op::Variable) => {
+                    let class = words.get(3).copied();
+                    if class == Some(S::Function as u32) || class == Some(S::Private as u32) {
+                        stack.extend(operand(4));
+                        stack.extend(self.stores.get(&id.0).into_iter().flatten());
+                    }
+                }
+                _ => {}
+            }
+        }
+        false
+    }
+}
+
+/// The variable an access chain (or a chain of them) starts from.
+fn root_variable(ctx: &Ctx<'_>, mut pointer: Id) -> Id {
+    for _ in 0..MAX_TYPE_DEPTH {
+        let Some(def) = ctx.m.def(pointer) else { break };
+        match (ctx.reader_op(def), def.words().get(3)) {
+            (Some(Op::AccessChain | Op::InBoundsAccessChain | Op::PtrAccessChain), Some(&base)) => {
+                pointer = Id(base)
+            }
+            _ => break,
+        }
+    }
+    pointer
+}
+
+/// Whether `ty` is an array of Block or BufferBlock structs.
+fn is_block_array(ctx: &Ctx<'_>, ty: Id) -> bool {
+    match ctx.ty(ty) {
+        Some(Type::Array { element, .. } | Type::RuntimeArray { element }) => {
+            matches!(ctx.ty(*element), Some(Type::Struct { .. }))
+                && (ctx.m.decoration(*element, D::Block).is_some()
+                    || ctx.m.decoration(*element, D::BufferBlock).is_some())
+        }
+        _ => false,
+    }
+}
+
+/// Whether access chain `inst` starts at or passes through a matrix.
+fn chain_enters_matrix(ctx: &Ctx<'_>, inst: Inst<'_>, ptr_chain: bool) -> bool {
+    let words = inst.words();
+    let Some(mut ty) = words
+        .get(3)
+        .and_then(|&b| ctx.type_of(Id(b)))
+        .and_then(|t| ctx.pointer(t))
+        .map(|(_, p)| p)
+    else {
+        return false;
+    };
+    if matches!(ctx.ty(ty), Some(Type::Matrix { .. })) {
+        return true;
+    }
+    let first_index = if ptr_chain { 5 } else { 4 };
+    for &index in words.iter().skip(first_index) {
+        ty = match ctx.ty(ty) {
+            Some(Type::Struct { members }) => {
+                let k = ctx.const_scalar(Id(index)).unwrap_or(0);
+                match usize::try_from(k).ok().and_then(|k| members.get(k)) {
+                    Some(&m) => m,
+                    None => return false,
+                }
+            }
+            Some(
+                Type::Array { element: e, .. }
+                | Type::RuntimeArray { element: e }
+                | Type::Vector { component: e, .. }
+                | Type::Matrix { column: e, .. },
+            ) => *e,
+            _ => return false,
+        };
+        if matches!(ctx.ty(ty), Some(Type::Matrix { .. })) {
+            return true;
+        }
+    }
+    false
+}
