@@ -552,11 +552,7 @@ impl Lowerer<'_> {
         elements: usize,
         x: &Value,
     ) -> Result<Value, Error> {
-        let whole = self.double_trunc(inst, elements, x)?;
-        let above = self.double_test(inst, Opcode::Dlt, elements, x, &whole)?;
-        let minus_one = self.wide_splat(bits(-1.0), elements);
-        let lowered = self.double(inst, Opcode::DAdd, elements, &[&whole, &minus_one])?;
-        Ok(self.select_wide(&above, &lowered, &whole))
+        self.double_trunc_corrected(inst, elements, x, -1.0)
     }
 
     /// ceil(x): trunc(x), plus one where it is below x (positive non-integers).
@@ -566,11 +562,24 @@ impl Lowerer<'_> {
         elements: usize,
         x: &Value,
     ) -> Result<Value, Error> {
+        self.double_trunc_corrected(inst, elements, x, 1.0)
+    }
+
+    /// trunc(x) moved by `step` (−1 for floor, +1 for ceil) where trunc went the wrong way:
+    /// above x for floor, below x for ceil.
+    fn double_trunc_corrected(
+        &mut self,
+        inst: SpvInst<'_>,
+        elements: usize,
+        x: &Value,
+        step: f64,
+    ) -> Result<Value, Error> {
         let whole = self.double_trunc(inst, elements, x)?;
-        let below = self.double_test(inst, Opcode::Dlt, elements, &whole, x)?;
-        let one = self.wide_splat(bits(1.0), elements);
-        let raised = self.double(inst, Opcode::DAdd, elements, &[&whole, &one])?;
-        Ok(self.select_wide(&below, &raised, &whole))
+        let (lower, upper) = if step < 0.0 { (x, &whole) } else { (&whole, x) };
+        let wrong_way = self.double_test(inst, Opcode::Dlt, elements, lower, upper)?;
+        let step = self.wide_splat(bits(step), elements);
+        let moved = self.double(inst, Opcode::DAdd, elements, &[&whole, &step])?;
+        Ok(self.select_wide(&wrong_way, &moved, &whole))
     }
 
     /// roundEven(x): (|x| + 2^52) − 2^52 rounds |x| < 2^52 to the nearest integer, ties to
