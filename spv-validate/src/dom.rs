@@ -146,16 +146,31 @@ pub(crate) struct DomScratch {
 
 /// Immediate dominators of every node reachable from `root` into `idom` (`idom[root] ==
 /// root`); nodes not reachable from `root` get [`UNDEF`].
-fn immediate_dominators(g: &Graph, root: u32, idom: &mut Vec<u32>, scratch: &mut DomScratch) {
+///
+/// `known_post` is the post-order of the nodes reachable from `root` when the caller has it
+/// (from the same traversal, [`Graph::post_order_into`]); otherwise it is computed here.
+fn immediate_dominators(
+    g: &Graph,
+    root: u32,
+    known_post: Option<&[u32]>,
+    idom: &mut Vec<u32>,
+    scratch: &mut DomScratch,
+) {
     let n = g.len();
     let DomScratch {
-        order: post,
+        order,
         seen,
         stack,
         post_index,
         ..
     } = scratch;
-    g.post_order_into(root, seen, stack, post);
+    let post: &[u32] = match known_post {
+        Some(post) => post,
+        None => {
+            g.post_order_into(root, seen, stack, order);
+            order
+        }
+    };
     // post_index[node] = position in post-order; higher = earlier in reverse post-order.
     post_index.clear();
     post_index.resize(n, UNDEF);
@@ -228,8 +243,30 @@ impl DomTree {
     /// Makes this the dominator tree of `g` rooted at `root`, reusing the storage and
     /// `scratch`.
     pub(crate) fn rebuild(&mut self, g: &Graph, root: u32, scratch: &mut DomScratch) {
+        self.rebuild_from(g, root, None, scratch);
+    }
+
+    /// [`DomTree::rebuild`] given the post-order of the nodes reachable from `root`, as
+    /// [`Graph::post_order_into`] computes it.
+    pub(crate) fn rebuild_with_post_order(
+        &mut self,
+        g: &Graph,
+        root: u32,
+        post: &[u32],
+        scratch: &mut DomScratch,
+    ) {
+        self.rebuild_from(g, root, Some(post), scratch);
+    }
+
+    fn rebuild_from(
+        &mut self,
+        g: &Graph,
+        root: u32,
+        post: Option<&[u32]>,
+        scratch: &mut DomScratch,
+    ) {
         let n = g.len();
-        immediate_dominators(g, root, &mut self.idom, scratch);
+        immediate_dominators(g, root, post, &mut self.idom, scratch);
         if let Some(r) = self.idom.get_mut(root as usize) {
             *r = UNDEF;
         }

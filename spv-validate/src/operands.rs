@@ -413,6 +413,9 @@ pub(crate) struct InstFacts {
 /// when every operand decodes as [`decode`] would decode it (on failure `out` is left as it
 /// was). The common shapes are decoded straight from the compiled grammar; the others, and
 /// `OpSpecConstantOp`, go through [`decode`], whose operands `scratch` receives.
+// Called once per instruction from one place, the index's loop, which keeps its state in
+// registers when this is inlined.
+#[inline(always)]
 pub(crate) fn read_instruction(
     m: &Module,
     index: u32,
