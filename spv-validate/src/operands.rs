@@ -260,14 +260,11 @@ impl Fixed {
         {
             return Some(false);
         }
-        for &(at, kind) in &self.refs {
-            if let Some(&w) = words.get(at) {
-                out.push(crate::ctx::Ref {
-                    kind,
-                    id: spv_reader::Id(w),
-                });
-            }
-        }
+        // The words fit the layout, so every fixed word is there; one reservation for all.
+        out.extend(self.refs.iter().map(|&(at, kind)| crate::ctx::Ref {
+            kind,
+            id: spv_reader::Id(words.get(at).copied().unwrap_or(0)),
+        }));
         if let Some((kind, id)) = decoration_ref {
             out.push(crate::ctx::Ref {
                 kind,
