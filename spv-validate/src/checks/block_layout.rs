@@ -9,8 +9,6 @@
 //! blocks, std430-like base alignment for the others, no overlaps, no improperly straddling
 //! vectors. The arithmetic follows spirv-val's so that verdicts agree.
 
-use std::collections::HashMap;
-
 use spv_reader::spirv::{Decoration as D, StorageClass as S};
 use spv_reader::{Id, InstIndex, Type};
 
@@ -26,24 +24,102 @@ struct Constraint {
 
 struct Layout<'a, 'm> {
     ctx: &'a Ctx<'m>,
+    members: &'a Members,
     /// Uniform-buffer (extended, rounded-up) alignment rules.
     block_rules: bool,
     relaxed: bool,
     pointer_size: u32,
-    constraints: HashMap<(u32, u32), Constraint>,
+    /// The structs whose members' constraints were collected (spirv-val's constraint map
+    /// holds their members only).
+    constrained: Vec<u32>,
 }
 
-fn member_decoration(ctx: &Ctx<'_>, st: Id, member: u32, d: D) -> Option<u32> {
-    ctx.m
-        .member_decorations(st, member)
-        .find(|x| x.kind == d as u32)
-        .map(|x| x.operands.first().copied().unwrap_or(0))
+/// The member decorations the layout rules read, for one struct member: the first Offset
+/// and MatrixStride values, and which of RowMajor, ColMajor and ArrayStride it has.
+#[derive(Clone, Copy, Default)]
+struct MemberDecorations {
+    offset: Option<u32>,
+    matrix_stride: Option<u32>,
+    row_major: bool,
+    col_major: bool,
+    array_stride: bool,
 }
 
-fn has_member_decoration(ctx: &Ctx<'_>, st: Id, member: u32, d: D) -> bool {
-    ctx.m
-        .member_decorations(st, member)
-        .any(|x| x.kind == d as u32)
+impl MemberDecorations {
+    /// Reads the decorations of member `member` of `st` (one lookup for all of them).
+    fn read(ctx: &Ctx<'_>, st: Id, member: u32) -> MemberDecorations {
+        let mut out = MemberDecorations::default();
+        for d in ctx.m.member_decorations(st, member) {
+            let value = || d.operands.first().copied().unwrap_or(0);
+            match d.kind {
+                k if k == D::Offset as u32 => {
+                    out.offset = out.offset.or_else(|| Some(value()));
+                }
+                k if k == D::MatrixStride as u32 => {
+                    out.matrix_stride = out.matrix_stride.or_else(|| Some(value()));
+                }
+                k if k == D::RowMajor as u32 => out.row_major = true,
+                k if k == D::ColMajor as u32 => out.col_major = true,
+                k if k == D::ArrayStride as u32 => out.array_stride = true,
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Whether it carries decoration `d` (one of those read).
+    fn has(&self, d: D) -> bool {
+        match d {
+            D::Offset => self.offset.is_some(),
+            D::MatrixStride => self.matrix_stride.is_some(),
+            D::RowMajor => self.row_major,
+            D::ColMajor => self.col_major,
+            D::ArrayStride => self.array_stride,
+            _ => false,
+        }
+    }
+}
+
+/// The member decorations of the structs looked at so far in the module, read once per
+/// struct.
+#[derive(Default)]
+struct Members {
+    /// (struct id, first member in `all`, member count).
+    structs: Vec<(u32, u32, u32)>,
+    all: Vec<MemberDecorations>,
+}
+
+impl Members {
+    /// Reads the member decorations of `st` if it is a struct not read yet.
+    fn read(&mut self, ctx: &Ctx<'_>, st: Id) {
+        let Some(Type::Struct { members }) = ctx.ty(st) else {
+            return;
+        };
+        if self.structs.iter().any(|e| e.0 == st.0) {
+            return;
+        }
+        let start = self.all.len() as u32;
+        self.all
+            .extend((0..members.len() as u32).map(|k| MemberDecorations::read(ctx, st, k)));
+        self.structs.push((st.0, start, members.len() as u32));
+    }
+
+    /// The decorations of member `member` of `st`.
+    fn get(&self, ctx: &Ctx<'_>, st: Id, member: u32) -> MemberDecorations {
+        self.structs
+            .iter()
+            .find(|e| e.0 == st.0)
+            .filter(|e| member < e.2)
+            .and_then(|e| self.all.get((e.1 + member) as usize))
+            .copied()
+            .unwrap_or_else(|| MemberDecorations::read(ctx, st, member))
+    }
+
+    /// Reads `st` (when needed), then the decorations of its member `member`.
+    fn fetch(&mut self, ctx: &Ctx<'_>, st: Id, member: u32) -> MemberDecorations {
+        self.read(ctx, st);
+        self.get(ctx, st, member)
+    }
 }
 
 fn decoration_value(ctx: &Ctx<'_>, id: Id, d: D) -> Option<u32> {
@@ -52,10 +128,10 @@ fn decoration_value(ctx: &Ctx<'_>, id: Id, d: D) -> Option<u32> {
         .map(|x| x.operands.first().copied().unwrap_or(0))
 }
 
-fn members(ctx: &Ctx<'_>, st: Id) -> Vec<Id> {
+fn members<'m>(ctx: &Ctx<'m>, st: Id) -> &'m [Id] {
     match ctx.ty(st) {
-        Some(Type::Struct { members }) => members.clone(),
-        _ => Vec::new(),
+        Some(Type::Struct { members }) => members,
+        _ => &[],
     }
 }
 
@@ -65,10 +141,15 @@ fn align(x: u64, a: u64) -> u64 {
 
 impl Layout<'_, '_> {
     fn constraint(&self, st: Id, member: u32) -> Constraint {
-        self.constraints
-            .get(&(st.0, member))
-            .copied()
-            .unwrap_or_default()
+        if (member as usize) < members(self.ctx, st).len() && self.constrained.contains(&st.0) {
+            let d = self.members.get(self.ctx, st, member);
+            Constraint {
+                row_major: d.row_major,
+                matrix_stride: d.matrix_stride.unwrap_or(0),
+            }
+        } else {
+            Constraint::default()
+        }
     }
 
     fn base_alignment(&self, ty: Id, inherited: Constraint, depth: usize) -> u64 {
@@ -167,8 +248,7 @@ impl Layout<'_, '_> {
                 let Some((last, &m)) = members.iter().enumerate().next_back() else {
                     return 0;
                 };
-                let offset =
-                    u64::from(member_decoration(ctx, ty, last as u32, D::Offset).unwrap_or(0));
+                let offset = u64::from(self.members.get(ctx, ty, last as u32).offset.unwrap_or(0));
                 // spirv-val looks the last member's constraint up by its type id.
                 let c = self.constraint(m, last as u32);
                 offset + self.size(m, c, depth + 1)
@@ -189,8 +269,11 @@ impl Layout<'_, '_> {
         let ms = members(ctx, st);
         let mut order: Vec<(u32, u64)> = (0..ms.len() as u32)
             .map(|k| {
-                let off =
-                    member_decoration(ctx, st, k, D::Offset).map_or(u64::from(u32::MAX), u64::from);
+                let off = self
+                    .members
+                    .get(ctx, st, k)
+                    .offset
+                    .map_or(u64::from(u32::MAX), u64::from);
                 (k, base + off)
             })
             .collect();
@@ -336,23 +419,26 @@ impl Layout<'_, '_> {
     }
 }
 
-/// Collects the constraints of `st`'s members and, recursively, of nested structs.
+/// Collects the structs whose members' constraints apply: `st` and, recursively, nested
+/// structs (their member decorations read into `cache`).
 fn compute_constraints(
     ctx: &Ctx<'_>,
+    cache: &mut Members,
     st: Id,
-    out: &mut HashMap<(u32, u32), Constraint>,
+    out: &mut Vec<u32>,
     depth: usize,
 ) {
     if depth > MAX_TYPE_DEPTH {
         return;
     }
-    for (k, m) in members(ctx, st).into_iter().enumerate() {
-        let k = k as u32;
-        let c = Constraint {
-            row_major: has_member_decoration(ctx, st, k, D::RowMajor),
-            matrix_stride: member_decoration(ctx, st, k, D::MatrixStride).unwrap_or(0),
-        };
-        out.insert((st.0, k), c);
+    let ms = members(ctx, st);
+    if !ms.is_empty() {
+        cache.read(ctx, st);
+        if !out.contains(&st.0) {
+            out.push(st.0);
+        }
+    }
+    for &m in ms {
         let mut inner = m;
         for _ in 0..MAX_TYPE_DEPTH {
             match ctx.ty(inner) {
@@ -363,39 +449,48 @@ fn compute_constraints(
             }
         }
         if matches!(ctx.ty(inner), Some(Type::Struct { .. })) {
-            compute_constraints(ctx, inner, out, depth + 1);
+            compute_constraints(ctx, cache, inner, out, depth + 1);
         }
     }
 }
 
 /// spirv-val's `isMissingOffsetInStruct`.
-fn missing_offset(ctx: &Ctx<'_>, id: Id, depth: usize) -> bool {
+fn missing_offset(ctx: &Ctx<'_>, cache: &mut Members, id: Id, depth: usize) -> bool {
     if depth > MAX_TYPE_DEPTH {
         return false;
     }
-    let (has, nested): (Vec<bool>, Vec<Id>) = match ctx.ty(id) {
+    match ctx.ty(id) {
         Some(Type::Struct { members }) => {
-            let mut has = vec![false; members.len()];
-            for (k, h) in has.iter_mut().enumerate() {
-                match member_decoration(ctx, id, k as u32, D::Offset) {
+            let mut all = true;
+            for k in 0..members.len() as u32 {
+                match cache.fetch(ctx, id, k).offset {
                     Some(u32::MAX) => return true,
-                    Some(_) => *h = true,
-                    None => {}
+                    Some(_) => {}
+                    None => all = false,
                 }
             }
-            (has, members.clone())
+            members
+                .iter()
+                .any(|&m| missing_offset(ctx, cache, m, depth + 1))
+                || !all
         }
         Some(Type::Array { element, .. } | Type::RuntimeArray { element }) => {
-            (vec![true], vec![*element])
+            missing_offset(ctx, cache, *element, depth + 1)
         }
-        _ => (Vec::new(), Vec::new()),
-    };
-    nested.iter().any(|&m| missing_offset(ctx, m, depth + 1)) || has.iter().any(|h| !h)
+        _ => false,
+    }
 }
 
 /// spirv-val's `checkForRequiredDecoration`: every member of kind `want` (arrays:
 /// `array`; matrices: `!array`, arrays of matrices included) carries one of `decorations`.
-fn has_required(ctx: &Ctx<'_>, st: Id, array: bool, decorations: &[D], depth: usize) -> bool {
+fn has_required(
+    ctx: &Ctx<'_>,
+    cache: &mut Members,
+    st: Id,
+    array: bool,
+    decorations: &[D],
+    depth: usize,
+) -> bool {
     if depth > MAX_TYPE_DEPTH {
         return true;
     }
@@ -420,21 +515,22 @@ fn has_required(ctx: &Ctx<'_>, st: Id, array: bool, decorations: &[D], depth: us
         if !kind_matches {
             continue;
         }
-        let found = decorations.iter().any(|&d| {
-            ctx.m.decoration(id, d).is_some() || has_member_decoration(ctx, st, k as u32, d)
-        });
+        let found = decorations
+            .iter()
+            .any(|&d| ctx.m.decoration(id, d).is_some() || cache.fetch(ctx, st, k as u32).has(d));
         if !found {
             return false;
         }
     }
     ms.iter()
         .filter(|&&m| matches!(ctx.ty(m), Some(Type::Struct { .. })))
-        .all(|&m| has_required(ctx, m, array, decorations, depth + 1))
+        .all(|&m| has_required(ctx, cache, m, array, decorations, depth + 1))
 }
 
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut problems: Vec<(&'static str, InstIndex, Id, String)> = Vec::new();
     let mut checked: Vec<(u32, u32, bool)> = Vec::new();
+    let mut cache = Members::default();
     for g in ctx.m.global_variables() {
         let sc = S::from_u32(g.storage_class);
         let uniform = sc == Some(S::Uniform);
@@ -468,34 +564,35 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         checked.push(key);
         let deco = if block { "Block" } else { "BufferBlock" };
         let at = ctx.ix.def(id).map_or(g.inst, |d| d.index());
-        if missing_offset(ctx, id, 0) {
+        if missing_offset(ctx, &mut cache, id, 0) {
             problems.push(("V-LAYOUT-1", at, id, format!("structure {id} decorated as {deco} must be explicitly laid out with Offset decorations")));
             continue;
         }
-        if !has_required(ctx, id, true, &[D::ArrayStride], 0) {
+        if !has_required(ctx, &mut cache, id, true, &[D::ArrayStride], 0) {
             problems.push(("V-LAYOUT-2", at, id, format!("structure {id} decorated as {deco} must be explicitly laid out with ArrayStride decorations")));
             continue;
         }
-        if !has_required(ctx, id, false, &[D::MatrixStride], 0) {
+        if !has_required(ctx, &mut cache, id, false, &[D::MatrixStride], 0) {
             problems.push(("V-LAYOUT-3", at, id, format!("structure {id} decorated as {deco} must be explicitly laid out with MatrixStride decorations")));
             continue;
         }
-        if !has_required(ctx, id, false, &[D::RowMajor, D::ColMajor], 0) {
+        if !has_required(ctx, &mut cache, id, false, &[D::RowMajor, D::ColMajor], 0) {
             problems.push(("V-LAYOUT-3", at, id, format!("structure {id} decorated as {deco} must be explicitly laid out with RowMajor or ColMajor decorations")));
             continue;
         }
         if !ctx.env.is_vulkan() {
             continue;
         }
-        let mut constraints = HashMap::new();
-        compute_constraints(ctx, id, &mut constraints, 0);
+        let mut constrained = Vec::new();
+        compute_constraints(ctx, &mut cache, id, &mut constrained, 0);
         let relaxed = ctx.env.vulkan_version().is_some_and(|v| v >= (1, 1));
         let layout = Layout {
             ctx,
             block_rules,
             relaxed,
+            members: &cache,
             pointer_size: if ctx.addressing == 1 { 4 } else { 8 },
-            constraints,
+            constrained,
         };
         if let Err((member, why)) = layout.check(id, 0, 0) {
             let sc_name = sc.map_or_else(|| g.storage_class.to_string(), |s| format!("{s:?}"));
