@@ -1378,7 +1378,7 @@ mod tests {
     fn matched_opcodes() -> Vec<String> {
         let source = include_str!("values.rs");
         let start = source
-            .find("    let a = args(&inst, scratch);\n    match op {")
+            .find("    let a = args(inst, scratch);\n    match op {")
             .expect("check's match");
         let mut opcodes = Vec::new();
         for line in source[start..].lines().skip(2) {
