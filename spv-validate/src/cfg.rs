@@ -151,7 +151,8 @@ pub(crate) fn build(ctx: &Ctx<'_>, scratch: &mut Scratch) -> Vec<FuncCfg> {
         }
         // spirv-val computes dominators by a traversal from the entry block, so blocks the
         // entry does not reach have no dominator and are not ordered (checked with probes).
-        cfg.dom.rebuild(&cfg.graph, 0, &mut scratch.dom);
+        cfg.dom
+            .rebuild_with_post_order(&cfg.graph, 0, order, &mut scratch.dom);
     }
     out.truncate(used);
     out

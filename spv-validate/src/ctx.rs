@@ -479,7 +479,27 @@ pub(crate) struct Ctx<'m> {
     pub(crate) memory_model: u32,
     /// The diagnostics found so far.
     pub(crate) diags: Vec<Diagnostic>,
+    /// Per type id, what [`Ctx::holds`] found (filled on first use).
+    holds: std::cell::RefCell<Vec<u8>>,
 }
+
+/// What [`Ctx::holds`] looks for inside a type.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Holds {
+    /// A pointer type whose storage class is not PhysicalStorageBuffer.
+    LogicalPointer = 1,
+    /// OpTypeBool.
+    Bool = 2,
+    /// OpTypeRuntimeArray.
+    RuntimeArray = 4,
+}
+
+/// [`Ctx::holds`]'s memo entries: the found [`Holds`] bits once known, or under way.
+const HOLDS_KNOWN: u8 = 0x40;
+const HOLDS_VISITING: u8 = 0x80;
+/// Types nested deeper than this are answered by the walk of [`Ctx::contains`]: far
+/// below its bound, so that the memo's answers are the walk's.
+const HOLDS_HEIGHT: usize = 64;
 
 impl<'m> Ctx<'m> {
     /// The decoded operands (kinds and word positions) of instruction `i`, empty when it does
@@ -550,6 +570,7 @@ impl<'m> Ctx<'m> {
             addressing,
             memory_model,
             diags: Vec::new(),
+            holds: std::cell::RefCell::new(Vec::new()),
         }
     }
 
@@ -714,6 +735,84 @@ impl<'m> Ctx<'m> {
             }
             _ => None,
         }
+    }
+
+    /// `self.contains(ty, …)` for the predicate `what`, answered from a memo of what each
+    /// type holds (types are walked once per module).
+    pub(crate) fn holds(&self, ty: Id, what: Holds) -> bool {
+        let found = {
+            let mut memo = self.holds.borrow_mut();
+            match memo.get(ty.0 as usize) {
+                Some(&m) if m & HOLDS_KNOWN != 0 => return m & what as u8 != 0,
+                None if memo.is_empty() => memo.resize(self.ix.id_count(), 0),
+                _ => {}
+            }
+            self.holds_at(&mut memo, ty, 0)
+        };
+        match found {
+            Some(bits) => bits & what as u8 != 0,
+            None => self.contains(ty, &|t| Self::holds_itself(t) & what as u8 != 0),
+        }
+    }
+
+    /// The [`Holds`] bits of `t` itself.
+    fn holds_itself(t: &Type) -> u8 {
+        match t {
+            Type::Pointer { storage_class, .. }
+                if *storage_class != spirv::StorageClass::PhysicalStorageBuffer as u32 =>
+            {
+                Holds::LogicalPointer as u8
+            }
+            Type::Bool => Holds::Bool as u8,
+            Type::RuntimeArray { .. } => Holds::RuntimeArray as u8,
+            _ => 0,
+        }
+    }
+
+    /// The [`Holds`] bits of `ty` and what it contains, `None` when it nests deeper than
+    /// [`HOLDS_HEIGHT`] below `height` or contains itself.
+    fn holds_at(&self, memo: &mut [u8], ty: Id, height: usize) -> Option<u8> {
+        let slot = ty.0 as usize;
+        match memo.get(slot) {
+            Some(&m) if m & HOLDS_KNOWN != 0 => return Some(m & !HOLDS_KNOWN),
+            Some(&m) if m & HOLDS_VISITING != 0 => return None,
+            Some(_) if height < HOLDS_HEIGHT => {}
+            // Types are defined ids, so inside the memo.
+            _ => return self.ty(ty).map_or(Some(0), |_| None),
+        }
+        let Some(t) = self.ty(ty) else {
+            return Some(0);
+        };
+        if let Some(m) = memo.get_mut(slot) {
+            *m = HOLDS_VISITING;
+        }
+        let mut bits = Some(Self::holds_itself(t));
+        let mut inner = |child: Id, bits: &mut Option<u8>| {
+            *bits = match (*bits, self.holds_at(memo, child, height + 1)) {
+                (Some(a), Some(b)) => Some(a | b),
+                _ => None,
+            };
+        };
+        match t {
+            Type::Array { element, .. } | Type::RuntimeArray { element } => {
+                inner(*element, &mut bits)
+            }
+            Type::Struct { members } => {
+                for &m in members {
+                    inner(m, &mut bits);
+                    if bits.is_none() {
+                        break;
+                    }
+                }
+            }
+            Type::Matrix { column, .. } => inner(*column, &mut bits),
+            Type::Vector { component, .. } => inner(*component, &mut bits),
+            _ => {}
+        }
+        if let Some(m) = memo.get_mut(slot) {
+            *m = bits.map_or(0, |b| b | HOLDS_KNOWN);
+        }
+        bits
     }
 
     /// Whether `ty` is or contains (through arrays, structs, matrices and vectors) a type

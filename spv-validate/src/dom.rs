@@ -1,7 +1,7 @@
 //! Dominator trees over small dense graphs (the blocks of one function), by the iterative
 //! algorithm of Cooper, Harvey and Kennedy ("A Simple, Fast Dominance Algorithm", 2001):
 //! number the nodes in reverse post-order, then intersect predecessors' dominators until
-//! nothing changes.
+//! nothing changes (one pass when every back edge's target dominates its source).
 //!
 //! The graph given may be augmented (spirv.md §3.1, spirv-val's approach): callers add a
 //! pseudo entry with edges to every node without predecessors, so that unreachable nodes
@@ -139,71 +139,106 @@ pub(crate) struct DomScratch {
     order: Vec<u32>,
     seen: Vec<bool>,
     stack: Vec<(u32, usize)>,
-    post_index: Vec<u32>,
-    child_start: Vec<u32>,
-    children: Vec<u32>,
+    /// Each node's reverse post-order number ([`UNDEF`] when unreached).
+    number: Vec<u32>,
+    /// Immediate dominator of each node, both by reverse post-order number.
+    doms: Vec<u32>,
+    /// Size of each node's subtree, by number.
+    size: Vec<u32>,
+    /// Pre-order position of each node in the tree, by number.
+    pre: Vec<u32>,
+    /// The next free pre-order position under each node, by number.
+    next: Vec<u32>,
+    /// Edges to a node that does not come later in reverse post-order (back edges).
+    retreating: Vec<(u32, u32)>,
 }
 
-/// Immediate dominators of every node reachable from `root` into `idom` (`idom[root] ==
-/// root`); nodes not reachable from `root` get [`UNDEF`].
-fn immediate_dominators(g: &Graph, root: u32, idom: &mut Vec<u32>, scratch: &mut DomScratch) {
-    let n = g.len();
-    let DomScratch {
-        order: post,
-        seen,
-        stack,
-        post_index,
-        ..
-    } = scratch;
-    g.post_order_into(root, seen, stack, post);
-    // post_index[node] = position in post-order; higher = earlier in reverse post-order.
-    post_index.clear();
-    post_index.resize(n, UNDEF);
-    for (i, &node) in post.iter().enumerate() {
-        if let Some(slot) = post_index.get_mut(node as usize) {
-            *slot = i as u32;
+/// The nearest common dominator of `a` and `b` (reverse post-order numbers): walk up from
+/// the later one. Every chain ends at the root, number 0, so the loop ends.
+fn intersect(doms: &[u32], mut a: u32, mut b: u32) -> u32 {
+    while a != b {
+        while a > b {
+            a = doms.get(a as usize).copied().unwrap_or(0);
+        }
+        while b > a {
+            b = doms.get(b as usize).copied().unwrap_or(0);
         }
     }
-    idom.clear();
-    idom.resize(n, UNDEF);
-    if let Some(r) = idom.get_mut(root as usize) {
-        *r = root;
-    } else {
+    a
+}
+
+/// Immediate dominators of the nodes reachable from the root, by reverse post-order
+/// number, into `doms` (`doms[0] == 0`, the root), given the numbers of all nodes and the
+/// post-order `post`.
+///
+/// One pass in reverse post-order over the edges from earlier nodes gives the dominators of
+/// the acyclic graph they form. Each back edge `p → h` whose target already dominates its
+/// source changes nothing (every path to `p` passes `h` first), which holds for every back
+/// edge of a reducible graph; otherwise the algorithm of Cooper, Harvey and Kennedy goes on
+/// iterating over all edges until nothing changes.
+fn immediate_dominators(
+    g: &Graph,
+    post: &[u32],
+    number: &[u32],
+    doms: &mut Vec<u32>,
+    retreating: &mut Vec<(u32, u32)>,
+) {
+    let m = post.len();
+    doms.clear();
+    doms.resize(m, UNDEF);
+    retreating.clear();
+    if let Some(r) = doms.first_mut() {
+        *r = 0;
+    }
+    for (i, &node) in post.iter().rev().enumerate().skip(1) {
+        let i = i as u32;
+        let mut new = UNDEF;
+        for &p in g.preds(node) {
+            let pn = number.get(p as usize).copied().unwrap_or(UNDEF);
+            if pn == UNDEF {
+                continue;
+            }
+            if pn >= i {
+                retreating.push((pn, i));
+                continue;
+            }
+            new = if new == UNDEF {
+                pn
+            } else {
+                intersect(doms, pn, new)
+            };
+        }
+        if let Some(slot) = doms.get_mut(i as usize) {
+            *slot = new;
+        }
+    }
+    let settled = retreating.iter().all(|&(p, h)| {
+        let mut x = p;
+        while x > h {
+            x = doms.get(x as usize).copied().unwrap_or(0);
+        }
+        x == h
+    });
+    if settled {
         return;
     }
-    let intersect = |idom: &[u32], mut a: u32, mut b: u32| -> u32 {
-        // Walk up from the node with the smaller post-order index; both chains end at the
-        // root, which has the largest index, so the loop ends.
-        while a != b {
-            let pa = post_index.get(a as usize).copied().unwrap_or(UNDEF);
-            let pb = post_index.get(b as usize).copied().unwrap_or(UNDEF);
-            if pa < pb {
-                a = idom.get(a as usize).copied().unwrap_or(root);
-            } else {
-                b = idom.get(b as usize).copied().unwrap_or(root);
-            }
-        }
-        a
-    };
     let mut changed = true;
     while changed {
         changed = false;
-        for &node in post.iter().rev() {
-            if node == root {
-                continue;
-            }
+        for (i, &node) in post.iter().rev().enumerate().skip(1) {
             let mut new = UNDEF;
             for &p in g.preds(node) {
-                if idom.get(p as usize).copied().unwrap_or(UNDEF) == UNDEF {
+                let pn = number.get(p as usize).copied().unwrap_or(UNDEF);
+                if pn == UNDEF || doms.get(pn as usize).is_none_or(|&d| d == UNDEF) {
                     continue;
                 }
                 new = if new == UNDEF {
-                    p
+                    pn
                 } else {
-                    intersect(idom, p, new)
+                    intersect(doms, pn, new)
                 };
             }
-            if let Some(slot) = idom.get_mut(node as usize)
+            if let Some(slot) = doms.get_mut(i)
                 && *slot != new
             {
                 *slot = new;
@@ -213,14 +248,15 @@ fn immediate_dominators(g: &Graph, root: u32, idom: &mut Vec<u32>, scratch: &mut
     }
 }
 
-/// A dominator tree with constant-time ancestor queries (DFS entry/exit numbers).
+/// A dominator tree with constant-time ancestor queries (pre-order intervals).
 #[derive(Default)]
 pub(crate) struct DomTree {
     /// Immediate dominator of each node ([`UNDEF`] for the root and unreached nodes).
     pub(crate) idom: Vec<u32>,
-    /// (entry, exit) number of each node ([`UNDEF`] outside the tree).
+    /// Each node's subtree as the interval of pre-order positions it covers, (first, end)
+    /// ([`UNDEF`] outside the tree).
     order: Vec<(u32, u32)>,
-    /// The nodes of the tree in pre-order (children in node order).
+    /// The nodes of the tree in a pre-order (every node after its immediate dominator).
     pub(crate) preorder: Vec<u32>,
 }
 
@@ -228,53 +264,107 @@ impl DomTree {
     /// Makes this the dominator tree of `g` rooted at `root`, reusing the storage and
     /// `scratch`.
     pub(crate) fn rebuild(&mut self, g: &Graph, root: u32, scratch: &mut DomScratch) {
+        self.rebuild_from(g, root, None, scratch);
+    }
+
+    /// [`DomTree::rebuild`] given the post-order of the nodes reachable from `root`, as
+    /// [`Graph::post_order_into`] computes it.
+    pub(crate) fn rebuild_with_post_order(
+        &mut self,
+        g: &Graph,
+        root: u32,
+        post: &[u32],
+        scratch: &mut DomScratch,
+    ) {
+        self.rebuild_from(g, root, Some(post), scratch);
+    }
+
+    fn rebuild_from(
+        &mut self,
+        g: &Graph,
+        root: u32,
+        post: Option<&[u32]>,
+        scratch: &mut DomScratch,
+    ) {
         let n = g.len();
-        immediate_dominators(g, root, &mut self.idom, scratch);
-        if let Some(r) = self.idom.get_mut(root as usize) {
-            *r = UNDEF;
-        }
         let DomScratch {
+            order,
+            seen,
             stack,
-            child_start,
-            children,
-            ..
+            number,
+            doms,
+            size,
+            pre,
+            next,
+            retreating,
         } = scratch;
-        group(
-            n,
-            self.idom
-                .iter()
-                .enumerate()
-                .filter(|&(_, &parent)| parent != UNDEF)
-                .map(|(node, &parent)| (parent, node as u32)),
-            child_start,
-            children,
-        );
+        let post: &[u32] = match post {
+            Some(post) => post,
+            None => {
+                g.post_order_into(root, seen, stack, order);
+                order
+            }
+        };
+        let m = post.len();
+        number.clear();
+        number.resize(n, UNDEF);
+        for (i, &node) in post.iter().rev().enumerate() {
+            if let Some(slot) = number.get_mut(node as usize) {
+                *slot = i as u32;
+            }
+        }
+        immediate_dominators(g, post, number, doms, retreating);
+        // Subtree sizes (a node's immediate dominator comes earlier in reverse
+        // post-order), then pre-order positions: each child takes the next free run of its
+        // parent's interval.
+        size.clear();
+        size.resize(m, 1);
+        for i in (1..m).rev() {
+            let d = doms.get(i).copied().unwrap_or(0) as usize;
+            let s = size.get(i).copied().unwrap_or(0);
+            if let Some(slot) = size.get_mut(d) {
+                *slot += s;
+            }
+        }
+        pre.clear();
+        pre.resize(m, 0);
+        next.clear();
+        next.resize(m, 1);
+        for i in 1..m {
+            let d = doms.get(i).copied().unwrap_or(0) as usize;
+            let at = next.get(d).copied().unwrap_or(0);
+            if let Some(slot) = next.get_mut(d) {
+                *slot += size.get(i).copied().unwrap_or(0);
+            }
+            if let Some(slot) = pre.get_mut(i) {
+                *slot = at;
+            }
+            if let Some(slot) = next.get_mut(i) {
+                *slot = at + 1;
+            }
+        }
+        self.idom.clear();
+        self.idom.resize(n, UNDEF);
         self.order.clear();
         self.order.resize(n, (UNDEF, UNDEF));
         self.preorder.clear();
-        let mut clock = 0u32;
-        stack.clear();
-        if (root as usize) < n {
-            stack.push((root, 0));
-        }
-        while let Some(&mut (node, ref mut next)) = stack.last_mut() {
-            if *next == 0
-                && let Some(p) = self.order.get_mut(node as usize)
-            {
-                p.0 = clock;
-                clock += 1;
-                self.preorder.push(node);
-            }
-            let kids = slice(child_start, children, node);
-            if let Some(&child) = kids.get(*next) {
-                *next += 1;
-                stack.push((child, 0));
+        self.preorder.resize(m, 0);
+        for (i, &node) in post.iter().rev().enumerate() {
+            let at = pre.get(i).copied().unwrap_or(0);
+            let parent = if i == 0 {
+                UNDEF
             } else {
-                if let Some(p) = self.order.get_mut(node as usize) {
-                    p.1 = clock;
-                    clock += 1;
-                }
-                stack.pop();
+                let d = doms.get(i).copied().unwrap_or(0) as usize;
+                post.get(m - 1 - d).copied().unwrap_or(UNDEF)
+            };
+            if let Some(slot) = self.idom.get_mut(node as usize) {
+                *slot = parent;
+            }
+            if let Some(slot) = self.order.get_mut(node as usize) {
+                *slot = (at, at + size.get(i).copied().unwrap_or(0));
+            }
+            if let Some(slot) = self.preorder.get_mut(at as usize) {
+                *slot = node;
             }
         }
     }
@@ -289,9 +379,7 @@ impl DomTree {
     /// Whether `a` dominates `b` (reflexive); false if either is not in the tree.
     pub(crate) fn dominates(&self, a: u32, b: u32) -> bool {
         match (self.order.get(a as usize), self.order.get(b as usize)) {
-            (Some(&(pa, qa)), Some(&(pb, qb))) => {
-                pa != UNDEF && pb != UNDEF && pa <= pb && qb <= qa
-            }
+            (Some(&(pa, qa)), Some(&(pb, _))) => pa != UNDEF && pb != UNDEF && pa <= pb && pb < qa,
             _ => false,
         }
     }
@@ -333,5 +421,75 @@ mod tests {
         assert!(!t.dominates(2, 2));
         assert!(!t.dominates(2, 1));
         assert!(t.dominates(0, 1));
+    }
+
+    /// Whether `a` dominates `b` by definition: `b` is reachable from `root`, and not once
+    /// `a` is taken out (unless `a` is `b`).
+    fn dominates_by_definition(g: &Graph, root: u32, a: u32, b: u32) -> bool {
+        let reach = |skip: Option<u32>| {
+            let mut seen = vec![false; g.len()];
+            let mut stack = Vec::new();
+            if Some(root) != skip {
+                seen[root as usize] = true;
+                stack.push(root);
+            }
+            while let Some(v) = stack.pop() {
+                for &s in g.succs(v) {
+                    if Some(s) != skip && !seen[s as usize] {
+                        seen[s as usize] = true;
+                        stack.push(s);
+                    }
+                }
+            }
+            seen
+        };
+        reach(None)[b as usize] && (a == b || !reach(Some(a))[b as usize])
+    }
+
+    #[test]
+    fn random_graphs_irreducible_ones_included() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |bound: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % bound) as u32
+        };
+        let mut scratch = DomScratch::default();
+        let mut t = DomTree::default();
+        for round in 0..400 {
+            let n = 1 + next(12) as usize;
+            let edges: Vec<(u32, u32)> = (0..next(3 * n as u64 + 1))
+                .map(|_| (next(n as u64), next(n as u64)))
+                .collect();
+            let g = graph(n, &edges);
+            // Reuse one tree and scratch across graphs, as the passes do.
+            t.rebuild(&g, 0, &mut scratch);
+            for a in 0..n as u32 {
+                for b in 0..n as u32 {
+                    assert_eq!(
+                        t.dominates(a, b),
+                        dominates_by_definition(&g, 0, a, b),
+                        "round {round}: {a} dom {b} in {edges:?}"
+                    );
+                }
+                let strict: Vec<u32> = (0..n as u32)
+                    .filter(|&d| d != a && dominates_by_definition(&g, 0, d, a))
+                    .collect();
+                // The immediate dominator is the strict dominator every other one dominates.
+                let expected = strict
+                    .iter()
+                    .copied()
+                    .find(|&d| strict.iter().all(|&e| dominates_by_definition(&g, 0, e, d)))
+                    .unwrap_or(UNDEF);
+                assert_eq!(t.idom[a as usize], expected, "round {round}: idom of {a}");
+            }
+            let mut placed = vec![false; n];
+            for &v in &t.preorder {
+                let p = t.idom[v as usize];
+                assert!(p == UNDEF || placed[p as usize], "round {round}: pre-order");
+                placed[v as usize] = true;
+            }
+        }
     }
 }

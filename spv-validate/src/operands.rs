@@ -260,14 +260,11 @@ impl Fixed {
         {
             return Some(false);
         }
-        for &(at, kind) in &self.refs {
-            if let Some(&w) = words.get(at) {
-                out.push(crate::ctx::Ref {
-                    kind,
-                    id: spv_reader::Id(w),
-                });
-            }
-        }
+        // The words fit the layout, so every fixed word is there; one reservation for all.
+        out.extend(self.refs.iter().map(|&(at, kind)| crate::ctx::Ref {
+            kind,
+            id: spv_reader::Id(words.get(at).copied().unwrap_or(0)),
+        }));
         if let Some((kind, id)) = decoration_ref {
             out.push(crate::ctx::Ref {
                 kind,
@@ -413,6 +410,9 @@ pub(crate) struct InstFacts {
 /// when every operand decodes as [`decode`] would decode it (on failure `out` is left as it
 /// was). The common shapes are decoded straight from the compiled grammar; the others, and
 /// `OpSpecConstantOp`, go through [`decode`], whose operands `scratch` receives.
+// Called once per instruction from one place, the index's loop, which keeps its state in
+// registers when this is inlined.
+#[inline(always)]
 pub(crate) fn read_instruction(
     m: &Module,
     index: u32,

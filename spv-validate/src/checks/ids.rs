@@ -39,6 +39,35 @@ fn takes_any_ids(op: Op) -> bool {
     )
 }
 
+/// Whether every `<id>` operand of `op` (Result Type and Result aside) names a value by
+/// design: none of [`takes_any_ids`] or [`names_non_value`] applies, and it is not OpPhi,
+/// OpExtInst or OpSizeOf, which have their own exceptions.
+fn plain(op: Op) -> bool {
+    !(takes_any_ids(op)
+        || matches!(
+            op,
+            Op::BranchConditional
+                | Op::Switch
+                | Op::Phi
+                | Op::FunctionCall
+                | Op::ExtInst
+                | Op::Function
+                | Op::CooperativeMatrixLengthKHR
+                | Op::CooperativeMatrixLengthNV
+                | Op::UntypedVariableKHR
+                | Op::UntypedAccessChainKHR
+                | Op::UntypedInBoundsAccessChainKHR
+                | Op::EnqueueKernel
+                | Op::GetKernelNDrangeSubGroupCount
+                | Op::GetKernelNDrangeMaxSubGroupSize
+                | Op::GetKernelWorkGroupSize
+                | Op::GetKernelPreferredWorkGroupSizeMultiple
+                | Op::GetKernelLocalSizeForSubgroupCount
+                | Op::GetKernelMaxNumSubgroups
+                | Op::SizeOf
+        ))
+}
+
 /// Whether the `n`-th IdRef operand (0-based, Result Type and Result not counted) of `op`
 /// names something other than a value by design: a label, function, type or import.
 fn names_non_value(op: Op, n: usize) -> bool {
@@ -89,6 +118,21 @@ fn clearly_fine(ctx: &Ctx<'_>, inst: &Inst<'_>, op: Op) -> bool {
     let at = inst.index();
     let i = at.0;
     let here_func = inst.func();
+    if plain(op) && !inst.declares_type() {
+        // Every operand but the Result Type must name a value; no forward reference is
+        // needed to pass (an allowed one goes to the detailed rules).
+        return ix.refs_of(inst).iter().all(|r| {
+            ix.id(r.id).is_some_and(|info| {
+                info.def < i
+                    && (info.func == NONE || here_func == NONE || info.func == here_func)
+                    && if r.kind == Kind::ResultType {
+                        info.type_decl
+                    } else {
+                        info.typed && !info.type_decl
+                    }
+            })
+        });
+    }
     let any_ids = takes_any_ids(op) || (op == Op::ExtInst && is_non_semantic(ctx, inst));
     let type_decl = inst.declares_type();
     let mut ordinal = 0usize;
@@ -217,6 +261,25 @@ fn check_inst(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op, forward_declared: &[(I
                     opcode_name(def.raw_opcode())
                 ),
             );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spv_reader::rspirv::grammar;
+
+    #[test]
+    fn plain_opcodes_have_no_operand_exceptions() {
+        for inst in grammar::INSTRUCTION_TABLE.iter() {
+            let op = inst.opcode;
+            if plain(op) {
+                assert!(!takes_any_ids(op), "{op:?}");
+                for n in 0..inst.operands.len() + 4 {
+                    assert!(!names_non_value(op, n), "{op:?} operand {n}");
+                }
+            }
         }
     }
 }

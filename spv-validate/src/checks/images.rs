@@ -50,7 +50,17 @@ fn needs(op: Op) -> Option<(usize, Needs)> {
 }
 
 /// Checks one instruction; returns whether `op` was an image-family instruction.
+// Inlined so that the many instructions of other families cost only the opcode tests.
+#[inline]
 pub(crate) fn check(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op) -> bool {
+    if op != Op::ExtInst && op != Op::SampledImage && needs(op).is_none() {
+        return false;
+    }
+    check_image_family(ctx, inst, op)
+}
+
+/// [`check`] for an image-family instruction (OpExtInst and OpSampledImage included).
+fn check_image_family(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op) -> bool {
     let i = inst.index();
     let words = inst.words();
     if op == Op::ExtInst {

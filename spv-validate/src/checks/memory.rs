@@ -6,7 +6,7 @@
 use spv_reader::spirv::{Capability as C, Decoration, Op, StorageClass as S};
 use spv_reader::{Id, Type};
 
-use crate::ctx::{Ctx, Inst, NONE};
+use crate::ctx::{Ctx, Holds, Inst, NONE};
 use crate::limits::MAX_ACCESS_CHAIN_INDEXES;
 
 /// Storage classes a Vulkan module may use (Vulkan spec, "Standalone SPIR-V":
@@ -214,9 +214,7 @@ pub(crate) fn check_variable(ctx: &mut Ctx<'_>, inst: &Inst<'_>) {
     }
     // V-PTR-1: logical pointers are not stored in variables without variable pointers.
     if logical_model(ctx)
-        && ctx.contains(pointee, &|t| {
-            matches!(t, Type::Pointer { storage_class, .. } if *storage_class != S::PhysicalStorageBuffer as u32)
-        })
+        && ctx.holds(pointee, Holds::LogicalPointer)
         && !(has_variable_pointers(ctx)
             && matches!(S::from_u32(sc), Some(S::Function | S::Private)))
     {
@@ -228,7 +226,7 @@ pub(crate) fn check_variable(ctx: &mut Ctx<'_>, inst: &Inst<'_>) {
         );
     }
     // V-TYPE-12: booleans only in non-externally-visible storage classes.
-    if ctx.contains(pointee, &|t| matches!(t, Type::Bool))
+    if ctx.holds(pointee, Holds::Bool)
         && matches!(
             S::from_u32(sc),
             Some(S::Uniform | S::StorageBuffer | S::PushConstant | S::PhysicalStorageBuffer)
@@ -302,7 +300,7 @@ fn check_vulkan_variable(ctx: &mut Ctx<'_>, inst: &Inst<'_>, id: Id, sc: u32, po
     match sc_enum {
         Some(S::StorageBuffer | S::PhysicalStorageBuffer)
             if matches!(ctx.ty(base), Some(Type::Struct { .. }))
-                && ctx.contains(base, &|t| matches!(t, Type::RuntimeArray { .. }))
+                && ctx.holds(base, Holds::RuntimeArray)
                 && !decorated(ctx, base, Decoration::Block) =>
         {
             ctx.err(
@@ -350,8 +348,7 @@ fn check_vulkan_variable(ctx: &mut Ctx<'_>, inst: &Inst<'_>, id: Id, sc: u32, po
             }
         }
         Some(S::Workgroup | S::Private | S::Function)
-            if ctx.contains(pointee, &|t| matches!(t, Type::RuntimeArray { .. }))
-                && !top_runtime =>
+            if ctx.holds(pointee, Holds::RuntimeArray) && !top_runtime =>
         {
             ctx.err(
                 "V-TYPE-7",

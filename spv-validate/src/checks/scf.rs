@@ -199,7 +199,10 @@ impl Structure {
         // post-dominator tree.
         let merges = cfg.merges.iter().flatten();
         if merges.clone().next().is_some() {
-            self.dom.rebuild(&self.graph, 0, &mut scratch.dom);
+            // The search above visits successors in list order from block 0, as the
+            // dominator computation's own traversal would.
+            self.dom
+                .rebuild_with_post_order(&self.graph, 0, &self.post_order, &mut scratch.dom);
         } else {
             self.dom.clear();
         }

@@ -507,7 +507,7 @@ fn check_array_length(ctx: &mut Ctx<'_>, i: spv_reader::InstIndex, id: Id, lengt
 }
 
 fn contains_runtime_array(ctx: &Ctx<'_>, ty: Id) -> bool {
-    ctx.contains(ty, &|t| matches!(t, Type::RuntimeArray { .. }))
+    ctx.holds(ty, crate::ctx::Holds::RuntimeArray)
 }
 
 /// Nesting depth of structures inside `ty`. Each type is measured once (`memo`), so types

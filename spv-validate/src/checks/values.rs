@@ -186,10 +186,16 @@ fn has_rules(op: Op) -> bool {
 }
 
 /// Checks one instruction; `scratch` is reused between calls to hold its operand ids.
+// Inlined so that the many instructions without value rules cost only the opcode test.
+#[inline]
 pub(crate) fn check(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op, scratch: &mut Vec<Id>) {
-    if !has_rules(op) {
-        return;
+    if has_rules(op) {
+        check_rules(ctx, inst, op, scratch);
     }
+}
+
+/// [`check`] for an opcode with rules.
+fn check_rules(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op, scratch: &mut Vec<Id>) {
     let ty = inst.result_type().unwrap_or(Id(0));
     let rs = shape(ctx, ty);
     let a = args(inst, scratch);
