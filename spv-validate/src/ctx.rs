@@ -14,8 +14,7 @@ use crate::caps::CapabilitySet;
 use crate::checks::layout::Section;
 use crate::diag::{Diagnostic, disassemble};
 use crate::env::TargetEnv;
-use crate::operands::{Kind, Operand, decode, grammar_of, read_instruction};
-use spv_reader::rspirv::grammar::OperandKind;
+use crate::operands::{Kind, Operand, decode, operand_kinds, read_instruction};
 
 /// Words of the module header before the first instruction (SPIR-V §2.3).
 const HEADER_WORDS: usize = 5;
@@ -92,6 +91,53 @@ impl<'m> Inst<'m> {
     /// The Result id, for opcodes that have one.
     pub(crate) fn result_id(&self) -> Option<Id> {
         self.result
+    }
+}
+
+/// An instruction either as the reader views it or as the index holds it: what the shared
+/// queries of [`Ctx`] need from either.
+pub(crate) trait AnyInst: Copy {
+    /// The instruction's position in module order.
+    fn at(&self) -> InstIndex;
+    /// The opcode as written.
+    fn raw_op(&self) -> u16;
+    /// The opcode (`None` when the grammar lacks it), from the index when it is not at hand.
+    fn op_in(&self, ix: &Index<'_>) -> Option<Op>;
+}
+
+impl AnyInst for spv_reader::Inst<'_> {
+    fn at(&self) -> InstIndex {
+        self.index()
+    }
+    fn raw_op(&self) -> u16 {
+        self.raw_opcode()
+    }
+    fn op_in(&self, ix: &Index<'_>) -> Option<Op> {
+        ix.inst(self.index()).and_then(|v| v.op)
+    }
+}
+
+impl AnyInst for Inst<'_> {
+    fn at(&self) -> InstIndex {
+        self.index()
+    }
+    fn raw_op(&self) -> u16 {
+        self.raw_opcode()
+    }
+    fn op_in(&self, _: &Index<'_>) -> Option<Op> {
+        self.op
+    }
+}
+
+impl AnyInst for &Inst<'_> {
+    fn at(&self) -> InstIndex {
+        self.index()
+    }
+    fn raw_op(&self) -> u16 {
+        self.raw_opcode()
+    }
+    fn op_in(&self, _: &Index<'_>) -> Option<Op> {
+        self.op
     }
 }
 
@@ -515,29 +561,25 @@ impl<'m> Ctx<'m> {
         out
     }
 
-    /// Whether the grammar gives `inst`'s opcode an operand of one of `kinds`: the cheap test
-    /// that keeps [`Ctx::operands`] (which decodes) to the instructions that can matter.
-    pub(crate) fn may_have_operand(
-        &self,
-        inst: spv_reader::Inst<'_>,
-        kinds: &[OperandKind],
-    ) -> bool {
-        grammar_of(inst.raw_opcode())
-            .is_some_and(|g| g.operands.iter().any(|o| kinds.contains(&o.kind)))
+    /// Whether the grammar gives `inst`'s opcode an operand of one of the kinds in `kinds` (a
+    /// set of `operands::OperandKinds` bits, precomputed per opcode): the cheap test that
+    /// keeps [`Ctx::operands`] (which decodes) to the instructions that can matter.
+    pub(crate) fn may_have_operand(&self, inst: impl AnyInst, kinds: u8) -> bool {
+        operand_kinds(inst.raw_op()) & kinds != 0
     }
 
     /// The `<id>` operands of `inst` that refer to other definitions (every id but the
     /// Result), with their kinds, in operand order.
     pub(crate) fn id_refs<'a>(
         &'a self,
-        inst: spv_reader::Inst<'_>,
+        inst: impl AnyInst,
     ) -> impl Iterator<Item = (Kind, Id)> + 'a {
-        self.ix.refs(inst.index()).iter().map(|r| (r.kind, r.id))
+        self.ix.refs(inst.at()).iter().map(|r| (r.kind, r.id))
     }
 
     /// The opcode of a module instruction, from the index.
-    pub(crate) fn reader_op(&self, inst: spv_reader::Inst<'_>) -> Option<Op> {
-        self.ix.inst(inst.index()).and_then(|v| v.op)
+    pub(crate) fn reader_op(&self, inst: impl AnyInst) -> Option<Op> {
+        inst.op_in(self.ix)
     }
 
     /// The index in `m.functions()` of the function holding instruction `i` ([`NONE`] outside

@@ -67,6 +67,8 @@ struct OpEntry {
     has_type: bool,
     /// Whether the opcode has a Result id (first, or after the Result Type).
     has_result: bool,
+    /// Which of the [`OperandKinds`] its grammar operands include.
+    kinds: u8,
     /// The operands compiled for [`read_instruction`], on first use (a module uses few
     /// of the grammar's opcodes).
     compiled: OnceLock<Compiled>,
@@ -368,6 +370,7 @@ fn entry(opcode: u16) -> Option<&'static OpEntry> {
                 type_decl: inst.opname.starts_with("Type"),
                 has_type,
                 has_result,
+                kinds: OperandKinds::of(inst),
                 compiled: OnceLock::new(),
             });
             // The grammar has fewer than 65,535 instructions (about a thousand).
@@ -379,6 +382,40 @@ fn entry(opcode: u16) -> Option<&'static OpEntry> {
     });
     let k = *table.index.get(usize::from(opcode))?;
     table.entries.get(usize::from(k).checked_sub(1)?)
+}
+
+/// The operand kinds that [`crate::ctx::Ctx::may_have_operand`] asks about, as bits of the
+/// set an opcode's grammar entry precomputes.
+pub(crate) struct OperandKinds;
+
+impl OperandKinds {
+    /// `ImageOperands`.
+    pub(crate) const IMAGE_OPERANDS: u8 = 1;
+    /// `IdScope`.
+    pub(crate) const SCOPE: u8 = 2;
+    /// `IdMemorySemantics`.
+    pub(crate) const SEMANTICS: u8 = 4;
+    /// `MemoryAccess`.
+    pub(crate) const MEMORY_ACCESS: u8 = 8;
+
+    /// The bits of the kinds among `inst`'s grammar operands.
+    fn of(inst: &Instruction<'_>) -> u8 {
+        inst.operands
+            .iter()
+            .map(|o| match o.kind {
+                OperandKind::ImageOperands => Self::IMAGE_OPERANDS,
+                OperandKind::IdScope => Self::SCOPE,
+                OperandKind::IdMemorySemantics => Self::SEMANTICS,
+                OperandKind::MemoryAccess => Self::MEMORY_ACCESS,
+                _ => 0,
+            })
+            .fold(0, |a, b| a | b)
+    }
+}
+
+/// The [`OperandKinds`] bits of `opcode`'s grammar operands (0 when the grammar lacks it).
+pub(crate) fn operand_kinds(opcode: u16) -> u8 {
+    entry(opcode).map_or(0, |e| e.kinds)
 }
 
 /// The grammar entry of `opcode`, if the grammar knows it.

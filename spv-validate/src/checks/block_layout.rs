@@ -514,7 +514,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     // Buffers reached through PhysicalStorageBuffer pointers have no variable: the values of
     // such pointer types stand in for one (spirv-val 2025.5 checks the layout of the Block a
     // PhysicalStorageBuffer value points to, and only when such a value exists).
-    let physical = ctx.m.instructions().filter_map(|inst| {
+    let physical = ctx.ix.insts().copied().filter_map(|inst| {
         let ty = inst.result_type()?;
         let (class, _) = ctx.pointer(ty)?;
         (class == S::PhysicalStorageBuffer as u32).then_some((class, ty, inst.index()))

@@ -30,7 +30,7 @@ type Decorated = ((Id, u32), Vec<(u32, InstIndex)>);
 fn direct_decorations(ctx: &Ctx<'_>) -> Vec<Decorated> {
     let mut index: HashMap<(u32, u32), usize> = HashMap::new();
     let mut out: Vec<Decorated> = Vec::new();
-    for inst in ctx.m.instructions() {
+    for inst in ctx.ix.insts().copied() {
         let (target, member, kind) = match (ctx.reader_op(inst), inst.words()) {
             (Some(Op::Decorate | Op::DecorateId | Op::DecorateString), [_, t, k, ..]) => {
                 (*t, u32::MAX, *k)
@@ -89,7 +89,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
 /// NonWritable only on a storage image, a uniform block, a storage buffer, or a Private or
 /// Function variable.
 fn check_targets(ctx: &Ctx<'_>, problems: &mut Vec<(&'static str, InstIndex, Id, String)>) {
-    for inst in ctx.m.instructions() {
+    for inst in ctx.ix.insts().copied() {
         let (Some(Op::Decorate), [_, t, d, ..]) = (ctx.reader_op(inst), inst.words()) else {
             continue;
         };
@@ -164,7 +164,7 @@ fn non_writable_target(ctx: &Ctx<'_>, class: u32, mut pointee: Id) -> bool {
 /// V-DEC-9: FPRoundingMode targets and their uses (shaders).
 fn check_rounding_modes(ctx: &Ctx<'_>, problems: &mut Vec<(&'static str, InstIndex, Id, String)>) {
     let mut targets: Vec<(Id, InstIndex)> = Vec::new();
-    for inst in ctx.m.instructions() {
+    for inst in ctx.ix.insts().copied() {
         if let (Some(Op::Decorate), [_, t, d, ..]) = (ctx.reader_op(inst), inst.words())
             && *d == D::FPRoundingMode as u32
         {
@@ -189,7 +189,7 @@ fn check_rounding_modes(ctx: &Ctx<'_>, problems: &mut Vec<(&'static str, InstInd
             ));
         }
     }
-    for inst in ctx.m.instructions() {
+    for inst in ctx.ix.insts().copied() {
         if ctx.inst_func(inst.index()) == Some(&crate::ctx::NONE) {
             continue;
         }
@@ -257,7 +257,7 @@ fn check_group_uses(ctx: &Ctx<'_>, problems: &mut Vec<(&'static str, InstIndex, 
     if groups.is_empty() {
         return;
     }
-    for inst in ctx.m.instructions() {
+    for inst in ctx.ix.insts().copied() {
         let op = ctx.reader_op(inst);
         let words = inst.words();
         match op {

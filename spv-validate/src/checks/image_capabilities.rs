@@ -10,16 +10,16 @@ use spv_reader::spirv::{Capability as C, Dim, ImageFormat, ImageOperands, Op};
 use spv_reader::{Id, InstIndex, Type};
 
 use crate::ctx::Ctx;
-use crate::operands::Kind;
+use crate::operands::{Kind, OperandKinds};
 
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut problems: Vec<(InstIndex, Id, String)> = Vec::new();
-    for inst in ctx.m.instructions() {
+    for inst in ctx.ix.insts().copied() {
         let Some(op) = ctx.reader_op(inst) else {
             continue;
         };
         let words = inst.words();
-        let operands = if ctx.may_have_operand(inst, &[OperandKind::ImageOperands]) {
+        let operands = if ctx.may_have_operand(inst, OperandKinds::IMAGE_OPERANDS) {
             ctx.operands(inst.index())
         } else {
             Vec::new()

@@ -45,7 +45,7 @@ fn coordinate_form(op: Op) -> Option<(usize, usize, bool, bool)> {
 
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut problems: Vec<(InstIndex, Id, String)> = Vec::new();
-    for inst in ctx.m.instructions() {
+    for inst in ctx.ix.insts().copied() {
         let Some(op) = ctx.reader_op(inst) else {
             continue;
         };

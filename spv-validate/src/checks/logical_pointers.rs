@@ -13,9 +13,9 @@
 use std::collections::{HashMap, HashSet};
 
 use spv_reader::spirv::{Capability as C, Decoration as D, Op, StorageClass as S};
-use spv_reader::{Id, Inst, Type};
+use spv_reader::{Id, Type};
 
-use crate::ctx::Ctx;
+use crate::ctx::{Ctx, Inst};
 use crate::limits::MAX_TYPE_DEPTH;
 use crate::operands::Kind;
 
@@ -126,7 +126,7 @@ fn variable_pointers(ctx: &Ctx<'_>) -> Vec<bool> {
     let mut var = vec![false; largest + 1];
     // The arguments every call passes, per callee: (callee, argument ids).
     let mut calls: HashMap<u32, Vec<Vec<Id>>> = HashMap::new();
-    for inst in ctx.m.instructions() {
+    for inst in ctx.ix.insts().copied() {
         if ctx.reader_op(inst) == Some(Op::FunctionCall)
             && let [_, _, _, callee, args @ ..] = inst.words()
         {
@@ -154,7 +154,7 @@ fn variable_pointers(ctx: &Ctx<'_>) -> Vec<bool> {
                 }
             }
         }
-        for inst in ctx.m.instructions() {
+        for inst in ctx.ix.insts().copied() {
             let Some(r) = inst.result_id() else { continue };
             if is_var(&var, r) {
                 continue;
@@ -197,7 +197,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let vpsb = ctx.has_cap(C::VariablePointersStorageBuffer);
     let mut problems: Vec<(&'static str, Inst<'_>, Id, String)> = Vec::new();
     let tracer = Tracer::new(ctx);
-    for inst in ctx.m.instructions() {
+    for inst in ctx.ix.insts().copied() {
         let Some(op) = ctx.reader_op(inst) else {
             continue;
         };
@@ -323,7 +323,7 @@ impl Tracer {
         let mut stores: HashMap<u32, Vec<Id>> = HashMap::new();
         let mut returns: HashMap<u32, Vec<Id>> = HashMap::new();
         let mut calls: HashMap<u32, Vec<Vec<Id>>> = HashMap::new();
-        for inst in ctx.m.instructions() {
+        for inst in ctx.ix.insts().copied() {
             match (ctx.reader_op(inst), inst.words()) {
                 (Some(Op::Store), [_, pointer, object, ..]) => {
                     let root = root_variable(ctx, Id(*pointer));
@@ -388,7 +388,9 @@ impl Tracer {
             if !seen.insert(id.0) {
                 continue;
             }
-            let Some(def) = ctx.m.def(id) else { continue };
+            let Some(def) = ctx.ix.def(id).copied() else {
+                continue;
+            };
             let words = def.words();
             let operand = |n: usize| words.get(n).map(|&w| Id(w));
             match ctx.reader_op(def) {
@@ -436,7 +438,9 @@ impl Tracer {
 /// The variable an access chain (or a chain of them) starts from.
 fn root_variable(ctx: &Ctx<'_>, mut pointer: Id) -> Id {
     for _ in 0..MAX_TYPE_DEPTH {
-        let Some(def) = ctx.m.def(pointer) else { break };
+        let Some(def) = ctx.ix.def(pointer).copied() else {
+            break;
+        };
         match (ctx.reader_op(def), def.words().get(3)) {
             (Some(Op::AccessChain | Op::InBoundsAccessChain | Op::PtrAccessChain), Some(&base)) => {
                 pointer = Id(base)

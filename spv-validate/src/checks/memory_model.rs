@@ -18,10 +18,10 @@ use spv_reader::rspirv::grammar::OperandKind;
 use spv_reader::spirv::{
     Capability as C, Decoration as D, MemoryModel, Op, Scope, StorageClass as S,
 };
-use spv_reader::{Id, Inst, Type};
+use spv_reader::{Id, Type};
 
-use crate::ctx::Ctx;
-use crate::operands::Kind;
+use crate::ctx::{Ctx, Inst};
+use crate::operands::{Kind, OperandKinds};
 
 /// Memory-semantics bits (SPIR-V §3.2.24).
 const ACQUIRE: u32 = 0x2;
@@ -80,19 +80,15 @@ fn int32_value(ctx: &Ctx<'_>, id: Id) -> (bool, Option<u32>) {
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut problems: Vec<(&'static str, Inst<'_>, Id, String)> = Vec::new();
     let vulkan_model = ctx.memory_model == MemoryModel::Vulkan as u32;
-    for inst in ctx.m.instructions() {
+    for inst in ctx.ix.insts().copied() {
         let Some(op) = ctx.reader_op(inst) else {
             continue;
         };
         if matches!(op, Op::DecorateId | Op::ExecutionModeId) {
             continue;
         }
-        let kinds = [
-            OperandKind::IdScope,
-            OperandKind::IdMemorySemantics,
-            OperandKind::MemoryAccess,
-        ];
-        if !ctx.may_have_operand(inst, &kinds) {
+        let kinds = OperandKinds::SCOPE | OperandKinds::SEMANTICS | OperandKinds::MEMORY_ACCESS;
+        if !ctx.may_have_operand(inst, kinds) {
             continue;
         }
         let operands = ctx.operands(inst.index());
@@ -144,7 +140,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     // V-MM-5: Volatile and Coherent are banned under the Vulkan memory model (SPIR-V §3.2.19;
     // it expresses them with memory operands and semantics instead).
     if vulkan_model {
-        for inst in ctx.m.instructions() {
+        for inst in ctx.ix.insts().copied() {
             let (target, kind) = match (ctx.reader_op(inst), inst.words()) {
                 (Some(Op::Decorate), [_, t, k, ..]) => (*t, *k),
                 (Some(Op::MemberDecorate), [_, t, _, k, ..]) => (*t, *k),

@@ -11,13 +11,13 @@
 //! stores) and V-PTR-16's "only atomics use a texel pointer".
 
 use spv_reader::spirv::{Dim, Op, StorageClass as S};
-use spv_reader::{Id, Inst, InstIndex, Type};
+use spv_reader::{Id, InstIndex, Type};
 
-use crate::ctx::Ctx;
+use crate::ctx::{Ctx, Inst};
 
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut problems: Vec<(&'static str, InstIndex, Id, String)> = Vec::new();
-    for inst in ctx.m.instructions() {
+    for inst in ctx.ix.insts().copied() {
         match ctx.reader_op(inst) {
             Some(Op::FunctionCall) if ctx.addressing == 0 => {
                 check_call(ctx, inst, &mut problems);

@@ -48,7 +48,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut limited_types: HashMap<u32, bool> = HashMap::new();
     let mut limited_values: HashSet<u32> = HashSet::new();
     let mut problems: Vec<(InstIndex, Id)> = Vec::new();
-    for inst in ctx.m.instructions() {
+    for inst in ctx.ix.insts().copied() {
         let op = ctx.reader_op(inst);
         if !allowed_use(op) {
             let result = inst.result_id();

@@ -316,7 +316,7 @@ struct Applied {
 fn builtin_decorations(ctx: &Ctx<'_>) -> Vec<(Id, Option<u32>, u32, InstIndex)> {
     let builtin = D::BuiltIn as u32;
     let mut out = Vec::new();
-    for inst in ctx.m.instructions() {
+    for inst in ctx.ix.insts().copied() {
         match (ctx.reader_op(inst), inst.words()) {
             (Some(Op::Decorate), [_, t, d, b]) if *d == builtin => {
                 out.push((Id(*t), None, *b, inst.index()));
@@ -433,7 +433,7 @@ fn describe(shape: Shape) -> String {
 
 /// The storage class an instruction gives the objects it declares (spirv-val's
 /// `GetStorageClass`): pointer types, variables and explicit generic casts.
-fn declared_class(ctx: &Ctx<'_>, inst: spv_reader::Inst<'_>) -> Option<u32> {
+fn declared_class(ctx: &Ctx<'_>, inst: crate::ctx::Inst<'_>) -> Option<u32> {
     let words = inst.words();
     match ctx.reader_op(inst)? {
         Op::TypePointer | Op::TypeUntypedPointerKHR | Op::TypeForwardPointer => {
@@ -485,7 +485,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &Facts) {
             input: false,
             output: false,
         };
-        if let Some(def) = ctx.m.def(a.target) {
+        if let Some(def) = ctx.ix.def(a.target).copied() {
             let class = declared_class(ctx, def).and_then(S::from_u32);
             if let Some(message) = class_problem(a, &sp, class) {
                 found.add(k, "V-VK-BUILTIN-2", def.index(), a.target, message);
@@ -497,7 +497,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &Facts) {
     }
     let models = function_models(ctx, facts);
     let no_models: Vec<X> = Vec::new();
-    for inst in ctx.m.instructions() {
+    for inst in ctx.ix.insts().copied() {
         let func = ctx.inst_func(inst.index()).copied();
         let in_function = func.is_some_and(|f| f != NONE);
         let result = inst.result_id();
@@ -739,7 +739,7 @@ fn check_declaration(ctx: &Ctx<'_>, k: usize, a: &Applied, found: &mut Found) {
         }
     }
     if declaration_only.is_some()
-        && let Some(def) = ctx.m.def(a.target)
+        && let Some(def) = ctx.ix.def(a.target).copied()
         && let Some(class) = declared_class(ctx, def)
         && class != S::Input as u32
     {
