@@ -13,9 +13,9 @@
 use std::collections::{HashMap, HashSet};
 
 use spv_reader::spirv::{Capability as C, Decoration as D, Op, StorageClass as S};
-use spv_reader::{Id, Type};
+use spv_reader::{Id, InstIndex, Type};
 
-use crate::ctx::{Ctx, Inst};
+use crate::ctx::{Ctx, Inst, NONE};
 use crate::limits::MAX_TYPE_DEPTH;
 use crate::operands::Kind;
 
@@ -27,9 +27,8 @@ const MAX_ROUNDS: usize = 64;
 /// Most instructions followed back from one variable pointer.
 const MAX_TRACE: usize = 1024;
 
-/// The storage class of a logical pointer value (`None` when `id` is not one).
-fn logical_class(ctx: &Ctx<'_>, id: Id) -> Option<u32> {
-    let ty = ctx.type_of(id)?;
+/// The storage class of a logical pointer of type `ty` (`None` when it is not one).
+fn logical_class_of_type(ctx: &Ctx<'_>, ty: Id) -> Option<u32> {
     let class = match ctx.ty(ty)? {
         Type::Pointer { storage_class, .. } | Type::UntypedPointer { storage_class } => {
             *storage_class
@@ -39,11 +38,56 @@ fn logical_class(ctx: &Ctx<'_>, id: Id) -> Option<u32> {
     (class != S::PhysicalStorageBuffer as u32).then_some(class)
 }
 
+/// What the rules look up per value and per callee, gathered in one walk over the
+/// instructions.
+struct Values {
+    /// Per id: the storage class of the logical pointer value it is, [`NONE`] when it is not
+    /// one.
+    class: Vec<u32>,
+    /// Per function (index in `m.functions()`): its `OpFunctionCall` instructions.
+    calls: Vec<Vec<InstIndex>>,
+}
+
+impl Values {
+    fn new(ctx: &Ctx<'_>) -> Values {
+        let mut class = vec![NONE; ctx.ix.id_count()];
+        let mut calls = vec![Vec::new(); ctx.m.functions().len()];
+        for inst in ctx.ix.insts() {
+            if let (Some(r), Some(ty)) = (inst.result_id(), inst.result_type())
+                && let Some(c) = logical_class_of_type(ctx, ty)
+                && let Some(slot) = class.get_mut(r.0 as usize)
+            {
+                *slot = c;
+            }
+            if inst.opcode() == Some(Op::FunctionCall)
+                && let Some(&callee) = inst.words().get(3)
+                && let Some(list) = ctx
+                    .ix
+                    .function_index(Id(callee))
+                    .and_then(|f| calls.get_mut(f))
+            {
+                list.push(inst.index());
+            }
+        }
+        Values { class, calls }
+    }
+
+    /// The storage class of a logical pointer value (`None` when `id` is not one).
+    fn logical_class(&self, id: Id) -> Option<u32> {
+        self.class
+            .get(id.0 as usize)
+            .copied()
+            .filter(|&c| c != NONE)
+    }
+}
+
 /// The plain `<id>` operands (not Result Type, scopes or semantics) of `inst`.
-fn id_operands<'a>(ctx: &'a Ctx<'_>, inst: Inst<'a>) -> impl Iterator<Item = Id> + 'a {
-    ctx.id_refs(inst)
-        .filter(|(kind, _)| *kind == Kind::Id)
-        .map(|(_, id)| id)
+fn id_operands<'a>(ctx: &'a Ctx<'_>, inst: &Inst<'_>) -> impl Iterator<Item = Id> + 'a {
+    ctx.ix
+        .refs_of(inst)
+        .iter()
+        .filter(|r| r.kind == Kind::Id)
+        .map(|r| r.id)
 }
 
 /// Whether the capabilities let a logical pointer into `class` be a variable pointer.
@@ -84,9 +128,7 @@ fn takes_logical_pointer(op: Op) -> bool {
             | Op::ExecuteCallableKHR
             | Op::EmitMeshTasksEXT
             | Op::RawAccessChainNV
-    ) || format!("{op:?}").starts_with("RayQuery")
-        || format!("{op:?}").starts_with("HitObject")
-        || super::atomics::is_atomic(op)
+    ) || super::atomics::is_atomic(op)
         || matches!(
             op,
             Op::AtomicFlagTestAndSet
@@ -96,6 +138,9 @@ fn takes_logical_pointer(op: Op) -> bool {
                 | Op::AtomicFMinEXT
                 | Op::AtomicFMaxEXT
         )
+        // The names last: they are formatted.
+        || format!("{op:?}").starts_with("RayQuery")
+        || format!("{op:?}").starts_with("HitObject")
 }
 
 /// Instructions that may take a logical pointer operand with variable pointers.
@@ -115,38 +160,22 @@ fn takes_variable_pointer(op: Op) -> bool {
 }
 
 /// Which values are variable pointers, indexed by id (see the module documentation).
-fn variable_pointers(ctx: &Ctx<'_>) -> Vec<bool> {
-    let largest = ctx
-        .m
-        .instructions()
-        .filter_map(|i| i.result_id())
-        .map(|id| id.0 as usize)
-        .max()
-        .unwrap_or(0);
-    let mut var = vec![false; largest + 1];
-    // The arguments every call passes, per callee: (callee, argument ids).
-    let mut calls: HashMap<u32, Vec<Vec<Id>>> = HashMap::new();
-    for inst in ctx.ix.insts().copied() {
-        if ctx.reader_op(inst) == Some(Op::FunctionCall)
-            && let [_, _, _, callee, args @ ..] = inst.words()
-        {
-            calls
-                .entry(*callee)
-                .or_default()
-                .push(args.iter().map(|&a| Id(a)).collect());
-        }
-    }
+fn variable_pointers(ctx: &Ctx<'_>, values: &Values) -> Vec<bool> {
+    let mut var = vec![false; ctx.ix.id_count()];
     let is_var = |var: &[bool], id: Id| var.get(id.0 as usize).copied().unwrap_or(false);
+    // The arguments of call `at`: the words after the callee.
+    let args = |at: InstIndex| ctx.ix.inst(at).and_then(|i| i.words().get(4..));
     for _ in 0..MAX_ROUNDS {
         let mut changed = false;
-        for f in ctx.m.functions() {
+        for (f, calls) in ctx.m.functions().iter().zip(&values.calls) {
             for (k, &p) in f.params.iter().enumerate() {
-                if is_var(&var, p) || logical_class(ctx, p).is_none() {
+                if is_var(&var, p) || values.logical_class(p).is_none() {
                     continue;
                 }
-                let passed = calls.get(&f.id.0).is_some_and(|list| {
-                    list.iter()
-                        .any(|args| args.get(k).is_some_and(|&a| is_var(&var, a)))
+                let passed = calls.iter().any(|&at| {
+                    args(at)
+                        .and_then(|a| a.get(k))
+                        .is_some_and(|&a| is_var(&var, Id(a)))
                 });
                 if passed && let Some(slot) = var.get_mut(p.0 as usize) {
                     *slot = true;
@@ -154,12 +183,12 @@ fn variable_pointers(ctx: &Ctx<'_>) -> Vec<bool> {
                 }
             }
         }
-        for inst in ctx.ix.insts().copied() {
+        for inst in ctx.ix.insts() {
             let Some(r) = inst.result_id() else { continue };
             if is_var(&var, r) {
                 continue;
             }
-            let v = match ctx.reader_op(inst) {
+            let v = match inst.opcode() {
                 Some(
                     Op::PtrAccessChain
                     | Op::UntypedPtrAccessChainKHR
@@ -172,7 +201,7 @@ fn variable_pointers(ctx: &Ctx<'_>) -> Vec<bool> {
                 ) => true,
                 Some(Op::FunctionParameter) => false,
                 _ => id_operands(ctx, inst)
-                    .any(|id| is_var(&var, id) && logical_class(ctx, id).is_some()),
+                    .any(|id| is_var(&var, id) && values.logical_class(id).is_some()),
             };
             if v && let Some(slot) = var.get_mut(r.0 as usize) {
                 *slot = true;
@@ -192,18 +221,20 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     if ctx.addressing != 0 && ctx.addressing != 5348 {
         return;
     }
-    let var = variable_pointers(ctx);
+    let values = Values::new(ctx);
+    let var = variable_pointers(ctx, &values);
     let is_var = |id: Id| var.get(id.0 as usize).copied().unwrap_or(false);
     let vpsb = ctx.has_cap(C::VariablePointersStorageBuffer);
     let mut problems: Vec<(&'static str, Inst<'_>, Id, String)> = Vec::new();
-    let tracer = Tracer::new(ctx);
+    // Built on first use: few modules have a variable pointer to trace.
+    let mut tracer: Option<Tracer> = None;
     for inst in ctx.ix.insts().copied() {
-        let Some(op) = ctx.reader_op(inst) else {
+        let Some(op) = inst.opcode() else {
             continue;
         };
         // Operands (V-PTR-2, V-PTR-6).
         if let Some((pointer, class)) =
-            id_operands(ctx, inst).find_map(|id| logical_class(ctx, id).map(|c| (id, c)))
+            id_operands(ctx, &inst).find_map(|id| values.logical_class(id).map(|c| (id, c)))
             && !takes_logical_pointer(op)
         {
             if matches!(op, Op::ReturnValue | Op::Phi | Op::Select) && !vpsb {
@@ -233,7 +264,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
             }
         }
         let Some(r) = inst.result_id() else { continue };
-        let Some(class) = logical_class(ctx, r) else {
+        let Some(class) = values.logical_class(r) else {
             if op == Op::ArrayLength
                 && let Some(&p) = inst.words().get(3)
                 && is_var(Id(p))
@@ -292,7 +323,9 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         }
         // Variable pointers (V-PTR-8).
         if is_var(r)
-            && let Some(why) = tracer.variable_pointer_problem(ctx, inst)
+            && let Some(why) = tracer
+                .get_or_insert_with(|| Tracer::new(ctx))
+                .variable_pointer_problem(ctx, inst)
         {
             problems.push(("V-PTR-8", inst, r, why.to_owned()));
         }

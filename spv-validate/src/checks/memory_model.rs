@@ -91,6 +91,13 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         if !ctx.may_have_operand(inst, kinds) {
             continue;
         }
+        // The common loads and stores without a memory-operand mask have none of these
+        // operands (SPIR-V §3.3.8: the mask is the optional word after the pointer, and the
+        // object for a store); no need to decode them.
+        match (op, inst.words().len()) {
+            (Op::Load, ..=4) | (Op::Store, ..=3) => continue,
+            _ => {}
+        }
         let operands = ctx.operands(inst.index());
         if !operands.iter().any(|o| {
             matches!(

@@ -8,8 +8,6 @@
 //! the storage capabilities are about), and the types reachable from the value's type through
 //! vectors, matrices, arrays and structs are searched.
 
-use std::collections::{HashMap, HashSet};
-
 use spv_reader::spirv::{Capability as C, Op};
 use spv_reader::{Id, InstIndex, Type};
 
@@ -44,29 +42,52 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         Type::Float { width: 16 } => !float16,
         _ => false,
     };
-    // Values defined so far whose type holds a restricted scalar (a cache per type id).
-    let mut limited_types: HashMap<u32, bool> = HashMap::new();
-    let mut limited_values: HashSet<u32> = HashSet::new();
+    // Every type a value's type can hold is declared: without a restricted scalar type
+    // there is nothing to find.
+    if !ctx
+        .ix
+        .type_decls()
+        .filter_map(|inst| inst.result_id().and_then(|t| ctx.ty(t)))
+        .any(restricted)
+    {
+        return;
+    }
+    // Per type id: whether it holds a restricted scalar (0 not known yet, 1 no, 2 yes).
+    let mut limited_types: Vec<u8> = vec![0; ctx.ix.id_count()];
+    // Per id: whether it is a value defined so far whose type holds a restricted scalar.
+    let mut limited_values: Vec<bool> = vec![false; ctx.ix.id_count()];
+    let limited = |values: &[bool], id: Id| values.get(id.0 as usize).copied().unwrap_or(false);
     let mut problems: Vec<(InstIndex, Id)> = Vec::new();
-    for inst in ctx.ix.insts().copied() {
-        let op = ctx.reader_op(inst);
-        if !allowed_use(op) {
+    for inst in ctx.ix.insts() {
+        if !allowed_use(inst.opcode()) {
             let result = inst.result_id();
-            if let Some((_, id)) = ctx
-                .id_refs(inst)
-                .filter(|(_, id)| Some(*id) != result)
-                .find(|(_, id)| limited_values.contains(&id.0))
+            if let Some(r) = ctx
+                .ix
+                .refs_of(inst)
+                .iter()
+                .filter(|r| Some(r.id) != result)
+                .find(|r| limited(&limited_values, r.id))
             {
-                problems.push((inst.index(), id));
+                problems.push((inst.index(), r.id));
             }
         }
         if let (Some(r), Some(ty)) = (inst.result_id(), inst.result_type())
             && !ctx.is_pointer(ty)
-            && *limited_types
-                .entry(ty.0)
-                .or_insert_with(|| ctx.contains(ty, &restricted))
         {
-            limited_values.insert(r.0);
+            let holds = match limited_types.get(ty.0 as usize) {
+                Some(1) => false,
+                Some(2) => true,
+                _ => {
+                    let holds = ctx.contains(ty, &restricted);
+                    if let Some(slot) = limited_types.get_mut(ty.0 as usize) {
+                        *slot = if holds { 2 } else { 1 };
+                    }
+                    holds
+                }
+            };
+            if holds && let Some(slot) = limited_values.get_mut(r.0 as usize) {
+                *slot = true;
+            }
         }
     }
     for (at, id) in problems {
