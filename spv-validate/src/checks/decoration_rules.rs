@@ -30,7 +30,7 @@ type Decorated = ((Id, u32), Vec<(u32, InstIndex)>);
 fn direct_decorations(ctx: &Ctx<'_>) -> Vec<Decorated> {
     let mut index: HashMap<(u32, u32), usize> = HashMap::new();
     let mut out: Vec<Decorated> = Vec::new();
-    for inst in ctx.ix.insts().copied() {
+    for inst in ctx.ix.annotations().copied() {
         let (target, member, kind) = match (ctx.reader_op(inst), inst.words()) {
             (Some(Op::Decorate | Op::DecorateId | Op::DecorateString), [_, t, k, ..]) => {
                 (*t, u32::MAX, *k)
@@ -49,15 +49,45 @@ fn direct_decorations(ctx: &Ctx<'_>) -> Vec<Decorated> {
     out
 }
 
+/// The pairs of decorations that may not be written on the same (id, member).
+const EXCLUSIVE: [(D, D, &str); 3] = [
+    (D::Restrict, D::Aliased, "V-DEC-3"),
+    (D::RestrictPointer, D::AliasedPointer, "V-DEC-3"),
+    (D::RowMajor, D::ColMajor, "V-DEC-4"),
+];
+
+/// Whether both decorations of some [`EXCLUSIVE`] pair are written somewhere in the module:
+/// unless they are, no (id, member) can have both, and [`direct_decorations`] need not be
+/// gathered.
+fn exclusive_pair_written(ctx: &Ctx<'_>) -> bool {
+    let mut written = 0u8;
+    for inst in ctx.ix.annotations() {
+        let kind = match (inst.opcode(), inst.words()) {
+            (Some(Op::Decorate | Op::DecorateId | Op::DecorateString), [_, _, k, ..])
+            | (Some(Op::MemberDecorate | Op::MemberDecorateString), [_, _, _, k, ..]) => *k,
+            _ => continue,
+        };
+        for (pair, (a, b, _)) in EXCLUSIVE.iter().enumerate() {
+            if kind == *a as u32 {
+                written |= 1 << (2 * pair);
+            } else if kind == *b as u32 {
+                written |= 2 << (2 * pair);
+            }
+        }
+    }
+    (0..EXCLUSIVE.len()).any(|pair| (written >> (2 * pair)) & 3 == 3)
+}
+
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut problems: Vec<(&'static str, InstIndex, Id, String)> = Vec::new();
-    for ((target, member), kinds) in direct_decorations(ctx) {
+    let decorated = if exclusive_pair_written(ctx) {
+        direct_decorations(ctx)
+    } else {
+        Vec::new()
+    };
+    for ((target, member), kinds) in decorated {
         let has = |d: D| kinds.iter().find(|(k, _)| *k == d as u32).map(|&(_, i)| i);
-        for (a, b, rule) in [
-            (D::Restrict, D::Aliased, "V-DEC-3"),
-            (D::RestrictPointer, D::AliasedPointer, "V-DEC-3"),
-            (D::RowMajor, D::ColMajor, "V-DEC-4"),
-        ] {
+        for (a, b, rule) in EXCLUSIVE {
             if let (Some(_), Some(at)) = (has(a), has(b)) {
                 let what = if member == u32::MAX {
                     format!("{target}")
@@ -89,10 +119,22 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
 /// NonWritable only on a storage image, a uniform block, a storage buffer, or a Private or
 /// Function variable.
 fn check_targets(ctx: &Ctx<'_>, problems: &mut Vec<(&'static str, InstIndex, Id, String)>) {
-    for inst in ctx.ix.insts().copied() {
-        let (Some(Op::Decorate), [_, t, d, ..]) = (ctx.reader_op(inst), inst.words()) else {
+    for inst in ctx.ix.annotations().copied() {
+        let (Some(Op::Decorate), [_, t, d, ..]) = (inst.opcode(), inst.words()) else {
             continue;
         };
+        // Only these decorations have rules here.
+        if ![
+            D::RelaxedPrecision,
+            D::Component,
+            D::Invariant,
+            D::NonWritable,
+        ]
+        .iter()
+        .any(|&k| k as u32 == *d)
+        {
+            continue;
+        }
         let (t, d) = (Id(*t), D::from_u32(*d));
         let mut fail = |message: String| problems.push(("V-DEC-2", inst.index(), t, message));
         let pointer = ctx.type_of(t).and_then(|ty| ctx.pointer(ty));
@@ -164,7 +206,7 @@ fn non_writable_target(ctx: &Ctx<'_>, class: u32, mut pointee: Id) -> bool {
 /// V-DEC-9: FPRoundingMode targets and their uses (shaders).
 fn check_rounding_modes(ctx: &Ctx<'_>, problems: &mut Vec<(&'static str, InstIndex, Id, String)>) {
     let mut targets: Vec<(Id, InstIndex)> = Vec::new();
-    for inst in ctx.ix.insts().copied() {
+    for inst in ctx.ix.annotations().copied() {
         if let (Some(Op::Decorate), [_, t, d, ..]) = (ctx.reader_op(inst), inst.words())
             && *d == D::FPRoundingMode as u32
         {
@@ -248,9 +290,9 @@ fn check_rounding_modes(ctx: &Ctx<'_>, problems: &mut Vec<(&'static str, InstInd
 /// V-LAY-11: where a decoration group's id may appear.
 fn check_group_uses(ctx: &Ctx<'_>, problems: &mut Vec<(&'static str, InstIndex, Id, String)>) {
     let groups: HashSet<u32> = ctx
-        .m
-        .instructions()
-        .filter(|i| ctx.reader_op(*i) == Some(Op::DecorationGroup))
+        .ix
+        .insts()
+        .filter(|i| i.opcode() == Some(Op::DecorationGroup))
         .filter_map(|i| i.result_id())
         .map(|id| id.0)
         .collect();
