@@ -119,7 +119,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
 /// NonWritable only on a storage image, a uniform block, a storage buffer, or a Private or
 /// Function variable.
 fn check_targets(ctx: &Ctx<'_>, problems: &mut Vec<(&'static str, InstIndex, Id, String)>) {
-    for inst in ctx.ix.annotations().copied() {
+    for inst in ctx.ix.annotations() {
         let (Some(Op::Decorate), [_, t, d, ..]) = (inst.opcode(), inst.words()) else {
             continue;
         };
