@@ -14,7 +14,9 @@ use crate::caps::CapabilitySet;
 use crate::checks::layout::Section;
 use crate::diag::{Diagnostic, disassemble};
 use crate::env::TargetEnv;
-use crate::operands::{Kind, Operand, decode, operand_kinds, read_instruction};
+use crate::operands::{
+    Kind, Operand, decode, op_slot, op_slot_count, operand_kinds, read_instruction,
+};
 
 /// Words of the module header before the first instruction (SPIR-V §2.3).
 const HEADER_WORDS: usize = 5;
@@ -32,6 +34,8 @@ pub(crate) struct Inst<'m> {
     section: Option<Section>,
     type_decl: bool,
     decoded: bool,
+    /// The opcode's `operands::op_slot` (`operands::NO_SLOT` when the grammar lacks it).
+    slot: u16,
     /// The function containing the instruction ([`NONE`] outside functions).
     func: u32,
     /// Its referring ids: `Index::refs[refs.0..refs.1]`.
@@ -158,6 +162,13 @@ pub(crate) struct Index<'m> {
     annotations: Vec<u32>,
     /// Indexed by id (as long as the largest Result id plus one).
     ids: Vec<IdInfo>,
+    /// Every instruction the grammar knows, grouped by opcode (in `operands::op_slot`
+    /// order), in module order within each group: so that a rule about a few opcodes
+    /// visits just their instructions.
+    by_op: Vec<u32>,
+    /// Per opcode slot: where its group ends in `by_op` (it starts where the previous one
+    /// ends).
+    op_end: Vec<u32>,
     /// Scratch for the full operand decoder.
     operands: Vec<crate::operands::Operand>,
 }
@@ -170,6 +181,8 @@ pub(crate) struct IndexStorage {
     type_decls: Vec<u32>,
     annotations: Vec<u32>,
     ids: Vec<IdInfo>,
+    by_op: Vec<u32>,
+    op_end: Vec<u32>,
     operands: Vec<crate::operands::Operand>,
 }
 
@@ -224,6 +237,8 @@ impl<'m> Index<'m> {
             mut type_decls,
             mut annotations,
             ids: mut table,
+            mut by_op,
+            mut op_end,
             operands: mut scratch,
         } = storage;
         let mut insts = reuse(insts);
@@ -284,12 +299,39 @@ impl<'m> Index<'m> {
                 section: facts.section,
                 type_decl: facts.type_decl,
                 decoded: facts.decoded,
+                slot: facts.slot,
                 func: NONE,
                 refs: (ref_start, refs.len() as u32),
                 result_type,
                 result,
             });
             start += count;
+        }
+
+        // Group the instructions by opcode: a counting sort, stable, so module order holds
+        // within each group.
+        op_end.clear();
+        op_end.resize(op_slot_count(), 0);
+        for inst in &insts {
+            if let Some(count) = op_end.get_mut(usize::from(inst.slot)) {
+                *count += 1;
+            }
+        }
+        let mut total = 0u32;
+        for slot in op_end.iter_mut() {
+            let count = *slot;
+            *slot = total;
+            total += count;
+        }
+        by_op.clear();
+        by_op.resize(total as usize, 0);
+        for (k, inst) in insts.iter().enumerate() {
+            if let Some(next) = op_end.get_mut(usize::from(inst.slot)) {
+                if let Some(slot) = by_op.get_mut(*next as usize) {
+                    *slot = k as u32;
+                }
+                *next += 1;
+            }
         }
 
         // The reader defines each Result id once and keeps ids below the bound, so these
@@ -341,6 +383,8 @@ impl<'m> Index<'m> {
             type_decls,
             annotations,
             ids: table,
+            by_op,
+            op_end,
             operands: scratch,
         }
     }
@@ -353,6 +397,8 @@ impl<'m> Index<'m> {
             mut type_decls,
             mut annotations,
             mut ids,
+            mut by_op,
+            mut op_end,
             mut operands,
         } = self;
         insts.clear();
@@ -360,6 +406,8 @@ impl<'m> Index<'m> {
         type_decls.clear();
         annotations.clear();
         ids.clear();
+        by_op.clear();
+        op_end.clear();
         operands.clear();
         IndexStorage {
             insts: reuse(insts),
@@ -367,6 +415,8 @@ impl<'m> Index<'m> {
             type_decls,
             annotations,
             ids,
+            by_op,
+            op_end,
             operands,
         }
     }
@@ -396,6 +446,31 @@ impl<'m> Index<'m> {
         self.annotations
             .iter()
             .filter_map(|&i| self.insts.get(i as usize))
+    }
+
+    /// The instructions with opcode `op`, in module order.
+    pub(crate) fn with_op(&self, op: Op) -> impl Iterator<Item = &Inst<'m>> + '_ {
+        let group = u16::try_from(op as u32)
+            .ok()
+            .and_then(op_slot)
+            .and_then(|k| {
+                let end = *self.op_end.get(k)?;
+                let start = k
+                    .checked_sub(1)
+                    .map_or(Some(0), |j| self.op_end.get(j).copied())?;
+                self.by_op.get(start as usize..end as usize)
+            })
+            .unwrap_or(&[]);
+        group.iter().filter_map(|&i| self.insts.get(i as usize))
+    }
+
+    /// The instructions with any of the opcodes `ops`, in module order, each once.
+    pub(crate) fn with_ops(&self, ops: &[Op]) -> Vec<&Inst<'m>> {
+        let mut found: Vec<&Inst<'m>> = ops.iter().flat_map(|&op| self.with_op(op)).collect();
+        found.sort_unstable_by_key(|inst| inst.index);
+        // An opcode named twice would list its instructions twice.
+        found.dedup_by_key(|inst| inst.index);
+        found
     }
 
     /// The instruction at `i`, if there is one.

@@ -69,6 +69,8 @@ struct OpEntry {
     has_result: bool,
     /// Which of the [`OperandKinds`] its grammar operands include.
     kinds: u8,
+    /// Its [`op_slot`].
+    slot: u16,
     /// The operands compiled for [`read_instruction`], on first use (a module uses few
     /// of the grammar's opcodes).
     compiled: OnceLock<Compiled>,
@@ -348,8 +350,15 @@ fn step_of(kind: OperandKind) -> Step {
 
 /// The entry of `opcode`, if the grammar knows it.
 fn entry(opcode: u16) -> Option<&'static OpEntry> {
+    let table = table();
+    let k = *table.index.get(usize::from(opcode))?;
+    table.entries.get(usize::from(k).checked_sub(1)?)
+}
+
+/// The per-opcode table, built on first use.
+fn table() -> &'static Table {
     static TABLE: OnceLock<Table> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
+    TABLE.get_or_init(|| {
         let max = grammar::INSTRUCTION_TABLE
             .iter()
             .map(|i| i.opcode as usize)
@@ -371,6 +380,7 @@ fn entry(opcode: u16) -> Option<&'static OpEntry> {
                 has_type,
                 has_result,
                 kinds: OperandKinds::of(inst),
+                slot: entries.len() as u16,
                 compiled: OnceLock::new(),
             });
             // The grammar has fewer than 65,535 instructions (about a thousand).
@@ -379,9 +389,7 @@ fn entry(opcode: u16) -> Option<&'static OpEntry> {
             }
         }
         Table { index, entries }
-    });
-    let k = *table.index.get(usize::from(opcode))?;
-    table.entries.get(usize::from(k).checked_sub(1)?)
+    })
 }
 
 /// The operand kinds that [`crate::ctx::Ctx::may_have_operand`] asks about, as bits of the
@@ -418,6 +426,31 @@ pub(crate) fn operand_kinds(opcode: u16) -> u8 {
     entry(opcode).map_or(0, |e| e.kinds)
 }
 
+/// A dense number for each opcode the grammar knows, below [`op_slot_count`]: the index
+/// groups its instructions by it (`None` when the grammar lacks the opcode).
+pub(crate) fn op_slot(opcode: u16) -> Option<usize> {
+    let k = *table().index.get(usize::from(opcode))?;
+    usize::from(k).checked_sub(1)
+}
+
+/// How many opcodes the grammar knows: one more than the largest [`op_slot`].
+pub(crate) fn op_slot_count() -> usize {
+    table().entries.len()
+}
+
+/// The opcodes whose grammar operands include Image Operands, computed once.
+pub(crate) fn ops_with_image_operands() -> &'static [Op] {
+    static OPS: OnceLock<Vec<Op>> = OnceLock::new();
+    OPS.get_or_init(|| {
+        table()
+            .entries
+            .iter()
+            .filter(|e| e.kinds & OperandKinds::IMAGE_OPERANDS != 0)
+            .map(|e| e.grammar.opcode)
+            .collect()
+    })
+}
+
 /// The grammar entry of `opcode`, if the grammar knows it.
 pub(crate) fn grammar_of(opcode: u16) -> Option<&'static Instruction<'static>> {
     entry(opcode).map(|e| e.grammar)
@@ -440,7 +473,12 @@ pub(crate) struct InstFacts {
     pub(crate) has_type: bool,
     pub(crate) has_result: bool,
     pub(crate) decoded: bool,
+    /// The opcode's [`op_slot`] ([`NO_SLOT`] when the grammar lacks it).
+    pub(crate) slot: u16,
 }
+
+/// [`InstFacts::slot`] of an opcode the grammar lacks.
+pub(crate) const NO_SLOT: u16 = u16::MAX;
 
 /// Reads instruction `index` of `m`, whose words are `words`: appends to `out` the `<id>`
 /// operands that refer to other definitions (every `<id>` but the Result), in operand order,
@@ -466,6 +504,7 @@ pub(crate) fn read_instruction(
             has_type: false,
             has_result: false,
             decoded: false,
+            slot: NO_SLOT,
         };
     };
     let start = out.len();
@@ -499,6 +538,7 @@ pub(crate) fn read_instruction(
         has_type: entry.has_type,
         has_result: entry.has_result,
         decoded,
+        slot: entry.slot,
     }
 }
 

@@ -13,7 +13,10 @@ use crate::ctx::Ctx;
 
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut problems: Vec<(InstIndex, Id, String)> = Vec::new();
-    for inst in ctx.ix.insts().copied() {
+    let flags = ctx
+        .ix
+        .with_ops(&[Op::AtomicFlagTestAndSet, Op::AtomicFlagClear]);
+    for inst in flags.into_iter().copied() {
         let op = ctx.reader_op(inst);
         let pointer_word = match op {
             Some(Op::AtomicFlagTestAndSet) => 3,

@@ -514,7 +514,19 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     // Buffers reached through PhysicalStorageBuffer pointers have no variable: the values of
     // such pointer types stand in for one (spirv-val 2025.5 checks the layout of the Block a
     // PhysicalStorageBuffer value points to, and only when such a value exists).
-    let physical = ctx.ix.insts().copied().filter_map(|inst| {
+    // Only values of a declared PhysicalStorageBuffer pointer type qualify.
+    let psb = S::PhysicalStorageBuffer as u32;
+    let any_physical = ctx.ix.type_decls().any(|t| {
+        t.result_id()
+            .and_then(|ty| ctx.pointer(ty))
+            .is_some_and(|(class, _)| class == psb)
+    });
+    let candidates = if any_physical {
+        ctx.ix.insts()
+    } else {
+        ctx.ix.insts_in(0..0)
+    };
+    let physical = candidates.copied().filter_map(|inst| {
         let ty = inst.result_type()?;
         let (class, _) = ctx.pointer(ty)?;
         (class == S::PhysicalStorageBuffer as u32).then_some((class, ty, inst.index()))

@@ -55,7 +55,7 @@ fn contains_block(ctx: &Ctx<'_>, ty: Id, memo: &mut HashMap<u32, bool>, depth: u
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut problems: Vec<(&'static str, InstIndex, Id, String)> = Vec::new();
     let mut memo: HashMap<u32, bool> = HashMap::new();
-    for inst in ctx.ix.insts().copied() {
+    for inst in ctx.ix.with_op(Op::TypeStruct).copied() {
         if ctx.reader_op(inst) != Some(Op::TypeStruct) {
             continue;
         }
@@ -139,7 +139,7 @@ fn check_runtime_array_offsets(
             .find(|d| d.kind == D::Offset as u32)
             .and_then(|d| d.operands.first().copied())
     };
-    for inst in ctx.ix.insts().copied() {
+    for inst in ctx.ix.with_op(Op::TypeStruct).copied() {
         if ctx.reader_op(inst) != Some(Op::TypeStruct) {
             continue;
         }

@@ -59,7 +59,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
 /// another struct.
 fn check_structs(ctx: &Ctx<'_>, problems: &mut Vec<(&'static str, InstIndex, Vec<Id>, String)>) {
     let mut builtin_structs: HashSet<u32> = HashSet::new();
-    for inst in ctx.ix.insts().copied() {
+    for inst in ctx.ix.with_op(Op::TypeStruct).copied() {
         if ctx.reader_op(inst) != Some(Op::TypeStruct) {
             continue;
         }

@@ -11,7 +11,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         return;
     }
     let mut problems = Vec::new();
-    for inst in ctx.ix.insts().copied() {
+    for inst in ctx.ix.with_op(Op::ExtInstImport).copied() {
         if ctx.reader_op(inst) != Some(Op::ExtInstImport) {
             continue;
         }

@@ -77,7 +77,7 @@ fn kind(number: u32) -> Option<(&'static str, Kind)> {
 
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut problems: Vec<(InstIndex, Id, String)> = Vec::new();
-    for inst in ctx.ix.insts().copied() {
+    for inst in ctx.ix.with_op(Op::ExtInst).copied() {
         if ctx.reader_op(inst) != Some(Op::ExtInst) {
             continue;
         }

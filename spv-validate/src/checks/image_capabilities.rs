@@ -10,11 +10,21 @@ use spv_reader::spirv::{Capability as C, Dim, ImageFormat, ImageOperands, Op};
 use spv_reader::{Id, InstIndex, Type};
 
 use crate::ctx::Ctx;
-use crate::operands::{Kind, OperandKinds};
+use crate::operands::{Kind, OperandKinds, ops_with_image_operands};
 
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut problems: Vec<(InstIndex, Id, String)> = Vec::new();
-    for inst in ctx.ix.insts().copied() {
+    // The instructions with Image Operands, and those of the Vulkan format rule.
+    let mut candidates = ctx.ix.with_ops(ops_with_image_operands());
+    if ctx.env.is_vulkan() {
+        candidates.extend(
+            ctx.ix
+                .with_ops(&[Op::ImageRead, Op::ImageSparseRead, Op::ImageWrite]),
+        );
+        candidates.sort_unstable_by_key(|inst| inst.index());
+        candidates.dedup_by_key(|inst| inst.index());
+    }
+    for inst in candidates.into_iter().copied() {
         let Some(op) = ctx.reader_op(inst) else {
             continue;
         };

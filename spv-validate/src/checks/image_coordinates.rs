@@ -10,6 +10,36 @@ use spv_reader::{Id, InstIndex, Type};
 
 use crate::ctx::Ctx;
 
+/// The opcodes [`coordinate_form`] knows.
+const COORDINATE_OPS: [Op; 26] = [
+    Op::ImageSampleImplicitLod,
+    Op::ImageSampleExplicitLod,
+    Op::ImageSampleDrefImplicitLod,
+    Op::ImageSampleDrefExplicitLod,
+    Op::ImageSparseSampleImplicitLod,
+    Op::ImageSparseSampleExplicitLod,
+    Op::ImageSparseSampleDrefImplicitLod,
+    Op::ImageSparseSampleDrefExplicitLod,
+    Op::ImageGather,
+    Op::ImageDrefGather,
+    Op::ImageSparseGather,
+    Op::ImageSparseDrefGather,
+    Op::ImageQueryLod,
+    Op::ImageSampleProjImplicitLod,
+    Op::ImageSampleProjExplicitLod,
+    Op::ImageSampleProjDrefImplicitLod,
+    Op::ImageSampleProjDrefExplicitLod,
+    Op::ImageSparseSampleProjImplicitLod,
+    Op::ImageSparseSampleProjExplicitLod,
+    Op::ImageSparseSampleProjDrefImplicitLod,
+    Op::ImageSparseSampleProjDrefExplicitLod,
+    Op::ImageFetch,
+    Op::ImageSparseFetch,
+    Op::ImageRead,
+    Op::ImageSparseRead,
+    Op::ImageWrite,
+];
+
 /// How an image instruction reads its coordinate: the image and coordinate word positions,
 /// whether the coordinate is float (else integer), and whether the sampling is projective.
 fn coordinate_form(op: Op) -> Option<(usize, usize, bool, bool)> {
@@ -45,7 +75,7 @@ fn coordinate_form(op: Op) -> Option<(usize, usize, bool, bool)> {
 
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut problems: Vec<(InstIndex, Id, String)> = Vec::new();
-    for inst in ctx.ix.insts().copied() {
+    for inst in ctx.ix.with_ops(&COORDINATE_OPS).into_iter().copied() {
         let Some(op) = ctx.reader_op(inst) else {
             continue;
         };
@@ -119,5 +149,24 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     }
     for (at, id, message) in problems {
         ctx.err("V-INST-9", at, &[id], message);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spv_reader::rspirv::grammar;
+
+    /// The pass visits the instructions of [`COORDINATE_OPS`]: exactly the opcodes of the
+    /// grammar that [`coordinate_form`] knows.
+    #[test]
+    fn coordinate_ops_are_the_known_forms() {
+        let known: Vec<Op> = grammar::INSTRUCTION_TABLE
+            .iter()
+            .map(|i| i.opcode)
+            .filter(|&op| coordinate_form(op).is_some())
+            .collect();
+        assert_eq!(known.len(), COORDINATE_OPS.len());
+        assert!(known.iter().all(|op| COORDINATE_OPS.contains(op)));
     }
 }

@@ -17,7 +17,19 @@ use crate::ctx::{Ctx, Inst};
 
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut problems: Vec<(&'static str, InstIndex, Id, String)> = Vec::new();
-    for inst in ctx.ix.insts().copied() {
+    let candidates = ctx.ix.with_ops(&[
+        Op::FunctionCall,
+        Op::PtrEqual,
+        Op::PtrNotEqual,
+        Op::PtrDiff,
+        Op::ImageTexelPointer,
+        Op::PtrAccessChain,
+        Op::InBoundsPtrAccessChain,
+        Op::PtrCastToGeneric,
+        Op::GenericCastToPtr,
+        Op::GenericCastToPtrExplicit,
+    ]);
+    for inst in candidates.into_iter().copied() {
         match ctx.reader_op(inst) {
             Some(Op::FunctionCall) if ctx.addressing == 0 => {
                 check_call(ctx, inst, &mut problems);

@@ -14,9 +14,8 @@ use crate::ctx::Ctx;
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     // The (function, block) each OpSampledImage result is defined in.
     let mut defined: HashMap<u32, (u32, u32)> = HashMap::new();
-    for inst in ctx.ix.insts().copied() {
-        if ctx.reader_op(inst) == Some(Op::SampledImage)
-            && let Some(r) = inst.result_id()
+    for inst in ctx.ix.with_op(Op::SampledImage) {
+        if let Some(r) = inst.result_id()
             && let Some(at) = ctx.def_block(r)
         {
             defined.insert(r.0, at);

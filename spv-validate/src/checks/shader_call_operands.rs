@@ -9,7 +9,10 @@ use crate::ctx::Ctx;
 
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut problems: Vec<(InstIndex, Id, String)> = Vec::new();
-    for inst in ctx.ix.insts().copied() {
+    let candidates = ctx
+        .ix
+        .with_ops(&[Op::ExecuteCallableKHR, Op::EmitMeshTasksEXT]);
+    for inst in candidates.into_iter().copied() {
         let operands: &[(usize, &str)] = match ctx.reader_op(inst) {
             Some(Op::ExecuteCallableKHR) => &[(1, "SBT Index")],
             Some(Op::EmitMeshTasksEXT) => &[

@@ -91,7 +91,8 @@ fn kernel_only(op: Op) -> bool {
 
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut problems: Vec<(spv_reader::InstIndex, Id, String)> = Vec::new();
-    for inst in ctx.ix.insts().copied() {
+    let candidates = ctx.ix.with_ops(&[Op::SpecConstantOp, Op::ConstantSampler]);
+    for inst in candidates.into_iter().copied() {
         match ctx.reader_op(inst) {
             Some(Op::SpecConstantOp) => {
                 let (Some(r), Some(&raw)) = (inst.result_id(), inst.words().get(3)) else {
