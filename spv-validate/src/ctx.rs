@@ -2,6 +2,11 @@
 //! capabilities (with their implications), every instruction's decoded operands, which
 //! function and block defines each id, and the diagnostics found so far.
 //!
+//! The passes walk the [`Index`] (read once per module) rather than build the reader's
+//! view of every instruction again: a pass about a few opcodes visits only their
+//! instructions ([`Index::with_op`], [`Index::with_ops`], [`Index::annotations`],
+//! [`Index::type_decls`]); the others walk [`Index::insts`].
+//!
 //! It also holds the small type queries the rules keep asking ("is this an integer
 //! vector?", "how many components?"), so that every check answers them the same way.
 
@@ -146,8 +151,8 @@ impl AnyInst for &Inst<'_> {
 }
 
 /// What the checks look up over and over, computed once per module: every instruction's
-/// view and decoded operands, and dense per-id tables (the defining instruction, which
-/// function and block define each id). Kept apart from [`Ctx`] so that a pass can iterate
+/// view and decoded operands, the instructions grouped by opcode, and dense per-id tables
+/// (the defining instruction, which function and block define each id). Kept apart from [`Ctx`] so that a pass can iterate
 /// it while recording diagnostics in the context.
 pub(crate) struct Index<'m> {
     /// Every instruction, in module order.
