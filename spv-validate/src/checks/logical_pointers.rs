@@ -15,7 +15,8 @@ use std::collections::{HashMap, HashSet};
 use spv_reader::spirv::{Capability as C, Decoration as D, Op, StorageClass as S};
 use spv_reader::{Id, InstIndex, Type};
 
-use crate::ctx::{Ctx, Inst, NONE};
+use crate::checks::layout::is_non_semantic;
+use crate::ctx::{Ctx, Inst};
 use crate::limits::MAX_TYPE_DEPTH;
 use crate::operands::Kind;
 
@@ -41,23 +42,34 @@ fn logical_class_of_type(ctx: &Ctx<'_>, ty: Id) -> Option<u32> {
 /// What the rules look up per value and per callee, gathered in one walk over the
 /// instructions.
 struct Values {
-    /// Per id: the storage class of the logical pointer value it is, [`NONE`] when it is not
+    /// Per id: the storage class of the logical pointer value it is, `None` when it is not
     /// one.
-    class: Vec<u32>,
+    class: Vec<Option<u32>>,
     /// Per function (index in `m.functions()`): its `OpFunctionCall` instructions.
     calls: Vec<Vec<InstIndex>>,
 }
 
 impl Values {
     fn new(ctx: &Ctx<'_>) -> Values {
-        let mut class = vec![NONE; ctx.ix.id_count()];
+        let mut class = vec![None; ctx.ix.id_count()];
+        // Per type id, `logical_class_of_type` once known.
+        let mut type_class: Vec<Option<Option<u32>>> = vec![None; ctx.ix.id_count()];
         let mut calls = vec![Vec::new(); ctx.m.functions().len()];
         for inst in ctx.ix.insts() {
-            if let (Some(r), Some(ty)) = (inst.result_id(), inst.result_type())
-                && let Some(c) = logical_class_of_type(ctx, ty)
-                && let Some(slot) = class.get_mut(r.0 as usize)
-            {
-                *slot = c;
+            if let (Some(r), Some(ty)) = (inst.result_id(), inst.result_type()) {
+                let c = match type_class.get_mut(ty.0 as usize) {
+                    Some(Some(known)) => *known,
+                    memo => {
+                        let c = logical_class_of_type(ctx, ty);
+                        if let Some(slot) = memo {
+                            *slot = Some(c);
+                        }
+                        c
+                    }
+                };
+                if let Some(slot) = class.get_mut(r.0 as usize) {
+                    *slot = c;
+                }
             }
             if inst.opcode() == Some(Op::FunctionCall)
                 && let Some(&callee) = inst.words().get(3)
@@ -74,10 +86,7 @@ impl Values {
 
     /// The storage class of a logical pointer value (`None` when `id` is not one).
     fn logical_class(&self, id: Id) -> Option<u32> {
-        self.class
-            .get(id.0 as usize)
-            .copied()
-            .filter(|&c| c != NONE)
+        self.class.get(id.0 as usize).copied().flatten()
     }
 }
 
@@ -165,6 +174,19 @@ fn variable_pointers(ctx: &Ctx<'_>, values: &Values) -> Vec<bool> {
     let is_var = |var: &[bool], id: Id| var.get(id.0 as usize).copied().unwrap_or(false);
     // The arguments of call `at`: the words after the callee.
     let args = |at: InstIndex| ctx.ix.inst(at).and_then(|i| i.words().get(4..));
+    // This pass runs only when the id rules hold, so an instruction with a Result names a
+    // later id only as an OpPhi (a variable pointer whatever its operands), a non-semantic
+    // OpExtInst, or a function or label (never variable pointers): the instruction loop sees
+    // every other operand final, and a round after a change matters only when it can reach
+    // a parameter (through some call's arguments) or a non-semantic OpExtInst.
+    let later_rounds_matter = ctx
+        .ix
+        .with_op(Op::FunctionCall)
+        .any(|call| call.words().len() > 4)
+        || ctx
+            .ix
+            .with_op(Op::ExtInst)
+            .any(|inst| is_non_semantic(ctx, inst));
     for _ in 0..MAX_ROUNDS {
         let mut changed = false;
         for (f, calls) in ctx.m.functions().iter().zip(&values.calls) {
@@ -208,7 +230,7 @@ fn variable_pointers(ctx: &Ctx<'_>, values: &Values) -> Vec<bool> {
                 changed = true;
             }
         }
-        if !changed {
+        if !changed || !later_rounds_matter {
             break;
         }
     }
