@@ -268,13 +268,11 @@ impl<'m> Lowerer<'m> {
     /// The place a pointer id designates: a lowered access chain or local variable, or a global
     /// variable seen for the first time.
     pub(super) fn place(&mut self, id: Id, at: SpvInst<'_>) -> Result<Place, Error> {
-        if let Some(Some(place)) = self.places.get(id.0 as usize) {
+        if let Some(place) = self.places.get(id) {
             return Ok(place.clone());
         }
         let place = self.global_place(id, at)?;
-        if let Some(slot) = self.places.get_mut(id.0 as usize) {
-            *slot = Some(place.clone());
-        }
+        self.places.set(id, place.clone());
         Ok(place)
     }
 
@@ -490,9 +488,7 @@ impl<'m> Lowerer<'m> {
     }
 
     pub(super) fn set_place(&mut self, id: Id, place: Place) {
-        if let Some(slot) = self.places.get_mut(id.0 as usize) {
-            *slot = Some(place);
-        }
+        self.places.set(id, place);
     }
 
     /// `OpAccessChain` / `OpInBoundsAccessChain`: walks the indices through the pointee type.

@@ -10,6 +10,7 @@
 mod double;
 mod flow;
 mod glsl;
+mod id_table;
 mod images;
 mod memory;
 mod ops;
@@ -28,6 +29,7 @@ use spv_reader::{Function, Id, Inst as SpvInst, Module, spirv};
 use crate::Options;
 use crate::error::{Error, Unsupported};
 use crate::reflect::Reflection;
+use id_table::IdTable;
 use memory::Place;
 use resources::Resources;
 use values::{Registers, Value};
@@ -246,9 +248,9 @@ pub(crate) struct Lowerer<'m> {
     options: &'m Options,
     regs: Registers,
     /// The value of each SSA id that has been lowered, by id.
-    values: Vec<Option<Value>>,
+    values: IdTable<Value>,
     /// The place each pointer id designates, by id.
-    places: Vec<Option<Place>>,
+    places: IdTable<Place>,
     resources: Resources,
     /// Element counts of the indexed temporary arrays `x0`, `x1`, ... declared so far.
     indexed_temps: Vec<u32>,
@@ -274,8 +276,8 @@ impl<'m> Lowerer<'m> {
             module,
             options,
             regs: Registers::default(),
-            values: vec![None; bound],
-            places: vec![None; bound],
+            values: IdTable::new(bound),
+            places: IdTable::new(bound),
             resources: Resources::default(),
             indexed_temps: Vec::new(),
             subroutines: Vec::new(),
@@ -344,7 +346,7 @@ impl<'m> Lowerer<'m> {
         Ok(())
     }
 
-    /// Reserves room for the code of `functions` up front: the corpus emits at most about two IL
+    /// Reserves room for the code (and the values) of `functions` up front: the corpus emits at most about two IL
     /// instructions per SPIR-V instruction of a function, and an IL instruction is a few hundred
     /// bytes, so growing the vector by doubling would copy the code several times. The
     /// reservation is capped so that a huge module does not reserve memory it may not use.
@@ -354,6 +356,10 @@ impl<'m> Lowerer<'m> {
             .map(|f| f.end.0.saturating_sub(f.def.0) as usize)
             .sum();
         self.code.reserve(code_capacity(spirv_instructions));
+        // At most one value per instruction of the functions, plus the constants they use;
+        // the same bound as the code keeps a huge module from reserving memory it may not use.
+        self.values
+            .reserve(spirv_instructions.min(MAX_CODE_RESERVATION));
     }
 
     /// A new indexed temporary array of `length` elements; returns its number.
@@ -369,13 +375,11 @@ impl<'m> Lowerer<'m> {
 
     /// The value of `id`: a lowered result, or a constant turned into a literal.
     fn value(&mut self, id: Id, at: SpvInst<'_>) -> Result<Value, Error> {
-        if let Some(Some(value)) = self.values.get(id.0 as usize) {
+        if let Some(value) = self.values.get(id) {
             return Ok(value.clone());
         }
         if let Some(value) = self.constant_value(id)? {
-            if let Some(slot) = self.values.get_mut(id.0 as usize) {
-                *slot = Some(value.clone());
-            }
+            self.values.set(id, value.clone());
             return Ok(value);
         }
         Err(Unsupported::at(
@@ -388,9 +392,7 @@ impl<'m> Lowerer<'m> {
 
     /// Records the value of result `id`.
     fn set_value(&mut self, id: Id, value: Value) {
-        if let Some(slot) = self.values.get_mut(id.0 as usize) {
-            *slot = Some(value);
-        }
+        self.values.set(id, value);
     }
 
     /// A literal for a scalar or vector constant, `None` when `id` is no constant.
@@ -503,8 +505,6 @@ impl<'m> Lowerer<'m> {
     /// The finished program: declarations first, then the code, then `end`.
     fn assemble(self, workgroup_size: [u32; 3]) -> Program {
         let mut program = Program::new(ShaderKind::Compute);
-        // The declarations go in front of the code; splicing them into the code vector moves the
-        // code once within its own buffer instead of copying it into a new one.
         let mut header = Vec::new();
         // A program with double instructions says so, as DX11 shaders do with the same flag; the
         // guide marks it "currently not used" (the compiler checks the hardware itself), so it
@@ -525,25 +525,35 @@ impl<'m> Lowerer<'m> {
             let reg = il_model::Reg::new(il_model::RegType::ITemp, array).at(*length);
             header.push(Inst::new(Opcode::DclIndexedTempArray).src(il_model::Src::new(reg)));
         }
-        let mut code = self.code;
-        code.splice(0..0, header);
-        program.body = code;
-        if program.body.last().map(|i| i.op) != Some(Opcode::RetDyn) {
-            program.push(Inst::new(Opcode::RetDyn));
+        // The declarations go in front of the code: splicing them into the code vector moves
+        // the code once within its own buffer (an overlapping move, done in wide steps) instead
+        // of copying it into a new one. Room for everything that follows is reserved first, so
+        // the vector does not grow again; subroutine bodies are moved in one instruction at a
+        // time, which is as cheap as one bulk copy and avoids the byte-wise `rep movsb` copy a
+        // large bulk move takes.
+        let mut subroutines = self.subroutines;
+        let subroutine_len: usize = subroutines.iter().map(|s| s.body.len() + 3).sum();
+        let mut body = self.code;
+        body.reserve(header.len() + subroutine_len + 3);
+        body.splice(0..0, header);
+        if body.last().map(|i| i.op) != Some(Opcode::RetDyn) {
+            body.push(Inst::new(Opcode::RetDyn));
         }
         // Subroutines follow `endmain` (AMD IL guide §4.1); each ends with `ret`, the lexical end
         // of a subroutine, then `endfunc`.
-        if !self.subroutines.is_empty() {
-            program.push(Inst::new(Opcode::Endmain));
-            let mut subroutines = self.subroutines;
+        if !subroutines.is_empty() {
+            body.push(Inst::new(Opcode::Endmain));
             subroutines.sort_by_key(|s| s.label);
             for subroutine in subroutines {
-                program.push(Inst::new(Opcode::Func).extra(&[subroutine.label]));
-                program.body.extend(subroutine.body);
-                program.push(Inst::new(Opcode::Ret));
-                program.push(Inst::new(Opcode::Endfunc));
+                body.push(Inst::new(Opcode::Func).extra(&[subroutine.label]));
+                for inst in subroutine.body {
+                    body.push(inst);
+                }
+                body.push(Inst::new(Opcode::Ret));
+                body.push(Inst::new(Opcode::Endfunc));
             }
         }
+        program.body = body;
         program.push(Inst::new(Opcode::End));
         program
     }

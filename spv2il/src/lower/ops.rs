@@ -454,7 +454,7 @@ impl Lowerer<'_> {
     /// struct, array or matrix type become aggregates of zeros here; every other constant is
     /// the module-level lowering's.
     pub(super) fn operand_value(&mut self, id: Id, at: SpvInst<'_>) -> Result<Value, Error> {
-        if let Some(Some(value)) = self.values.get(id.0 as usize) {
+        if let Some(value) = self.values.get(id) {
             return Ok(value.clone());
         }
         let module = self.module;
