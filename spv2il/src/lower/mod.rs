@@ -251,6 +251,8 @@ pub(crate) struct Lowerer<'m> {
     values: IdTable<Value>,
     /// The place each pointer id designates, by id.
     places: IdTable<Place>,
+    /// Per id: whether its result type is 64-bit (0 = not yet asked, 1 = no, 2 = yes).
+    wide_ids: Vec<u8>,
     resources: Resources,
     /// Element counts of the indexed temporary arrays `x0`, `x1`, ... declared so far.
     indexed_temps: Vec<u32>,
@@ -278,6 +280,7 @@ impl<'m> Lowerer<'m> {
             regs: Registers::default(),
             values: IdTable::new(bound),
             places: IdTable::new(bound),
+            wide_ids: vec![0; bound],
             resources: Resources::default(),
             indexed_temps: Vec::new(),
             subroutines: Vec::new(),

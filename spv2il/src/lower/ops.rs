@@ -815,24 +815,31 @@ impl Lowerer<'_> {
     fn lower_vector_shuffle(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
         let first = self.operand(inst, 0)?;
         let second = self.operand(inst, 1)?;
-        let pool: Vec<Value> = first
-            .elements()
-            .into_iter()
-            .chain(second.elements())
-            .collect();
+        // Component `s` of the concatenated operands, extracted on demand (the concatenation
+        // itself is never built).
+        let first_width = first.width();
+        let total = first_width + second.width();
+        let pick = |s: usize| -> Option<Value> {
+            if s < first_width {
+                Some(first.extract(s))
+            } else if s < total {
+                Some(second.extract(s - first_width))
+            } else {
+                None
+            }
+        };
         let selectors = inst.operands().get(2..).unwrap_or_default();
         // An undefined component (0xFFFFFFFF, spirv.md §6.13 item 5) repeats a selected one,
         // so that it adds no source register.
         let fallback = selectors
             .iter()
-            .find_map(|s| pool.get(*s as usize))
-            .or(pool.first())
-            .cloned()
+            .find_map(|s| pick(*s as usize))
+            .or_else(|| pick(0))
             .ok_or_else(|| self.unsupported(inst, "a shuffle of empty vectors"))?;
         let mut elements = Vec::with_capacity(selectors.len());
         for selector in selectors {
-            let element = match pool.get(*selector as usize) {
-                Some(element) => element.clone(),
+            let element = match pick(*selector as usize) {
+                Some(element) => element,
                 None if *selector == u32::MAX => fallback.clone(),
                 None => return Err(self.unsupported(inst, "a shuffle component past the end")),
             };

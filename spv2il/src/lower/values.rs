@@ -259,11 +259,60 @@ pub fn dst_at(reg: u32, position: usize) -> Dst {
     dst
 }
 
+/// Hashes the four words of a literal for the literal set. The set is probed for every
+/// constant a program reads, and its keys are a handful of words we made ourselves, so a
+/// multiply-rotate hash serves; SipHash's resistance to chosen keys is not needed (an
+/// adversarial module can only make the probes slower, and the set's size is bounded by the
+/// module's instruction count). The order of the set, which numbers the literals, is insertion
+/// order whatever the hasher.
+#[derive(Default)]
+pub struct WordHasher(u64);
+
+/// The multiplier of [`WordHasher`] (the 64-bit golden-ratio constant used by FxHash).
+const WORD_HASH_MULTIPLIER: u64 = 0x517c_c1b7_2722_0a95;
+
+impl WordHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(WORD_HASH_MULTIPLIER);
+    }
+}
+
+impl std::hash::Hasher for WordHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        for byte in chunks.remainder() {
+            self.add(u64::from(*byte));
+        }
+    }
+
+    #[inline]
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+
+    #[inline]
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// Temporaries and literals of the program being built.
 #[derive(Default)]
 pub struct Registers {
     next_temp: u32,
-    literals: IndexSet<[u32; 4]>,
+    literals: IndexSet<[u32; 4], std::hash::BuildHasherDefault<WordHasher>>,
 }
 
 impl Registers {
