@@ -375,8 +375,9 @@ impl MergeWalk<'_> {
         });
         self.pop_ctx();
         r?;
-        let skipped = self.local_scope_labels(m);
-        if single_plain_jump(&inner, m.0) && plain_jump_to_any(&inner, &skipped) {
+        // The enclosing labels are only gathered when the merge is reached from one place.
+        if single_plain_jump(&inner, m.0) && plain_jump_to_any(&inner, &self.local_scope_labels(m))
+        {
             // Some path jumps past the merge block's code to an enclosing label (`if (c) {
             // ..; continue; } merge-code`): that would take an exit flag, but since only one
             // place reaches the merge, its code (and everything after it) can run there
