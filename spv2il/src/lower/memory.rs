@@ -387,7 +387,9 @@ impl<'m> Lowerer<'m> {
         let module = self.module;
         if let Some(Type::Array { element, length }) = module.ty(pointee) {
             let (element, length) = (*element, *length);
-            let shape = types::shape_of(module, element).map_err(|u| located(module, inst, u))?;
+            let shape = self
+                .shape_of(element)
+                .map_err(|u| located(module, inst, u))?;
             if shape.dwords() > 4 {
                 return Err(Unsupported::at(
                     module,
@@ -463,7 +465,9 @@ impl<'m> Lowerer<'m> {
             }
             return Ok(Place::Composite(places));
         }
-        let shape = types::shape_of(module, pointee).map_err(|u| located(module, inst, u))?;
+        let shape = self
+            .shape_of(pointee)
+            .map_err(|u| located(module, inst, u))?;
         let reg = self.regs.temp();
         if shape.dwords() > 4 {
             // A 64-bit vector of three or four elements: elements 2 and 3 in the next register
@@ -877,7 +881,7 @@ impl<'m> Lowerer<'m> {
             }
             return Ok(Value::aggregate(members));
         }
-        let shape = types::shape_of(module, ty).map_err(|u| located(module, inst, u))?;
+        let shape = self.shape_of(ty).map_err(|u| located(module, inst, u))?;
         Ok(match place {
             Place::Image(_) => {
                 return Err(
@@ -1163,8 +1167,9 @@ impl<'m> Lowerer<'m> {
         };
         let value = self.value(Id(*object), inst)?;
         let place = self.place(Id(*pointer), inst)?;
-        let ty = module
-            .result_type(Id(*object))
+        let ty = self
+            .info
+            .value_type(Id(*object))
             .ok_or_else(|| Unsupported::at(module, inst.index(), "a store of an untyped value"))?;
         self.store_place(inst, place, ty, &value, 0)
     }

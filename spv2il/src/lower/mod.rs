@@ -20,6 +20,7 @@ mod types;
 mod values;
 mod wide;
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -37,7 +38,7 @@ use values::{Registers, Value};
 /// Lowers the entry point `options.entry` (or the only GLCompute one) of `module`.
 pub fn lower(
     module: &Module,
-    _info: &spv_validate::ModuleInfo,
+    info: &spv_validate::ModuleInfo,
     options: &Options,
 ) -> Result<(Program, Reflection), Error> {
     let entry = pick_entry(module, options)?;
@@ -48,7 +49,7 @@ pub fn lower(
         ))
     })?;
     refuse_float_controls(module, entry.function)?;
-    let mut lowerer = Lowerer::new(module, options);
+    let mut lowerer = Lowerer::new(module, info, options);
     let reachable = reachable_functions(module, function);
     let functions = reachable.functions;
     lowerer.reserve_code(&functions);
@@ -251,8 +252,12 @@ pub(crate) struct Lowerer<'m> {
     values: IdTable<Value>,
     /// The place each pointer id designates, by id.
     places: IdTable<Place>,
-    /// Per id: whether its result type is 64-bit (0 = not yet asked, 1 = no, 2 = yes).
-    wide_ids: Vec<u8>,
+    /// What validation found out about the module (result types by id).
+    info: &'m spv_validate::ModuleInfo,
+    /// Per type id: whether it is a 64-bit type (0 = not yet asked, 1 = no, 2 = yes).
+    wide_types: Vec<u8>,
+    /// Per type id: its register shape, once asked for (see [`Lowerer::shape_of`]).
+    shapes: Vec<Cell<Option<types::Shape>>>,
     resources: Resources,
     /// Element counts of the indexed temporary arrays `x0`, `x1`, ... declared so far.
     indexed_temps: Vec<u32>,
@@ -272,7 +277,11 @@ pub(crate) struct Lowerer<'m> {
 }
 
 impl<'m> Lowerer<'m> {
-    fn new(module: &'m Module, options: &'m Options) -> Lowerer<'m> {
+    fn new(
+        module: &'m Module,
+        info: &'m spv_validate::ModuleInfo,
+        options: &'m Options,
+    ) -> Lowerer<'m> {
         let bound = module.header().bound as usize;
         Lowerer {
             module,
@@ -280,7 +289,9 @@ impl<'m> Lowerer<'m> {
             regs: Registers::default(),
             values: IdTable::new(bound),
             places: IdTable::new(bound),
-            wide_ids: vec![0; bound],
+            info,
+            wide_types: vec![0; bound],
+            shapes: vec![Cell::new(None); bound],
             resources: Resources::default(),
             indexed_temps: Vec::new(),
             subroutines: Vec::new(),
@@ -424,7 +435,7 @@ impl<'m> Lowerer<'m> {
             }
             return Ok(Some(Value::aggregate(members)));
         }
-        let shape = types::shape_of(self.module, constant.ty())?;
+        let shape = self.shape_of(constant.ty())?;
         if shape.is_wide() {
             let mut elements = Vec::with_capacity(usize::from(shape.count));
             for element in 0..usize::from(shape.count) {
@@ -440,6 +451,22 @@ impl<'m> Lowerer<'m> {
             return Ok(Some(self.regs.scalar(words[0])));
         }
         Ok(Some(Value::in_reg(self.regs.literal(words), shape.count)))
+    }
+
+    /// The register shape of type `ty` ([`types::shape_of`]), remembered per type: loads,
+    /// stores and arithmetic ask it for every instruction, and a module has few types. Only
+    /// shapes are remembered; a type without one is looked at again (its error is reported
+    /// once anyway).
+    fn shape_of(&self, ty: Id) -> Result<types::Shape, Unsupported> {
+        let slot = self.shapes.get(ty.0 as usize);
+        if let Some(shape) = slot.and_then(Cell::get) {
+            return Ok(shape);
+        }
+        let shape = types::shape_of(self.module, ty)?;
+        if let Some(slot) = slot {
+            slot.set(Some(shape));
+        }
+        Ok(shape)
     }
 
     /// Element `element` of constant `id` as a 32-bit word, specialization applied.

@@ -409,7 +409,7 @@ impl Lowerer<'_> {
 
     /// The register shape of type `ty`, located at `inst`.
     pub(super) fn shape(&self, inst: SpvInst<'_>, ty: Id) -> Result<Shape, Error> {
-        types::shape_of(self.module, ty).map_err(|u| located(self.module, inst, u))
+        self.shape_of(ty).map_err(|u| located(self.module, inst, u))
     }
 
     /// The register shape of the result of `inst`.
@@ -431,8 +431,8 @@ impl Lowerer<'_> {
     /// The type of operand `n` of `inst` (an id operand).
     fn operand_type(&self, inst: SpvInst<'_>, n: usize) -> Result<Id, Error> {
         let id = self.operand_id(inst, n)?;
-        self.module
-            .result_type(id)
+        self.info
+            .value_type(id)
             .ok_or_else(|| self.unsupported(inst, format!("operand {id} without a type")))
     }
 
