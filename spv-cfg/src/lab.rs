@@ -538,7 +538,8 @@ impl Lowerer<'_> {
 
     /// Lowers the sequence `items` into a new region list.
     fn seq(&mut self, items: Vec<Lab>, tail: Tail) -> Result<(Vec<Region>, Pending), CfgError> {
-        let mut out = Vec::new();
+        // About one region per item (scopes add their bodies, jumps may vanish).
+        let mut out = Vec::with_capacity(items.len());
         let pending = self.seq_into(&mut items.into_iter(), tail, &mut out)?;
         Ok((out, pending))
     }

@@ -139,12 +139,12 @@ fn reachable_functions<'m>(module: &'m Module, entry: &'m Function) -> Reachable
                     *flag = true;
                 }
             }
-            if has_opcode(inst, spirv::Op::ArrayLength)
-                || has_opcode(inst, spirv::Op::ImageQuerySize)
-            {
+            // The opcode is read once and compared as a number (see `has_opcode`).
+            let op = u32::from(inst.raw_opcode());
+            if op == spirv::Op::ArrayLength as u32 || op == spirv::Op::ImageQuerySize as u32 {
                 reachable.queries_sizes = true;
             }
-            if !has_opcode(inst, spirv::Op::FunctionCall) {
+            if op != spirv::Op::FunctionCall as u32 {
                 continue;
             }
             let callee = inst
