@@ -13,6 +13,8 @@
 //! All UAV and LDS addresses are byte addresses (amd-il.md §0.8); constant buffers are read in
 //! 16-byte elements (amd-il.md §9 "Storage classes").
 
+use std::rc::Rc;
+
 use il_model::{CompSel, Control, Dst, DstComp, Inst, Opcode, Reg, RegType, Src};
 use spv_reader::{Id, Inst as SpvInst, Module, Type, spirv};
 
@@ -69,8 +71,9 @@ pub enum Place {
         whole_array: bool,
     },
     /// A struct or matrix variable held member by member (columns for a matrix); members are
-    /// chosen by constant indices.
-    Composite(Vec<Place>),
+    /// chosen by constant indices. Shared, since every access chain into the variable starts
+    /// from a copy of its place.
+    Composite(Rc<[Place]>),
     /// An image (storage images are typed UAVs, sampled images resources), or a sampler.
     Image(ImageRef),
     /// A read-only built-in input, already a value.
@@ -463,7 +466,7 @@ impl<'m> Lowerer<'m> {
                 let init = initial.as_ref().and_then(|parts| parts.get(n).copied());
                 places.push(self.new_private_place(inst, member, init)?);
             }
-            return Ok(Place::Composite(places));
+            return Ok(Place::Composite(places.into()));
         }
         let shape = self
             .shape_of(pointee)
@@ -689,7 +692,7 @@ impl<'m> Lowerer<'m> {
                     .get(member as usize)
                     .ok_or_else(|| missing("a member index past the struct"))?;
                 let member_offset = if space.explicit_layout() {
-                    types::member_offset(module, pointee, member)
+                    self.member_offset(pointee, member)
                 } else {
                     resources::natural_member_offset(module, pointee, member, &mut |id| {
                         self.constants.word(id, 0).ok()
@@ -717,7 +720,7 @@ impl<'m> Lowerer<'m> {
             Some(Type::Array { element, .. }) | Some(Type::RuntimeArray { element }) => {
                 let element = *element;
                 let stride = if space.explicit_layout() {
-                    types::array_stride(module, pointee)
+                    self.array_stride(pointee)
                 } else {
                     resources::natural_size(module, element, &mut |id| {
                         self.constants.word(id, 0).ok()
@@ -988,7 +991,7 @@ impl<'m> Lowerer<'m> {
             _ => return Ok(None),
         };
         let places: Vec<Place> = match place {
-            Place::Composite(members) => members.clone(),
+            Place::Composite(members) => members.to_vec(),
             Place::Indexed {
                 array,
                 shape,
@@ -1463,10 +1466,12 @@ impl<'m> Lowerer<'m> {
         let array_type = *members
             .get(*member as usize)
             .ok_or_else(|| unsupported("a member index past the struct"))?;
-        let member_offset = types::member_offset(module, pointee, *member)
+        let member_offset = self
+            .member_offset(pointee, *member)
             .ok_or_else(|| unsupported("a struct member without an Offset"))?
             .wrapping_add(offset.constant);
-        let stride = types::array_stride(module, array_type)
+        let stride = self
+            .array_stride(array_type)
             .filter(|s| *s > 0)
             .ok_or_else(|| unsupported("a runtime array without an ArrayStride"))?;
         let driver = self

@@ -22,6 +22,7 @@ mod wide;
 
 use std::cell::Cell;
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
 use il_model::{Inst, Opcode, Program, ShaderKind};
@@ -239,6 +240,11 @@ fn code_capacity(spirv_instructions: usize) -> usize {
         .min(MAX_CODE_RESERVATION)
 }
 
+/// The member number that stands for "the type itself" in [`Lowerer::layout_decorations`]
+/// keys (SPIR-V struct member numbers are far below it: a struct has at most as many members
+/// as a module has words).
+const NO_MEMBER: u32 = u32::MAX;
+
 /// How deeply constant structs and arrays may nest.
 const MAX_CONSTANT_NESTING: u32 = 64;
 
@@ -258,6 +264,10 @@ pub(crate) struct Lowerer<'m> {
     wide_types: Vec<u8>,
     /// Per type id: its register shape, once asked for (see [`Lowerer::shape_of`]).
     shapes: Vec<Cell<Option<types::Shape>>>,
+    /// Explicit-layout decorations read so far (see [`Lowerer::member_offset`]): the `Offset`
+    /// of (struct, member), and the `ArrayStride` of (array, [`NO_MEMBER`]). Looked up, never
+    /// iterated.
+    layout_decorations: HashMap<(u32, u32), Option<u32>, BuildHasherDefault<values::WordHasher>>,
     resources: Resources,
     /// Element counts of the indexed temporary arrays `x0`, `x1`, ... declared so far.
     indexed_temps: Vec<u32>,
@@ -292,6 +302,7 @@ impl<'m> Lowerer<'m> {
             info,
             wide_types: vec![0; bound],
             shapes: vec![Cell::new(None); bound],
+            layout_decorations: HashMap::default(),
             resources: Resources::default(),
             indexed_temps: Vec::new(),
             subroutines: Vec::new(),
@@ -467,6 +478,27 @@ impl<'m> Lowerer<'m> {
             slot.set(Some(shape));
         }
         Ok(shape)
+    }
+
+    /// The `Offset` decoration of member `member` of struct `ty` ([`types::member_offset`]),
+    /// remembered: every access chain into a buffer struct asks for it, and finding a
+    /// decoration searches the module's decoration table twice.
+    fn member_offset(&mut self, ty: Id, member: u32) -> Option<u32> {
+        let module = self.module;
+        *self
+            .layout_decorations
+            .entry((ty.0, member))
+            .or_insert_with(|| types::member_offset(module, ty, member))
+    }
+
+    /// The `ArrayStride` decoration of `ty` ([`types::array_stride`]), remembered like
+    /// [`Lowerer::member_offset`].
+    fn array_stride(&mut self, ty: Id) -> Option<u32> {
+        let module = self.module;
+        *self
+            .layout_decorations
+            .entry((ty.0, NO_MEMBER))
+            .or_insert_with(|| types::array_stride(module, ty))
     }
 
     /// Element `element` of constant `id` as a 32-bit word, specialization applied.
