@@ -290,7 +290,7 @@ impl<'m> Lowerer<'m> {
                 let (Some(result), Some(ty)) = (inst.result_id(), inst.result_type()) else {
                     continue;
                 };
-                let layout = types::layout_of(module, ty).map_err(|u| located(module, inst, u))?;
+                let layout = self.layout_of(ty).map_err(|u| located(module, inst, u))?;
                 let value = self.fresh_value(&layout);
                 self.set_value(result, value);
             }

@@ -480,6 +480,21 @@ impl<'m> Lowerer<'m> {
         Ok(shape)
     }
 
+    /// The register layout of `ty` ([`types::layout_of`]); a scalar or vector type is answered
+    /// from [`Lowerer::shape_of`] without building anything.
+    fn layout_of(&self, ty: Id) -> Result<types::Layout, Unsupported> {
+        match self.module.ty(ty) {
+            Some(
+                spv_reader::Type::Struct { .. }
+                | spv_reader::Type::Array { .. }
+                | spv_reader::Type::Matrix { .. }
+                | spv_reader::Type::RuntimeArray { .. },
+            ) => types::layout_of(self.module, ty),
+            // `layout_of` gives every other type the one-leaf layout of its shape.
+            _ => Ok(types::Layout::Vector(self.shape_of(ty)?)),
+        }
+    }
+
     /// The `Offset` decoration of member `member` of struct `ty` ([`types::member_offset`]),
     /// remembered: every access chain into a buffer struct asks for it, and finding a
     /// decoration searches the module's decoration table twice.

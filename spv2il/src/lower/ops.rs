@@ -425,7 +425,8 @@ impl Lowerer<'_> {
         let ty = inst
             .result_type()
             .ok_or_else(|| self.unsupported(inst, "an operation without a result type"))?;
-        types::layout_of(self.module, ty).map_err(|u| located(self.module, inst, u))
+        self.layout_of(ty)
+            .map_err(|u| located(self.module, inst, u))
     }
 
     /// The type of operand `n` of `inst` (an id operand).
@@ -448,6 +449,16 @@ impl Lowerer<'_> {
     pub(super) fn operand(&mut self, inst: SpvInst<'_>, n: usize) -> Result<Value, Error> {
         let id = self.operand_id(inst, n)?;
         self.operand_value(id, inst)
+    }
+
+    /// Operand `n` of `inst` as a source operand ([`Value::src`]); a lowered result is read in
+    /// place rather than copied out first.
+    fn operand_src(&mut self, inst: SpvInst<'_>, n: usize) -> Result<Src, Error> {
+        let id = self.operand_id(inst, n)?;
+        if let Some(value) = self.values.get(id) {
+            return Ok(value.src());
+        }
+        Ok(self.operand_value(id, inst)?.src())
     }
 
     /// The value of `id`: a lowered result or a constant. OpConstantNull and OpUndef of a
@@ -664,7 +675,7 @@ impl Lowerer<'_> {
         let count = self.result_shape(inst)?.count;
         let mut sources = Srcs::new();
         for n in 0..inst.operands().len() {
-            sources.push(self.operand(inst, n)?.src());
+            sources.push(self.operand_src(inst, n)?);
         }
         if mapping.swap {
             sources.reverse();
@@ -735,7 +746,10 @@ impl Lowerer<'_> {
             }
             Layout::Vector(shape) => {
                 // Vector constituents are concatenated (SPIR-V OpCompositeConstruct).
-                let elements: Vec<Value> = parts.iter().flat_map(Value::elements).collect();
+                let mut elements = Vec::with_capacity(usize::from(shape.count));
+                for part in &parts {
+                    elements.extend((0..part.width()).map(|i| part.extract(i)));
+                }
                 if elements.len() != usize::from(shape.count)
                     || parts.iter().any(Value::is_aggregate)
                 {
