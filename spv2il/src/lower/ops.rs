@@ -761,8 +761,13 @@ impl Lowerer<'_> {
     }
 
     fn lower_composite_extract(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let composite = self.operand(inst, 0)?;
+        let id = self.operand_id(inst, 0)?;
         let indices = inst.operands().get(1..).unwrap_or_default();
+        // A lowered composite is walked in place; only the selected part is copied.
+        if let Some(composite) = self.values.get(id) {
+            return self.extract_path(inst, composite, indices);
+        }
+        let composite = self.operand_value(id, inst)?;
         self.extract_path(inst, &composite, indices)
     }
 
@@ -773,19 +778,31 @@ impl Lowerer<'_> {
         composite: &Value,
         indices: &[u32],
     ) -> Result<Value, Error> {
-        let mut current = composite.clone();
-        for index in indices {
+        // Members are followed by reference, so only the selected part is copied.
+        let past_end = || self.unsupported(inst, "a composite index past the end");
+        let mut current = composite;
+        let mut rest = indices;
+        while let (true, Some((index, tail))) = (current.is_aggregate(), rest.split_first()) {
+            current = current.members.get(*index as usize).ok_or_else(past_end)?;
+            rest = tail;
+        }
+        let Some((index, tail)) = rest.split_first() else {
+            return Ok(current.clone());
+        };
+        // `current` is no aggregate here: the index picks an element.
+        let index = *index as usize;
+        if index >= current.width() {
+            return Err(past_end());
+        }
+        let mut current = current.extract(index);
+        for index in tail {
             let index = *index as usize;
             current = if current.is_aggregate() {
-                current
-                    .members
-                    .get(index)
-                    .cloned()
-                    .ok_or_else(|| self.unsupported(inst, "a composite index past the end"))?
+                current.members.get(index).cloned().ok_or_else(past_end)?
             } else if index < current.width() {
                 current.extract(index)
             } else {
-                return Err(self.unsupported(inst, "a composite index past the end"));
+                return Err(past_end());
             };
         }
         Ok(current)
