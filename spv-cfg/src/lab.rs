@@ -65,9 +65,87 @@ pub(crate) struct LabArm {
     pub(crate) body: Vec<Lab>,
 }
 
+/// How deeply [`scan_jumps`] recurses before it hands over to the iterative walks below:
+/// labeled forms are rarely nested more than a few levels, and the recursion needs no heap
+/// allocation, while the iterative walks keep very deep forms from exhausting the stack.
+const SCAN_RECURSION_LIMIT: u32 = 32;
+
+/// What [`scan_jumps`] found.
+enum Scan {
+    /// The walk finished without deciding.
+    Done,
+    /// The answer is decided (for [`single_plain_jump`]: no; for [`plain_jump_to_any`]: yes).
+    Decided,
+    /// The form nests deeper than [`SCAN_RECURSION_LIMIT`].
+    TooDeep,
+}
+
+/// The recursive walk behind [`single_plain_jump`] (`labels` = `[label]`, `count` set) and
+/// [`plain_jump_to_any`] (`count` = `None`, `Loop` and `Switch` bodies not entered).
+fn scan_jumps(
+    items: &[Lab],
+    labels: &[Label],
+    nested: bool,
+    count: &mut Option<usize>,
+    depth: u32,
+) -> Scan {
+    if depth > SCAN_RECURSION_LIMIT {
+        return Scan::TooDeep;
+    }
+    let inner = |body: &[Lab], nested: bool, count: &mut Option<usize>| {
+        scan_jumps(body, labels, nested, count, depth + 1)
+    };
+    for item in items {
+        let found = match item {
+            Lab::Br(l) if labels.contains(l) => match count {
+                // Counting jumps to one label: a nested one, or a second one, decides "no".
+                Some(plain) => {
+                    *plain += 1;
+                    if nested || *plain > 1 {
+                        return Scan::Decided;
+                    }
+                    Scan::Done
+                }
+                None => return Scan::Decided,
+            },
+            Lab::If(_, a, b) => match inner(a, nested, count) {
+                Scan::Done => inner(b, nested, count),
+                other => other,
+            },
+            Lab::Scope(_, body) => inner(body, nested, count),
+            Lab::Loop(_, body) if count.is_some() => inner(body, true, count),
+            Lab::Switch(_, arms) if count.is_some() => {
+                let mut found = Scan::Done;
+                for arm in arms {
+                    found = inner(&arm.body, true, count);
+                    if !matches!(found, Scan::Done) {
+                        break;
+                    }
+                }
+                found
+            }
+            _ => Scan::Done,
+        };
+        if !matches!(found, Scan::Done) {
+            return found;
+        }
+    }
+    Scan::Done
+}
+
 /// Whether `seq` contains exactly one `Br(label)` and it lies outside every `Loop` and
-/// `Switch` of `seq` (only inside `If` arms and `Scope`s). Iterative.
+/// `Switch` of `seq` (only inside `If` arms and `Scope`s).
 pub(crate) fn single_plain_jump(seq: &[Lab], label: Label) -> bool {
+    let mut count = Some(0);
+    match scan_jumps(seq, &[label], false, &mut count, 0) {
+        Scan::Done => count == Some(1),
+        Scan::Decided => false,
+        Scan::TooDeep => single_plain_jump_iterative(seq, label),
+    }
+}
+
+/// [`single_plain_jump`] for deeply nested forms. Iterative.
+fn single_plain_jump_iterative(seq: &[Lab], label: Label) -> bool {
     let mut plain = 0usize;
     let mut stack: Vec<(&[Lab], bool)> = vec![(seq, false)];
     while let Some((items, nested)) = stack.pop() {
@@ -93,8 +171,20 @@ pub(crate) fn single_plain_jump(seq: &[Lab], label: Label) -> bool {
     plain == 1
 }
 
-/// Whether `seq` jumps to one of `labels` from outside its loops and switches. Iterative.
+/// Whether `seq` jumps to one of `labels` from outside its loops and switches.
 pub(crate) fn plain_jump_to_any(seq: &[Lab], labels: &[Label]) -> bool {
+    if labels.is_empty() {
+        return false;
+    }
+    match scan_jumps(seq, labels, false, &mut None, 0) {
+        Scan::Done => false,
+        Scan::Decided => true,
+        Scan::TooDeep => plain_jump_to_any_iterative(seq, labels),
+    }
+}
+
+/// [`plain_jump_to_any`] for deeply nested forms. Iterative.
+fn plain_jump_to_any_iterative(seq: &[Lab], labels: &[Label]) -> bool {
     let mut stack: Vec<&[Lab]> = vec![seq];
     while let Some(items) = stack.pop() {
         for item in items {
@@ -154,11 +244,22 @@ enum Kind {
     Switch,
 }
 
+/// A tail (the labels reached by falling off the current position), as a node of the
+/// lowerer's tail tree: tails only ever grow by one label at a scope, so each is its parent
+/// plus a label, and sharing the parents saves copying a list for every construct.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Tail(u32);
+
+impl Tail {
+    /// The empty tail.
+    const EMPTY: Tail = Tail(u32::MAX);
+}
+
 struct Frame {
     kind: Kind,
     label: Label,
     /// The tail of the construct's own statement.
-    tail: Vec<Label>,
+    tail: Tail,
     /// Labels that left this loop/switch through the exit variable and a `break`.
     escapes: Vec<Label>,
 }
@@ -177,6 +278,8 @@ type Pending = Vec<Label>;
 
 struct Lowerer<'b> {
     frames: Vec<Frame>,
+    /// The tail tree: node `i` is the label `tails[i].0` added to the tail `tails[i].1`.
+    tails: Vec<(Label, Tail)>,
     exit: Var,
     exit_used: bool,
     depth: usize,
@@ -192,12 +295,13 @@ pub(crate) fn lower_exits(
 ) -> Result<(Vec<Region>, bool), CfgError> {
     let mut l = Lowerer {
         frames: Vec::new(),
+        tails: Vec::new(),
         exit,
         exit_used: false,
         depth: 0,
         budget,
     };
-    let (mut out, pending) = l.seq(body, &[])?;
+    let (mut out, pending) = l.seq(body, Tail::EMPTY)?;
     if !pending.is_empty() {
         return Err(CfgError::Internal(
             "exit pending at the end of the function",
@@ -273,17 +377,17 @@ fn union(mut a: Pending, b: Pending) -> Pending {
     a
 }
 
-/// An `If`, normalised: nothing when both arms are empty; arms swapped (condition negated) when
-/// only `then_` is empty.
-fn make_if(cond: Cond, then_: Vec<Region>, else_: Vec<Region>) -> Vec<Region> {
+/// Appends an `If`, normalised: nothing when both arms are empty; arms swapped (condition
+/// negated) when only `then_` is empty.
+fn push_if(out: &mut Vec<Region>, cond: Cond, then_: Vec<Region>, else_: Vec<Region>) {
     match (then_.is_empty(), else_.is_empty(), cond) {
-        (true, true, _) => Vec::new(),
-        (true, false, cond) => vec![Region::If {
+        (true, true, _) => {}
+        (true, false, cond) => out.push(Region::If {
             cond: cond.negated(),
             then_: else_,
             else_: then_,
-        }],
-        _ => vec![Region::If { cond, then_, else_ }],
+        }),
+        _ => out.push(Region::If { cond, then_, else_ }),
     }
 }
 
@@ -368,8 +472,31 @@ impl Lowerer<'_> {
         })
     }
 
-    fn classify(&self, l: Label, tail: &[Label]) -> Result<Jump, CfgError> {
-        if tail.contains(&l) {
+    /// The tail `tail` with `l` added.
+    fn tail_with(&mut self, tail: Tail, l: Label) -> Result<Tail, CfgError> {
+        let node = u32::try_from(self.tails.len())
+            .ok()
+            .filter(|&n| n != Tail::EMPTY.0)
+            .ok_or(CfgError::Internal("too many scopes"))?;
+        self.tails.push((l, tail));
+        Ok(Tail(node))
+    }
+
+    /// Whether `l` is in `tail`. Each node's parent was made before it (or is the empty tail),
+    /// so the walk ends.
+    fn in_tail(&self, tail: Tail, l: Label) -> bool {
+        let mut at = tail;
+        while let Some(&(label, parent)) = self.tails.get(at.0 as usize) {
+            if label == l {
+                return true;
+            }
+            at = parent;
+        }
+        false
+    }
+
+    fn classify(&self, l: Label, tail: Tail) -> Result<Jump, CfgError> {
+        if self.in_tail(tail, l) {
             return Ok(Jump::Free);
         }
         let j = self
@@ -390,7 +517,7 @@ impl Lowerer<'_> {
             }
             _ => match crossing.iter().rev().find(|f| f.kind != Kind::Scope) {
                 None => Jump::Local,
-                Some(b) if b.tail.contains(&l) => Jump::Break,
+                Some(b) if self.in_tail(b.tail, l) => Jump::Break,
                 Some(_) => Jump::Ladder,
             },
         })
@@ -409,17 +536,23 @@ impl Lowerer<'_> {
         Ok(())
     }
 
-    fn seq(&mut self, items: Vec<Lab>, tail: &[Label]) -> Result<(Vec<Region>, Pending), CfgError> {
-        self.seq_from(&mut items.into_iter(), tail)
+    /// Lowers the sequence `items` into a new region list.
+    fn seq(&mut self, items: Vec<Lab>, tail: Tail) -> Result<(Vec<Region>, Pending), CfgError> {
+        // About one region per item (scopes add their bodies, jumps may vanish).
+        let mut out = Vec::with_capacity(items.len());
+        let pending = self.seq_into(&mut items.into_iter(), tail, &mut out)?;
+        Ok((out, pending))
     }
 
-    fn seq_from(
+    /// Lowers the sequence `items` onto the end of `out`.
+    fn seq_into(
         &mut self,
         items: &mut dyn Items,
-        tail: &[Label],
-    ) -> Result<(Vec<Region>, Pending), CfgError> {
+        tail: Tail,
+        out: &mut Vec<Region>,
+    ) -> Result<Pending, CfgError> {
         self.enter()?;
-        let r = self.seq_inner(items, tail);
+        let r = self.seq_inner(items, tail, out);
         self.leave();
         r
     }
@@ -427,28 +560,19 @@ impl Lowerer<'_> {
     fn seq_inner(
         &mut self,
         items: &mut dyn Items,
-        tail: &[Label],
-    ) -> Result<(Vec<Region>, Pending), CfgError> {
-        let mut out = Vec::new();
+        tail: Tail,
+        out: &mut Vec<Region>,
+    ) -> Result<Pending, CfgError> {
         while let Some(item) = items.next_item() {
             self.budget.charge(1)?;
             if items.is_empty() {
-                let item = match leaf(item) {
-                    Ok(region) => {
-                        out.push(region);
-                        return Ok((out, Vec::new()));
-                    }
-                    Err(item) => item,
-                };
-                let (r, p) = self.stmt(item, tail)?;
-                out.extend(r);
-                return Ok((out, p));
+                return self.stmt(item, tail, out);
             }
-            if let Some(p) = self.followed(item, items, tail, &mut out)? {
-                return Ok((out, p));
+            if let Some(p) = self.followed(item, items, tail, out)? {
+                return Ok(p);
             }
         }
-        Ok((out, Vec::new()))
+        Ok(Vec::new())
     }
 
     /// Lowers `item`, which `rest` follows, into `out`. Returns `Some(pending)` when it also
@@ -457,7 +581,7 @@ impl Lowerer<'_> {
         &mut self,
         item: Lab,
         rest: &mut dyn Items,
-        tail: &[Label],
+        tail: Tail,
         out: &mut Vec<Region>,
     ) -> Result<Option<Pending>, CfgError> {
         // A leaf is one region that never leaves an exit pending; it is pushed directly.
@@ -473,19 +597,20 @@ impl Lowerer<'_> {
                 // The rest of the sequence continues the non-jumping arm; it is read from
                 // `rest` in place, never copied.
                 let (rj, pj) = self.seq(jump, tail)?;
-                let (ro, po) = self.seq_from(&mut Chain::new(other, rest), tail)?;
+                let mut ro = Vec::new();
+                let po = self.seq_into(&mut Chain::new(other, rest), tail, &mut ro)?;
                 let (then_, else_) = if jump_is_then { (rj, ro) } else { (ro, rj) };
-                out.extend(make_if(cond, then_, else_));
+                push_if(out, cond, then_, else_);
                 return Ok(Some(union(pj, po)));
             }
             Err(item) => item,
         };
-        let (r, p) = self.stmt(item, &[])?;
-        out.extend(r);
+        let p = self.stmt(item, Tail::EMPTY, out)?;
         if p.is_empty() {
             return Ok(None);
         }
-        let (guarded, rp) = self.seq_from(rest, tail)?;
+        let mut guarded = Vec::new();
+        let rp = self.seq_into(rest, tail, &mut guarded)?;
         if !guarded.is_empty() {
             out.push(Region::If {
                 cond: Cond::VarEq {
@@ -512,7 +637,7 @@ impl Lowerer<'_> {
         };
         let local = |s: &Self, arm: &[Lab]| -> Result<bool, CfgError> {
             match final_jump(arm) {
-                Some(l) => Ok(s.classify(l, &[])? == Jump::Local),
+                Some(l) => Ok(s.classify(l, Tail::EMPTY)? == Jump::Local),
                 None => Ok(false),
             }
         };
@@ -528,9 +653,14 @@ impl Lowerer<'_> {
     // The lowering recurses once per nesting level of the labeled form, so each construct
     // gets its own small function: one large `match` would give every level the stack frame
     // of all arms together (several KiB in debug builds).
-    fn stmt(&mut self, item: Lab, tail: &[Label]) -> Result<(Vec<Region>, Pending), CfgError> {
+    // Each construct appends its regions to `out` (the enclosing sequence) and returns the
+    // labels an exit may be pending for.
+    fn stmt(&mut self, item: Lab, tail: Tail, out: &mut Vec<Region>) -> Result<Pending, CfgError> {
         let item = match leaf(item) {
-            Ok(region) => return Ok((vec![region], Vec::new())),
+            Ok(region) => {
+                out.push(region);
+                return Ok(Vec::new());
+            }
             Err(item) => item,
         };
         match item {
@@ -540,23 +670,34 @@ impl Lowerer<'_> {
             | Lab::Return(_)
             | Lab::Kill(_)
             | Lab::Unreachable => Err(CfgError::Internal("a leaf that is not one")),
-            Lab::Br(l) => self.br(l, tail),
-            Lab::If(cond, a, b) => self.if_(cond, a, b, tail),
-            Lab::Scope(l, body) => self.scope(l, body, tail),
-            Lab::Loop(l, body) => self.loop_(l, body, tail),
-            Lab::Switch(selector, arms) => self.switch(selector, arms, tail),
+            Lab::Br(l) => self.br(l, tail, out),
+            Lab::If(cond, a, b) => self.if_(cond, a, b, tail, out),
+            Lab::Scope(l, body) => self.scope(l, body, tail, out),
+            Lab::Loop(l, body) => self.loop_(l, body, tail, out),
+            Lab::Switch(selector, arms) => self.switch(selector, arms, tail, out),
         }
     }
 
-    fn br(&mut self, l: Label, tail: &[Label]) -> Result<(Vec<Region>, Pending), CfgError> {
+    fn br(&mut self, l: Label, tail: Tail, out: &mut Vec<Region>) -> Result<Pending, CfgError> {
         Ok(match self.classify(l, tail)? {
-            Jump::Free => (Vec::new(), Vec::new()),
-            Jump::Continue => (vec![Region::Continue], Vec::new()),
-            Jump::Break => (vec![Region::Break], Vec::new()),
-            Jump::Local => (vec![self.set_exit(l)?], vec![l]),
+            Jump::Free => Vec::new(),
+            Jump::Continue => {
+                out.push(Region::Continue);
+                Vec::new()
+            }
+            Jump::Break => {
+                out.push(Region::Break);
+                Vec::new()
+            }
+            Jump::Local => {
+                out.push(self.set_exit(l)?);
+                vec![l]
+            }
             Jump::Ladder => {
                 self.record_escape(l)?;
-                (vec![self.set_exit(l)?, Region::Break], Vec::new())
+                out.push(self.set_exit(l)?);
+                out.push(Region::Break);
+                Vec::new()
             }
         })
     }
@@ -566,30 +707,33 @@ impl Lowerer<'_> {
         cond: Cond,
         a: Vec<Lab>,
         b: Vec<Lab>,
-        tail: &[Label],
-    ) -> Result<(Vec<Region>, Pending), CfgError> {
+        tail: Tail,
+        out: &mut Vec<Region>,
+    ) -> Result<Pending, CfgError> {
         let (ra, pa) = self.seq(a, tail)?;
         let (rb, pb) = self.seq(b, tail)?;
-        Ok((make_if(cond, ra, rb), union(pa, pb)))
+        push_if(out, cond, ra, rb);
+        Ok(union(pa, pb))
     }
 
+    /// A scope's body continues the enclosing sequence: its regions go straight into `out`.
     fn scope(
         &mut self,
         l: Label,
         body: Vec<Lab>,
-        tail: &[Label],
-    ) -> Result<(Vec<Region>, Pending), CfgError> {
+        tail: Tail,
+        out: &mut Vec<Region>,
+    ) -> Result<Pending, CfgError> {
+        let body_tail = self.tail_with(tail, l)?;
         self.frames.push(Frame {
             kind: Kind::Scope,
             label: l,
-            tail: tail.to_vec(),
+            tail,
             escapes: Vec::new(),
         });
-        let mut body_tail = tail.to_vec();
-        body_tail.push(l);
-        let res = self.seq(body, &body_tail);
+        let res = self.seq_into(&mut body.into_iter(), body_tail, out);
         self.frames.pop();
-        let (mut r, mut p) = res?;
+        let mut p = res?;
         if let Some(i) = p.iter().position(|&x| x == l) {
             p.remove(i);
             let reset = Region::SetVar {
@@ -598,9 +742,9 @@ impl Lowerer<'_> {
             };
             if p.is_empty() {
                 // Only 0 or `l` can be pending here, so an unconditional reset is exact.
-                r.push(reset);
+                out.push(reset);
             } else {
-                r.push(Region::If {
+                out.push(Region::If {
                     cond: Cond::VarEq {
                         var: self.exit,
                         value: Self::value(l)?,
@@ -610,64 +754,63 @@ impl Lowerer<'_> {
                 });
             }
         }
-        Ok((r, p))
+        Ok(p)
     }
 
     fn loop_(
         &mut self,
         l: Label,
         body: Vec<Lab>,
-        tail: &[Label],
-    ) -> Result<(Vec<Region>, Pending), CfgError> {
+        tail: Tail,
+        out: &mut Vec<Region>,
+    ) -> Result<Pending, CfgError> {
+        let body_tail = self.tail_with(Tail::EMPTY, l)?;
         self.frames.push(Frame {
             kind: Kind::Loop,
             label: l,
-            tail: tail.to_vec(),
+            tail,
             escapes: Vec::new(),
         });
-        let res = self.seq(body, &[l]);
+        let res = self.seq(body, body_tail);
         let frame = self.frames.pop();
         let (r, p) = res?;
         if !p.is_empty() {
             return Err(CfgError::Internal("exit pending at the end of a loop body"));
         }
-        let mut out = vec![Region::Loop { body: r }];
+        out.push(Region::Loop { body: r });
         let escapes = frame.map(|f| f.escapes).unwrap_or_default();
-        let p = self.ladder(escapes, tail, &mut out)?;
-        Ok((out, p))
+        self.ladder(escapes, tail, out)
     }
 
     fn switch(
         &mut self,
         selector: BlockIdx,
         arms: Vec<LabArm>,
-        tail: &[Label],
-    ) -> Result<(Vec<Region>, Pending), CfgError> {
+        tail: Tail,
+        out: &mut Vec<Region>,
+    ) -> Result<Pending, CfgError> {
         self.frames.push(Frame {
             kind: Kind::Switch,
             label: Label::MAX,
-            tail: tail.to_vec(),
+            tail,
             escapes: Vec::new(),
         });
         let res = self.arms(arms, tail);
         let frame = self.frames.pop();
         let arms = prune_break_arms(res?);
-        let mut out = if arms.is_empty() {
-            Vec::new()
-        } else {
-            vec![Region::Switch { selector, arms }]
-        };
+        if !arms.is_empty() {
+            out.push(Region::Switch { selector, arms });
+        }
         let escapes = frame.map(|f| f.escapes).unwrap_or_default();
-        let p = self.ladder(escapes, tail, &mut out)?;
-        Ok((out, p))
+        self.ladder(escapes, tail, out)
     }
 
-    fn arms(&mut self, arms: Vec<LabArm>, tail: &[Label]) -> Result<Vec<SwitchArm>, CfgError> {
+    fn arms(&mut self, arms: Vec<LabArm>, tail: Tail) -> Result<Vec<SwitchArm>, CfgError> {
         let count = arms.len();
         let mut out = Vec::with_capacity(count);
         for (i, arm) in arms.into_iter().enumerate() {
             // Falling off an arm enters the next one; only the last arm's end is the tail.
-            let arm_tail: &[Label] = if i + 1 == count { tail } else { &[] };
+            let arm_tail = if i + 1 == count { tail } else { Tail::EMPTY };
             let (body, p) = self.seq(arm.body, arm_tail)?;
             if !p.is_empty() {
                 return Err(CfgError::Internal("exit pending at the end of an arm"));
@@ -685,7 +828,7 @@ impl Lowerer<'_> {
     fn ladder(
         &mut self,
         escapes: Vec<Label>,
-        tail: &[Label],
+        tail: Tail,
         out: &mut Vec<Region>,
     ) -> Result<Pending, CfgError> {
         let mut kinds = Vec::with_capacity(escapes.len());

@@ -50,6 +50,22 @@ fn place_after(mut inner: Vec<Lab>, label: BlockIdx, mut code: Vec<Lab>) -> Vec<
 }
 
 /// Why the merge-driven walk stopped.
+/// The room a new labeled sequence starts with: most hold a block, a branch or two and a jump,
+/// and growing a vector from one element copies it twice before it reaches four.
+const SEQ_CAPACITY: usize = 4;
+
+/// An empty labeled sequence with room for [`SEQ_CAPACITY`] items.
+fn new_seq() -> Vec<Lab> {
+    Vec::with_capacity(SEQ_CAPACITY)
+}
+
+/// A labeled sequence starting with `first`, with room for more.
+fn seq_of(first: Lab) -> Vec<Lab> {
+    let mut seq = new_seq();
+    seq.push(first);
+    seq
+}
+
 pub(crate) enum Fail {
     /// The merges do not describe the CFG; fall back to the general structurizer.
     Unstructured(String),
@@ -326,7 +342,7 @@ impl MergeWalk<'_> {
         if c_new {
             self.push(c, CtxKind::Scope);
         }
-        let mut inner = vec![Lab::Block(h)];
+        let mut inner = seq_of(Lab::Block(h));
         let r = self.terminator(h, &mut inner).and_then(|next| match next {
             Some(t) => self.emit(t, &mut inner),
             None => Ok(()),
@@ -336,7 +352,7 @@ impl MergeWalk<'_> {
         }
         let r = match r {
             Ok(()) if c_new => {
-                let mut body = vec![Lab::Scope(c.0, inner)];
+                let mut body = seq_of(Lab::Scope(c.0, inner));
                 self.emit(c, &mut body).map(|()| body)
             }
             Ok(()) => Ok(inner),
@@ -368,20 +384,21 @@ impl MergeWalk<'_> {
             return self.terminator(x, out);
         }
         self.push(m, CtxKind::Scope);
-        let mut inner = vec![Lab::Block(x)];
+        let mut inner = seq_of(Lab::Block(x));
         let r = self.terminator(x, &mut inner).and_then(|next| match next {
             Some(t) => self.emit(t, &mut inner),
             None => Ok(()),
         });
         self.pop_ctx();
         r?;
-        let skipped = self.local_scope_labels(m);
-        if single_plain_jump(&inner, m.0) && plain_jump_to_any(&inner, &skipped) {
+        // The enclosing labels are only gathered when the merge is reached from one place.
+        if single_plain_jump(&inner, m.0) && plain_jump_to_any(&inner, &self.local_scope_labels(m))
+        {
             // Some path jumps past the merge block's code to an enclosing label (`if (c) {
             // ..; continue; } merge-code`): that would take an exit flag, but since only one
             // place reaches the merge, its code (and everything after it) can run there
             // instead; see `place_after`.
-            let mut code = Vec::new();
+            let mut code = new_seq();
             self.emit(m, &mut code)?;
             out.extend(place_after(inner, m, code));
             return Ok(None);
@@ -412,7 +429,7 @@ impl MergeWalk<'_> {
                     // arm's code continues the sequence.
                     let (jump_to, value, other) =
                         if t_label { (t, true, f) } else { (f, false, t) };
-                    let mut arm = Vec::new();
+                    let mut arm = new_seq();
                     self.jump(x, jump_to, &mut arm)?;
                     out.push(Lab::If(cond(value), arm, Vec::new()));
                     return self.jump(x, other, out);
@@ -425,7 +442,7 @@ impl MergeWalk<'_> {
                 };
                 for (arm, value, other) in [(t, true, f), (f, false, t)] {
                     if exits(arm) && !exits(other) || (arm == t && exits(t) && exits(f)) {
-                        let mut then_ = Vec::new();
+                        let mut then_ = new_seq();
                         if let Some(next) = self.jump(x, arm, &mut then_)? {
                             self.emit(next, &mut then_)?;
                         }
@@ -433,11 +450,11 @@ impl MergeWalk<'_> {
                         return self.jump(x, other, out);
                     }
                 }
-                let mut then_ = Vec::new();
+                let mut then_ = new_seq();
                 if let Some(next) = self.jump(x, t, &mut then_)? {
                     self.emit(next, &mut then_)?;
                 }
-                let mut else_ = Vec::new();
+                let mut else_ = new_seq();
                 if let Some(next) = self.jump(x, f, &mut else_)? {
                     self.emit(next, &mut else_)?;
                 }
@@ -507,7 +524,7 @@ impl MergeWalk<'_> {
         for (i, &target) in case_targets.iter().enumerate() {
             self.ctx[base + i].active = false;
             self.falls_into[sw] = None;
-            let mut body = Vec::new();
+            let mut body = new_seq();
             result = self.emit(target, &mut body);
             self.ctx[base + i].active = true;
             if result.is_err() {

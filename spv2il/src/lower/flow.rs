@@ -286,14 +286,11 @@ impl<'m> Lowerer<'m> {
     fn assign_phi_registers(&mut self, function: &Function) -> Result<(), Error> {
         let module = self.module;
         for block in &function.blocks {
-            for inst in module.instructions_in(block.body()) {
-                if !has_opcode(inst, spirv::Op::Phi) {
-                    continue;
-                }
+            for inst in phis(module, block) {
                 let (Some(result), Some(ty)) = (inst.result_id(), inst.result_type()) else {
                     continue;
                 };
-                let layout = types::layout_of(module, ty).map_err(|u| located(module, inst, u))?;
+                let layout = self.layout_of(ty).map_err(|u| located(module, inst, u))?;
                 let value = self.fresh_value(&layout);
                 self.set_value(result, value);
             }
@@ -494,10 +491,7 @@ impl<'m> Lowerer<'m> {
         let mut copies: Vec<(Value, Value)> = Vec::new();
         // Leaf lists of one phi at a time, reused across the phis of the edge.
         let (mut destinations, mut sources) = (Vec::new(), Vec::new());
-        for inst in module.instructions_in(to_block.body()) {
-            if !has_opcode(inst, spirv::Op::Phi) {
-                continue;
-            }
+        for inst in phis(module, &to_block) {
             let Some(result) = inst.result_id() else {
                 continue;
             };
@@ -633,6 +627,22 @@ fn leaves(value: &Value, out: &mut Vec<Value>) {
     } else {
         out.extend(value.parts().iter().cloned());
     }
+}
+
+/// The `OpPhi` instructions of `block`. Validation put them before every other instruction of
+/// the block except OpLine / OpNoLine (SPIR-V §2.4, V-LAY-8), so only that prefix is read.
+fn phis<'m>(
+    module: &'m spv_reader::Module,
+    block: &spv_reader::Block,
+) -> impl Iterator<Item = SpvInst<'m>> + 'm {
+    module
+        .instructions_in(block.body())
+        .take_while(|inst| {
+            has_opcode(*inst, spirv::Op::Phi)
+                || has_opcode(*inst, spirv::Op::Line)
+                || has_opcode(*inst, spirv::Op::NoLine)
+        })
+        .filter(|inst| has_opcode(*inst, spirv::Op::Phi))
 }
 
 /// How deeply calls may nest when they are inlined. SPIR-V forbids recursion (SPIR-V §2.16.1),

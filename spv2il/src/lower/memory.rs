@@ -13,6 +13,8 @@
 //! All UAV and LDS addresses are byte addresses (amd-il.md §0.8); constant buffers are read in
 //! 16-byte elements (amd-il.md §9 "Storage classes").
 
+use std::rc::Rc;
+
 use il_model::{CompSel, Control, Dst, DstComp, Inst, Opcode, Reg, RegType, Src};
 use spv_reader::{Id, Inst as SpvInst, Module, Type, spirv};
 
@@ -69,8 +71,9 @@ pub enum Place {
         whole_array: bool,
     },
     /// A struct or matrix variable held member by member (columns for a matrix); members are
-    /// chosen by constant indices.
-    Composite(Vec<Place>),
+    /// chosen by constant indices. Shared, since every access chain into the variable starts
+    /// from a copy of its place.
+    Composite(Rc<[Place]>),
     /// An image (storage images are typed UAVs, sampled images resources), or a sampler.
     Image(ImageRef),
     /// A read-only built-in input, already a value.
@@ -268,13 +271,11 @@ impl<'m> Lowerer<'m> {
     /// The place a pointer id designates: a lowered access chain or local variable, or a global
     /// variable seen for the first time.
     pub(super) fn place(&mut self, id: Id, at: SpvInst<'_>) -> Result<Place, Error> {
-        if let Some(Some(place)) = self.places.get(id.0 as usize) {
+        if let Some(place) = self.places.get(id) {
             return Ok(place.clone());
         }
         let place = self.global_place(id, at)?;
-        if let Some(slot) = self.places.get_mut(id.0 as usize) {
-            *slot = Some(place.clone());
-        }
+        self.places.set(id, place.clone());
         Ok(place)
     }
 
@@ -389,7 +390,9 @@ impl<'m> Lowerer<'m> {
         let module = self.module;
         if let Some(Type::Array { element, length }) = module.ty(pointee) {
             let (element, length) = (*element, *length);
-            let shape = types::shape_of(module, element).map_err(|u| located(module, inst, u))?;
+            let shape = self
+                .shape_of(element)
+                .map_err(|u| located(module, inst, u))?;
             if shape.dwords() > 4 {
                 return Err(Unsupported::at(
                     module,
@@ -463,9 +466,11 @@ impl<'m> Lowerer<'m> {
                 let init = initial.as_ref().and_then(|parts| parts.get(n).copied());
                 places.push(self.new_private_place(inst, member, init)?);
             }
-            return Ok(Place::Composite(places));
+            return Ok(Place::Composite(places.into()));
         }
-        let shape = types::shape_of(module, pointee).map_err(|u| located(module, inst, u))?;
+        let shape = self
+            .shape_of(pointee)
+            .map_err(|u| located(module, inst, u))?;
         let reg = self.regs.temp();
         if shape.dwords() > 4 {
             // A 64-bit vector of three or four elements: elements 2 and 3 in the next register
@@ -490,9 +495,7 @@ impl<'m> Lowerer<'m> {
     }
 
     pub(super) fn set_place(&mut self, id: Id, place: Place) {
-        if let Some(slot) = self.places.get_mut(id.0 as usize) {
-            *slot = Some(place);
-        }
+        self.places.set(id, place);
     }
 
     /// `OpAccessChain` / `OpInBoundsAccessChain`: walks the indices through the pointee type.
@@ -689,7 +692,7 @@ impl<'m> Lowerer<'m> {
                     .get(member as usize)
                     .ok_or_else(|| missing("a member index past the struct"))?;
                 let member_offset = if space.explicit_layout() {
-                    types::member_offset(module, pointee, member)
+                    self.member_offset(pointee, member)
                 } else {
                     resources::natural_member_offset(module, pointee, member, &mut |id| {
                         self.constants.word(id, 0).ok()
@@ -717,7 +720,7 @@ impl<'m> Lowerer<'m> {
             Some(Type::Array { element, .. }) | Some(Type::RuntimeArray { element }) => {
                 let element = *element;
                 let stride = if space.explicit_layout() {
-                    types::array_stride(module, pointee)
+                    self.array_stride(pointee)
                 } else {
                     resources::natural_size(module, element, &mut |id| {
                         self.constants.word(id, 0).ok()
@@ -881,7 +884,7 @@ impl<'m> Lowerer<'m> {
             }
             return Ok(Value::aggregate(members));
         }
-        let shape = types::shape_of(module, ty).map_err(|u| located(module, inst, u))?;
+        let shape = self.shape_of(ty).map_err(|u| located(module, inst, u))?;
         Ok(match place {
             Place::Image(_) => {
                 return Err(
@@ -988,7 +991,7 @@ impl<'m> Lowerer<'m> {
             _ => return Ok(None),
         };
         let places: Vec<Place> = match place {
-            Place::Composite(members) => members.clone(),
+            Place::Composite(members) => members.to_vec(),
             Place::Indexed {
                 array,
                 shape,
@@ -1167,8 +1170,9 @@ impl<'m> Lowerer<'m> {
         };
         let value = self.value(Id(*object), inst)?;
         let place = self.place(Id(*pointer), inst)?;
-        let ty = module
-            .result_type(Id(*object))
+        let ty = self
+            .info
+            .value_type(Id(*object))
             .ok_or_else(|| Unsupported::at(module, inst.index(), "a store of an untyped value"))?;
         self.store_place(inst, place, ty, &value, 0)
     }
@@ -1462,10 +1466,12 @@ impl<'m> Lowerer<'m> {
         let array_type = *members
             .get(*member as usize)
             .ok_or_else(|| unsupported("a member index past the struct"))?;
-        let member_offset = types::member_offset(module, pointee, *member)
+        let member_offset = self
+            .member_offset(pointee, *member)
             .ok_or_else(|| unsupported("a struct member without an Offset"))?
             .wrapping_add(offset.constant);
-        let stride = types::array_stride(module, array_type)
+        let stride = self
+            .array_stride(array_type)
             .filter(|s| *s > 0)
             .ok_or_else(|| unsupported("a runtime array without an ArrayStride"))?;
         let driver = self

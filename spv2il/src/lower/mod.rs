@@ -10,6 +10,7 @@
 mod double;
 mod flow;
 mod glsl;
+mod id_table;
 mod images;
 mod memory;
 mod ops;
@@ -19,7 +20,9 @@ mod types;
 mod values;
 mod wide;
 
+use std::cell::Cell;
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
 use il_model::{Inst, Opcode, Program, ShaderKind};
@@ -28,6 +31,7 @@ use spv_reader::{Function, Id, Inst as SpvInst, Module, spirv};
 use crate::Options;
 use crate::error::{Error, Unsupported};
 use crate::reflect::Reflection;
+use id_table::IdTable;
 use memory::Place;
 use resources::Resources;
 use values::{Registers, Value};
@@ -35,7 +39,7 @@ use values::{Registers, Value};
 /// Lowers the entry point `options.entry` (or the only GLCompute one) of `module`.
 pub fn lower(
     module: &Module,
-    _info: &spv_validate::ModuleInfo,
+    info: &spv_validate::ModuleInfo,
     options: &Options,
 ) -> Result<(Program, Reflection), Error> {
     let entry = pick_entry(module, options)?;
@@ -46,7 +50,7 @@ pub fn lower(
         ))
     })?;
     refuse_float_controls(module, entry.function)?;
-    let mut lowerer = Lowerer::new(module, options);
+    let mut lowerer = Lowerer::new(module, info, options);
     let reachable = reachable_functions(module, function);
     let functions = reachable.functions;
     lowerer.reserve_code(&functions);
@@ -136,12 +140,12 @@ fn reachable_functions<'m>(module: &'m Module, entry: &'m Function) -> Reachable
                     *flag = true;
                 }
             }
-            if has_opcode(inst, spirv::Op::ArrayLength)
-                || has_opcode(inst, spirv::Op::ImageQuerySize)
-            {
+            // The opcode is read once and compared as a number (see `has_opcode`).
+            let op = u32::from(inst.raw_opcode());
+            if op == spirv::Op::ArrayLength as u32 || op == spirv::Op::ImageQuerySize as u32 {
                 reachable.queries_sizes = true;
             }
-            if !has_opcode(inst, spirv::Op::FunctionCall) {
+            if op != spirv::Op::FunctionCall as u32 {
                 continue;
             }
             let callee = inst
@@ -236,6 +240,11 @@ fn code_capacity(spirv_instructions: usize) -> usize {
         .min(MAX_CODE_RESERVATION)
 }
 
+/// The member number that stands for "the type itself" in [`Lowerer::layout_decorations`]
+/// keys (SPIR-V struct member numbers are far below it: a struct has at most as many members
+/// as a module has words).
+const NO_MEMBER: u32 = u32::MAX;
+
 /// How deeply constant structs and arrays may nest.
 const MAX_CONSTANT_NESTING: u32 = 64;
 
@@ -246,9 +255,19 @@ pub(crate) struct Lowerer<'m> {
     options: &'m Options,
     regs: Registers,
     /// The value of each SSA id that has been lowered, by id.
-    values: Vec<Option<Value>>,
+    values: IdTable<Value>,
     /// The place each pointer id designates, by id.
-    places: Vec<Option<Place>>,
+    places: IdTable<Place>,
+    /// What validation found out about the module (result types by id).
+    info: &'m spv_validate::ModuleInfo,
+    /// Per type id: whether it is a 64-bit type (0 = not yet asked, 1 = no, 2 = yes).
+    wide_types: Vec<u8>,
+    /// Per type id: its register shape, once asked for (see [`Lowerer::shape_of`]).
+    shapes: Vec<Cell<Option<types::Shape>>>,
+    /// Explicit-layout decorations read so far (see [`Lowerer::member_offset`]): the `Offset`
+    /// of (struct, member), and the `ArrayStride` of (array, [`NO_MEMBER`]). Looked up, never
+    /// iterated.
+    layout_decorations: HashMap<(u32, u32), Option<u32>, BuildHasherDefault<values::WordHasher>>,
     resources: Resources,
     /// Element counts of the indexed temporary arrays `x0`, `x1`, ... declared so far.
     indexed_temps: Vec<u32>,
@@ -268,14 +287,22 @@ pub(crate) struct Lowerer<'m> {
 }
 
 impl<'m> Lowerer<'m> {
-    fn new(module: &'m Module, options: &'m Options) -> Lowerer<'m> {
+    fn new(
+        module: &'m Module,
+        info: &'m spv_validate::ModuleInfo,
+        options: &'m Options,
+    ) -> Lowerer<'m> {
         let bound = module.header().bound as usize;
         Lowerer {
             module,
             options,
             regs: Registers::default(),
-            values: vec![None; bound],
-            places: vec![None; bound],
+            values: IdTable::new(bound),
+            places: IdTable::new(bound),
+            info,
+            wide_types: vec![0; bound],
+            shapes: vec![Cell::new(None); bound],
+            layout_decorations: HashMap::default(),
             resources: Resources::default(),
             indexed_temps: Vec::new(),
             subroutines: Vec::new(),
@@ -344,7 +371,7 @@ impl<'m> Lowerer<'m> {
         Ok(())
     }
 
-    /// Reserves room for the code of `functions` up front: the corpus emits at most about two IL
+    /// Reserves room for the code (and the values) of `functions` up front: the corpus emits at most about two IL
     /// instructions per SPIR-V instruction of a function, and an IL instruction is a few hundred
     /// bytes, so growing the vector by doubling would copy the code several times. The
     /// reservation is capped so that a huge module does not reserve memory it may not use.
@@ -354,6 +381,10 @@ impl<'m> Lowerer<'m> {
             .map(|f| f.end.0.saturating_sub(f.def.0) as usize)
             .sum();
         self.code.reserve(code_capacity(spirv_instructions));
+        // At most one value per instruction of the functions, plus the constants they use;
+        // the same bound as the code keeps a huge module from reserving memory it may not use.
+        self.values
+            .reserve(spirv_instructions.min(MAX_CODE_RESERVATION));
     }
 
     /// A new indexed temporary array of `length` elements; returns its number.
@@ -369,13 +400,11 @@ impl<'m> Lowerer<'m> {
 
     /// The value of `id`: a lowered result, or a constant turned into a literal.
     fn value(&mut self, id: Id, at: SpvInst<'_>) -> Result<Value, Error> {
-        if let Some(Some(value)) = self.values.get(id.0 as usize) {
+        if let Some(value) = self.values.get(id) {
             return Ok(value.clone());
         }
         if let Some(value) = self.constant_value(id)? {
-            if let Some(slot) = self.values.get_mut(id.0 as usize) {
-                *slot = Some(value.clone());
-            }
+            self.values.set(id, value.clone());
             return Ok(value);
         }
         Err(Unsupported::at(
@@ -388,9 +417,7 @@ impl<'m> Lowerer<'m> {
 
     /// Records the value of result `id`.
     fn set_value(&mut self, id: Id, value: Value) {
-        if let Some(slot) = self.values.get_mut(id.0 as usize) {
-            *slot = Some(value);
-        }
+        self.values.set(id, value);
     }
 
     /// A literal for a scalar or vector constant, `None` when `id` is no constant.
@@ -419,7 +446,7 @@ impl<'m> Lowerer<'m> {
             }
             return Ok(Some(Value::aggregate(members)));
         }
-        let shape = types::shape_of(self.module, constant.ty())?;
+        let shape = self.shape_of(constant.ty())?;
         if shape.is_wide() {
             let mut elements = Vec::with_capacity(usize::from(shape.count));
             for element in 0..usize::from(shape.count) {
@@ -435,6 +462,58 @@ impl<'m> Lowerer<'m> {
             return Ok(Some(self.regs.scalar(words[0])));
         }
         Ok(Some(Value::in_reg(self.regs.literal(words), shape.count)))
+    }
+
+    /// The register shape of type `ty` ([`types::shape_of`]), remembered per type: loads,
+    /// stores and arithmetic ask it for every instruction, and a module has few types. Only
+    /// shapes are remembered; a type without one is looked at again (its error is reported
+    /// once anyway).
+    fn shape_of(&self, ty: Id) -> Result<types::Shape, Unsupported> {
+        let slot = self.shapes.get(ty.0 as usize);
+        if let Some(shape) = slot.and_then(Cell::get) {
+            return Ok(shape);
+        }
+        let shape = types::shape_of(self.module, ty)?;
+        if let Some(slot) = slot {
+            slot.set(Some(shape));
+        }
+        Ok(shape)
+    }
+
+    /// The register layout of `ty` ([`types::layout_of`]); a scalar or vector type is answered
+    /// from [`Lowerer::shape_of`] without building anything.
+    fn layout_of(&self, ty: Id) -> Result<types::Layout, Unsupported> {
+        match self.module.ty(ty) {
+            Some(
+                spv_reader::Type::Struct { .. }
+                | spv_reader::Type::Array { .. }
+                | spv_reader::Type::Matrix { .. }
+                | spv_reader::Type::RuntimeArray { .. },
+            ) => types::layout_of(self.module, ty),
+            // `layout_of` gives every other type the one-leaf layout of its shape.
+            _ => Ok(types::Layout::Vector(self.shape_of(ty)?)),
+        }
+    }
+
+    /// The `Offset` decoration of member `member` of struct `ty` ([`types::member_offset`]),
+    /// remembered: every access chain into a buffer struct asks for it, and finding a
+    /// decoration searches the module's decoration table twice.
+    fn member_offset(&mut self, ty: Id, member: u32) -> Option<u32> {
+        let module = self.module;
+        *self
+            .layout_decorations
+            .entry((ty.0, member))
+            .or_insert_with(|| types::member_offset(module, ty, member))
+    }
+
+    /// The `ArrayStride` decoration of `ty` ([`types::array_stride`]), remembered like
+    /// [`Lowerer::member_offset`].
+    fn array_stride(&mut self, ty: Id) -> Option<u32> {
+        let module = self.module;
+        *self
+            .layout_decorations
+            .entry((ty.0, NO_MEMBER))
+            .or_insert_with(|| types::array_stride(module, ty))
     }
 
     /// Element `element` of constant `id` as a 32-bit word, specialization applied.
@@ -503,8 +582,6 @@ impl<'m> Lowerer<'m> {
     /// The finished program: declarations first, then the code, then `end`.
     fn assemble(self, workgroup_size: [u32; 3]) -> Program {
         let mut program = Program::new(ShaderKind::Compute);
-        // The declarations go in front of the code; splicing them into the code vector moves the
-        // code once within its own buffer instead of copying it into a new one.
         let mut header = Vec::new();
         // A program with double instructions says so, as DX11 shaders do with the same flag; the
         // guide marks it "currently not used" (the compiler checks the hardware itself), so it
@@ -525,25 +602,35 @@ impl<'m> Lowerer<'m> {
             let reg = il_model::Reg::new(il_model::RegType::ITemp, array).at(*length);
             header.push(Inst::new(Opcode::DclIndexedTempArray).src(il_model::Src::new(reg)));
         }
-        let mut code = self.code;
-        code.splice(0..0, header);
-        program.body = code;
-        if program.body.last().map(|i| i.op) != Some(Opcode::RetDyn) {
-            program.push(Inst::new(Opcode::RetDyn));
+        // The declarations go in front of the code: splicing them into the code vector moves
+        // the code once within its own buffer (an overlapping move, done in wide steps) instead
+        // of copying it into a new one. Room for everything that follows is reserved first, so
+        // the vector does not grow again; subroutine bodies are moved in one instruction at a
+        // time, which is as cheap as one bulk copy and avoids the byte-wise `rep movsb` copy a
+        // large bulk move takes.
+        let mut subroutines = self.subroutines;
+        let subroutine_len: usize = subroutines.iter().map(|s| s.body.len() + 3).sum();
+        let mut body = self.code;
+        body.reserve(header.len() + subroutine_len + 3);
+        body.splice(0..0, header);
+        if body.last().map(|i| i.op) != Some(Opcode::RetDyn) {
+            body.push(Inst::new(Opcode::RetDyn));
         }
         // Subroutines follow `endmain` (AMD IL guide §4.1); each ends with `ret`, the lexical end
         // of a subroutine, then `endfunc`.
-        if !self.subroutines.is_empty() {
-            program.push(Inst::new(Opcode::Endmain));
-            let mut subroutines = self.subroutines;
+        if !subroutines.is_empty() {
+            body.push(Inst::new(Opcode::Endmain));
             subroutines.sort_by_key(|s| s.label);
             for subroutine in subroutines {
-                program.push(Inst::new(Opcode::Func).extra(&[subroutine.label]));
-                program.body.extend(subroutine.body);
-                program.push(Inst::new(Opcode::Ret));
-                program.push(Inst::new(Opcode::Endfunc));
+                body.push(Inst::new(Opcode::Func).extra(&[subroutine.label]));
+                for inst in subroutine.body {
+                    body.push(inst);
+                }
+                body.push(Inst::new(Opcode::Ret));
+                body.push(Inst::new(Opcode::Endfunc));
             }
         }
+        program.body = body;
         program.push(Inst::new(Opcode::End));
         program
     }

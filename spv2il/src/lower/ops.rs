@@ -409,7 +409,7 @@ impl Lowerer<'_> {
 
     /// The register shape of type `ty`, located at `inst`.
     pub(super) fn shape(&self, inst: SpvInst<'_>, ty: Id) -> Result<Shape, Error> {
-        types::shape_of(self.module, ty).map_err(|u| located(self.module, inst, u))
+        self.shape_of(ty).map_err(|u| located(self.module, inst, u))
     }
 
     /// The register shape of the result of `inst`.
@@ -425,14 +425,15 @@ impl Lowerer<'_> {
         let ty = inst
             .result_type()
             .ok_or_else(|| self.unsupported(inst, "an operation without a result type"))?;
-        types::layout_of(self.module, ty).map_err(|u| located(self.module, inst, u))
+        self.layout_of(ty)
+            .map_err(|u| located(self.module, inst, u))
     }
 
     /// The type of operand `n` of `inst` (an id operand).
     fn operand_type(&self, inst: SpvInst<'_>, n: usize) -> Result<Id, Error> {
         let id = self.operand_id(inst, n)?;
-        self.module
-            .result_type(id)
+        self.info
+            .value_type(id)
             .ok_or_else(|| self.unsupported(inst, format!("operand {id} without a type")))
     }
 
@@ -450,11 +451,21 @@ impl Lowerer<'_> {
         self.operand_value(id, inst)
     }
 
+    /// Operand `n` of `inst` as a source operand ([`Value::src`]); a lowered result is read in
+    /// place rather than copied out first.
+    fn operand_src(&mut self, inst: SpvInst<'_>, n: usize) -> Result<Src, Error> {
+        let id = self.operand_id(inst, n)?;
+        if let Some(value) = self.values.get(id) {
+            return Ok(value.src());
+        }
+        Ok(self.operand_value(id, inst)?.src())
+    }
+
     /// The value of `id`: a lowered result or a constant. OpConstantNull and OpUndef of a
     /// struct, array or matrix type become aggregates of zeros here; every other constant is
     /// the module-level lowering's.
     pub(super) fn operand_value(&mut self, id: Id, at: SpvInst<'_>) -> Result<Value, Error> {
-        if let Some(Some(value)) = self.values.get(id.0 as usize) {
+        if let Some(value) = self.values.get(id) {
             return Ok(value.clone());
         }
         let module = self.module;
@@ -664,7 +675,7 @@ impl Lowerer<'_> {
         let count = self.result_shape(inst)?.count;
         let mut sources = Srcs::new();
         for n in 0..inst.operands().len() {
-            sources.push(self.operand(inst, n)?.src());
+            sources.push(self.operand_src(inst, n)?);
         }
         if mapping.swap {
             sources.reverse();
@@ -735,7 +746,10 @@ impl Lowerer<'_> {
             }
             Layout::Vector(shape) => {
                 // Vector constituents are concatenated (SPIR-V OpCompositeConstruct).
-                let elements: Vec<Value> = parts.iter().flat_map(Value::elements).collect();
+                let mut elements = Vec::with_capacity(usize::from(shape.count));
+                for part in &parts {
+                    elements.extend((0..part.width()).map(|i| part.extract(i)));
+                }
                 if elements.len() != usize::from(shape.count)
                     || parts.iter().any(Value::is_aggregate)
                 {
@@ -747,8 +761,13 @@ impl Lowerer<'_> {
     }
 
     fn lower_composite_extract(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let composite = self.operand(inst, 0)?;
+        let id = self.operand_id(inst, 0)?;
         let indices = inst.operands().get(1..).unwrap_or_default();
+        // A lowered composite is walked in place; only the selected part is copied.
+        if let Some(composite) = self.values.get(id) {
+            return self.extract_path(inst, composite, indices);
+        }
+        let composite = self.operand_value(id, inst)?;
         self.extract_path(inst, &composite, indices)
     }
 
@@ -759,19 +778,31 @@ impl Lowerer<'_> {
         composite: &Value,
         indices: &[u32],
     ) -> Result<Value, Error> {
-        let mut current = composite.clone();
-        for index in indices {
+        // Members are followed by reference, so only the selected part is copied.
+        let past_end = || self.unsupported(inst, "a composite index past the end");
+        let mut current = composite;
+        let mut rest = indices;
+        while let (true, Some((index, tail))) = (current.is_aggregate(), rest.split_first()) {
+            current = current.members.get(*index as usize).ok_or_else(past_end)?;
+            rest = tail;
+        }
+        let Some((index, tail)) = rest.split_first() else {
+            return Ok(current.clone());
+        };
+        // `current` is no aggregate here: the index picks an element.
+        let index = *index as usize;
+        if index >= current.width() {
+            return Err(past_end());
+        }
+        let mut current = current.extract(index);
+        for index in tail {
             let index = *index as usize;
             current = if current.is_aggregate() {
-                current
-                    .members
-                    .get(index)
-                    .cloned()
-                    .ok_or_else(|| self.unsupported(inst, "a composite index past the end"))?
+                current.members.get(index).cloned().ok_or_else(past_end)?
             } else if index < current.width() {
                 current.extract(index)
             } else {
-                return Err(self.unsupported(inst, "a composite index past the end"));
+                return Err(past_end());
             };
         }
         Ok(current)
@@ -815,24 +846,31 @@ impl Lowerer<'_> {
     fn lower_vector_shuffle(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
         let first = self.operand(inst, 0)?;
         let second = self.operand(inst, 1)?;
-        let pool: Vec<Value> = first
-            .elements()
-            .into_iter()
-            .chain(second.elements())
-            .collect();
+        // Component `s` of the concatenated operands, extracted on demand (the concatenation
+        // itself is never built).
+        let first_width = first.width();
+        let total = first_width + second.width();
+        let pick = |s: usize| -> Option<Value> {
+            if s < first_width {
+                Some(first.extract(s))
+            } else if s < total {
+                Some(second.extract(s - first_width))
+            } else {
+                None
+            }
+        };
         let selectors = inst.operands().get(2..).unwrap_or_default();
         // An undefined component (0xFFFFFFFF, spirv.md §6.13 item 5) repeats a selected one,
         // so that it adds no source register.
         let fallback = selectors
             .iter()
-            .find_map(|s| pool.get(*s as usize))
-            .or(pool.first())
-            .cloned()
+            .find_map(|s| pick(*s as usize))
+            .or_else(|| pick(0))
             .ok_or_else(|| self.unsupported(inst, "a shuffle of empty vectors"))?;
         let mut elements = Vec::with_capacity(selectors.len());
         for selector in selectors {
-            let element = match pool.get(*selector as usize) {
-                Some(element) => element.clone(),
+            let element = match pick(*selector as usize) {
+                Some(element) => element,
                 None if *selector == u32::MAX => fallback.clone(),
                 None => return Err(self.unsupported(inst, "a shuffle component past the end")),
             };

@@ -24,7 +24,7 @@ pub const XYZW: [CompSel; 4] = [CompSel::X, CompSel::Y, CompSel::Z, CompSel::W];
 
 /// A value: 1–4 elements held in components of one register, a 64-bit vector of 3–4 elements
 /// in two registers, or an aggregate of member values.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Value {
     /// The register (a temporary, a literal or a system register). For an aggregate or a split
     /// 64-bit vector, the register of its first part, so that no value names a register that
@@ -41,6 +41,37 @@ pub struct Value {
     /// Whether the elements are 64-bit: element `i` is components `2i` (low dword) and `2i + 1`
     /// (high dword), the layout of amd-il.md §0.10.
     pub wide: bool,
+}
+
+/// A copy of `reg`: a plain register (no index, no second dimension, nearly every register a
+/// value names) is rebuilt from its type and number, which skips the checks and the call of
+/// the derived `Clone` of the boxed index operands.
+#[inline]
+pub fn copy_reg(reg: &Reg) -> Reg {
+    if reg.index.is_none() && reg.dim2.is_none() {
+        Reg::new(reg.ty, reg.num)
+    } else {
+        reg.clone()
+    }
+}
+
+impl Clone for Value {
+    // Values are cloned whenever an operand is read; the members list is empty for every
+    // scalar and vector, so it is only cloned when it has something in it.
+    #[inline]
+    fn clone(&self) -> Value {
+        Value {
+            reg: copy_reg(&self.reg),
+            comps: self.comps,
+            count: self.count,
+            members: if self.members.is_empty() {
+                Vec::new()
+            } else {
+                self.members.clone()
+            },
+            wide: self.wide,
+        }
+    }
 }
 
 impl Value {
@@ -69,7 +100,7 @@ impl Value {
     /// A 64-bit vector of 3 or 4 elements: `low` holds elements 0 and 1, `high` the rest.
     pub fn wide_split(low: Value, high: Value) -> Value {
         Value {
-            reg: low.reg.clone(),
+            reg: copy_reg(&low.reg),
             comps: low.comps,
             count: 0,
             members: vec![low, high],
@@ -82,7 +113,7 @@ impl Value {
     pub fn aggregate(members: Vec<Value>) -> Value {
         let (reg, comps) = members
             .first()
-            .map(|first| (first.reg.clone(), first.comps))
+            .map(|first| (copy_reg(&first.reg), first.comps))
             .unwrap_or((Reg::new(RegType::Temp, 0), XYZW));
         Value {
             reg,
@@ -135,7 +166,7 @@ impl Value {
         for comp in swizzle.iter_mut().skip(last + 1) {
             *comp = last_comp;
         }
-        let mut src = Src::new(self.reg.clone());
+        let mut src = Src::new(copy_reg(&self.reg));
         src.swizzle = swizzle;
         src
     }
@@ -144,7 +175,7 @@ impl Value {
     /// the last element reads the last element, so a scalar serves every position. For 64-bit
     /// elements see [`Value::pair`].
     pub fn element(&self, i: usize) -> Src {
-        let mut src = Src::new(self.reg.clone());
+        let mut src = Src::new(copy_reg(&self.reg));
         src.swizzle = [self.comp(i); 4];
         src
     }
@@ -174,7 +205,7 @@ impl Value {
             let j = j.min(last);
             let (low, high) = (part.comps[2 * j], part.comps[2 * j + 1]);
             return Value {
-                reg: part.reg.clone(),
+                reg: copy_reg(&part.reg),
                 comps: [low, high, low, high],
                 count: 2,
                 members: Vec::new(),
@@ -182,7 +213,7 @@ impl Value {
             };
         }
         Value {
-            reg: self.reg.clone(),
+            reg: copy_reg(&self.reg),
             comps: [self.comp(i); 4],
             count: 1,
             members: Vec::new(),
@@ -228,11 +259,60 @@ pub fn dst_at(reg: u32, position: usize) -> Dst {
     dst
 }
 
+/// Hashes the four words of a literal for the literal set. The set is probed for every
+/// constant a program reads, and its keys are a handful of words we made ourselves, so a
+/// multiply-rotate hash serves; SipHash's resistance to chosen keys is not needed (an
+/// adversarial module can only make the probes slower, and the set's size is bounded by the
+/// module's instruction count). The order of the set, which numbers the literals, is insertion
+/// order whatever the hasher.
+#[derive(Default)]
+pub struct WordHasher(u64);
+
+/// The multiplier of [`WordHasher`] (the 64-bit golden-ratio constant used by FxHash).
+const WORD_HASH_MULTIPLIER: u64 = 0x517c_c1b7_2722_0a95;
+
+impl WordHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(WORD_HASH_MULTIPLIER);
+    }
+}
+
+impl std::hash::Hasher for WordHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        for byte in chunks.remainder() {
+            self.add(u64::from(*byte));
+        }
+    }
+
+    #[inline]
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+
+    #[inline]
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// Temporaries and literals of the program being built.
 #[derive(Default)]
 pub struct Registers {
     next_temp: u32,
-    literals: IndexSet<[u32; 4]>,
+    literals: IndexSet<[u32; 4], std::hash::BuildHasherDefault<WordHasher>>,
 }
 
 impl Registers {

@@ -101,13 +101,45 @@ impl Lowerer<'_> {
 
     /// Whether `inst` has a 64-bit result, or an id operand of a 64-bit type among its operand
     /// words from `from` on.
-    pub(super) fn touches_wide(&self, inst: SpvInst<'_>, from: usize) -> bool {
-        inst.result_type().is_some_and(|ty| self.is_wide_type(ty))
-            || inst.operands().iter().skip(from).any(|word| {
-                self.module
-                    .result_type(Id(*word))
-                    .is_some_and(|ty| self.is_wide_type(ty))
+    pub(super) fn touches_wide(&mut self, inst: SpvInst<'_>, from: usize) -> bool {
+        if inst
+            .result_type()
+            .is_some_and(|ty| self.is_wide_type_cached(ty))
+        {
+            return true;
+        }
+        let info = self.info;
+        inst.operands()
+            .get(from..)
+            .unwrap_or_default()
+            .iter()
+            .any(|word| {
+                // The validator's table of result types answers without decoding the
+                // defining instruction.
+                info.value_type(Id(*word))
+                    .is_some_and(|ty| self.is_wide_type_cached(ty))
             })
+    }
+
+    /// [`Lowerer::is_wide_type`], remembered per type id: every arithmetic instruction asks it
+    /// of its result type and each of its operands' types, and a module has few types.
+    fn is_wide_type_cached(&mut self, ty: Id) -> bool {
+        const UNKNOWN: u8 = 0;
+        const NARROW: u8 = 1;
+        const WIDE: u8 = 2;
+        match self.wide_types.get(ty.0 as usize) {
+            Some(&NARROW) => false,
+            Some(&WIDE) => true,
+            Some(&UNKNOWN) => {
+                let wide = self.is_wide_type(ty);
+                if let Some(mark) = self.wide_types.get_mut(ty.0 as usize) {
+                    *mark = if wide { WIDE } else { NARROW };
+                }
+                wide
+            }
+            // Past the bound (not an id) or an unexpected mark: ask the module directly.
+            _ => self.is_wide_type(ty),
+        }
     }
 
     /// Fresh temporaries for `elements` (1–4) 64-bit elements: one register for one or two
@@ -311,8 +343,8 @@ impl Lowerer<'_> {
     pub(super) fn operand_shape(&self, inst: SpvInst<'_>, n: usize) -> Result<Shape, Error> {
         let id = self.operand_id(inst, n)?;
         let ty = self
-            .module
-            .result_type(id)
+            .info
+            .value_type(id)
             .ok_or_else(|| self.unsupported(inst, format!("operand {id} without a type")))?;
         self.shape(inst, ty)
     }
