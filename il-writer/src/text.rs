@@ -63,6 +63,7 @@ pub fn to_text(program: &Program) -> String {
     out.push(b'\n');
     let mut layout = Layout::default();
     let mut prec = None;
+    let mut pending = Pending::new();
     for (i, inst) in program.body.iter().enumerate() {
         if let Some(mask) = foldable_prefix(inst)
             && program
@@ -74,10 +75,15 @@ pub fn to_text(program: &Program) -> String {
             continue;
         }
         let depth = layout.depth_for(inst.info().flow);
-        push_indent(&mut out, depth);
-        write_inst(&mut out, inst, tables, regs, prec.take());
-        out.push(b'\n');
+        if !write_fast(&mut pending, &mut out, inst, depth, tables, regs, prec) {
+            pending.drain_into(&mut out);
+            push_indent(&mut out, depth);
+            write_inst(&mut out, inst, tables, regs, prec);
+            out.push(b'\n');
+        }
+        prec = None;
     }
+    pending.drain_into(&mut out);
     into_string(out)
 }
 
@@ -135,6 +141,8 @@ struct Tables {
     /// Per opcode code: whether a zero control field prints nothing (no field is printed when
     /// zero and the layout has no fixed spelling), so [`render_fields`] can be skipped.
     quiet_zero: Vec<bool>,
+    /// Per opcode code: how [`write_fast`] writes it, if it can.
+    fast: Vec<Option<Fast>>,
     /// Register names outside vertex shaders, then inside them.
     regs: [RegNames; 2],
     /// Per swizzle (selector values `s0 + 6·s1 + 36·s2 + 216·s3`): its text after the register,
@@ -182,7 +190,7 @@ const DST_COMPS: [DstComp; 4] = [
 ];
 
 /// The index of `sw` in [`Tables::swizzles`].
-#[inline]
+#[inline(always)]
 fn swizzle_index(sw: [CompSel; 4]) -> usize {
     sw.iter()
         .rev()
@@ -190,7 +198,7 @@ fn swizzle_index(sw: [CompSel; 4]) -> usize {
 }
 
 /// The index of `mask` in [`Tables::masks`].
-#[inline]
+#[inline(always)]
 fn mask_index(mask: [DstComp; 4]) -> usize {
     mask.iter()
         .rev()
@@ -227,6 +235,7 @@ impl Tables {
                 .iter()
                 .map(|info| zero_control_is_silent(info.control))
                 .collect(),
+            fast: OPCODES.iter().map(Fast::of).collect(),
             regs: [regs_in(ShaderKind::Compute), regs_in(ShaderKind::Vertex)],
             swizzles: (0..SELECTORS.len().pow(4))
                 .map(|i| {
@@ -260,6 +269,143 @@ impl Tables {
             other
         }
     }
+}
+
+/// What [`write_fast`] needs to know of an opcode it can write.
+#[derive(Clone, Copy)]
+struct Fast {
+    /// The control field is derived, not printed ([`ControlLayout::CountOfExtra`]).
+    ignores_control: bool,
+    /// Trailing tokens are written `0x%08X` (`dcl_literal`, `def`), else in decimal.
+    hex_extra: bool,
+}
+
+impl Fast {
+    /// The fast-path facts of an opcode, or `None` where [`write_inst`] does more than the fast
+    /// path for a zero control field and no modifier tokens: a control layout that prints
+    /// something at zero or edits the line (`dcl_lds_sharing_mode`), trailing tokens written
+    /// other than as plain operands, macro packets, or a mnemonic longer than [`PAD`].
+    fn of(info: &il_model::OpInfo) -> Option<Fast> {
+        let plain_extra = matches!(info.extra, Extra::None | Extra::Words(_) | Extra::Label);
+        let fits = zero_control_is_silent(info.control)
+            && info.control != ControlLayout::LdsSharingMode
+            && plain_extra
+            && !matches!(info.op, Opcode::Macrocall | Opcode::Macrodef)
+            && info.mnemonic.len() <= PAD;
+        fits.then_some(Fast {
+            ignores_control: info.control == ControlLayout::CountOfExtra,
+            hex_extra: info.extra == Extra::Words(4)
+                && matches!(info.op, Opcode::DclLiteral | Opcode::Def),
+        })
+    }
+}
+
+/// Deepest nesting the fast path indents.
+const FAST_MAX_DEPTH: usize = 16;
+
+/// Most operands and trailing tokens of a fast-path line.
+const FAST_MAX_SRCS: usize = 4;
+const FAST_MAX_EXTRA: usize = 4;
+
+/// Bytes a fast-path line can take: indentation, the copy of a padded mnemonic, a shift and
+/// `_sat`, five operands of at most 2 + 21 + 10 + 12 + 8 bytes (separator, name, number, index,
+/// swizzle copy; the name copy itself takes [`PAD`] from its start), four ten-digit values with
+/// separators, and the newline.
+const FAST_LINE_MAX: usize =
+    FAST_MAX_DEPTH * INDENT.len() + PAD + 7 + (1 + FAST_MAX_SRCS) * 53 + FAST_MAX_EXTRA * 12 + 1;
+
+/// Writes `inst` as a line into `pending` if it has the common shape ([`Fast`], no control bits,
+/// no modifier tokens, no folded prefix, at most one destination, [`FAST_MAX_SRCS`] sources and
+/// [`FAST_MAX_EXTRA`] trailing tokens); returns `false`, with nothing written, otherwise. Operands
+/// that are not plain registers go to [`write_dst`] / [`write_src`] after what is pending is
+/// appended, so the text is exactly that of [`write_inst`].
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn write_fast(
+    pending: &mut Pending,
+    out: &mut Buf,
+    inst: &Inst,
+    depth: usize,
+    tables: &Tables,
+    regs: &RegNames,
+    prec: Option<u16>,
+) -> bool {
+    let code = usize::from(inst.op.code());
+    let (Some(Some(fast)), Some(mnemonic)) = (tables.fast.get(code), tables.mnemonics.get(code))
+    else {
+        return false;
+    };
+    let ctrl = if fast.ignores_control { 0 } else { inst.ctrl.0 };
+    if ctrl != 0
+        || prec.is_some()
+        || inst.pri_mod.is_some()
+        || inst.sec_mod.is_some()
+        || inst.resource_format.is_some()
+        || inst.addr_offset.is_some()
+        || inst.dst.len() > 1
+        || inst.src.len() > FAST_MAX_SRCS
+        || inst.extra.len() > FAST_MAX_EXTRA
+        || depth > FAST_MAX_DEPTH
+    {
+        return false;
+    }
+    pending.room(out, FAST_LINE_MAX);
+    pending.indent(depth);
+    pending.name(mnemonic);
+    let mut first = true;
+    if let Some(dst) = inst.dst.first() {
+        if dst.shift != ShiftScale::None {
+            pending.byte(b'_');
+            for b in dst.shift.name().bytes() {
+                pending.byte(b);
+            }
+        }
+        if dst.sat {
+            for b in *b"_sat" {
+                pending.byte(b);
+            }
+        }
+        pending.separator(first);
+        first = false;
+        if push_simple_reg(pending, &dst.reg, regs) {
+            if let Some(mask) = tables.masks.get(mask_index(dst.mask)) {
+                pending.short(mask);
+            }
+        } else {
+            pending.drain_into(out);
+            write_dst(out, dst, regs);
+        }
+    }
+    for src in &inst.src {
+        pending.separator(first);
+        first = false;
+        if push_simple_reg(pending, &src.reg, regs) {
+            if let Some(swizzle) = tables.swizzles.get(swizzle_index(src.swizzle)) {
+                pending.short(swizzle);
+            }
+            let flags = src.abs | src.invert | src.bias | src.x2 | src.sign | src.clamp;
+            if flags || src.neg != [false; 4] || src.divcomp != DivComp::None {
+                pending.drain_into(out);
+                write_src_modifiers(out, src);
+            }
+        } else {
+            pending.drain_into(out);
+            write_src(out, src, regs);
+        }
+    }
+    for w in &inst.extra {
+        pending.separator(first);
+        first = false;
+        if fast.hex_extra {
+            for b in hex8(*w) {
+                pending.byte(b);
+            }
+        } else {
+            pending.dec(*w);
+        }
+    }
+    pending.byte(b'\n');
+    true
 }
 
 /// Whether [`write_inst`] prints nothing for the control field of `layout` when it is zero:
@@ -300,23 +446,61 @@ impl RegNames {
 /// than the 29 that are ever used by one name, but the copy of the padded name needs its room).
 const CHUNK: usize = 64;
 
-/// Bytes of one operand gathered on the stack and appended with one fixed-size copy. Writes past
-/// the end are dropped; the callers put at most [`CHUNK`] bytes in (see there).
-struct Chunk {
-    bytes: [u8; CHUNK],
+/// Bytes gathered on the stack and appended to the output with one copy. Writes past the end
+/// are dropped; the callers put at most `N` bytes in (see [`CHUNK`] and [`PENDING`]).
+struct Bytes<const N: usize> {
+    bytes: [u8; N],
     len: usize,
 }
 
-impl Chunk {
+/// The bytes of one operand or value.
+type Chunk = Bytes<CHUNK>;
+
+/// Size of [`Pending`]: lines of the fast path ([`FAST_LINE_MAX`] bytes at most) are gathered
+/// until this is nearly full.
+const PENDING: usize = 1024;
+
+/// Whole lines of the fast path ([`write_fast`]), appended to the output when the next line might
+/// not fit, before any write of the general path, and at the end.
+type Pending = Bytes<PENDING>;
+
+impl<const N: usize> Bytes<N> {
     #[inline]
-    fn new() -> Chunk {
-        Chunk {
-            bytes: [0; CHUNK],
+    fn new() -> Bytes<N> {
+        Bytes {
+            bytes: [0; N],
             len: 0,
         }
     }
 
+    /// Appends the bytes gathered to `out` and starts again.
     #[inline]
+    fn drain_into(&mut self, out: &mut Buf) {
+        out.extend_from_slice(self.bytes.get(..self.len).unwrap_or(&self.bytes));
+        self.len = 0;
+    }
+
+    /// Makes room for `need` more bytes, appending what is gathered to `out` if they would not fit.
+    #[inline]
+    fn room(&mut self, out: &mut Buf, need: usize) {
+        if self.len + need > N {
+            self.drain_into(out);
+        }
+    }
+
+    /// Appends `depth` levels of [`INDENT`] (at most [`FAST_MAX_DEPTH`]).
+    #[inline]
+    fn indent(&mut self, depth: usize) {
+        const SPACES: [u8; FAST_MAX_DEPTH * INDENT.len()] = [b' '; FAST_MAX_DEPTH * INDENT.len()];
+        if let Some(room) = self.bytes.get_mut(self.len..self.len + SPACES.len())
+            && let Ok(room) = <&mut [u8; SPACES.len()]>::try_from(room)
+        {
+            *room = SPACES;
+            self.len += depth.min(FAST_MAX_DEPTH) * INDENT.len();
+        }
+    }
+
+    #[inline(always)]
     fn byte(&mut self, b: u8) {
         if let Some(slot) = self.bytes.get_mut(self.len) {
             *slot = b;
@@ -325,7 +509,7 @@ impl Chunk {
     }
 
     /// Appends a separator: a blank before the first operand, `, ` before the others.
-    #[inline]
+    #[inline(always)]
     fn separator(&mut self, first: bool) {
         if !first {
             self.byte(b',');
@@ -334,7 +518,7 @@ impl Chunk {
     }
 
     /// Appends a padded name (its padding is overwritten by what follows).
-    #[inline]
+    #[inline(always)]
     fn name(&mut self, name: &Padded) {
         if name.len <= PAD
             && let Some(room) = self.bytes.get_mut(self.len..self.len + PAD)
@@ -350,7 +534,7 @@ impl Chunk {
     }
 
     /// Appends a [`Short`].
-    #[inline]
+    #[inline(always)]
     fn short(&mut self, short: &Short) {
         if let Some(room) = self.bytes.get_mut(self.len..self.len + 8)
             && let Ok(room) = <&mut [u8; 8]>::try_from(room)
@@ -365,27 +549,17 @@ impl Chunk {
     }
 
     /// Appends `value` in decimal.
-    #[inline]
+    #[inline(always)]
     fn dec(&mut self, value: u32) {
         // Register numbers, ids and indices are nearly always below 1000: their digits are
         // stored at once.
-        if value < 10 {
-            self.byte(b'0' + value as u8);
-        } else if value < 1000 {
-            let hundreds = (value / 100) as u8;
-            let tens = (value / 10 % 10) as u8;
-            let ones = (value % 10) as u8;
-            let digits = if value < 100 {
-                [b'0' + tens, b'0' + ones, 0, 0]
-            } else {
-                [b'0' + hundreds, b'0' + tens, b'0' + ones, 0]
-            };
-            if let Some(room) = self.bytes.get_mut(self.len..self.len + 4)
-                && let Ok(room) = <&mut [u8; 4]>::try_from(room)
+        if let Some(&[a, b, c, len]) = SMALL_DECIMALS.get(value as usize) {
+            if let Some(room) = self.bytes.get_mut(self.len..self.len + 3)
+                && let Ok(room) = <&mut [u8; 3]>::try_from(room)
             {
-                *room = digits;
+                *room = [a, b, c];
             }
-            self.len += if value < 100 { 2 } else { 3 };
+            self.len += usize::from(len);
         } else {
             let digits = decimal_digits(value);
             let mut rest = value;
@@ -399,13 +573,38 @@ impl Chunk {
         }
     }
 
-    /// Appends the bytes gathered to `out`.
+    /// Appends the bytes gathered to `out` with a copy of the whole array (a fixed-size copy is
+    /// cheaper than one of variable length for a few bytes) and a truncation.
     #[inline]
     fn flush(&self, out: &mut Buf) {
         let start = out.len();
         out.extend_from_slice(&self.bytes);
-        out.truncate(start + self.len.min(CHUNK));
+        out.truncate(start + self.len.min(N));
     }
+}
+
+/// Numbers below this have their digits in [`SMALL_DECIMALS`].
+const SMALL: usize = 1000;
+
+/// The decimal digits of every number below [`SMALL`] (left-aligned, zero-padded) and their
+/// count, computed at compile time.
+static SMALL_DECIMALS: [[u8; 4]; SMALL] = small_decimals();
+
+const fn small_decimals() -> [[u8; 4]; SMALL] {
+    let mut table = [[0u8; 4]; SMALL];
+    let mut n = 0;
+    while n < SMALL {
+        let (h, t, o) = ((n / 100) as u8, (n / 10 % 10) as u8, (n % 10) as u8);
+        table[n] = if n < 10 {
+            [b'0' + o, 0, 0, 1]
+        } else if n < 100 {
+            [b'0' + t, b'0' + o, 0, 2]
+        } else {
+            [b'0' + h, b'0' + t, b'0' + o, 3]
+        };
+        n += 1;
+    }
+    table
 }
 
 /// The number of decimal digits of `value` (1 to 10).
@@ -514,6 +713,7 @@ impl Layout {
     }
 
     /// The depth at which an instruction with role `flow` is printed, updating the state.
+    #[inline(always)]
     fn depth_for(&mut self, flow: Flow) -> usize {
         if flow == Flow::None {
             return self.current;
@@ -1088,7 +1288,7 @@ fn write_dst(out: &mut Buf, dst: &Dst, regs: &RegNames) {
 
 /// Appends `.` and the four characters of a write mask other than `.xyzw`.
 #[inline]
-fn push_mask(chunk: &mut Chunk, mask: [DstComp; 4]) {
+fn push_mask<const N: usize>(chunk: &mut Bytes<N>, mask: [DstComp; 4]) {
     chunk.byte(b'.');
     for (i, c) in mask.into_iter().enumerate() {
         chunk.byte(match c {
@@ -1139,8 +1339,8 @@ fn write_src_item(out: &mut Buf, src: &Src, tables: &Tables, regs: &RegNames, fi
 /// Appends a register without a second dimension and with at most an immediate index
 /// (`r3`, `cb0[4]`, `vAbsTid`: at most 21 + 10 + 12 bytes); returns `false`, with nothing
 /// appended, for other registers.
-#[inline]
-fn push_simple_reg(chunk: &mut Chunk, reg: &Reg, regs: &RegNames) -> bool {
+#[inline(always)]
+fn push_simple_reg<const N: usize>(chunk: &mut Bytes<N>, reg: &Reg, regs: &RegNames) -> bool {
     if reg.dim2.is_some() {
         return false;
     }
@@ -1176,7 +1376,7 @@ fn sel_char(c: CompSel) -> u8 {
 
 /// Appends a swizzle other than `.xyzw`: one character when all four agree, else four.
 #[inline]
-fn push_swizzle(chunk: &mut Chunk, sw: [CompSel; 4]) {
+fn push_swizzle<const N: usize>(chunk: &mut Bytes<N>, sw: [CompSel; 4]) {
     if sw != IDENTITY {
         chunk.byte(b'.');
         if sw.iter().all(|c| *c == sw[0]) {
