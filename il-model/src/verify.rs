@@ -216,13 +216,86 @@ struct OpFacts {
     defined_bits: u16,
     /// [`ControlLayout::owns_modifier_bits`] of the opcode's layout.
     owns_modifier_bits: bool,
+    /// [`Verifier::quick`] may check the instruction: not a declaration, not a macro call, no
+    /// count-of-extra control, no Appendix C.3 exclusion or `dclv`/`initv` bookkeeping, and
+    /// trailing tokens checked by count alone.
+    quick: bool,
+    /// Destinations the opcode takes.
+    want_dst: u8,
+    /// Sources the opcode takes without `_ext`.
+    want_src: u8,
+    /// Sources added by the `_ext` bit (control bit 12; amd-il.md §1.10).
+    ext_srcs: u8,
+    /// Trailing tokens the opcode takes, or [`ANY_EXTRA`] where any count is allowed.
+    want_extra: u8,
 }
+
+/// The facts of no opcode (only for a code outside the table, which cannot happen).
+const NO_FACTS: OpFacts = OpFacts {
+    declaration: false,
+    dcl: false,
+    integer: false,
+    scalar_result: false,
+    pair_result: false,
+    shift: false,
+    mem_dst: false,
+    mem_allowed: false,
+    uav_use: false,
+    lds_use: false,
+    srv_use: false,
+    gds_use: false,
+    defined_bits: 0,
+    owns_modifier_bits: false,
+    quick: false,
+    want_dst: 0,
+    want_src: 0,
+    ext_srcs: 0,
+    want_extra: 0,
+};
+
+/// [`OpFacts::want_extra`] of layouts that allow any number of trailing tokens.
+const ANY_EXTRA: u8 = u8::MAX;
+
+/// Instructions with Appendix C.3 exclusion or vertex-declaration bookkeeping
+/// ([`Verifier::check_exclusions`], `dclv`/`initv`), which [`Verifier::quick`] leaves to the full
+/// checks.
+const BOOKKEEPING_OPS: &[Opcode] = &[
+    Opcode::DclNumThreadPerGroup,
+    Opcode::DclMaxThreadPerGroup,
+    Opcode::DclStream,
+    Opcode::EmitStream,
+    Opcode::CutStream,
+    Opcode::EmitThenCutStream,
+    Opcode::Emit,
+    Opcode::Cut,
+    Opcode::EmitThenCut,
+    Opcode::DclLdsSizePerThread,
+    Opcode::DclLdsSharingMode,
+    Opcode::LdsReadVec,
+    Opcode::LdsWriteVec,
+    Opcode::DclLds,
+    Opcode::DclStructLds,
+    Opcode::Dclv,
+    Opcode::Initv,
+];
 
 impl OpFacts {
     /// The facts of one table row.
     fn derive(info: &crate::OpInfo) -> OpFacts {
         let op = info.op;
         let m = info.mnemonic;
+        // The counts `check_shape` accepts, where they do not depend on the instruction.
+        let want_extra = match info.extra {
+            Extra::None => Some(0),
+            Extra::Label | Extra::CaseValue | Extra::Float | Extra::ResourceFormat => Some(1),
+            Extra::Words(k) => Some(k),
+            Extra::StrideLength => Some(2),
+            Extra::Comment | Extra::LabelList => Some(ANY_EXTRA),
+            Extra::MacroSignature
+            | Extra::InterfacePtr
+            | Extra::CountedWords
+            | Extra::ImmediateConstants => None,
+        };
         OpFacts {
             declaration: is_declaration(op),
             dcl: m.starts_with("dcl"),
@@ -240,6 +313,15 @@ impl OpFacts {
             gds_use: m.starts_with("gds_"),
             defined_bits: info.control.defined_bits(),
             owns_modifier_bits: info.control.owns_modifier_bits(),
+            quick: !is_declaration(op)
+                && op != Opcode::Macrocall
+                && info.control != ControlLayout::CountOfExtra
+                && !BOOKKEEPING_OPS.contains(&op)
+                && want_extra.is_some(),
+            want_dst: info.dst,
+            want_src: info.src,
+            ext_srcs: info.control.extra_srcs(1 << 12),
+            want_extra: want_extra.unwrap_or(0),
         }
     }
 
@@ -499,11 +581,26 @@ impl Verifier<'_> {
         for (at, inst) in body.iter().enumerate() {
             self.at = at;
             // The table has one row per opcode code, so the default is never taken.
+            // The table has one row per opcode code, so the default is never taken.
             let facts = self
                 .facts
                 .get(usize::from(inst.op.code()))
-                .copied()
-                .unwrap_or_default();
+                .unwrap_or(&NO_FACTS);
+            if facts.quick && self.quick(inst, facts, &declared, seen.vertex_declared) {
+                // Every rule but block structure holds; the structure rules have nothing to say
+                // about an instruction without a block role unless `endmain` has been seen.
+                if inst.info().flow != Flow::None || after_endmain {
+                    self.check_structure(
+                        inst,
+                        &mut stack,
+                        &mut after_endmain,
+                        &mut func_labels,
+                        &labels,
+                    );
+                }
+                continue;
+            }
+            let facts = *facts;
             self.check_shape(inst, facts);
             self.check_device(inst);
             self.check_structure(
@@ -556,6 +653,139 @@ impl Verifier<'_> {
                 message: format!("unclosed block(s) at end: {stack:?}"),
             });
         }
+    }
+
+    /// Checks an instruction of a [`OpFacts::quick`] opcode against every rule except block
+    /// structure, for the common shape only: no modifier tokens, operands without
+    /// register-relative indices or second dimensions, no indexed destination, nothing that needs
+    /// a message. Returns `true` (noting the shader model of the instruction and its registers,
+    /// as the full checks do) when no rule is broken; returns `false`, having changed nothing,
+    /// when some rule might be, so that the full checks run and report it.
+    #[inline]
+    fn quick(
+        &mut self,
+        inst: &Inst,
+        facts: &OpFacts,
+        declared: &Declared,
+        vertex_declared: bool,
+    ) -> bool {
+        let info = inst.info();
+        let ctrl = inst.ctrl.0;
+        // One look at each inline-or-heap list.
+        let dsts = inst.dst.as_slice();
+        let srcs = inst.src.as_slice();
+        // check_shape
+        let want_src = facts.want_src
+            + if ctrl & (1 << 12) != 0 {
+                facts.ext_srcs
+            } else {
+                0
+            };
+        let extra_ok =
+            facts.want_extra == ANY_EXTRA || inst.extra.len() == usize::from(facts.want_extra);
+        if ctrl & !facts.defined_bits != 0
+            || inst.pri_mod.is_some()
+            || inst.sec_mod.is_some()
+            || inst.resource_format.is_some()
+            || inst.addr_offset.is_some()
+            || dsts.len() != usize::from(facts.want_dst)
+            || srcs.len() != usize::from(want_src)
+            || !extra_ok
+        {
+            return false;
+        }
+        // check_device
+        if info.shaders.0 & self.shader_bit == 0
+            || info.families.0 & self.family_bit == 0
+            || info.fp64 && self.family < Family::R700
+        {
+            return false;
+        }
+        // check_declarations: resources used by id.
+        if facts.uav_use | facts.lds_use | facts.srv_use | facts.gds_use {
+            let id = u32::from(ctrl & 0x3FF);
+            if facts.uav_use && !declared.uavs.contains(id & 0x3FF)
+                || facts.lds_use && !declared.lds.contains(id & 0xF)
+                || facts.srv_use && !declared.srvs.contains(id & 0xFF)
+                || facts.gds_use && !declared.gds.contains(id)
+            {
+                return false;
+            }
+        }
+        // Operands: check_operand_rules, check_declarations, check_exclusions (depth outputs),
+        // register access and the vertex rule.
+        let mut types = 0u64;
+        for dst in dsts {
+            let reg = &dst.reg;
+            if reg.index.is_some() || reg.dim2.is_some() {
+                return false;
+            }
+            let bit = type_bit(reg.ty);
+            let mem = reg.ty == RegType::GenericMem;
+            if dst.mask == [DstComp::NoWrite; 4]
+                || bit & self.masks.writable == 0
+                || bit & DEPTH_TYPES != 0
+                || facts.mem_dst && !mem
+                || mem && !facts.mem_allowed
+                || bit & DECLARED_TYPES != 0 && !is_declared(reg, declared)
+            {
+                return false;
+            }
+            if facts.integer | facts.scalar_result | facts.pair_result {
+                let writes = dst.mask.map(|c| c == DstComp::Write);
+                let pair = matches!(
+                    writes,
+                    [true, true, false, false] | [false, false, true, true]
+                );
+                if facts.integer && (dst.sat || dst.shift != ShiftScale::None)
+                    || facts.scalar_result && writes.iter().filter(|w| **w).count() != 1
+                    || facts.pair_result && !pair
+                {
+                    return false;
+                }
+            }
+            types |= bit;
+        }
+        for src in srcs {
+            let reg = &src.reg;
+            if matches!(
+                reg.index,
+                Some(Index::Rel { .. }) | Some(Index::AddrReg { .. })
+            ) || reg.dim2.is_some()
+            {
+                return false;
+            }
+            let bit = type_bit(reg.ty);
+            if bit & self.masks.readable == 0
+                || bit & DECLARED_TYPES != 0 && !is_declared(reg, declared)
+            {
+                return false;
+            }
+            if facts.integer
+                && (src.invert
+                    || src.bias
+                    || src.x2
+                    || src.sign
+                    || src.abs
+                    || src.clamp
+                    || src.divcomp != DivComp::None)
+            {
+                return false;
+            }
+            types |= bit;
+        }
+        if facts.shift
+            && let Some(amount) = srcs.get(1)
+            && amount.swizzle.iter().any(|c| *c != amount.swizzle[0])
+        {
+            return false;
+        }
+        if !vertex_declared && types & type_bit(RegType::Vertex) != 0 {
+            return false;
+        }
+        self.note_model(info.model);
+        self.note_types(types);
+        true
     }
 
     /// Operand counts, trailing tokens and control bits per the table (amd-il.md §1.10–§1.12).
@@ -1244,6 +1474,19 @@ impl Verifier<'_> {
                 dst.reg.ty
             ));
         }
+    }
+}
+
+/// Whether `reg` (no register-relative index, no second dimension) of a type in
+/// [`DECLARED_TYPES`] is declared: [`Verifier::check_declared`] without the message.
+#[inline]
+fn is_declared(reg: &Reg, d: &Declared) -> bool {
+    match reg.ty {
+        RegType::Literal => d.literals.contains(reg.num),
+        RegType::ConstBuff if reg.dim2.is_none() => d.cbs.contains(reg.num),
+        RegType::ITemp => d.itemps.contains(reg.num),
+        RegType::SharedTemp => d.shared_temps.is_some_and(|count| reg.num < count),
+        _ => true,
     }
 }
 
