@@ -63,7 +63,8 @@ pub fn to_text(program: &Program) -> String {
     out.push(b'\n');
     let mut layout = Layout::default();
     let mut prec = None;
-    let mut pending = Pending::new();
+    let mut pending = [0; PENDING];
+    let mut pending_len = 0;
     for (i, inst) in program.body.iter().enumerate() {
         if let Some(mask) = foldable_prefix(inst)
             && program
@@ -75,15 +76,25 @@ pub fn to_text(program: &Program) -> String {
             continue;
         }
         let depth = layout.depth_for(inst.info().flow);
-        if !write_fast(&mut pending, &mut out, inst, depth, tables, regs, prec) {
-            pending.drain_into(&mut out);
+        if !write_fast(
+            &mut pending,
+            &mut pending_len,
+            &mut out,
+            inst,
+            depth,
+            tables,
+            regs,
+            prec,
+        ) {
+            drain(&pending, pending_len, &mut out);
+            pending_len = 0;
             push_indent(&mut out, depth);
             write_inst(&mut out, inst, tables, regs, prec);
             out.push(b'\n');
         }
         prec = None;
     }
-    pending.drain_into(&mut out);
+    drain(&pending, pending_len, &mut out);
     into_string(out)
 }
 
@@ -242,7 +253,7 @@ impl Tables {
                     let sel = |k: u32| SELECTORS[i / SELECTORS.len().pow(k) % SELECTORS.len()];
                     let sw = [sel(0), sel(1), sel(2), sel(3)];
                     let mut chunk = Chunk::new();
-                    push_swizzle(&mut chunk, sw);
+                    chunk.with(|c| push_swizzle(c, sw));
                     Short::new(chunk.bytes.get(..chunk.len).unwrap_or(&[]))
                 })
                 .collect(),
@@ -252,7 +263,7 @@ impl Tables {
                     let mask = [comp(0), comp(1), comp(2), comp(3)];
                     let mut chunk = Chunk::new();
                     if mask != [DstComp::Write; 4] {
-                        push_mask(&mut chunk, mask);
+                        chunk.with(|c| push_mask(c, mask));
                     }
                     Short::new(chunk.bytes.get(..chunk.len).unwrap_or(&[]))
                 })
@@ -322,7 +333,8 @@ const FAST_LINE_MAX: usize =
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn write_fast(
-    pending: &mut Pending,
+    pending: &mut [u8; PENDING],
+    pending_len: &mut usize,
     out: &mut Buf,
     inst: &Inst,
     depth: usize,
@@ -349,62 +361,69 @@ fn write_fast(
     {
         return false;
     }
-    pending.room(out, FAST_LINE_MAX);
-    pending.indent(depth);
-    pending.name(mnemonic);
+    let mut line = Cursor {
+        bytes: pending,
+        len: *pending_len,
+    };
+    if line.len + FAST_LINE_MAX > PENDING {
+        line.drain_into(out);
+    }
+    line.indent(depth);
+    line.name(mnemonic);
     let mut first = true;
     if let Some(dst) = inst.dst.first() {
         if dst.shift != ShiftScale::None {
-            pending.byte(b'_');
+            line.byte(b'_');
             for b in dst.shift.name().bytes() {
-                pending.byte(b);
+                line.byte(b);
             }
         }
         if dst.sat {
             for b in *b"_sat" {
-                pending.byte(b);
+                line.byte(b);
             }
         }
-        pending.separator(first);
+        line.separator(first);
         first = false;
-        if push_simple_reg(pending, &dst.reg, regs) {
+        if push_simple_reg(&mut line, &dst.reg, regs) {
             if let Some(mask) = tables.masks.get(mask_index(dst.mask)) {
-                pending.short(mask);
+                line.short(mask);
             }
         } else {
-            pending.drain_into(out);
+            line.drain_into(out);
             write_dst(out, dst, regs);
         }
     }
     for src in &inst.src {
-        pending.separator(first);
+        line.separator(first);
         first = false;
-        if push_simple_reg(pending, &src.reg, regs) {
+        if push_simple_reg(&mut line, &src.reg, regs) {
             if let Some(swizzle) = tables.swizzles.get(swizzle_index(src.swizzle)) {
-                pending.short(swizzle);
+                line.short(swizzle);
             }
             let flags = src.abs | src.invert | src.bias | src.x2 | src.sign | src.clamp;
             if flags || src.neg != [false; 4] || src.divcomp != DivComp::None {
-                pending.drain_into(out);
+                line.drain_into(out);
                 write_src_modifiers(out, src);
             }
         } else {
-            pending.drain_into(out);
+            line.drain_into(out);
             write_src(out, src, regs);
         }
     }
     for w in &inst.extra {
-        pending.separator(first);
+        line.separator(first);
         first = false;
         if fast.hex_extra {
             for b in hex8(*w) {
-                pending.byte(b);
+                line.byte(b);
             }
         } else {
-            pending.dec(*w);
+            line.dec(*w);
         }
     }
-    pending.byte(b'\n');
+    line.byte(b'\n');
+    *pending_len = line.len;
     true
 }
 
@@ -460,9 +479,12 @@ type Chunk = Bytes<CHUNK>;
 /// until this is nearly full.
 const PENDING: usize = 1024;
 
-/// Whole lines of the fast path ([`write_fast`]), appended to the output when the next line might
-/// not fit, before any write of the general path, and at the end.
-type Pending = Bytes<PENDING>;
+/// Appends the first `len` bytes of `pending` (whole lines of the fast path, [`write_fast`]) to
+/// `out` (the caller empties it); done when the next line might not fit, before any write of the general
+/// path, and at the end.
+fn drain(pending: &[u8; PENDING], len: usize, out: &mut Buf) {
+    out.extend_from_slice(pending.get(..len).unwrap_or(pending.as_slice()));
+}
 
 impl<const N: usize> Bytes<N> {
     #[inline]
@@ -473,19 +495,62 @@ impl<const N: usize> Bytes<N> {
         }
     }
 
-    /// Appends the bytes gathered to `out` and starts again.
-    #[inline]
-    fn drain_into(&mut self, out: &mut Buf) {
-        out.extend_from_slice(self.bytes.get(..self.len).unwrap_or(&self.bytes));
-        self.len = 0;
+    /// Runs `write` on a [`Cursor`] over the bytes.
+    #[inline(always)]
+    fn with<R>(&mut self, write: impl FnOnce(&mut Cursor<'_, N>) -> R) -> R {
+        let mut cursor = Cursor {
+            bytes: &mut self.bytes,
+            len: self.len,
+        };
+        let result = write(&mut cursor);
+        self.len = cursor.len;
+        result
     }
 
-    /// Makes room for `need` more bytes, appending what is gathered to `out` if they would not fit.
+    #[inline(always)]
+    fn byte(&mut self, b: u8) {
+        self.with(|c| c.byte(b));
+    }
+
+    #[inline(always)]
+    fn separator(&mut self, first: bool) {
+        self.with(|c| c.separator(first));
+    }
+
+    #[inline(always)]
+    fn short(&mut self, short: &Short) {
+        self.with(|c| c.short(short));
+    }
+
+    #[inline(always)]
+    fn dec(&mut self, value: u32) {
+        self.with(|c| c.dec(value));
+    }
+
+    /// Appends the bytes gathered to `out` with a copy of the whole array (a fixed-size copy is
+    /// cheaper than one of variable length for a few bytes) and a truncation.
     #[inline]
-    fn room(&mut self, out: &mut Buf, need: usize) {
-        if self.len + need > N {
-            self.drain_into(out);
-        }
+    fn flush(&self, out: &mut Buf) {
+        let start = out.len();
+        out.extend_from_slice(&self.bytes);
+        out.truncate(start + self.len.min(N));
+    }
+}
+
+/// Writes into a byte array from a position kept apart from the array, so that it stays in a
+/// register while a line or operand is written (a length stored next to the array is reloaded
+/// after every byte). Writes past the end are dropped (see [`Bytes`]).
+struct Cursor<'a, const N: usize> {
+    bytes: &'a mut [u8; N],
+    len: usize,
+}
+
+impl<const N: usize> Cursor<'_, N> {
+    /// Appends the bytes written to `out` and starts again at the front.
+    #[inline]
+    fn drain_into(&mut self, out: &mut Buf) {
+        out.extend_from_slice(self.bytes.get(..self.len).unwrap_or(self.bytes.as_slice()));
+        self.len = 0;
     }
 
     /// Appends `depth` levels of [`INDENT`] (at most [`FAST_MAX_DEPTH`]).
@@ -571,15 +636,6 @@ impl<const N: usize> Bytes<N> {
             }
             self.len += digits;
         }
-    }
-
-    /// Appends the bytes gathered to `out` with a copy of the whole array (a fixed-size copy is
-    /// cheaper than one of variable length for a few bytes) and a truncation.
-    #[inline]
-    fn flush(&self, out: &mut Buf) {
-        let start = out.len();
-        out.extend_from_slice(&self.bytes);
-        out.truncate(start + self.len.min(N));
     }
 }
 
@@ -1281,14 +1337,14 @@ fn write_dst(out: &mut Buf, dst: &Dst, regs: &RegNames) {
     write_reg(out, &dst.reg, regs);
     if dst.mask != [DstComp::Write; 4] {
         let mut chunk = Chunk::new();
-        push_mask(&mut chunk, dst.mask);
+        chunk.with(|c| push_mask(c, dst.mask));
         chunk.flush(out);
     }
 }
 
 /// Appends `.` and the four characters of a write mask other than `.xyzw`.
 #[inline]
-fn push_mask<const N: usize>(chunk: &mut Bytes<N>, mask: [DstComp; 4]) {
+fn push_mask<const N: usize>(chunk: &mut Cursor<'_, N>, mask: [DstComp; 4]) {
     chunk.byte(b'.');
     for (i, c) in mask.into_iter().enumerate() {
         chunk.byte(match c {
@@ -1305,7 +1361,7 @@ fn push_mask<const N: usize>(chunk: &mut Bytes<N>, mask: [DstComp; 4]) {
 fn write_dst_item(out: &mut Buf, dst: &Dst, tables: &Tables, regs: &RegNames, first: bool) {
     let mut chunk = Chunk::new();
     chunk.separator(first);
-    if push_simple_reg(&mut chunk, &dst.reg, regs) {
+    if chunk.with(|c| push_simple_reg(c, &dst.reg, regs)) {
         if let Some(mask) = tables.masks.get(mask_index(dst.mask)) {
             chunk.short(mask);
         }
@@ -1321,7 +1377,7 @@ fn write_dst_item(out: &mut Buf, dst: &Dst, tables: &Tables, regs: &RegNames, fi
 fn write_src_item(out: &mut Buf, src: &Src, tables: &Tables, regs: &RegNames, first: bool) {
     let mut chunk = Chunk::new();
     chunk.separator(first);
-    if push_simple_reg(&mut chunk, &src.reg, regs) {
+    if chunk.with(|c| push_simple_reg(c, &src.reg, regs)) {
         if let Some(swizzle) = tables.swizzles.get(swizzle_index(src.swizzle)) {
             chunk.short(swizzle);
         }
@@ -1340,7 +1396,7 @@ fn write_src_item(out: &mut Buf, src: &Src, tables: &Tables, regs: &RegNames, fi
 /// (`r3`, `cb0[4]`, `vAbsTid`: at most 21 + 10 + 12 bytes); returns `false`, with nothing
 /// appended, for other registers.
 #[inline(always)]
-fn push_simple_reg<const N: usize>(chunk: &mut Bytes<N>, reg: &Reg, regs: &RegNames) -> bool {
+fn push_simple_reg<const N: usize>(chunk: &mut Cursor<'_, N>, reg: &Reg, regs: &RegNames) -> bool {
     if reg.dim2.is_some() {
         return false;
     }
@@ -1376,7 +1432,7 @@ fn sel_char(c: CompSel) -> u8 {
 
 /// Appends a swizzle other than `.xyzw`: one character when all four agree, else four.
 #[inline]
-fn push_swizzle<const N: usize>(chunk: &mut Bytes<N>, sw: [CompSel; 4]) {
+fn push_swizzle<const N: usize>(chunk: &mut Cursor<'_, N>, sw: [CompSel; 4]) {
     if sw != IDENTITY {
         chunk.byte(b'.');
         if sw.iter().all(|c| *c == sw[0]) {
@@ -1400,7 +1456,7 @@ pub fn src_text(src: &Src, shader: ShaderKind) -> String {
 fn write_src(out: &mut Buf, src: &Src, regs: &RegNames) {
     write_reg(out, &src.reg, regs);
     let mut chunk = Chunk::new();
-    push_swizzle(&mut chunk, src.swizzle);
+    chunk.with(|c| push_swizzle(c, src.swizzle));
     chunk.flush(out);
     write_src_modifiers(out, src);
 }
