@@ -33,7 +33,11 @@ pub fn to_tokens(program: &Program) -> Vec<u32> {
             | u32::from(program.realtime) << 25,
     );
     let facts = FastFacts::table();
-    let mut pending = Pending::new();
+    let mut words = [0; PENDING];
+    let mut pending = Pending {
+        words: &mut words,
+        len: 0,
+    };
     for inst in &program.body {
         if !encode_fast(&mut pending, &mut out, inst, facts) {
             pending.drain_into(&mut out);
@@ -60,19 +64,15 @@ const FAST_PACKET_MAX: usize = 1 + (1 + FAST_MAX_SRCS) * 3 + FAST_MAX_EXTRA;
 /// Packets of the fast path, appended to the output when the next might not fit, before any
 /// packet of the general path, and at the end. Writes past the end are dropped; [`encode_fast`]
 /// makes room for [`FAST_PACKET_MAX`] words first.
-struct Pending {
-    words: [u32; PENDING],
+///
+/// The array is borrowed rather than held, so that the length is a value of its own that stays
+/// in a register (a length stored next to the array is reloaded after every word written).
+struct Pending<'a> {
+    words: &'a mut [u32; PENDING],
     len: usize,
 }
 
-impl Pending {
-    fn new() -> Pending {
-        Pending {
-            words: [0; PENDING],
-            len: 0,
-        }
-    }
-
+impl Pending<'_> {
     #[inline(always)]
     fn push(&mut self, word: u32) {
         if let Some(slot) = self.words.get_mut(self.len) {
@@ -82,9 +82,9 @@ impl Pending {
     }
 
     /// Appends the words gathered to `out` and starts again.
-    #[inline]
+    #[inline(always)]
     fn drain_into(&mut self, out: &mut Vec<u32>) {
-        out.extend_from_slice(self.words.get(..self.len).unwrap_or(&self.words));
+        out.extend_from_slice(self.words.get(..self.len).unwrap_or(self.words.as_slice()));
         self.len = 0;
     }
 }
@@ -131,7 +131,7 @@ impl FastFacts {
 /// appended.
 #[inline(always)]
 fn encode_fast(
-    pending: &mut Pending,
+    pending: &mut Pending<'_>,
     out: &mut Vec<u32>,
     inst: &Inst,
     facts: &[FastFacts],
@@ -191,7 +191,7 @@ fn encode_fast(
 /// Encodes an operand with no second dimension, at most an immediate index and a 16-bit number
 /// (as [`encode_operand`] does); returns `false`, with nothing written, for other operands.
 #[inline(always)]
-fn push_simple_operand(pending: &mut Pending, reg: &Reg, modifier: Option<u32>) -> bool {
+fn push_simple_operand(pending: &mut Pending<'_>, reg: &Reg, modifier: Option<u32>) -> bool {
     let immediate = match reg.index {
         None => None,
         Some(Index::Imm(i)) => Some(i),
