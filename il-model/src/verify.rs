@@ -230,6 +230,9 @@ struct OpFacts {
     want_extra: u8,
 }
 
+/// What may follow `endmain` (guide §4.1).
+const AFTER_ENDMAIN: &str = "after `endmain` only `func` blocks and `end` may follow (guide §4.1)";
+
 /// The facts of no opcode (only for a code outside the table, which cannot happen).
 const NO_FACTS: OpFacts = OpFacts {
     declaration: false,
@@ -587,9 +590,13 @@ impl Verifier<'_> {
                 .get(usize::from(inst.op.code()))
                 .unwrap_or(&NO_FACTS);
             if facts.quick && self.quick(inst, facts, &declared, seen.vertex_declared) {
-                // Every rule but block structure holds; the structure rules have nothing to say
-                // about an instruction without a block role unless `endmain` has been seen.
-                if inst.info().flow != Flow::None || after_endmain {
+                // Every rule but block structure holds; of the structure rules only the one on
+                // what may follow `endmain` concerns an instruction without a block role.
+                if inst.info().flow == Flow::None {
+                    if after_endmain && stack.is_empty() {
+                        self.err(AFTER_ENDMAIN);
+                    }
+                } else {
                     self.check_structure(
                         inst,
                         &mut stack,
@@ -920,7 +927,7 @@ impl Verifier<'_> {
     ) {
         let info = inst.info();
         if *after_endmain && stack.is_empty() && !matches!(info.flow, Flow::Func | Flow::End) {
-            self.err("after `endmain` only `func` blocks and `end` may follow (guide §4.1)");
+            self.err(AFTER_ENDMAIN);
         }
         // A function that returned with `ret` at its top level ends at the next `func` or `end`.
         if matches!(info.flow, Flow::Func | Flow::End)
