@@ -1585,3 +1585,100 @@ fn write_reg(out: &mut Buf, reg: &Reg, regs: &RegNames) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{FAST_MAX_DEPTH, INDENT, PENDING, inst_text, to_text};
+    use il_model::{
+        Control, Dst, Inst, Opcode, Program, Reg, RegType, ShaderKind, ShiftScale, Src,
+    };
+
+    /// Instructions that take the fast path and instructions that leave it half-way (an operand
+    /// that is not a plain register, source modifiers, numbers of four digits and more, control
+    /// bits, a shift and `_sat`).
+    fn mixed_body() -> Vec<Inst> {
+        vec![
+            Inst::literal(7, [1, 0x3F80_0000, 0xFFFF_FFFF, 0]),
+            Inst::new(Opcode::IAdd)
+                .dst(Dst::temp(1).mask("x___"))
+                .src(Src::temp(2).swz("y"))
+                .src(Src::literal(7).swz("x")),
+            Inst::new(Opcode::Mad)
+                .dst(Dst {
+                    sat: true,
+                    shift: ShiftScale::X2,
+                    ..Dst::temp(123_456)
+                })
+                .src(Src::temp(1000).negate())
+                .src(Src::cb(0, 4096).abs())
+                .src(Src::new(
+                    Reg::new(RegType::ITemp, 1).rel(Src::temp(2).swz("x"), Some(3)),
+                )),
+            Inst::new(Opcode::UavRawLoad)
+                .ctrl(Control::id(3))
+                .dst(Dst::temp(9).mask("x___"))
+                .src(Src::temp(0).swz("x")),
+            Inst::new(Opcode::Mov)
+                .dst(Dst::new(Reg::new(RegType::ITemp, 0).at(5)))
+                .src(Src::special(RegType::AbsoluteThreadIdFlat).swz("xxyy")),
+        ]
+    }
+
+    /// Every line of the text, indentation removed, is what [`inst_text`] (the general path
+    /// only) writes for its instruction; checked for lines at every depth up to past
+    /// [`FAST_MAX_DEPTH`] and for a text longer than the pending buffer.
+    #[test]
+    fn fast_lines_match_the_general_path() {
+        let mut program = Program::new(ShaderKind::Compute);
+        let depth = FAST_MAX_DEPTH + 2;
+        let mut expected = Vec::new();
+        for level in 0..depth {
+            for inst in mixed_body() {
+                expected.push((level, inst_text(&inst, program.shader)));
+                program.push(inst);
+            }
+            let open = Inst::new(Opcode::IfLogicalnz).src(Src::temp(0).swz("x"));
+            expected.push((level, inst_text(&open, program.shader)));
+            program.push(open);
+        }
+        for level in (0..depth).rev() {
+            let close = Inst::new(Opcode::Endif);
+            expected.push((level, inst_text(&close, program.shader)));
+            program.push(close);
+        }
+        let end = Inst::new(Opcode::End);
+        expected.push((0, inst_text(&end, program.shader)));
+        program.push(end);
+        let text = to_text(&program);
+        assert!(
+            text.len() > 2 * PENDING,
+            "the text must overflow the pending buffer"
+        );
+        let lines: Vec<&str> = text.lines().skip(1).collect();
+        assert_eq!(lines.len(), expected.len());
+        for (line, (level, inst)) in lines.iter().zip(&expected) {
+            assert_eq!(*line, format!("{}{inst}", INDENT.repeat(*level)));
+        }
+    }
+
+    /// A few lines spelled out (checked by hand against amd-il.md §3.3–§3.7: masks, replicated
+    /// swizzles, `_sat` after the shift, modifiers in GRVK's order, literals in hex).
+    #[test]
+    fn mixed_lines_spelled_out() {
+        let body = mixed_body();
+        let text: Vec<String> = body
+            .iter()
+            .map(|inst| inst_text(inst, ShaderKind::Compute))
+            .collect();
+        assert_eq!(
+            text,
+            [
+                "dcl_literal l7, 0x00000001, 0x3F800000, 0xFFFFFFFF, 0x00000000",
+                "iadd r1.x___, r2.y, l7.x",
+                "mad_x2_sat r123456, r1000_neg(xyzw), cb0[4096]_abs, x1[r2.x+3]",
+                "uav_raw_load_id(3) r9.x___, r0.x",
+                "mov x0[5], vAbsTidFlat.xxyy",
+            ]
+        );
+    }
+}

@@ -378,3 +378,72 @@ fn encode_operand(reg: &Reg, modifier: Option<u32>, out: &mut Vec<u32>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{PENDING, encode_inst, to_tokens};
+    use il_model::{
+        Control, Dst, Inst, Opcode, Program, Reg, RegType, ShaderKind, ShiftScale, Src,
+    };
+
+    /// The tokens of a program are its header and then exactly what the general path
+    /// ([`encode_inst`]) encodes for each instruction, for packets that take the fast path,
+    /// packets that leave it half-way (a register-relative index, a 17-bit register number) and
+    /// packets that do not take it (modifier tokens), with and without operand modifiers, over
+    /// more words than the pending buffer holds.
+    #[test]
+    fn fast_packets_match_the_general_path() {
+        let mut program = Program::new(ShaderKind::Compute);
+        for _ in 0..PENDING / 8 {
+            program
+                .push(Inst::literal(3, [1, 2, 3, 4]))
+                .push(
+                    Inst::new(Opcode::IAdd)
+                        .dst(Dst::temp(1).mask("x___"))
+                        .src(Src::temp(2).swz("y"))
+                        .src(Src::literal(3).swz("x")),
+                )
+                .push(
+                    Inst::new(Opcode::Mad)
+                        .dst(Dst {
+                            sat: true,
+                            shift: ShiftScale::D2,
+                            ..Dst::temp(70_000)
+                        })
+                        .src(Src::temp(5).negate())
+                        .src(Src::cb(0, 9).abs())
+                        .src(Src::new(
+                            Reg::new(RegType::ITemp, 1).rel(Src::temp(2).swz("x"), Some(3)),
+                        )),
+                )
+                .push(
+                    Inst::new(Opcode::UavRawLoad)
+                        .ctrl(Control::id(3))
+                        .dst(Dst::temp(9).mask("x___"))
+                        .src(Src::temp(0).swz("x")),
+                )
+                .push(Inst {
+                    pri_mod: Some(1),
+                    ..Inst::new(Opcode::Mov).dst(Dst::temp(0)).src(Src::temp(1))
+                })
+                .push(Inst::new(Opcode::DclNumThreadPerGroup).extra(&[64, 1, 1]))
+                .push(
+                    Inst::new(Opcode::IAdd)
+                        .dst(Dst::temp(4))
+                        .src(Src::temp(2))
+                        .src(Src::temp(3)),
+                );
+        }
+        program.push(Inst::new(Opcode::End));
+        let tokens = to_tokens(&program);
+        let mut expected = tokens.get(..2).unwrap_or(&[]).to_vec();
+        for inst in &program.body {
+            encode_inst(inst, &mut expected);
+        }
+        assert!(
+            tokens.len() > 2 * PENDING,
+            "the packets must overflow the pending buffer"
+        );
+        assert_eq!(tokens, expected);
+    }
+}
