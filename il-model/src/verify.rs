@@ -589,6 +589,16 @@ impl Verifier<'_> {
                 .facts
                 .get(usize::from(inst.op.code()))
                 .unwrap_or(&NO_FACTS);
+            if inst.op == Opcode::DclLiteral
+                && self.quick_literal(
+                    inst,
+                    facts,
+                    &mut declared,
+                    after_endmain && stack.is_empty(),
+                )
+            {
+                continue;
+            }
             if facts.quick && self.quick(inst, facts, &declared, seen.vertex_declared) {
                 // Every rule but block structure holds; of the structure rules only the one on
                 // what may follow `endmain` concerns an instruction without a block role.
@@ -681,31 +691,7 @@ impl Verifier<'_> {
         // One look at each inline-or-heap list.
         let dsts = inst.dst.as_slice();
         let srcs = inst.src.as_slice();
-        // check_shape
-        let want_src = facts.want_src
-            + if ctrl & (1 << 12) != 0 {
-                facts.ext_srcs
-            } else {
-                0
-            };
-        let extra_ok =
-            facts.want_extra == ANY_EXTRA || inst.extra.len() == usize::from(facts.want_extra);
-        if ctrl & !facts.defined_bits != 0
-            || inst.pri_mod.is_some()
-            || inst.sec_mod.is_some()
-            || inst.resource_format.is_some()
-            || inst.addr_offset.is_some()
-            || dsts.len() != usize::from(facts.want_dst)
-            || srcs.len() != usize::from(want_src)
-            || !extra_ok
-        {
-            return false;
-        }
-        // check_device
-        if info.shaders.0 & self.shader_bit == 0
-            || info.families.0 & self.family_bit == 0
-            || info.fp64 && self.family < Family::R700
-        {
+        if !self.quick_shape_and_device(inst, facts) {
             return false;
         }
         // check_declarations: resources used by id.
@@ -792,6 +778,64 @@ impl Verifier<'_> {
         }
         self.note_model(info.model);
         self.note_types(types);
+        true
+    }
+
+    /// `check_shape` and `check_device` for an instruction without modifier tokens: whether
+    /// neither has anything to report (their conditions, without the messages).
+    #[inline(always)]
+    fn quick_shape_and_device(&self, inst: &Inst, facts: &OpFacts) -> bool {
+        let info = inst.info();
+        let ctrl = inst.ctrl.0;
+        let want_src = facts.want_src
+            + if ctrl & (1 << 12) != 0 {
+                facts.ext_srcs
+            } else {
+                0
+            };
+        let extra_ok =
+            facts.want_extra == ANY_EXTRA || inst.extra.len() == usize::from(facts.want_extra);
+        ctrl & !facts.defined_bits == 0
+            && inst.pri_mod.is_none()
+            && inst.sec_mod.is_none()
+            && inst.resource_format.is_none()
+            && inst.addr_offset.is_none()
+            && inst.dst.len() == usize::from(facts.want_dst)
+            && inst.src.len() == usize::from(want_src)
+            && extra_ok
+            && info.shaders.0 & self.shader_bit != 0
+            && info.families.0 & self.family_bit != 0
+            && !(info.fp64 && self.family < Family::R700)
+    }
+
+    /// [`Verifier::quick`] for `dcl_literal`: declares the literal and returns `true` when no
+    /// rule is broken (`top_after_endmain`: `endmain` has been seen and no block is open, so the
+    /// structure rules object); returns `false`, the literals unchanged but for a number that
+    /// was already declared, when the full checks must run and report.
+    fn quick_literal(
+        &mut self,
+        inst: &Inst,
+        facts: &OpFacts,
+        declared: &mut Declared,
+        top_after_endmain: bool,
+    ) -> bool {
+        let [src] = inst.src.as_slice() else {
+            return false;
+        };
+        let plain = src.reg.ty == RegType::Literal
+            && src.reg.index.is_none()
+            && src.reg.dim2.is_none()
+            && !src.has_modifier();
+        // A number declared before makes `insert` return `false`; the full checks then find it
+        // declared again and report it.
+        if top_after_endmain
+            || !plain
+            || !self.quick_shape_and_device(inst, facts)
+            || !declared.literals.insert(src.reg.num)
+        {
+            return false;
+        }
+        self.note_model(inst.info().model);
         true
     }
 
