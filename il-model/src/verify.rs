@@ -532,6 +532,22 @@ impl RegMasks {
 
 /// Checks `program` against the rules above for GPU family `family`.
 pub fn verify(program: &Program, family: Family) -> Result<(), Vec<VerifyError>> {
+    verify_with(program, family, Paths::QuickFirst)
+}
+
+/// Which checks [`verify_with`] runs per instruction.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Paths {
+    /// The quick paths ([`Verifier::quick`], [`Verifier::quick_literal`]) first, the full checks
+    /// where they are unsure: what [`verify`] does.
+    QuickFirst,
+    /// The full checks only: what the quick paths must agree with (tests).
+    #[cfg(test)]
+    FullOnly,
+}
+
+/// [`verify`] taking the given paths.
+fn verify_with(program: &Program, family: Family, paths: Paths) -> Result<(), Vec<VerifyError>> {
     let masks = RegMasks::of(program.shader, family);
     let mut v = Verifier {
         program,
@@ -545,7 +561,7 @@ pub fn verify(program: &Program, family: Family) -> Result<(), Vec<VerifyError>>
         shader_bit: 1 << program.shader.value(),
         family_bit: 1 << family as u8,
     };
-    v.run();
+    v.run(paths);
     if v.errors.is_empty() {
         Ok(())
     } else {
@@ -561,7 +577,8 @@ impl Verifier<'_> {
         });
     }
 
-    fn run(&mut self) {
+    fn run(&mut self, paths: Paths) {
+        let quick = paths == Paths::QuickFirst;
         let body = &self.program.body;
         match body.last() {
             Some(last) if last.op == Opcode::End => {}
@@ -589,7 +606,8 @@ impl Verifier<'_> {
                 .facts
                 .get(usize::from(inst.op.code()))
                 .unwrap_or(&NO_FACTS);
-            if inst.op == Opcode::DclLiteral
+            if quick
+                && inst.op == Opcode::DclLiteral
                 && self.quick_literal(
                     inst,
                     facts,
@@ -599,7 +617,7 @@ impl Verifier<'_> {
             {
                 continue;
             }
-            if facts.quick && self.quick(inst, facts, &declared, seen.vertex_declared) {
+            if quick && facts.quick && self.quick(inst, facts, &declared, seen.vertex_declared) {
                 // Every rule but block structure holds; of the structure rules only the one on
                 // what may follow `endmain` concerns an instruction without a block role.
                 if inst.info().flow == Flow::None {
@@ -1573,8 +1591,175 @@ fn is_declaration(op: Opcode) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{DENSE_NUMBERS, NumSet, verify};
-    use crate::{Dst, Family, Inst, Opcode, Program, ShaderKind, Src};
+    use super::{DENSE_NUMBERS, NumSet, Paths, verify, verify_with};
+    use crate::{
+        Control, Dst, Family, Index, Inst, Opcode, Program, Reg, RegType, ShaderKind, ShiftScale,
+        Src,
+    };
+
+    /// One instruction for each condition of the quick paths, alone or breaking its rule, each
+    /// followed by an ordinary one; used by [`quick_paths_agree_with_the_full_checks`].
+    fn quick_path_cases() -> Vec<Vec<Inst>> {
+        let iadd = || {
+            Inst::new(Opcode::IAdd)
+                .dst(Dst::temp(0).mask("x___"))
+                .src(Src::temp(1).swz("x"))
+                .src(Src::temp(2).swz("x"))
+        };
+        let dadd = |mask: &str| {
+            Inst::new(Opcode::DAdd)
+                .dst(Dst::temp(0).mask(mask))
+                .src(Src::temp(1))
+                .src(Src::temp(2))
+        };
+        let store = |dst: Dst| {
+            Inst::new(Opcode::UavRawStore)
+                .ctrl(Control::id(0))
+                .dst(dst)
+                .src(Src::temp(0).swz("x"))
+                .src(Src::temp(1).swz("x"))
+        };
+        vec![
+            vec![iadd()],
+            vec![iadd().ctrl(Control(0x0200))],
+            vec![Inst {
+                pri_mod: Some(1),
+                ..iadd()
+            }],
+            vec![Inst {
+                addr_offset: Some(0),
+                ..iadd()
+            }],
+            vec![iadd().src(Src::temp(3))],
+            vec![iadd().extra(&[1])],
+            vec![iadd().dst(Dst::temp(5))],
+            vec![
+                Inst::new(Opcode::IAdd)
+                    .dst(Dst {
+                        sat: true,
+                        ..Dst::temp(0)
+                    })
+                    .src(Src::temp(1))
+                    .src(Src::temp(2).abs()),
+            ],
+            vec![
+                Inst::new(Opcode::IAdd)
+                    .dst(Dst {
+                        shift: ShiftScale::X2,
+                        ..Dst::temp(0).mask("_y__")
+                    })
+                    .src(Src::temp(1))
+                    .src(Src::temp(2)),
+            ],
+            vec![
+                Inst::new(Opcode::IAdd)
+                    .dst(Dst::temp(0).mask("____"))
+                    .src(Src::temp(1))
+                    .src(Src::temp(2)),
+            ],
+            vec![dadd("xy__")],
+            vec![dadd("x___")],
+            vec![
+                Inst::new(Opcode::UShr)
+                    .dst(Dst::temp(0))
+                    .src(Src::temp(1))
+                    .src(Src::temp(2).swz("xyzw")),
+            ],
+            vec![
+                Inst::new(Opcode::UShr)
+                    .dst(Dst::temp(0))
+                    .src(Src::temp(1))
+                    .src(Src::temp(2).swz("y")),
+            ],
+            vec![
+                Inst::new(Opcode::DclRawUav).ctrl(Control::id(0)),
+                store(Dst::mem().mask("x___")),
+            ],
+            vec![store(Dst::mem().mask("x___"))],
+            vec![
+                Inst::new(Opcode::DclRawUav).ctrl(Control::id(0)),
+                store(Dst::temp(3)),
+            ],
+            vec![Inst::new(Opcode::Mov).dst(Dst::mem()).src(Src::temp(1))],
+            vec![
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::temp(0))
+                    .src(Src::literal(4).swz("x")),
+            ],
+            vec![
+                Inst::literal(4, [0; 4]),
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::temp(0))
+                    .src(Src::literal(4).swz("x")),
+            ],
+            vec![Inst::literal(4, [0; 4]), Inst::literal(4, [1; 4])],
+            vec![
+                Inst::new(Opcode::DclLiteral)
+                    .src(Src::literal(2).negate())
+                    .extra(&[0; 4]),
+            ],
+            vec![Inst::new(Opcode::Mov).dst(Dst::temp(0)).src(Src::cb(1, 3))],
+            vec![
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::temp(0))
+                    .src(Src::new(Reg::new(RegType::ITemp, 0).at(2))),
+            ],
+            vec![
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::new(Reg::new(RegType::Depth, 0)))
+                    .src(Src::temp(1)),
+            ],
+            vec![
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::temp(0))
+                    .src(Src::new(Reg::new(RegType::Vertex, 0))),
+            ],
+            vec![
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::temp(0))
+                    .src(Src::special(RegType::AbsoluteThreadIdFlat)),
+            ],
+            vec![Inst::new(Opcode::Mov).dst(Dst::temp(0)).src(Src::new(Reg {
+                index: Some(Index::AddrReg {
+                    rel_addr: 0,
+                    offset: None,
+                }),
+                ..Reg::new(RegType::Temp, 0)
+            }))],
+            vec![Inst::new(Opcode::Endmain), iadd(), Inst::literal(1, [0; 4])],
+            vec![
+                Inst::new(Opcode::Endmain),
+                Inst::new(Opcode::Func).extra(&[1]),
+                iadd(),
+            ],
+        ]
+    }
+
+    /// The quick paths accept and reject exactly as the full checks do, with the same messages,
+    /// for compute and pixel programs on every family (a compute-only register in a pixel
+    /// program, double precision on R600, `mem` before Evergreen).
+    #[test]
+    fn quick_paths_agree_with_the_full_checks() {
+        let mut rejected = 0;
+        for (case, body) in quick_path_cases().into_iter().enumerate() {
+            for shader in [ShaderKind::Compute, ShaderKind::Pixel] {
+                let mut p = Program::new(shader);
+                for inst in body.iter().cloned() {
+                    p.push(inst);
+                }
+                p.push(Inst::new(Opcode::RetDyn))
+                    .push(Inst::new(Opcode::End));
+                for family in Family::ALL {
+                    let quick = verify_with(&p, family, Paths::QuickFirst);
+                    let full = verify_with(&p, family, Paths::FullOnly);
+                    assert_eq!(quick, full, "case {case}, {shader:?}, {family:?}");
+                    rejected += usize::from(full.is_err());
+                }
+            }
+        }
+        // Most cases break a rule somewhere; a few are accepted everywhere they are legal.
+        assert!(rejected > 100, "only {rejected} rejections");
+    }
 
     #[test]
     fn number_sets_hold_bits_and_large_numbers_alike() {
