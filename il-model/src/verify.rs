@@ -216,13 +216,89 @@ struct OpFacts {
     defined_bits: u16,
     /// [`ControlLayout::owns_modifier_bits`] of the opcode's layout.
     owns_modifier_bits: bool,
+    /// [`Verifier::quick`] may check the instruction: not a declaration, not a macro call, no
+    /// count-of-extra control, no Appendix C.3 exclusion or `dclv`/`initv` bookkeeping, and
+    /// trailing tokens checked by count alone.
+    quick: bool,
+    /// Destinations the opcode takes.
+    want_dst: u8,
+    /// Sources the opcode takes without `_ext`.
+    want_src: u8,
+    /// Sources added by the `_ext` bit (control bit 12; amd-il.md §1.10).
+    ext_srcs: u8,
+    /// Trailing tokens the opcode takes, or [`ANY_EXTRA`] where any count is allowed.
+    want_extra: u8,
 }
+
+/// What may follow `endmain` (guide §4.1).
+const AFTER_ENDMAIN: &str = "after `endmain` only `func` blocks and `end` may follow (guide §4.1)";
+
+/// The facts of no opcode (only for a code outside the table, which cannot happen).
+const NO_FACTS: OpFacts = OpFacts {
+    declaration: false,
+    dcl: false,
+    integer: false,
+    scalar_result: false,
+    pair_result: false,
+    shift: false,
+    mem_dst: false,
+    mem_allowed: false,
+    uav_use: false,
+    lds_use: false,
+    srv_use: false,
+    gds_use: false,
+    defined_bits: 0,
+    owns_modifier_bits: false,
+    quick: false,
+    want_dst: 0,
+    want_src: 0,
+    ext_srcs: 0,
+    want_extra: 0,
+};
+
+/// [`OpFacts::want_extra`] of layouts that allow any number of trailing tokens.
+const ANY_EXTRA: u8 = u8::MAX;
+
+/// Instructions with Appendix C.3 exclusion or vertex-declaration bookkeeping
+/// ([`Verifier::check_exclusions`], `dclv`/`initv`), which [`Verifier::quick`] leaves to the full
+/// checks.
+const BOOKKEEPING_OPS: &[Opcode] = &[
+    Opcode::DclNumThreadPerGroup,
+    Opcode::DclMaxThreadPerGroup,
+    Opcode::DclStream,
+    Opcode::EmitStream,
+    Opcode::CutStream,
+    Opcode::EmitThenCutStream,
+    Opcode::Emit,
+    Opcode::Cut,
+    Opcode::EmitThenCut,
+    Opcode::DclLdsSizePerThread,
+    Opcode::DclLdsSharingMode,
+    Opcode::LdsReadVec,
+    Opcode::LdsWriteVec,
+    Opcode::DclLds,
+    Opcode::DclStructLds,
+    Opcode::Dclv,
+    Opcode::Initv,
+];
 
 impl OpFacts {
     /// The facts of one table row.
     fn derive(info: &crate::OpInfo) -> OpFacts {
         let op = info.op;
         let m = info.mnemonic;
+        // The counts `check_shape` accepts, where they do not depend on the instruction.
+        let want_extra = match info.extra {
+            Extra::None => Some(0),
+            Extra::Label | Extra::CaseValue | Extra::Float | Extra::ResourceFormat => Some(1),
+            Extra::Words(k) => Some(k),
+            Extra::StrideLength => Some(2),
+            Extra::Comment | Extra::LabelList => Some(ANY_EXTRA),
+            Extra::MacroSignature
+            | Extra::InterfacePtr
+            | Extra::CountedWords
+            | Extra::ImmediateConstants => None,
+        };
         OpFacts {
             declaration: is_declaration(op),
             dcl: m.starts_with("dcl"),
@@ -240,6 +316,15 @@ impl OpFacts {
             gds_use: m.starts_with("gds_"),
             defined_bits: info.control.defined_bits(),
             owns_modifier_bits: info.control.owns_modifier_bits(),
+            quick: !is_declaration(op)
+                && op != Opcode::Macrocall
+                && info.control != ControlLayout::CountOfExtra
+                && !BOOKKEEPING_OPS.contains(&op)
+                && want_extra.is_some(),
+            want_dst: info.dst,
+            want_src: info.src,
+            ext_srcs: info.control.extra_srcs(1 << 12),
+            want_extra: want_extra.unwrap_or(0),
         }
     }
 
@@ -447,6 +532,22 @@ impl RegMasks {
 
 /// Checks `program` against the rules above for GPU family `family`.
 pub fn verify(program: &Program, family: Family) -> Result<(), Vec<VerifyError>> {
+    verify_with(program, family, Paths::QuickFirst)
+}
+
+/// Which checks [`verify_with`] runs per instruction.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Paths {
+    /// The quick paths ([`Verifier::quick`], [`Verifier::quick_literal`]) first, the full checks
+    /// where they are unsure: what [`verify`] does.
+    QuickFirst,
+    /// The full checks only: what the quick paths must agree with (tests).
+    #[cfg(test)]
+    FullOnly,
+}
+
+/// [`verify`] taking the given paths.
+fn verify_with(program: &Program, family: Family, paths: Paths) -> Result<(), Vec<VerifyError>> {
     let masks = RegMasks::of(program.shader, family);
     let mut v = Verifier {
         program,
@@ -460,7 +561,7 @@ pub fn verify(program: &Program, family: Family) -> Result<(), Vec<VerifyError>>
         shader_bit: 1 << program.shader.value(),
         family_bit: 1 << family as u8,
     };
-    v.run();
+    v.run(paths);
     if v.errors.is_empty() {
         Ok(())
     } else {
@@ -476,7 +577,8 @@ impl Verifier<'_> {
         });
     }
 
-    fn run(&mut self) {
+    fn run(&mut self, paths: Paths) {
+        let quick = paths == Paths::QuickFirst;
         let body = &self.program.body;
         match body.last() {
             Some(last) if last.op == Opcode::End => {}
@@ -499,11 +601,41 @@ impl Verifier<'_> {
         for (at, inst) in body.iter().enumerate() {
             self.at = at;
             // The table has one row per opcode code, so the default is never taken.
+            // The table has one row per opcode code, so the default is never taken.
             let facts = self
                 .facts
                 .get(usize::from(inst.op.code()))
-                .copied()
-                .unwrap_or_default();
+                .unwrap_or(&NO_FACTS);
+            if quick
+                && inst.op == Opcode::DclLiteral
+                && self.quick_literal(
+                    inst,
+                    facts,
+                    &mut declared,
+                    after_endmain && stack.is_empty(),
+                )
+            {
+                continue;
+            }
+            if quick && facts.quick && self.quick(inst, facts, &declared, seen.vertex_declared) {
+                // Every rule but block structure holds; of the structure rules only the one on
+                // what may follow `endmain` concerns an instruction without a block role.
+                if inst.info().flow == Flow::None {
+                    if after_endmain && stack.is_empty() {
+                        self.err(AFTER_ENDMAIN);
+                    }
+                } else {
+                    self.check_structure(
+                        inst,
+                        &mut stack,
+                        &mut after_endmain,
+                        &mut func_labels,
+                        &labels,
+                    );
+                }
+                continue;
+            }
+            let facts = *facts;
             self.check_shape(inst, facts);
             self.check_device(inst);
             self.check_structure(
@@ -556,6 +688,173 @@ impl Verifier<'_> {
                 message: format!("unclosed block(s) at end: {stack:?}"),
             });
         }
+    }
+
+    /// Checks an instruction of a [`OpFacts::quick`] opcode against every rule except block
+    /// structure, for the common shape only: no modifier tokens, operands without
+    /// register-relative indices or second dimensions, no indexed destination, nothing that needs
+    /// a message. Returns `true` (noting the shader model of the instruction and its registers,
+    /// as the full checks do) when no rule is broken; returns `false`, having changed nothing,
+    /// when some rule might be, so that the full checks run and report it.
+    #[inline]
+    fn quick(
+        &mut self,
+        inst: &Inst,
+        facts: &OpFacts,
+        declared: &Declared,
+        vertex_declared: bool,
+    ) -> bool {
+        let info = inst.info();
+        let ctrl = inst.ctrl.0;
+        // One look at each inline-or-heap list.
+        let dsts = inst.dst.as_slice();
+        let srcs = inst.src.as_slice();
+        if !self.quick_shape_and_device(inst, facts) {
+            return false;
+        }
+        // check_declarations: resources used by id.
+        if facts.uav_use | facts.lds_use | facts.srv_use | facts.gds_use {
+            let id = u32::from(ctrl & 0x3FF);
+            if facts.uav_use && !declared.uavs.contains(id & 0x3FF)
+                || facts.lds_use && !declared.lds.contains(id & 0xF)
+                || facts.srv_use && !declared.srvs.contains(id & 0xFF)
+                || facts.gds_use && !declared.gds.contains(id)
+            {
+                return false;
+            }
+        }
+        // Operands: check_operand_rules, check_declarations, check_exclusions (depth outputs),
+        // register access and the vertex rule.
+        let mut types = 0u64;
+        for dst in dsts {
+            let reg = &dst.reg;
+            if reg.index.is_some() || reg.dim2.is_some() {
+                return false;
+            }
+            let bit = type_bit(reg.ty);
+            let mem = reg.ty == RegType::GenericMem;
+            if dst.mask == [DstComp::NoWrite; 4]
+                || bit & self.masks.writable == 0
+                || bit & DEPTH_TYPES != 0
+                || facts.mem_dst && !mem
+                || mem && !facts.mem_allowed
+                || bit & DECLARED_TYPES != 0 && !is_declared(reg, declared)
+            {
+                return false;
+            }
+            if facts.integer | facts.scalar_result | facts.pair_result {
+                let writes = dst.mask.map(|c| c == DstComp::Write);
+                let pair = matches!(
+                    writes,
+                    [true, true, false, false] | [false, false, true, true]
+                );
+                if facts.integer && (dst.sat || dst.shift != ShiftScale::None)
+                    || facts.scalar_result && writes.iter().filter(|w| **w).count() != 1
+                    || facts.pair_result && !pair
+                {
+                    return false;
+                }
+            }
+            types |= bit;
+        }
+        for src in srcs {
+            let reg = &src.reg;
+            if matches!(
+                reg.index,
+                Some(Index::Rel { .. }) | Some(Index::AddrReg { .. })
+            ) || reg.dim2.is_some()
+            {
+                return false;
+            }
+            let bit = type_bit(reg.ty);
+            if bit & self.masks.readable == 0
+                || bit & DECLARED_TYPES != 0 && !is_declared(reg, declared)
+            {
+                return false;
+            }
+            if facts.integer
+                && (src.invert
+                    || src.bias
+                    || src.x2
+                    || src.sign
+                    || src.abs
+                    || src.clamp
+                    || src.divcomp != DivComp::None)
+            {
+                return false;
+            }
+            types |= bit;
+        }
+        if facts.shift
+            && let Some(amount) = srcs.get(1)
+            && amount.swizzle.iter().any(|c| *c != amount.swizzle[0])
+        {
+            return false;
+        }
+        if !vertex_declared && types & type_bit(RegType::Vertex) != 0 {
+            return false;
+        }
+        self.note_model(info.model);
+        self.note_types(types);
+        true
+    }
+
+    /// `check_shape` and `check_device` for an instruction without modifier tokens: whether
+    /// neither has anything to report (their conditions, without the messages).
+    #[inline(always)]
+    fn quick_shape_and_device(&self, inst: &Inst, facts: &OpFacts) -> bool {
+        let info = inst.info();
+        let ctrl = inst.ctrl.0;
+        let want_src = facts.want_src
+            + if ctrl & (1 << 12) != 0 {
+                facts.ext_srcs
+            } else {
+                0
+            };
+        let extra_ok =
+            facts.want_extra == ANY_EXTRA || inst.extra.len() == usize::from(facts.want_extra);
+        ctrl & !facts.defined_bits == 0
+            && inst.pri_mod.is_none()
+            && inst.sec_mod.is_none()
+            && inst.resource_format.is_none()
+            && inst.addr_offset.is_none()
+            && inst.dst.len() == usize::from(facts.want_dst)
+            && inst.src.len() == usize::from(want_src)
+            && extra_ok
+            && info.shaders.0 & self.shader_bit != 0
+            && info.families.0 & self.family_bit != 0
+            && !(info.fp64 && self.family < Family::R700)
+    }
+
+    /// [`Verifier::quick`] for `dcl_literal`: declares the literal and returns `true` when no
+    /// rule is broken (`top_after_endmain`: `endmain` has been seen and no block is open, so the
+    /// structure rules object); returns `false`, the literals unchanged but for a number that
+    /// was already declared, when the full checks must run and report.
+    fn quick_literal(
+        &mut self,
+        inst: &Inst,
+        facts: &OpFacts,
+        declared: &mut Declared,
+        top_after_endmain: bool,
+    ) -> bool {
+        let [src] = inst.src.as_slice() else {
+            return false;
+        };
+        let plain = src.reg.ty == RegType::Literal
+            && src.reg.index.is_none()
+            && src.reg.dim2.is_none()
+            && !src.has_modifier();
+        // A number declared before makes `insert` return `false`; the full checks then find it
+        // declared again and report it.
+        if top_after_endmain
+            || !plain
+            || !self.quick_shape_and_device(inst, facts)
+            || !declared.literals.insert(src.reg.num)
+        {
+            return false;
+        }
+        self.note_model(inst.info().model);
+        true
     }
 
     /// Operand counts, trailing tokens and control bits per the table (amd-il.md §1.10–§1.12).
@@ -690,7 +989,7 @@ impl Verifier<'_> {
     ) {
         let info = inst.info();
         if *after_endmain && stack.is_empty() && !matches!(info.flow, Flow::Func | Flow::End) {
-            self.err("after `endmain` only `func` blocks and `end` may follow (guide §4.1)");
+            self.err(AFTER_ENDMAIN);
         }
         // A function that returned with `ret` at its top level ends at the next `func` or `end`.
         if matches!(info.flow, Flow::Func | Flow::End)
@@ -1247,6 +1546,19 @@ impl Verifier<'_> {
     }
 }
 
+/// Whether `reg` (no register-relative index, no second dimension) of a type in
+/// [`DECLARED_TYPES`] is declared: [`Verifier::check_declared`] without the message.
+#[inline]
+fn is_declared(reg: &Reg, d: &Declared) -> bool {
+    match reg.ty {
+        RegType::Literal => d.literals.contains(reg.num),
+        RegType::ConstBuff if reg.dim2.is_none() => d.cbs.contains(reg.num),
+        RegType::ITemp => d.itemps.contains(reg.num),
+        RegType::SharedTemp => d.shared_temps.is_some_and(|count| reg.num < count),
+        _ => true,
+    }
+}
+
 /// Whether any operand of `inst` (indices included) is a register of type `ty`.
 fn uses_reg(inst: &Inst, ty: RegType) -> bool {
     inst.dst.iter().any(|d| reg_uses(&d.reg, ty)) || inst.src.iter().any(|s| reg_uses(&s.reg, ty))
@@ -1279,8 +1591,175 @@ fn is_declaration(op: Opcode) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{DENSE_NUMBERS, NumSet, verify};
-    use crate::{Dst, Family, Inst, Opcode, Program, ShaderKind, Src};
+    use super::{DENSE_NUMBERS, NumSet, Paths, verify, verify_with};
+    use crate::{
+        Control, Dst, Family, Index, Inst, Opcode, Program, Reg, RegType, ShaderKind, ShiftScale,
+        Src,
+    };
+
+    /// One instruction for each condition of the quick paths, alone or breaking its rule, each
+    /// followed by an ordinary one; used by [`quick_paths_agree_with_the_full_checks`].
+    fn quick_path_cases() -> Vec<Vec<Inst>> {
+        let iadd = || {
+            Inst::new(Opcode::IAdd)
+                .dst(Dst::temp(0).mask("x___"))
+                .src(Src::temp(1).swz("x"))
+                .src(Src::temp(2).swz("x"))
+        };
+        let dadd = |mask: &str| {
+            Inst::new(Opcode::DAdd)
+                .dst(Dst::temp(0).mask(mask))
+                .src(Src::temp(1))
+                .src(Src::temp(2))
+        };
+        let store = |dst: Dst| {
+            Inst::new(Opcode::UavRawStore)
+                .ctrl(Control::id(0))
+                .dst(dst)
+                .src(Src::temp(0).swz("x"))
+                .src(Src::temp(1).swz("x"))
+        };
+        vec![
+            vec![iadd()],
+            vec![iadd().ctrl(Control(0x0200))],
+            vec![Inst {
+                pri_mod: Some(1),
+                ..iadd()
+            }],
+            vec![Inst {
+                addr_offset: Some(0),
+                ..iadd()
+            }],
+            vec![iadd().src(Src::temp(3))],
+            vec![iadd().extra(&[1])],
+            vec![iadd().dst(Dst::temp(5))],
+            vec![
+                Inst::new(Opcode::IAdd)
+                    .dst(Dst {
+                        sat: true,
+                        ..Dst::temp(0)
+                    })
+                    .src(Src::temp(1))
+                    .src(Src::temp(2).abs()),
+            ],
+            vec![
+                Inst::new(Opcode::IAdd)
+                    .dst(Dst {
+                        shift: ShiftScale::X2,
+                        ..Dst::temp(0).mask("_y__")
+                    })
+                    .src(Src::temp(1))
+                    .src(Src::temp(2)),
+            ],
+            vec![
+                Inst::new(Opcode::IAdd)
+                    .dst(Dst::temp(0).mask("____"))
+                    .src(Src::temp(1))
+                    .src(Src::temp(2)),
+            ],
+            vec![dadd("xy__")],
+            vec![dadd("x___")],
+            vec![
+                Inst::new(Opcode::UShr)
+                    .dst(Dst::temp(0))
+                    .src(Src::temp(1))
+                    .src(Src::temp(2).swz("xyzw")),
+            ],
+            vec![
+                Inst::new(Opcode::UShr)
+                    .dst(Dst::temp(0))
+                    .src(Src::temp(1))
+                    .src(Src::temp(2).swz("y")),
+            ],
+            vec![
+                Inst::new(Opcode::DclRawUav).ctrl(Control::id(0)),
+                store(Dst::mem().mask("x___")),
+            ],
+            vec![store(Dst::mem().mask("x___"))],
+            vec![
+                Inst::new(Opcode::DclRawUav).ctrl(Control::id(0)),
+                store(Dst::temp(3)),
+            ],
+            vec![Inst::new(Opcode::Mov).dst(Dst::mem()).src(Src::temp(1))],
+            vec![
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::temp(0))
+                    .src(Src::literal(4).swz("x")),
+            ],
+            vec![
+                Inst::literal(4, [0; 4]),
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::temp(0))
+                    .src(Src::literal(4).swz("x")),
+            ],
+            vec![Inst::literal(4, [0; 4]), Inst::literal(4, [1; 4])],
+            vec![
+                Inst::new(Opcode::DclLiteral)
+                    .src(Src::literal(2).negate())
+                    .extra(&[0; 4]),
+            ],
+            vec![Inst::new(Opcode::Mov).dst(Dst::temp(0)).src(Src::cb(1, 3))],
+            vec![
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::temp(0))
+                    .src(Src::new(Reg::new(RegType::ITemp, 0).at(2))),
+            ],
+            vec![
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::new(Reg::new(RegType::Depth, 0)))
+                    .src(Src::temp(1)),
+            ],
+            vec![
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::temp(0))
+                    .src(Src::new(Reg::new(RegType::Vertex, 0))),
+            ],
+            vec![
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::temp(0))
+                    .src(Src::special(RegType::AbsoluteThreadIdFlat)),
+            ],
+            vec![Inst::new(Opcode::Mov).dst(Dst::temp(0)).src(Src::new(Reg {
+                index: Some(Index::AddrReg {
+                    rel_addr: 0,
+                    offset: None,
+                }),
+                ..Reg::new(RegType::Temp, 0)
+            }))],
+            vec![Inst::new(Opcode::Endmain), iadd(), Inst::literal(1, [0; 4])],
+            vec![
+                Inst::new(Opcode::Endmain),
+                Inst::new(Opcode::Func).extra(&[1]),
+                iadd(),
+            ],
+        ]
+    }
+
+    /// The quick paths accept and reject exactly as the full checks do, with the same messages,
+    /// for compute and pixel programs on every family (a compute-only register in a pixel
+    /// program, double precision on R600, `mem` before Evergreen).
+    #[test]
+    fn quick_paths_agree_with_the_full_checks() {
+        let mut rejected = 0;
+        for (case, body) in quick_path_cases().into_iter().enumerate() {
+            for shader in [ShaderKind::Compute, ShaderKind::Pixel] {
+                let mut p = Program::new(shader);
+                for inst in body.iter().cloned() {
+                    p.push(inst);
+                }
+                p.push(Inst::new(Opcode::RetDyn))
+                    .push(Inst::new(Opcode::End));
+                for family in Family::ALL {
+                    let quick = verify_with(&p, family, Paths::QuickFirst);
+                    let full = verify_with(&p, family, Paths::FullOnly);
+                    assert_eq!(quick, full, "case {case}, {shader:?}, {family:?}");
+                    rejected += usize::from(full.is_err());
+                }
+            }
+        }
+        // Most cases break a rule somewhere; a few are accepted everywhere they are legal.
+        assert!(rejected > 100, "only {rejected} rejections");
+    }
 
     #[test]
     fn number_sets_hold_bits_and_large_numbers_alike() {

@@ -7,20 +7,27 @@
 //! `dcl_literal` values as `0x%08X`; block bodies indented by [`INDENT`] per nesting level (`case` and
 //! `default` one level inside their `switch`, their bodies one further); exactly one trailing newline.
 //!
-//! Speed: every piece is appended to one pre-sized `String` (no string per operand or register,
-//! no `format!` on the paths real programs take; numbers are formatted by hand). The rare forms
-//! (unknown control bits, modifier tokens, floats) use `write!` into the same buffer.
+//! Speed: the text is written as bytes into one pre-sized buffer (no string per operand or
+//! register, no `format!` on the paths real programs take). Mnemonics and register names come
+//! from tables padded to a fixed width ([`Tables`], built once), and an operand's register,
+//! number and swizzle or mask are gathered in a stack [`Chunk`]; both are appended with one
+//! fixed-size copy and a truncation instead of a copy of variable length. The rare forms (unknown
+//! control bits, modifier tokens, floats) use `write!` into the same buffer.
 
-use std::fmt::Write;
+use std::io::Write;
+use std::sync::OnceLock;
 
 use il_model::enums::{ElementFormat, PixTexUsage};
 use il_model::{
     CompSel, ControlLayout, CtrlField, DivComp, Dst, DstComp, Extra, FieldKind, Flow, IDENTITY,
-    Index, Inst, Opcode, Program, Reg, ShaderKind, ShiftScale, Src,
+    Index, Inst, OPCODES, Opcode, Program, REG_TYPES, Reg, RegType, ShaderKind, ShiftScale, Src,
 };
 
 /// Indentation per nesting level.
 pub const INDENT: &str = "    ";
+
+/// The output buffer: bytes of ASCII text (every piece written is a `&str` or an ASCII byte).
+type Buf = Vec<u8>;
 
 /// Bytes reserved per instruction before writing: translated compute shaders average 22 to 49
 /// bytes per line (an operation with two or three operands plus indentation), so most outputs
@@ -30,30 +37,34 @@ const BYTES_PER_INST: usize = 48;
 /// Renders `program` as canonical IL text. Deterministic; never panics.
 pub fn to_text(program: &Program) -> String {
     let lines = program.macros.len() + program.body.len() + 1;
-    let mut out = String::with_capacity(lines.saturating_mul(BYTES_PER_INST));
+    let mut out = Buf::with_capacity(lines.saturating_mul(BYTES_PER_INST));
+    let tables = Tables::get();
+    let regs = tables.regs_for(program.shader);
     // Macro definitions come before the version line (guide §7.19; amd-il.md §1.1).
     let mut macro_layout = Layout::default();
     for inst in &program.macros {
         let depth = macro_layout.depth_for(inst.info().flow);
         push_indent(&mut out, depth);
-        write_inst(&mut out, inst, program.shader, None);
-        out.push('\n');
+        write_inst(&mut out, inst, tables, regs, None);
+        out.push(b'\n');
     }
-    out.push_str("il_");
-    out.push_str(program.shader.name());
-    out.push('_');
+    out.extend_from_slice(b"il_");
+    out.extend_from_slice(program.shader.name().as_bytes());
+    out.push(b'_');
     push_dec(&mut out, u32::from(program.version.0));
-    out.push('_');
+    out.push(b'_');
     push_dec(&mut out, u32::from(program.version.1));
     if program.multipass {
-        out.push_str("_mp");
+        out.extend_from_slice(b"_mp");
     }
     if program.realtime {
-        out.push_str("_rt");
+        out.extend_from_slice(b"_rt");
     }
-    out.push('\n');
+    out.push(b'\n');
     let mut layout = Layout::default();
     let mut prec = None;
+    let mut pending = [0; PENDING];
+    let mut pending_len = 0;
     for (i, inst) in program.body.iter().enumerate() {
         if let Some(mask) = foldable_prefix(inst)
             && program
@@ -65,79 +76,661 @@ pub fn to_text(program: &Program) -> String {
             continue;
         }
         let depth = layout.depth_for(inst.info().flow);
-        push_indent(&mut out, depth);
-        write_inst(&mut out, inst, program.shader, prec.take());
-        out.push('\n');
+        if !write_fast(
+            &mut pending,
+            &mut pending_len,
+            &mut out,
+            inst,
+            depth,
+            tables,
+            regs,
+            prec,
+        ) {
+            drain(&pending, pending_len, &mut out);
+            pending_len = 0;
+            push_indent(&mut out, depth);
+            write_inst(&mut out, inst, tables, regs, prec);
+            out.push(b'\n');
+        }
+        prec = None;
     }
-    out
+    drain(&pending, pending_len, &mut out);
+    into_string(out)
+}
+
+/// The text of `bytes`, which hold only `&str` pieces and ASCII, so the conversion always
+/// succeeds (the lossy branch is never taken).
+fn into_string(bytes: Buf) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Width of a [`Padded`] name: the longest mnemonic has 28 bytes and the longest register name
+/// 21; longer names would be appended with a plain copy.
+const PAD: usize = 32;
+
+/// A name in a fixed-width array, so that appending it is one fixed-size copy.
+#[derive(Clone, Copy)]
+struct Padded {
+    /// The name's bytes, then zeros.
+    bytes: [u8; PAD],
+    /// The name's length (at most [`PAD`]).
+    len: usize,
+    /// The name itself, for names longer than [`PAD`].
+    text: &'static str,
+}
+
+impl Padded {
+    fn new(text: &'static str) -> Padded {
+        let mut bytes = [0; PAD];
+        for (slot, b) in bytes.iter_mut().zip(text.bytes()) {
+            *slot = b;
+        }
+        Padded {
+            bytes,
+            len: text.len(),
+            text,
+        }
+    }
+
+    /// Appends the name.
+    #[inline]
+    fn push(&self, out: &mut Buf) {
+        if self.len <= PAD {
+            let start = out.len();
+            out.extend_from_slice(&self.bytes);
+            out.truncate(start + self.len);
+        } else {
+            out.extend_from_slice(self.text.as_bytes());
+        }
+    }
+}
+
+/// What the writer needs per opcode and register type, derived once from the il-model tables.
+struct Tables {
+    /// Per opcode code: the mnemonic.
+    mnemonics: Vec<Padded>,
+    /// Per opcode code: whether a zero control field prints nothing (no field is printed when
+    /// zero and the layout has no fixed spelling), so [`render_fields`] can be skipped.
+    quiet_zero: Vec<bool>,
+    /// Per opcode code: how [`write_fast`] writes it, if it can.
+    fast: Vec<Option<Fast>>,
+    /// Register names outside vertex shaders, then inside them.
+    regs: [RegNames; 2],
+    /// Per swizzle (selector values `s0 + 6·s1 + 36·s2 + 216·s3`): its text after the register,
+    /// empty for `.xyzw`.
+    swizzles: Vec<Short>,
+    /// Per write mask (component values `m0 + 4·m1 + 16·m2 + 64·m3`): its text after the
+    /// register, empty for `.xyzw`.
+    masks: Vec<Short>,
+}
+
+/// Up to eight bytes of text and their count, appended with one fixed-size copy.
+#[derive(Clone, Copy, Default)]
+struct Short {
+    bytes: [u8; 8],
+    len: usize,
+}
+
+impl Short {
+    fn new(text: &[u8]) -> Short {
+        let mut short = Short::default();
+        for (slot, b) in short.bytes.iter_mut().zip(text) {
+            *slot = *b;
+        }
+        short.len = text.len().min(8);
+        short
+    }
+}
+
+/// The component selectors in value order (`CompSel::value`).
+const SELECTORS: [CompSel; 6] = [
+    CompSel::X,
+    CompSel::Y,
+    CompSel::Z,
+    CompSel::W,
+    CompSel::Zero,
+    CompSel::One,
+];
+
+/// The destination component modes in value order (`DstComp::value`).
+const DST_COMPS: [DstComp; 4] = [
+    DstComp::NoWrite,
+    DstComp::Write,
+    DstComp::Zero,
+    DstComp::One,
+];
+
+/// The index of `sw` in [`Tables::swizzles`].
+#[inline(always)]
+fn swizzle_index(sw: [CompSel; 4]) -> usize {
+    sw.iter()
+        .rev()
+        .fold(0, |acc, c| acc * SELECTORS.len() + c.value() as usize)
+}
+
+/// The index of `mask` in [`Tables::masks`].
+#[inline(always)]
+fn mask_index(mask: [DstComp; 4]) -> usize {
+    mask.iter()
+        .rev()
+        .fold(0, |acc, c| acc * DST_COMPS.len() + c.value() as usize)
+}
+
+/// Per register type (by value): the name and whether the number is always printed.
+struct RegNames {
+    names: Vec<Padded>,
+    numbered: Vec<bool>,
+}
+
+impl Tables {
+    /// The tables, built on first use.
+    fn get() -> &'static Tables {
+        static TABLES: OnceLock<Tables> = OnceLock::new();
+        TABLES.get_or_init(Tables::build)
+    }
+
+    fn build() -> Tables {
+        let regs_in = |shader: ShaderKind| RegNames {
+            names: REG_TYPES
+                .iter()
+                .map(|info| Padded::new(info.ty.name_in(shader)))
+                .collect(),
+            numbered: REG_TYPES.iter().map(|info| info.numbered).collect(),
+        };
+        Tables {
+            mnemonics: OPCODES
+                .iter()
+                .map(|info| Padded::new(info.mnemonic))
+                .collect(),
+            quiet_zero: OPCODES
+                .iter()
+                .map(|info| zero_control_is_silent(info.control))
+                .collect(),
+            fast: OPCODES.iter().map(Fast::of).collect(),
+            regs: [regs_in(ShaderKind::Compute), regs_in(ShaderKind::Vertex)],
+            swizzles: (0..SELECTORS.len().pow(4))
+                .map(|i| {
+                    let sel = |k: u32| SELECTORS[i / SELECTORS.len().pow(k) % SELECTORS.len()];
+                    let sw = [sel(0), sel(1), sel(2), sel(3)];
+                    let mut chunk = Chunk::new();
+                    chunk.with(|c| push_swizzle(c, sw));
+                    Short::new(chunk.bytes.get(..chunk.len).unwrap_or(&[]))
+                })
+                .collect(),
+            masks: (0..DST_COMPS.len().pow(4))
+                .map(|i| {
+                    let comp = |k: u32| DST_COMPS[i / DST_COMPS.len().pow(k) % DST_COMPS.len()];
+                    let mask = [comp(0), comp(1), comp(2), comp(3)];
+                    let mut chunk = Chunk::new();
+                    if mask != [DstComp::Write; 4] {
+                        chunk.with(|c| push_mask(c, mask));
+                    }
+                    Short::new(chunk.bytes.get(..chunk.len).unwrap_or(&[]))
+                })
+                .collect(),
+        }
+    }
+
+    /// The register names for a program of kind `shader`.
+    fn regs_for(&self, shader: ShaderKind) -> &RegNames {
+        let [other, vertex] = &self.regs;
+        if shader == ShaderKind::Vertex {
+            vertex
+        } else {
+            other
+        }
+    }
+}
+
+/// What [`write_fast`] needs to know of an opcode it can write.
+#[derive(Clone, Copy)]
+struct Fast {
+    /// The control field is derived, not printed ([`ControlLayout::CountOfExtra`]).
+    ignores_control: bool,
+    /// Trailing tokens are written `0x%08X` (`dcl_literal`, `def`), else in decimal.
+    hex_extra: bool,
+}
+
+impl Fast {
+    /// The fast-path facts of an opcode, or `None` where [`write_inst`] does more than the fast
+    /// path for a zero control field and no modifier tokens: a control layout that prints
+    /// something at zero or edits the line (`dcl_lds_sharing_mode`), trailing tokens written
+    /// other than as plain operands, macro packets, or a mnemonic longer than [`PAD`].
+    fn of(info: &il_model::OpInfo) -> Option<Fast> {
+        let plain_extra = matches!(info.extra, Extra::None | Extra::Words(_) | Extra::Label);
+        let fits = zero_control_is_silent(info.control)
+            && info.control != ControlLayout::LdsSharingMode
+            && plain_extra
+            && !matches!(info.op, Opcode::Macrocall | Opcode::Macrodef)
+            && info.mnemonic.len() <= PAD;
+        fits.then_some(Fast {
+            ignores_control: info.control == ControlLayout::CountOfExtra,
+            hex_extra: info.extra == Extra::Words(4)
+                && matches!(info.op, Opcode::DclLiteral | Opcode::Def),
+        })
+    }
+}
+
+/// Deepest nesting the fast path indents.
+const FAST_MAX_DEPTH: usize = 16;
+
+/// Most operands and trailing tokens of a fast-path line.
+const FAST_MAX_SRCS: usize = 4;
+const FAST_MAX_EXTRA: usize = 4;
+
+/// Bytes a fast-path line can take: indentation, the copy of a padded mnemonic, a shift and
+/// `_sat`, five operands of at most 2 + 21 + 10 + 12 + 8 bytes (separator, name, number, index,
+/// swizzle copy; the name copy itself takes [`PAD`] from its start), four ten-digit values with
+/// separators, and the newline.
+const FAST_LINE_MAX: usize =
+    FAST_MAX_DEPTH * INDENT.len() + PAD + 7 + (1 + FAST_MAX_SRCS) * 53 + FAST_MAX_EXTRA * 12 + 1;
+
+/// Writes `inst` as a line into `pending` if it has the common shape ([`Fast`], no control bits,
+/// no modifier tokens, no folded prefix, at most one destination, [`FAST_MAX_SRCS`] sources and
+/// [`FAST_MAX_EXTRA`] trailing tokens); returns `false`, with nothing written, otherwise. Operands
+/// that are not plain registers go to [`write_dst`] / [`write_src`] after what is pending is
+/// appended, so the text is exactly that of [`write_inst`].
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn write_fast(
+    pending: &mut [u8; PENDING],
+    pending_len: &mut usize,
+    out: &mut Buf,
+    inst: &Inst,
+    depth: usize,
+    tables: &Tables,
+    regs: &RegNames,
+    prec: Option<u16>,
+) -> bool {
+    let code = usize::from(inst.op.code());
+    let (Some(Some(fast)), Some(mnemonic)) = (tables.fast.get(code), tables.mnemonics.get(code))
+    else {
+        return false;
+    };
+    let ctrl = if fast.ignores_control { 0 } else { inst.ctrl.0 };
+    if ctrl != 0
+        || prec.is_some()
+        || inst.pri_mod.is_some()
+        || inst.sec_mod.is_some()
+        || inst.resource_format.is_some()
+        || inst.addr_offset.is_some()
+        || inst.dst.len() > 1
+        || inst.src.len() > FAST_MAX_SRCS
+        || inst.extra.len() > FAST_MAX_EXTRA
+        || depth > FAST_MAX_DEPTH
+    {
+        return false;
+    }
+    let mut line = Cursor {
+        bytes: pending,
+        len: *pending_len,
+    };
+    if line.len + FAST_LINE_MAX > PENDING {
+        line.drain_into(out);
+    }
+    line.indent(depth);
+    line.name(mnemonic);
+    let mut first = true;
+    if let Some(dst) = inst.dst.first() {
+        if dst.shift != ShiftScale::None {
+            line.byte(b'_');
+            for b in dst.shift.name().bytes() {
+                line.byte(b);
+            }
+        }
+        if dst.sat {
+            for b in *b"_sat" {
+                line.byte(b);
+            }
+        }
+        line.separator(first);
+        first = false;
+        if push_simple_reg(&mut line, &dst.reg, regs) {
+            if let Some(mask) = tables.masks.get(mask_index(dst.mask)) {
+                line.short(mask);
+            }
+        } else {
+            line.drain_into(out);
+            write_dst(out, dst, regs);
+        }
+    }
+    for src in &inst.src {
+        line.separator(first);
+        first = false;
+        if push_simple_reg(&mut line, &src.reg, regs) {
+            if let Some(swizzle) = tables.swizzles.get(swizzle_index(src.swizzle)) {
+                line.short(swizzle);
+            }
+            let flags = src.abs | src.invert | src.bias | src.x2 | src.sign | src.clamp;
+            if flags || src.neg != [false; 4] || src.divcomp != DivComp::None {
+                line.drain_into(out);
+                write_src_modifiers(out, src);
+            }
+        } else {
+            line.drain_into(out);
+            write_src(out, src, regs);
+        }
+    }
+    for w in &inst.extra {
+        line.separator(first);
+        first = false;
+        if fast.hex_extra {
+            for b in hex8(*w) {
+                line.byte(b);
+            }
+        } else {
+            line.dec(*w);
+        }
+    }
+    line.byte(b'\n');
+    *pending_len = line.len;
+    true
+}
+
+/// Whether [`write_inst`] prints nothing for the control field of `layout` when it is zero:
+/// every field is left out at zero and the layout has no spelling of its own (`mdef(k)`,
+/// `dcl_resource_id(n)`).
+fn zero_control_is_silent(layout: ControlLayout) -> bool {
+    !matches!(layout, ControlLayout::Macro | ControlLayout::DclResource)
+        && layout.fields().iter().all(|field| match field.kind {
+            FieldKind::Flag | FieldKind::Hidden => true,
+            FieldKind::Number { always } | FieldKind::Enum { always, .. } => !always,
+            FieldKind::Choice(list) => matches!(names(0, list), None | Some("")),
+            FieldKind::Operand => false,
+            FieldKind::Word(list) => names(0, list).is_none(),
+        })
+}
+
+impl RegNames {
+    /// Appends the name of `ty`.
+    #[inline]
+    fn push(&self, out: &mut Buf, ty: RegType) {
+        if let Some(name) = self.names.get(usize::from(ty.value())) {
+            name.push(out);
+        }
+    }
+
+    /// Whether registers of type `ty` always print their number.
+    #[inline]
+    fn numbered(&self, ty: RegType) -> bool {
+        self.numbered
+            .get(usize::from(ty.value()))
+            .copied()
+            .unwrap_or(true)
+    }
+}
+
+/// Size of a [`Chunk`]: a register name ([`PAD`] at most copied), a ten-digit number, a bracketed
+/// ten-digit index or a swizzle, and a separator fit (at most 2 + 32 + 10 + 12 + 5 bytes is more
+/// than the 29 that are ever used by one name, but the copy of the padded name needs its room).
+const CHUNK: usize = 64;
+
+/// Bytes gathered on the stack and appended to the output with one copy. Writes past the end
+/// are dropped; the callers put at most `N` bytes in (see [`CHUNK`] and [`PENDING`]).
+struct Bytes<const N: usize> {
+    bytes: [u8; N],
+    len: usize,
+}
+
+/// The bytes of one operand or value.
+type Chunk = Bytes<CHUNK>;
+
+/// Size of [`Pending`]: lines of the fast path ([`FAST_LINE_MAX`] bytes at most) are gathered
+/// until this is nearly full.
+const PENDING: usize = 1024;
+
+/// Appends the first `len` bytes of `pending` (whole lines of the fast path, [`write_fast`]) to
+/// `out` (the caller empties it); done when the next line might not fit, before any write of the general
+/// path, and at the end.
+fn drain(pending: &[u8; PENDING], len: usize, out: &mut Buf) {
+    out.extend_from_slice(pending.get(..len).unwrap_or(pending.as_slice()));
+}
+
+impl<const N: usize> Bytes<N> {
+    #[inline]
+    fn new() -> Bytes<N> {
+        Bytes {
+            bytes: [0; N],
+            len: 0,
+        }
+    }
+
+    /// Runs `write` on a [`Cursor`] over the bytes.
+    #[inline(always)]
+    fn with<R>(&mut self, write: impl FnOnce(&mut Cursor<'_, N>) -> R) -> R {
+        let mut cursor = Cursor {
+            bytes: &mut self.bytes,
+            len: self.len,
+        };
+        let result = write(&mut cursor);
+        self.len = cursor.len;
+        result
+    }
+
+    #[inline(always)]
+    fn byte(&mut self, b: u8) {
+        self.with(|c| c.byte(b));
+    }
+
+    #[inline(always)]
+    fn separator(&mut self, first: bool) {
+        self.with(|c| c.separator(first));
+    }
+
+    #[inline(always)]
+    fn short(&mut self, short: &Short) {
+        self.with(|c| c.short(short));
+    }
+
+    #[inline(always)]
+    fn dec(&mut self, value: u32) {
+        self.with(|c| c.dec(value));
+    }
+
+    /// Appends the bytes gathered to `out` with a copy of the whole array (a fixed-size copy is
+    /// cheaper than one of variable length for a few bytes) and a truncation.
+    #[inline]
+    fn flush(&self, out: &mut Buf) {
+        let start = out.len();
+        out.extend_from_slice(&self.bytes);
+        out.truncate(start + self.len.min(N));
+    }
+}
+
+/// Writes into a byte array from a position kept apart from the array, so that it stays in a
+/// register while a line or operand is written (a length stored next to the array is reloaded
+/// after every byte). Writes past the end are dropped (see [`Bytes`]).
+struct Cursor<'a, const N: usize> {
+    bytes: &'a mut [u8; N],
+    len: usize,
+}
+
+impl<const N: usize> Cursor<'_, N> {
+    /// Appends the bytes written to `out` and starts again at the front.
+    #[inline]
+    fn drain_into(&mut self, out: &mut Buf) {
+        out.extend_from_slice(self.bytes.get(..self.len).unwrap_or(self.bytes.as_slice()));
+        self.len = 0;
+    }
+
+    /// Appends `depth` levels of [`INDENT`] (at most [`FAST_MAX_DEPTH`]).
+    #[inline]
+    fn indent(&mut self, depth: usize) {
+        const SPACES: [u8; FAST_MAX_DEPTH * INDENT.len()] = [b' '; FAST_MAX_DEPTH * INDENT.len()];
+        if let Some(room) = self.bytes.get_mut(self.len..self.len + SPACES.len())
+            && let Ok(room) = <&mut [u8; SPACES.len()]>::try_from(room)
+        {
+            *room = SPACES;
+            self.len += depth.min(FAST_MAX_DEPTH) * INDENT.len();
+        }
+    }
+
+    #[inline(always)]
+    fn byte(&mut self, b: u8) {
+        if let Some(slot) = self.bytes.get_mut(self.len) {
+            *slot = b;
+        }
+        self.len += 1;
+    }
+
+    /// Appends a separator: a blank before the first operand, `, ` before the others.
+    #[inline(always)]
+    fn separator(&mut self, first: bool) {
+        if !first {
+            self.byte(b',');
+        }
+        self.byte(b' ');
+    }
+
+    /// Appends a padded name (its padding is overwritten by what follows).
+    #[inline(always)]
+    fn name(&mut self, name: &Padded) {
+        if name.len <= PAD
+            && let Some(room) = self.bytes.get_mut(self.len..self.len + PAD)
+            && let Ok(room) = <&mut [u8; PAD]>::try_from(room)
+        {
+            *room = name.bytes;
+            self.len += name.len;
+        } else {
+            for b in name.text.bytes() {
+                self.byte(b);
+            }
+        }
+    }
+
+    /// Appends a [`Short`].
+    #[inline(always)]
+    fn short(&mut self, short: &Short) {
+        if let Some(room) = self.bytes.get_mut(self.len..self.len + 8)
+            && let Ok(room) = <&mut [u8; 8]>::try_from(room)
+        {
+            *room = short.bytes;
+            self.len += short.len;
+        } else {
+            for b in short.bytes.iter().take(short.len) {
+                self.byte(*b);
+            }
+        }
+    }
+
+    /// Appends `value` in decimal.
+    #[inline(always)]
+    fn dec(&mut self, value: u32) {
+        // Register numbers, ids and indices are nearly always below 1000: their digits are
+        // stored at once.
+        if let Some(&[a, b, c, len]) = SMALL_DECIMALS.get(value as usize) {
+            if let Some(room) = self.bytes.get_mut(self.len..self.len + 3)
+                && let Ok(room) = <&mut [u8; 3]>::try_from(room)
+            {
+                *room = [a, b, c];
+            }
+            self.len += usize::from(len);
+        } else {
+            let digits = decimal_digits(value);
+            let mut rest = value;
+            for at in (self.len..self.len + digits).rev() {
+                if let Some(slot) = self.bytes.get_mut(at) {
+                    *slot = b'0' + (rest % 10) as u8;
+                }
+                rest /= 10;
+            }
+            self.len += digits;
+        }
+    }
+}
+
+/// Numbers below this have their digits in [`SMALL_DECIMALS`].
+const SMALL: usize = 1000;
+
+/// The decimal digits of every number below [`SMALL`] (left-aligned, zero-padded) and their
+/// count, computed at compile time.
+static SMALL_DECIMALS: [[u8; 4]; SMALL] = small_decimals();
+
+const fn small_decimals() -> [[u8; 4]; SMALL] {
+    let mut table = [[0u8; 4]; SMALL];
+    let mut n = 0;
+    while n < SMALL {
+        let (h, t, o) = ((n / 100) as u8, (n / 10 % 10) as u8, (n % 10) as u8);
+        table[n] = if n < 10 {
+            [b'0' + o, 0, 0, 1]
+        } else if n < 100 {
+            [b'0' + t, b'0' + o, 0, 2]
+        } else {
+            [b'0' + h, b'0' + t, b'0' + o, 3]
+        };
+        n += 1;
+    }
+    table
+}
+
+/// The number of decimal digits of `value` (1 to 10).
+fn decimal_digits(value: u32) -> usize {
+    let mut digits = 1;
+    let mut bound = 10u32;
+    while digits < 10 && value >= bound {
+        digits += 1;
+        bound = bound.saturating_mul(10);
+    }
+    digits
 }
 
 /// Appends `depth` levels of [`INDENT`].
-fn push_indent(out: &mut String, depth: usize) {
-    for _ in 0..depth {
-        out.push_str(INDENT);
+#[inline]
+fn push_indent(out: &mut Buf, depth: usize) {
+    /// Eight levels of [`INDENT`], enough for nearly every line.
+    const SPACES: [u8; 32] = [b' '; 32];
+    let width = depth * INDENT.len();
+    if width <= SPACES.len() {
+        let start = out.len();
+        out.extend_from_slice(&SPACES);
+        out.truncate(start + width);
+    } else {
+        for _ in 0..depth {
+            out.extend_from_slice(INDENT.as_bytes());
+        }
     }
 }
 
 /// Appends `value` in decimal.
-fn push_dec(out: &mut String, value: u32) {
-    // Register numbers, ids and indices are nearly always below 1000: one branch per length.
-    if value < 10 {
-        out.push(digit(value));
-    } else if value < 100 {
-        out.push(digit(value / 10));
-        out.push(digit(value % 10));
-    } else if value < 1000 {
-        out.push(digit(value / 100));
-        out.push(digit(value / 10 % 10));
-        out.push(digit(value % 10));
-    } else {
-        // u32::MAX has ten digits.
-        let mut digits = [0u8; 10];
-        let mut rest = value;
-        let mut len = 0;
-        for slot in digits.iter_mut().rev() {
-            *slot = b'0' + (rest % 10) as u8;
-            rest /= 10;
-            len += 1;
-            if rest == 0 {
-                break;
-            }
-        }
-        for &d in digits.iter().skip(digits.len() - len) {
-            out.push(char::from(d));
-        }
-    }
-}
-
-/// The decimal digit `value` (0..=9).
-fn digit(value: u32) -> char {
-    char::from(b'0' + (value % 10) as u8)
+fn push_dec(out: &mut Buf, value: u32) {
+    let mut chunk = Chunk::new();
+    chunk.dec(value);
+    chunk.flush(out);
 }
 
 /// Appends `value` in signed decimal.
-fn push_signed(out: &mut String, value: i32) {
+fn push_signed(out: &mut Buf, value: i32) {
     if value < 0 {
-        out.push('-');
+        out.push(b'-');
     }
     push_dec(out, value.unsigned_abs());
 }
 
-/// Appends `value` as `0x%08X` (the literal and immediate-constant spelling, amd-il.md §3.7).
-fn push_hex8(out: &mut String, value: u32) {
+/// The `0x%08X` spelling of `value` (the literal and immediate-constant spelling, amd-il.md §3.7).
+#[inline]
+fn hex8(value: u32) -> [u8; 10] {
     const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
-    out.push_str("0x");
-    for shift in (0..8).rev() {
+    let mut text = *b"0x00000000";
+    for (i, slot) in text.iter_mut().skip(2).enumerate() {
         // The nibble is masked to 0..=15, so the index is always in range.
-        out.push(char::from(DIGITS[((value >> (shift * 4)) & 0xF) as usize]));
+        *slot = DIGITS[((value >> (28 - 4 * i)) & 0xF) as usize];
     }
+    text
+}
+
+/// Appends `value` as `0x%08X`.
+fn push_hex8(out: &mut Buf, value: u32) {
+    out.extend_from_slice(&hex8(value));
 }
 
 /// The precise mask of a plain `IL_OP_PREFIX` packet that can be written as `_prec…` on the next
 /// instruction (amd-il.md §1.10); `None` for anything else.
+#[inline]
 fn foldable_prefix(inst: &Inst) -> Option<u16> {
-    let plain = inst.op == Opcode::Prefix
-        && (1..=0xF).contains(&inst.ctrl.0)
+    if inst.op != Opcode::Prefix {
+        return None;
+    }
+    let plain = (1..=0xF).contains(&inst.ctrl.0)
         && inst.pri_mod.is_none()
         && inst.sec_mod.is_none()
         && inst.dst.is_empty()
@@ -176,6 +769,7 @@ impl Layout {
     }
 
     /// The depth at which an instruction with role `flow` is printed, updating the state.
+    #[inline(always)]
     fn depth_for(&mut self, flow: Flow) -> usize {
         if flow == Flow::None {
             return self.current;
@@ -252,32 +846,33 @@ impl Layout {
 
 /// One instruction's text without indentation or newline.
 pub fn inst_text(inst: &Inst, shader: ShaderKind) -> String {
-    let mut out = String::with_capacity(BYTES_PER_INST);
-    write_inst(&mut out, inst, shader, None);
-    out
+    let mut out = Buf::with_capacity(BYTES_PER_INST);
+    let tables = Tables::get();
+    write_inst(&mut out, inst, tables, tables.regs_for(shader), None);
+    into_string(out)
 }
 
 /// Appends `_name…` for each field of `fields` in `value`; returns the bits rendered. Fields
 /// written after the operands ([`FieldKind::Operand`], [`FieldKind::Word`]) are left to
 /// [`write_trailing_fields`], but count as rendered here.
-fn render_fields(fields: &[CtrlField], value: u16, out: &mut String) -> u16 {
+fn render_fields(fields: &[CtrlField], value: u16, out: &mut Buf) -> u16 {
     let mut rendered = 0u16;
     for field in fields {
         let v = field.get(value);
         match field.kind {
             FieldKind::Flag => {
                 if v != 0 {
-                    out.push('_');
-                    out.push_str(field.name);
+                    out.push(b'_');
+                    out.extend_from_slice(field.name.as_bytes());
                 }
             }
             FieldKind::Number { always } => {
                 if always || v != 0 {
-                    out.push('_');
-                    out.push_str(field.name);
-                    out.push('(');
+                    out.push(b'_');
+                    out.extend_from_slice(field.name.as_bytes());
+                    out.push(b'(');
                     push_dec(out, v);
-                    out.push(')');
+                    out.push(b')');
                 }
             }
             FieldKind::Enum {
@@ -285,21 +880,21 @@ fn render_fields(fields: &[CtrlField], value: u16, out: &mut String) -> u16 {
                 always,
             } => {
                 if always || v != 0 {
-                    out.push('_');
-                    out.push_str(field.name);
-                    out.push('(');
+                    out.push(b'_');
+                    out.extend_from_slice(field.name.as_bytes());
+                    out.push(b'(');
                     match names(v, list) {
-                        Some(word) => out.push_str(word),
+                        Some(word) => out.extend_from_slice(word.as_bytes()),
                         None => push_dec(out, v),
                     }
-                    out.push(')');
+                    out.push(b')');
                 }
             }
             FieldKind::Choice(list) => match names(v, list) {
                 Some("") => {}
                 Some(word) => {
-                    out.push('_');
-                    out.push_str(word);
+                    out.push(b'_');
+                    out.extend_from_slice(word.as_bytes());
                 }
                 // No word for this value: left to the `_control(..)` escape.
                 None => continue,
@@ -321,10 +916,10 @@ fn render_fields(fields: &[CtrlField], value: u16, out: &mut String) -> u16 {
 /// Appends the control fields written after the operands: numbers (`dcl_stream 1`) as further
 /// operands, then words naming control values (`dcl_global_flags refactoringAllowed`), which the
 /// guide separates by blanks. `first` says whether no operand has been written yet.
-fn write_trailing_fields(fields: &[CtrlField], value: u16, out: &mut String, mut first: bool) {
+fn write_trailing_fields(fields: &[CtrlField], value: u16, out: &mut Buf, mut first: bool) {
     for field in fields {
         if field.kind == FieldKind::Operand {
-            out.push_str(if first { " " } else { ", " });
+            out.extend_from_slice(if first { b" " } else { b", " });
             first = false;
             push_dec(out, field.get(value));
         }
@@ -333,30 +928,30 @@ fn write_trailing_fields(fields: &[CtrlField], value: u16, out: &mut String, mut
         if let FieldKind::Word(list) = field.kind
             && let Some(word) = names(field.get(value), list)
         {
-            out.push(' ');
-            out.push_str(word);
+            out.push(b' ');
+            out.extend_from_slice(word.as_bytes());
         }
     }
 }
 
 /// Appends a signed 7.1 fixed-point byte of `_aoffimmi` (amd-il.md §1.10): `3`, `-1.5`.
-fn push_half(out: &mut String, byte: u32) {
+fn push_half(out: &mut Buf, byte: u32) {
     let v = i32::from(byte as u8 as i8);
     if v % 2 == 0 {
         push_signed(out, v / 2);
     } else {
         // An odd count of halves is a whole part and `.5`, with the sign of the value (`-0.5`).
         if v < 0 {
-            out.push('-');
+            out.push(b'-');
         }
         push_dec(out, v.unsigned_abs() / 2);
-        out.push_str(".5");
+        out.extend_from_slice(b".5");
     }
 }
 
 /// Appends the text of a `comment` packet: a quoted string when the words hold printable ASCII
 /// padded with NULs to whole words (amd-il.md §1.11), else the raw words.
-fn write_comment(out: &mut String, words: &[u32]) {
+fn write_comment(out: &mut Buf, words: &[u32]) {
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     if let Some(end) = bytes.iter().position(|b| *b == 0) {
         let (text, pad) = bytes.split_at(end);
@@ -366,15 +961,15 @@ fn write_comment(out: &mut String, words: &[u32]) {
                 .iter()
                 .all(|b| (0x20..0x7F).contains(b) && !b"\";/".contains(b))
         {
-            out.push('"');
-            out.extend(text.iter().map(|b| char::from(*b)));
-            out.push('"');
+            out.push(b'"');
+            out.extend_from_slice(text);
+            out.push(b'"');
             return;
         }
     }
     for (i, w) in words.iter().enumerate() {
         if i > 0 {
-            out.push_str(", ");
+            out.extend_from_slice(b", ");
         }
         push_hex8(out, *w);
     }
@@ -387,64 +982,162 @@ struct Items {
 
 impl Items {
     /// Appends the separator for the next item.
-    fn next(&mut self, out: &mut String) {
-        out.push_str(if self.first { " " } else { ", " });
+    fn next(&mut self, out: &mut Buf) {
+        out.extend_from_slice(if self.first { b" " } else { b", " });
         self.first = false;
     }
 
     /// Appends the separator for a `= {…}` table, which follows a blank, not a comma.
-    fn table(&mut self, out: &mut String) {
-        out.push(' ');
+    fn table(&mut self, out: &mut Buf) {
+        out.push(b' ');
         self.first = false;
     }
 }
 
 /// Appends `words` in decimal separated by `, `, inside `= {…}`.
-fn write_table(out: &mut String, words: &[u32]) {
-    out.push_str("= {");
+fn write_table(out: &mut Buf, words: &[u32]) {
+    out.extend_from_slice(b"= {");
     for (i, w) in words.iter().enumerate() {
         if i > 0 {
-            out.push_str(", ");
+            out.extend_from_slice(b", ");
         }
         push_dec(out, *w);
     }
-    out.push('}');
+    out.push(b'}');
 }
 
 /// Appends one instruction's text; `prec` is the precise mask of a preceding `IL_OP_PREFIX`
 /// folded into this line as `_prec` / `_prec(mask)` (amd-il.md §1.10).
-fn write_inst(out: &mut String, inst: &Inst, shader: ShaderKind, prec: Option<u16>) {
+fn write_inst(out: &mut Buf, inst: &Inst, tables: &Tables, regs: &RegNames, prec: Option<u16>) {
     let info = inst.info();
     let layout = info.control;
-    out.push_str(info.mnemonic);
+    let code = usize::from(inst.op.code());
+    match tables.mnemonics.get(code) {
+        Some(name) => name.push(out),
+        None => out.extend_from_slice(info.mnemonic.as_bytes()),
+    }
     let mnemonic_end = out.len();
-    let fields = layout.fields();
     let ctrl = match layout {
         ControlLayout::CountOfExtra => 0,
         _ => inst.ctrl.0,
     };
+    // Most instructions have no control bits where none are printed: then no field, leftover or
+    // trailing field has anything to say.
+    let silent = ctrl == 0 && tables.quiet_zero.get(code).copied().unwrap_or(false);
+    if !silent {
+        write_control(out, layout, ctrl);
+    }
+    let rare = inst.pri_mod.is_some()
+        || inst.sec_mod.is_some()
+        || inst.resource_format.is_some()
+        || inst.addr_offset.is_some()
+        || !matches!(info.extra, Extra::None | Extra::Words(_) | Extra::Label)
+        || inst.op == Opcode::Macrodef;
+    if rare {
+        write_modifiers(out, inst, layout);
+    }
+    if layout == ControlLayout::LdsSharingMode && out.get(mnemonic_end) == Some(&b'_') {
+        // Guide §7.5 writes the mode after a blank: `dcl_lds_sharing_mode _wavefrontRel`.
+        out.insert(mnemonic_end, b' ');
+    }
+    match prec {
+        Some(0xF) => out.extend_from_slice(b"_prec"),
+        Some(mask) => {
+            out.extend_from_slice(b"_prec(");
+            for (i, c) in [b'x', b'y', b'z', b'w'].into_iter().enumerate() {
+                if mask & (1 << i) != 0 {
+                    out.push(c);
+                }
+            }
+            out.push(b')');
+        }
+        None => {}
+    }
+    if let Some(dst) = inst.dst.first() {
+        if dst.shift != ShiftScale::None {
+            out.push(b'_');
+            out.extend_from_slice(dst.shift.name().as_bytes());
+        }
+        if dst.sat {
+            out.extend_from_slice(b"_sat");
+        }
+    }
+    if info.extra == Extra::InterfacePtr {
+        out.push(b'[');
+        push_dec(out, inst.extra.first().copied().unwrap_or(0));
+        out.extend_from_slice(b"][");
+        push_dec(out, inst.extra.get(1).copied().unwrap_or(0));
+        out.push(b']');
+    }
+    let mut items = Items { first: true };
+    if inst.op == Opcode::Macrocall {
+        // `mcall(k) (outs), (ins)` — parentheses mandatory (guide §7.19).
+        items.next(out);
+        out.push(b'(');
+        for (i, d) in inst.dst.iter().enumerate() {
+            if i > 0 {
+                out.extend_from_slice(b", ");
+            }
+            write_dst(out, d, regs);
+        }
+        out.push(b')');
+        items.next(out);
+        out.push(b'(');
+        for (i, s) in inst.src.iter().enumerate() {
+            if i > 0 {
+                out.extend_from_slice(b", ");
+            }
+            write_src(out, s, regs);
+        }
+        out.push(b')');
+    } else {
+        for d in &inst.dst {
+            write_dst_item(out, d, tables, regs, items.first);
+            items.first = false;
+        }
+        for s in &inst.src {
+            write_src_item(out, s, tables, regs, items.first);
+            items.first = false;
+        }
+    }
+    if !inst.extra.is_empty() || info.extra == Extra::LabelList || info.extra == Extra::InterfacePtr
+    {
+        write_extra(out, inst, info.extra, &mut items);
+    }
+    if !silent && layout != ControlLayout::DclResource {
+        write_trailing_fields(layout.fields(), ctrl, out, items.first);
+    }
+}
+
+/// Appends the control fields written right after the mnemonic, and the `_control(..)` escape
+/// for bits the layout does not define.
+fn write_control(out: &mut Buf, layout: ControlLayout, ctrl: u16) {
     let mut rendered = 0u16;
     if layout == ControlLayout::Macro {
         // `mdef(k)`, `mcall(k)` (guide §7.19).
-        out.push('(');
+        out.push(b'(');
         push_dec(out, u32::from(ctrl & 0x3FFF));
-        out.push(')');
+        out.push(b')');
         rendered |= 0x3FFF;
     }
     if layout == ControlLayout::DclResource {
         // `dcl_resource_id(n)_type(t[,unnorm])` (guide §7.5 DCL_RESOURCE).
         let ty = u32::from((ctrl >> 8) & 0xF);
-        out.push_str("_id(");
+        out.extend_from_slice(b"_id(");
         push_dec(out, u32::from(ctrl & 0xFF));
-        out.push_str(")_type(");
+        out.extend_from_slice(b")_type(");
         match names(ty, PixTexUsage::NAMES) {
-            Some(word) => out.push_str(word),
+            Some(word) => out.extend_from_slice(word.as_bytes()),
             None => push_dec(out, ty),
         }
-        out.push_str(if ctrl & 0x8000 != 0 { ",unnorm)" } else { ")" });
+        out.extend_from_slice(if ctrl & 0x8000 != 0 {
+            b",unnorm)".as_slice()
+        } else {
+            b")".as_slice()
+        });
         rendered |= 0x8FFF;
     } else {
-        rendered |= render_fields(fields, ctrl, out);
+        rendered |= render_fields(layout.fields(), ctrl, out);
     }
     // Bits 15:14 belong to the layout only where it defines them (else they are the modifier
     // flags, amd-il.md §1.4); checked only when some bit is left, which is rare.
@@ -458,6 +1151,12 @@ fn write_inst(out: &mut String, inst: &Inst, shader: ShaderKind, prec: Option<u1
         // Bits the layout does not define (the verifier rejects them); kept so text stays lossless.
         let _ = write!(out, "_control({leftover:#06x})");
     }
+}
+
+/// Appends the suffixes of modifier tokens and of the trailing tokens written as suffixes
+/// (resource formats, strides, macro signatures).
+fn write_modifiers(out: &mut Buf, inst: &Inst, layout: ControlLayout) {
+    let info = inst.info();
     if let Some(p) = inst.pri_mod {
         let fields = layout.primary_fields();
         let defined = fields.iter().fold(0u32, |m, f| m | u32::from(f.mask()));
@@ -476,9 +1175,9 @@ fn write_inst(out: &mut String, inst: &Inst, shader: ShaderKind, prec: Option<u1
     if let Some(f) = inst.resource_format {
         match PixTexUsage::from_value(f) {
             Some(u) => {
-                out.push_str("_resourcetype(");
-                out.push_str(u.name());
-                out.push(')');
+                out.extend_from_slice(b"_resourcetype(");
+                out.extend_from_slice(u.name().as_bytes());
+                out.push(b')');
             }
             None => {
                 let _ = write!(out, "_resourceformat({f:#010x})");
@@ -487,13 +1186,13 @@ fn write_inst(out: &mut String, inst: &Inst, shader: ShaderKind, prec: Option<u1
     }
     if let Some(a) = inst.addr_offset {
         if a >> 24 == 0 {
-            out.push_str("_aoffimmi(");
+            out.extend_from_slice(b"_aoffimmi(");
             push_half(out, a & 0xFF);
-            out.push(',');
+            out.push(b',');
             push_half(out, (a >> 8) & 0xFF);
-            out.push(',');
+            out.push(b',');
             push_half(out, (a >> 16) & 0xFF);
-            out.push(')');
+            out.push(b')');
         } else {
             let _ = write!(out, "_addroffset({a:#010x})");
         }
@@ -502,13 +1201,17 @@ fn write_inst(out: &mut String, inst: &Inst, shader: ShaderKind, prec: Option<u1
         && let Some(&f) = inst.extra.first()
     {
         if f & 0xF_FFFF == 0 {
-            for (i, axis) in ["x", "y", "z", "w"].iter().enumerate() {
+            for (i, axis) in [b'x', b'y', b'z', b'w'].into_iter().enumerate() {
                 let v = (f >> (20 + 3 * i)) & 7;
-                out.push_str("_fmt");
-                out.push_str(axis);
-                out.push('(');
-                out.push_str(names(v, ElementFormat::NAMES).unwrap_or("unknown"));
-                out.push(')');
+                out.extend_from_slice(b"_fmt");
+                out.push(axis);
+                out.push(b'(');
+                out.extend_from_slice(
+                    names(v, ElementFormat::NAMES)
+                        .unwrap_or("unknown")
+                        .as_bytes(),
+                );
+                out.push(b')');
             }
         } else {
             let _ = write!(out, "_format({f:#010x})");
@@ -518,105 +1221,37 @@ fn write_inst(out: &mut String, inst: &Inst, shader: ShaderKind, prec: Option<u1
         && let [stride, length] = inst.extra.as_slice()
     {
         // AMD's OpenCL compiler wrote `dcl_typeless_uav_id(n)_stride(s)_length(l)_access(a)`.
-        out.push_str("_stride(");
+        out.extend_from_slice(b"_stride(");
         push_dec(out, *stride);
-        out.push_str(")_length(");
+        out.extend_from_slice(b")_length(");
         push_dec(out, *length);
-        out.push(')');
-    }
-    if layout == ControlLayout::LdsSharingMode && out.as_bytes().get(mnemonic_end) == Some(&b'_') {
-        // Guide §7.5 writes the mode after a blank: `dcl_lds_sharing_mode _wavefrontRel`.
-        out.insert(mnemonic_end, ' ');
+        out.push(b')');
     }
     if inst.op == Opcode::Macrodef
         && let Some(&sig) = inst.extra.first()
     {
         if sig >> 17 == 0 {
-            out.push_str("_out(");
+            out.extend_from_slice(b"_out(");
             push_dec(out, (sig >> 8) & 0xFF);
-            out.push_str(")_in(");
+            out.extend_from_slice(b")_in(");
             push_dec(out, sig & 0xFF);
-            out.push(')');
+            out.push(b')');
             if sig & (1 << 16) != 0 {
-                out.push_str("_outline");
+                out.extend_from_slice(b"_outline");
             }
         } else {
             let _ = write!(out, "_signature({sig:#010x})");
         }
     }
-    match prec {
-        Some(0xF) => out.push_str("_prec"),
-        Some(mask) => {
-            out.push_str("_prec(");
-            for (i, c) in ['x', 'y', 'z', 'w'].into_iter().enumerate() {
-                if mask & (1 << i) != 0 {
-                    out.push(c);
-                }
-            }
-            out.push(')');
-        }
-        None => {}
-    }
-    if let Some(dst) = inst.dst.first() {
-        if dst.shift != ShiftScale::None {
-            out.push('_');
-            out.push_str(dst.shift.name());
-        }
-        if dst.sat {
-            out.push_str("_sat");
-        }
-    }
-    if info.extra == Extra::InterfacePtr {
-        out.push('[');
-        push_dec(out, inst.extra.first().copied().unwrap_or(0));
-        out.push_str("][");
-        push_dec(out, inst.extra.get(1).copied().unwrap_or(0));
-        out.push(']');
-    }
-    let mut items = Items { first: true };
-    if inst.op == Opcode::Macrocall {
-        // `mcall(k) (outs), (ins)` — parentheses mandatory (guide §7.19).
-        items.next(out);
-        out.push('(');
-        for (i, d) in inst.dst.iter().enumerate() {
-            if i > 0 {
-                out.push_str(", ");
-            }
-            write_dst(out, d, shader);
-        }
-        out.push(')');
-        items.next(out);
-        out.push('(');
-        for (i, s) in inst.src.iter().enumerate() {
-            if i > 0 {
-                out.push_str(", ");
-            }
-            write_src(out, s, shader);
-        }
-        out.push(')');
-    } else {
-        for d in &inst.dst {
-            items.next(out);
-            write_dst(out, d, shader);
-        }
-        for s in &inst.src {
-            items.next(out);
-            write_src(out, s, shader);
-        }
-    }
-    match info.extra {
+}
+
+/// Appends the trailing tokens written after the operands (amd-il.md §1.11, §3.7).
+fn write_extra(out: &mut Buf, inst: &Inst, extra: Extra, items: &mut Items) {
+    match extra {
         Extra::Words(4) if matches!(inst.op, Opcode::DclLiteral | Opcode::Def) => {
-            for w in &inst.extra {
-                items.next(out);
-                push_hex8(out, *w);
-            }
+            write_hex_items(out, &inst.extra, items);
         }
-        Extra::ImmediateConstants => {
-            for w in &inst.extra {
-                items.next(out);
-                push_hex8(out, *w);
-            }
-        }
+        Extra::ImmediateConstants => write_hex_items(out, &inst.extra, items),
         Extra::CaseValue => {
             for w in &inst.extra {
                 items.next(out);
@@ -646,13 +1281,26 @@ fn write_inst(out: &mut String, inst: &Inst, shader: ShaderKind, prec: Option<u1
         Extra::ResourceFormat | Extra::MacroSignature => {}
         _ => {
             for w in &inst.extra {
-                items.next(out);
-                push_dec(out, *w);
+                let mut chunk = Chunk::new();
+                chunk.separator(items.first);
+                items.first = false;
+                chunk.dec(*w);
+                chunk.flush(out);
             }
         }
     }
-    if layout != ControlLayout::DclResource {
-        write_trailing_fields(fields, ctrl, out, items.first);
+}
+
+/// Appends `words` as `0x%08X` items (`dcl_literal l0, 0x00000002, …`).
+fn write_hex_items(out: &mut Buf, words: &[u32], items: &mut Items) {
+    for w in words {
+        let mut chunk = Chunk::new();
+        chunk.separator(items.first);
+        items.first = false;
+        for b in hex8(*w) {
+            chunk.byte(b);
+        }
+        chunk.flush(out);
     }
 }
 
@@ -663,7 +1311,7 @@ fn names(value: u32, list: &'static [(&'static str, u32)]) -> Option<&'static st
 
 /// Appends a float token as text that parses back to the same bits: the shortest decimal for
 /// finite values, hex otherwise.
-fn write_float(out: &mut String, bits: u32) {
+fn write_float(out: &mut Buf, bits: u32) {
     let f = f32::from_bits(bits);
     if f.is_finite() && !(f == 0.0 && f.is_sign_negative()) {
         let _ = write!(out, "{f:?}");
@@ -673,107 +1321,191 @@ fn write_float(out: &mut String, bits: u32) {
 }
 
 /// The letter of component `i` (0..=3) of a mask or `_neg(..)` list.
-fn comp_letter(i: usize) -> char {
-    ['x', 'y', 'z', 'w'][i & 3]
+fn comp_letter(i: usize) -> u8 {
+    [b'x', b'y', b'z', b'w'][i & 3]
 }
 
 /// Destination text: register plus full four-character mask (amd-il.md §3.4).
 pub fn dst_text(dst: &Dst, shader: ShaderKind) -> String {
-    let mut out = String::new();
-    write_dst(&mut out, dst, shader);
-    out
+    let mut out = Buf::new();
+    write_dst(&mut out, dst, Tables::get().regs_for(shader));
+    into_string(out)
 }
 
 /// Appends a destination (see [`dst_text`]).
-fn write_dst(out: &mut String, dst: &Dst, shader: ShaderKind) {
-    write_reg(out, &dst.reg, shader);
+fn write_dst(out: &mut Buf, dst: &Dst, regs: &RegNames) {
+    write_reg(out, &dst.reg, regs);
     if dst.mask != [DstComp::Write; 4] {
-        out.push('.');
-        for (i, c) in dst.mask.iter().enumerate() {
-            out.push(match c {
-                DstComp::Write => comp_letter(i),
-                DstComp::NoWrite => '_',
-                DstComp::Zero => '0',
-                DstComp::One => '1',
-            });
-        }
+        let mut chunk = Chunk::new();
+        chunk.with(|c| push_mask(c, dst.mask));
+        chunk.flush(out);
     }
 }
 
-fn sel_char(c: CompSel) -> char {
+/// Appends `.` and the four characters of a write mask other than `.xyzw`.
+#[inline]
+fn push_mask<const N: usize>(chunk: &mut Cursor<'_, N>, mask: [DstComp; 4]) {
+    chunk.byte(b'.');
+    for (i, c) in mask.into_iter().enumerate() {
+        chunk.byte(match c {
+            DstComp::Write => comp_letter(i),
+            DstComp::NoWrite => b'_',
+            DstComp::Zero => b'0',
+            DstComp::One => b'1',
+        });
+    }
+}
+
+/// Appends a destination operand with its separator (`first`: the instruction's first operand).
+#[inline]
+fn write_dst_item(out: &mut Buf, dst: &Dst, tables: &Tables, regs: &RegNames, first: bool) {
+    let mut chunk = Chunk::new();
+    chunk.separator(first);
+    if chunk.with(|c| push_simple_reg(c, &dst.reg, regs)) {
+        if let Some(mask) = tables.masks.get(mask_index(dst.mask)) {
+            chunk.short(mask);
+        }
+        chunk.flush(out);
+    } else {
+        chunk.flush(out);
+        write_dst(out, dst, regs);
+    }
+}
+
+/// Appends a source operand with its separator (`first`: the instruction's first operand).
+#[inline]
+fn write_src_item(out: &mut Buf, src: &Src, tables: &Tables, regs: &RegNames, first: bool) {
+    let mut chunk = Chunk::new();
+    chunk.separator(first);
+    if chunk.with(|c| push_simple_reg(c, &src.reg, regs)) {
+        if let Some(swizzle) = tables.swizzles.get(swizzle_index(src.swizzle)) {
+            chunk.short(swizzle);
+        }
+        chunk.flush(out);
+        let flags = src.abs | src.invert | src.bias | src.x2 | src.sign | src.clamp;
+        if flags || src.neg != [false; 4] || src.divcomp != DivComp::None {
+            write_src_modifiers(out, src);
+        }
+    } else {
+        chunk.flush(out);
+        write_src(out, src, regs);
+    }
+}
+
+/// Appends a register without a second dimension and with at most an immediate index
+/// (`r3`, `cb0[4]`, `vAbsTid`: at most 21 + 10 + 12 bytes); returns `false`, with nothing
+/// appended, for other registers.
+#[inline(always)]
+fn push_simple_reg<const N: usize>(chunk: &mut Cursor<'_, N>, reg: &Reg, regs: &RegNames) -> bool {
+    if reg.dim2.is_some() {
+        return false;
+    }
+    let imm = match reg.index {
+        None => None,
+        Some(Index::Imm(i)) => Some(i),
+        Some(_) => return false,
+    };
+    if let Some(name) = regs.names.get(usize::from(reg.ty.value())) {
+        chunk.name(name);
+    }
+    if reg.num != 0 || regs.numbered(reg.ty) {
+        chunk.dec(reg.num);
+    }
+    if let Some(i) = imm {
+        chunk.byte(b'[');
+        chunk.dec(i);
+        chunk.byte(b']');
+    }
+    true
+}
+
+fn sel_char(c: CompSel) -> u8 {
     match c {
-        CompSel::X => 'x',
-        CompSel::Y => 'y',
-        CompSel::Z => 'z',
-        CompSel::W => 'w',
-        CompSel::Zero => '0',
-        CompSel::One => '1',
+        CompSel::X => b'x',
+        CompSel::Y => b'y',
+        CompSel::Z => b'z',
+        CompSel::W => b'w',
+        CompSel::Zero => b'0',
+        CompSel::One => b'1',
+    }
+}
+
+/// Appends a swizzle other than `.xyzw`: one character when all four agree, else four.
+#[inline]
+fn push_swizzle<const N: usize>(chunk: &mut Cursor<'_, N>, sw: [CompSel; 4]) {
+    if sw != IDENTITY {
+        chunk.byte(b'.');
+        if sw.iter().all(|c| *c == sw[0]) {
+            chunk.byte(sel_char(sw[0]));
+        } else {
+            for c in sw {
+                chunk.byte(sel_char(c));
+            }
+        }
     }
 }
 
 /// Source text: register, swizzle, modifiers in GRVK's order (amd-il.md §3.5).
 pub fn src_text(src: &Src, shader: ShaderKind) -> String {
-    let mut out = String::new();
-    write_src(&mut out, src, shader);
-    out
+    let mut out = Buf::new();
+    write_src(&mut out, src, Tables::get().regs_for(shader));
+    into_string(out)
 }
 
 /// Appends a source (see [`src_text`]).
-fn write_src(out: &mut String, src: &Src, shader: ShaderKind) {
-    write_reg(out, &src.reg, shader);
-    let sw = src.swizzle;
-    if sw != IDENTITY {
-        out.push('.');
-        if sw.iter().all(|c| *c == sw[0]) {
-            out.push(sel_char(sw[0]));
-        } else {
-            for c in sw {
-                out.push(sel_char(c));
-            }
-        }
-    }
+fn write_src(out: &mut Buf, src: &Src, regs: &RegNames) {
+    write_reg(out, &src.reg, regs);
+    let mut chunk = Chunk::new();
+    chunk.with(|c| push_swizzle(c, src.swizzle));
+    chunk.flush(out);
+    write_src_modifiers(out, src);
+}
+
+/// Appends the modifiers of a source after its swizzle.
+#[inline]
+fn write_src_modifiers(out: &mut Buf, src: &Src) {
     if src.neg != [false; 4] {
-        out.push_str("_neg(");
+        out.extend_from_slice(b"_neg(");
         for (i, n) in src.neg.iter().enumerate() {
             if *n {
                 out.push(comp_letter(i));
             }
         }
-        out.push(')');
+        out.push(b')');
     }
     if src.invert {
-        out.push_str("_invert");
+        out.extend_from_slice(b"_invert");
     }
     match (src.bias, src.x2) {
-        (true, true) => out.push_str("_bx2"),
-        (true, false) => out.push_str("_bias"),
-        (false, true) => out.push_str("_x2"),
+        (true, true) => out.extend_from_slice(b"_bx2"),
+        (true, false) => out.extend_from_slice(b"_bias"),
+        (false, true) => out.extend_from_slice(b"_x2"),
         (false, false) => {}
     }
     if src.sign {
-        out.push_str("_sign");
+        out.extend_from_slice(b"_sign");
     }
     if src.divcomp != DivComp::None {
-        out.push_str("_divcomp(");
-        out.push_str(src.divcomp.name());
-        out.push(')');
+        out.extend_from_slice(b"_divcomp(");
+        out.extend_from_slice(src.divcomp.name().as_bytes());
+        out.push(b')');
     }
     if src.abs {
-        out.push_str("_abs");
+        out.extend_from_slice(b"_abs");
     }
     if src.clamp {
-        out.push_str("_sat");
+        out.extend_from_slice(b"_sat");
     }
 }
 
 /// Appends the text inside an index bracket.
-fn write_index(out: &mut String, index: &Index, shader: ShaderKind) {
+fn write_index(out: &mut Buf, index: &Index, regs: &RegNames) {
     match index {
         Index::Imm(i) => push_dec(out, *i),
         Index::Rel { reg, offset } => {
-            write_src(out, reg, shader);
+            write_src(out, reg, regs);
             if let Some(o) = offset {
-                out.push('+');
+                out.push(b'+');
                 push_dec(out, *o);
             }
         }
@@ -783,18 +1515,19 @@ fn write_index(out: &mut String, index: &Index, shader: ShaderKind) {
             let comp = (rel_addr >> 17) & 7;
             // `aL` is the loop register; a non-zero register number is kept after it.
             if rel_addr & (1 << 16) != 0 {
-                out.push_str("aL");
+                out.extend_from_slice(b"aL");
                 if reg != 0 {
                     push_dec(out, reg);
                 }
             } else {
-                out.push('a');
+                out.push(b'a');
                 push_dec(out, reg);
             }
-            out.push('.');
-            out.push(['x', 'y', 'z', 'w', '?', '?', '?', '?'][comp as usize]);
+            out.push(b'.');
+            // The component is masked to 0..=7, so the index is in range.
+            out.push([b'x', b'y', b'z', b'w', b'?', b'?', b'?', b'?'][comp as usize]);
             if let Some(o) = offset {
-                out.push('+');
+                out.push(b'+');
                 push_dec(out, *o);
             }
         }
@@ -803,9 +1536,9 @@ fn write_index(out: &mut String, index: &Index, shader: ShaderKind) {
 
 /// Appends the second index of a two-dimensional register: a register-relative expression, else
 /// the second operand's register number.
-fn write_second(out: &mut String, second: &Src, shader: ShaderKind) {
+fn write_second(out: &mut Buf, second: &Src, regs: &RegNames) {
     match &second.reg.index {
-        Some(index @ Index::Rel { .. }) => write_index(out, index, shader),
+        Some(index @ Index::Rel { .. }) => write_index(out, index, regs),
         _ => push_dec(out, second.reg.num),
     }
 }
@@ -814,41 +1547,138 @@ fn write_second(out: &mut String, second: &Src, shader: ShaderKind) {
 /// `x1[r2.x+3]`, `vAbsTid`. Two dimensions: `v[1][2]` (no first index), `cb[r6.w+2][r2.x+4]`
 /// (register-relative first index on register 0), else `name<num>[first][second]`.
 pub fn reg_text(reg: &Reg, shader: ShaderKind) -> String {
-    let mut out = String::new();
-    write_reg(&mut out, reg, shader);
-    out
+    let mut out = Buf::new();
+    write_reg(&mut out, reg, Tables::get().regs_for(shader));
+    into_string(out)
 }
 
 /// Appends a register (see [`reg_text`]).
-fn write_reg(out: &mut String, reg: &Reg, shader: ShaderKind) {
-    out.push_str(reg.ty.name_in(shader));
+fn write_reg(out: &mut Buf, reg: &Reg, regs: &RegNames) {
+    regs.push(out, reg.ty);
     match (&reg.index, &reg.dim2) {
         (None, Some(second)) => {
-            out.push('[');
+            out.push(b'[');
             push_dec(out, reg.num);
-            out.push_str("][");
-            write_second(out, second, shader);
-            out.push(']');
+            out.extend_from_slice(b"][");
+            write_second(out, second, regs);
+            out.push(b']');
         }
         (Some(index), Some(second)) => {
             if !(matches!(index, Index::Rel { .. }) && reg.num == 0) {
                 push_dec(out, reg.num);
             }
-            out.push('[');
-            write_index(out, index, shader);
-            out.push_str("][");
-            write_second(out, second, shader);
-            out.push(']');
+            out.push(b'[');
+            write_index(out, index, regs);
+            out.extend_from_slice(b"][");
+            write_second(out, second, regs);
+            out.push(b']');
         }
         (index, None) => {
-            if reg.num != 0 || reg.ty.info().numbered {
+            if reg.num != 0 || regs.numbered(reg.ty) {
                 push_dec(out, reg.num);
             }
             if let Some(index) = index {
-                out.push('[');
-                write_index(out, index, shader);
-                out.push(']');
+                out.push(b'[');
+                write_index(out, index, regs);
+                out.push(b']');
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{FAST_MAX_DEPTH, INDENT, PENDING, inst_text, to_text};
+    use il_model::{
+        Control, Dst, Inst, Opcode, Program, Reg, RegType, ShaderKind, ShiftScale, Src,
+    };
+
+    /// Instructions that take the fast path and instructions that leave it half-way (an operand
+    /// that is not a plain register, source modifiers, numbers of four digits and more, control
+    /// bits, a shift and `_sat`).
+    fn mixed_body() -> Vec<Inst> {
+        vec![
+            Inst::literal(7, [1, 0x3F80_0000, 0xFFFF_FFFF, 0]),
+            Inst::new(Opcode::IAdd)
+                .dst(Dst::temp(1).mask("x___"))
+                .src(Src::temp(2).swz("y"))
+                .src(Src::literal(7).swz("x")),
+            Inst::new(Opcode::Mad)
+                .dst(Dst {
+                    sat: true,
+                    shift: ShiftScale::X2,
+                    ..Dst::temp(123_456)
+                })
+                .src(Src::temp(1000).negate())
+                .src(Src::cb(0, 4096).abs())
+                .src(Src::new(
+                    Reg::new(RegType::ITemp, 1).rel(Src::temp(2).swz("x"), Some(3)),
+                )),
+            Inst::new(Opcode::UavRawLoad)
+                .ctrl(Control::id(3))
+                .dst(Dst::temp(9).mask("x___"))
+                .src(Src::temp(0).swz("x")),
+            Inst::new(Opcode::Mov)
+                .dst(Dst::new(Reg::new(RegType::ITemp, 0).at(5)))
+                .src(Src::special(RegType::AbsoluteThreadIdFlat).swz("xxyy")),
+        ]
+    }
+
+    /// Every line of the text, indentation removed, is what [`inst_text`] (the general path
+    /// only) writes for its instruction; checked for lines at every depth up to past
+    /// [`FAST_MAX_DEPTH`] and for a text longer than the pending buffer.
+    #[test]
+    fn fast_lines_match_the_general_path() {
+        let mut program = Program::new(ShaderKind::Compute);
+        let depth = FAST_MAX_DEPTH + 2;
+        let mut expected = Vec::new();
+        for level in 0..depth {
+            for inst in mixed_body() {
+                expected.push((level, inst_text(&inst, program.shader)));
+                program.push(inst);
+            }
+            let open = Inst::new(Opcode::IfLogicalnz).src(Src::temp(0).swz("x"));
+            expected.push((level, inst_text(&open, program.shader)));
+            program.push(open);
+        }
+        for level in (0..depth).rev() {
+            let close = Inst::new(Opcode::Endif);
+            expected.push((level, inst_text(&close, program.shader)));
+            program.push(close);
+        }
+        let end = Inst::new(Opcode::End);
+        expected.push((0, inst_text(&end, program.shader)));
+        program.push(end);
+        let text = to_text(&program);
+        assert!(
+            text.len() > 2 * PENDING,
+            "the text must overflow the pending buffer"
+        );
+        let lines: Vec<&str> = text.lines().skip(1).collect();
+        assert_eq!(lines.len(), expected.len());
+        for (line, (level, inst)) in lines.iter().zip(&expected) {
+            assert_eq!(*line, format!("{}{inst}", INDENT.repeat(*level)));
+        }
+    }
+
+    /// A few lines spelled out (checked by hand against amd-il.md §3.3–§3.7: masks, replicated
+    /// swizzles, `_sat` after the shift, modifiers in GRVK's order, literals in hex).
+    #[test]
+    fn mixed_lines_spelled_out() {
+        let body = mixed_body();
+        let text: Vec<String> = body
+            .iter()
+            .map(|inst| inst_text(inst, ShaderKind::Compute))
+            .collect();
+        assert_eq!(
+            text,
+            [
+                "dcl_literal l7, 0x00000001, 0x3F800000, 0xFFFFFFFF, 0x00000000",
+                "iadd r1.x___, r2.y, l7.x",
+                "mad_x2_sat r123456, r1000_neg(xyzw), cb0[4096]_abs, x1[r2.x+3]",
+                "uav_raw_load_id(3) r9.x___, r0.x",
+                "mov x0[5], vAbsTidFlat.xxyy",
+            ]
+        );
     }
 }

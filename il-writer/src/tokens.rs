@@ -1,6 +1,16 @@
 //! Binary token writer (amd-il.md §1: IL_Lang, IL_Version, then instruction packets).
+//!
+//! Speed: packets of the common shape (no modifier tokens, operands with at most an immediate
+//! index, trailing tokens copied as they are) are gathered in a stack buffer ([`Pending`]) that is
+//! appended to the output when nearly full, with the per-opcode facts they need taken from a table
+//! built once ([`FastFacts`]); every other packet goes through [`encode_inst`] after what is
+//! pending is appended.
 
-use il_model::{ControlLayout, Dst, Extra, Index, Inst, Opcode, Program, Reg, Src};
+use std::sync::OnceLock;
+
+use il_model::{
+    ControlLayout, Dst, Extra, Index, Inst, OPCODES, OpInfo, Opcode, Program, Reg, Src,
+};
 
 /// Encodes `program` as 32-bit tokens (amd-il.md §1.1–§1.11).
 ///
@@ -22,10 +32,187 @@ pub fn to_tokens(program: &Program) -> Vec<u32> {
             | u32::from(program.multipass) << 24
             | u32::from(program.realtime) << 25,
     );
+    let facts = FastFacts::table();
+    let mut words = [0; PENDING];
+    let mut pending = Pending {
+        words: &mut words,
+        len: 0,
+    };
     for inst in &program.body {
-        encode_inst(inst, &mut out);
+        if !encode_fast(&mut pending, &mut out, inst, facts) {
+            pending.drain_into(&mut out);
+            encode_inst(inst, &mut out);
+        }
     }
+    pending.drain_into(&mut out);
     out
+}
+
+/// Words of [`Pending`].
+const PENDING: usize = 256;
+
+/// Most sources of a fast-path packet.
+const FAST_MAX_SRCS: usize = 4;
+
+/// Most trailing tokens of a fast-path packet.
+const FAST_MAX_EXTRA: usize = 8;
+
+/// Words a fast-path packet can take: the opcode token, five operands of at most three tokens
+/// (header, modifier, immediate index) and the trailing tokens.
+const FAST_PACKET_MAX: usize = 1 + (1 + FAST_MAX_SRCS) * 3 + FAST_MAX_EXTRA;
+
+/// Packets of the fast path, appended to the output when the next might not fit, before any
+/// packet of the general path, and at the end. Writes past the end are dropped; [`encode_fast`]
+/// makes room for [`FAST_PACKET_MAX`] words first.
+///
+/// The array is borrowed rather than held, so that the length is a value of its own that stays
+/// in a register (a length stored next to the array is reloaded after every word written).
+struct Pending<'a> {
+    words: &'a mut [u32; PENDING],
+    len: usize,
+}
+
+impl Pending<'_> {
+    #[inline(always)]
+    fn push(&mut self, word: u32) {
+        if let Some(slot) = self.words.get_mut(self.len) {
+            *slot = word;
+        }
+        self.len += 1;
+    }
+
+    /// Appends the words gathered to `out` and starts again.
+    #[inline(always)]
+    fn drain_into(&mut self, out: &mut Vec<u32>) {
+        out.extend_from_slice(self.words.get(..self.len).unwrap_or(self.words.as_slice()));
+        self.len = 0;
+    }
+}
+
+/// What [`encode_fast`] needs to know of an opcode.
+#[derive(Clone, Copy, Default)]
+struct FastFacts {
+    /// The packet can take the fast path: not `mcall`, and trailing tokens copied as they are.
+    fast: bool,
+    /// The control field is the count of trailing tokens ([`ControlLayout::CountOfExtra`]).
+    count_of_extra: bool,
+    /// [`ControlLayout::owns_modifier_bits`].
+    owns_modifier_bits: bool,
+}
+
+impl FastFacts {
+    fn of(info: &OpInfo) -> FastFacts {
+        let copied_extra = match info.extra {
+            Extra::LabelList | Extra::InterfacePtr | Extra::Comment | Extra::MacroSignature => {
+                false
+            }
+            // Copied only without the immediate flag, which is per instruction.
+            Extra::ImmediateConstants => false,
+            _ => true,
+        };
+        FastFacts {
+            fast: copied_extra && info.op != Opcode::Macrocall,
+            count_of_extra: info.control == ControlLayout::CountOfExtra,
+            owns_modifier_bits: info.control.owns_modifier_bits(),
+        }
+    }
+
+    /// The facts of every opcode, indexed by code; built on first use.
+    fn table() -> &'static [FastFacts] {
+        static TABLE: OnceLock<Vec<FastFacts>> = OnceLock::new();
+        TABLE.get_or_init(|| OPCODES.iter().map(FastFacts::of).collect())
+    }
+}
+
+/// Encodes `inst` into `pending` if it has the common shape (see the module comment, at most one
+/// destination, [`FAST_MAX_SRCS`] sources and [`FAST_MAX_EXTRA`] trailing tokens); returns
+/// `false`, with nothing written, otherwise. The words are exactly those of [`encode_inst`]:
+/// operands it cannot take go to [`encode_dst`] / [`encode_src`] after what is pending is
+/// appended.
+#[inline(always)]
+fn encode_fast(
+    pending: &mut Pending<'_>,
+    out: &mut Vec<u32>,
+    inst: &Inst,
+    facts: &[FastFacts],
+) -> bool {
+    let Some(facts) = facts.get(usize::from(inst.op.code())) else {
+        return false;
+    };
+    if !facts.fast
+        || inst.pri_mod.is_some()
+        || inst.sec_mod.is_some()
+        || inst.resource_format.is_some()
+        || inst.addr_offset.is_some()
+        || inst.dst.len() > 1
+        || inst.src.len() > FAST_MAX_SRCS
+        || inst.extra.len() > FAST_MAX_EXTRA
+    {
+        return false;
+    }
+    if pending.len + FAST_PACKET_MAX > PENDING {
+        pending.drain_into(out);
+    }
+    // As `opcode_high_bits` with no modifier or address-offset tokens.
+    let mut ctrl = inst.ctrl.0;
+    if facts.count_of_extra {
+        ctrl = (ctrl & !0x3FFF) | (inst.extra.len() as u16);
+    }
+    if !facts.owns_modifier_bits {
+        ctrl &= 0x3FFF;
+    }
+    pending.push(u32::from(inst.op.code()) | u32::from(ctrl) << 16);
+    for dst in &inst.dst {
+        // Every field of the modifier token has its own bits, so the token differs from that of a
+        // plain full write exactly when `Dst::has_modifier` holds.
+        let m = dst_mod(dst);
+        let modifier = (m != PLAIN_DST_MOD).then_some(m);
+        if !push_simple_operand(pending, &dst.reg, modifier) {
+            pending.drain_into(out);
+            encode_operand(&dst.reg, modifier, out);
+        }
+    }
+    for src in &inst.src {
+        // As for destinations: the token differs from the identity's exactly when
+        // `Src::has_modifier` holds.
+        let m = src_mod(src);
+        let modifier = (m != IDENTITY_SRC_MOD).then_some(m);
+        if !push_simple_operand(pending, &src.reg, modifier) {
+            pending.drain_into(out);
+            encode_operand(&src.reg, modifier, out);
+        }
+    }
+    for word in &inst.extra {
+        pending.push(*word);
+    }
+    true
+}
+
+/// Encodes an operand with no second dimension, at most an immediate index and a 16-bit number
+/// (as [`encode_operand`] does); returns `false`, with nothing written, for other operands.
+#[inline(always)]
+fn push_simple_operand(pending: &mut Pending<'_>, reg: &Reg, modifier: Option<u32>) -> bool {
+    let immediate = match reg.index {
+        None => None,
+        Some(Index::Imm(i)) => Some(i),
+        Some(_) => return false,
+    };
+    if reg.dim2.is_some() || reg.num > 0xFFFF {
+        return false;
+    }
+    pending.push(
+        reg.num
+            | u32::from(reg.ty.value()) << 16
+            | u32::from(modifier.is_some()) << 22
+            | u32::from(immediate.is_some()) << 26,
+    );
+    if let Some(m) = modifier {
+        pending.push(m);
+    }
+    if let Some(i) = immediate {
+        pending.push(i);
+    }
+    true
 }
 
 /// Little-endian bytes of a token stream (the on-disk form).
@@ -99,21 +286,25 @@ fn encode_inst(inst: &Inst, out: &mut Vec<u32>) {
     }
 }
 
+/// The IL_Dst_Mod token of a plain full write (`.xyzw`: four times `DstComp::Write` = 1).
+const PLAIN_DST_MOD: u32 = 0x55;
+
+/// The IL_Src_Mod token of the identity swizzle and no modifiers (selectors 0, 1, 2, 3).
+const IDENTITY_SRC_MOD: u32 = 0x3210;
+
 /// The IL_Dst_Mod token (§1.5).
+#[inline]
 pub(crate) fn dst_mod(dst: &Dst) -> u32 {
-    let mut m = 0;
-    for (i, c) in dst.mask.iter().enumerate() {
-        m |= c.value() << (2 * i);
-    }
-    m | u32::from(dst.sat) << 8 | dst.shift.value() << 9
+    let [x, y, z, w] = dst.mask.map(|c| c.value());
+    x | y << 2 | z << 4 | w << 6 | u32::from(dst.sat) << 8 | dst.shift.value() << 9
 }
 
 /// The IL_Src_Mod token (§1.6).
+#[inline]
 pub(crate) fn src_mod(src: &Src) -> u32 {
-    let mut m = 0;
-    for i in 0..4 {
-        m |= src.swizzle[i].value() << (4 * i) | u32::from(src.neg[i]) << (4 * i + 3);
-    }
+    let [x, y, z, w] = src.swizzle.map(|c| c.value());
+    let [nx, ny, nz, nw] = src.neg.map(u32::from);
+    let m = x | y << 4 | z << 8 | w << 12 | nx << 3 | ny << 7 | nz << 11 | nw << 15;
     m | u32::from(src.invert) << 16
         | u32::from(src.bias) << 17
         | u32::from(src.x2) << 18
@@ -185,5 +376,74 @@ fn encode_operand(reg: &Reg, modifier: Option<u32>, out: &mut Vec<u32>) {
                 encode_src(second, out);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{PENDING, encode_inst, to_tokens};
+    use il_model::{
+        Control, Dst, Inst, Opcode, Program, Reg, RegType, ShaderKind, ShiftScale, Src,
+    };
+
+    /// The tokens of a program are its header and then exactly what the general path
+    /// ([`encode_inst`]) encodes for each instruction, for packets that take the fast path,
+    /// packets that leave it half-way (a register-relative index, a 17-bit register number) and
+    /// packets that do not take it (modifier tokens), with and without operand modifiers, over
+    /// more words than the pending buffer holds.
+    #[test]
+    fn fast_packets_match_the_general_path() {
+        let mut program = Program::new(ShaderKind::Compute);
+        for _ in 0..PENDING / 8 {
+            program
+                .push(Inst::literal(3, [1, 2, 3, 4]))
+                .push(
+                    Inst::new(Opcode::IAdd)
+                        .dst(Dst::temp(1).mask("x___"))
+                        .src(Src::temp(2).swz("y"))
+                        .src(Src::literal(3).swz("x")),
+                )
+                .push(
+                    Inst::new(Opcode::Mad)
+                        .dst(Dst {
+                            sat: true,
+                            shift: ShiftScale::D2,
+                            ..Dst::temp(70_000)
+                        })
+                        .src(Src::temp(5).negate())
+                        .src(Src::cb(0, 9).abs())
+                        .src(Src::new(
+                            Reg::new(RegType::ITemp, 1).rel(Src::temp(2).swz("x"), Some(3)),
+                        )),
+                )
+                .push(
+                    Inst::new(Opcode::UavRawLoad)
+                        .ctrl(Control::id(3))
+                        .dst(Dst::temp(9).mask("x___"))
+                        .src(Src::temp(0).swz("x")),
+                )
+                .push(Inst {
+                    pri_mod: Some(1),
+                    ..Inst::new(Opcode::Mov).dst(Dst::temp(0)).src(Src::temp(1))
+                })
+                .push(Inst::new(Opcode::DclNumThreadPerGroup).extra(&[64, 1, 1]))
+                .push(
+                    Inst::new(Opcode::IAdd)
+                        .dst(Dst::temp(4))
+                        .src(Src::temp(2))
+                        .src(Src::temp(3)),
+                );
+        }
+        program.push(Inst::new(Opcode::End));
+        let tokens = to_tokens(&program);
+        let mut expected = tokens.get(..2).unwrap_or(&[]).to_vec();
+        for inst in &program.body {
+            encode_inst(inst, &mut expected);
+        }
+        assert!(
+            tokens.len() > 2 * PENDING,
+            "the packets must overflow the pending buffer"
+        );
+        assert_eq!(tokens, expected);
     }
 }
