@@ -2,14 +2,16 @@
 //!
 //! The module owns its words once (converted to native order by [`crate::read`]) and keeps
 //! every table as plain vectors: one start offset per instruction, one [`IdSlot`] per id
-//! below the largest defined id, and sorted side tables for member names and decorations.
-//! Lookups by id are O(1); lookups by (id, member) are binary searches.
+//! below the largest defined id, [`Tables`], one vector of words holding the capabilities,
+//! the names and the sorted decorations (one allocation where there were three: a module is
+//! read in a few microseconds, so each allocation and free counts), and a sorted side table
+//! for member names. Lookups by id are O(1); lookups by (id, member) are binary searches.
 
 use std::fmt;
 use std::ops::Range;
 
 use crate::Location;
-use crate::grammar::op_info;
+use crate::grammar::{Forward, op_info};
 use crate::spirv;
 use crate::types::{
     Constant, Decoration, EntryPoint, ExecutionMode, Function, GlobalVariable, Type, Warning,
@@ -55,7 +57,7 @@ pub(crate) struct IdSlot {
     /// Index of the defining instruction, or, while the reader reads, [`FORWARD`] with the
     /// first instruction referencing the id before its definition.
     pub(crate) def: u32,
-    /// Index into `Module::names`.
+    /// Index of the id's first `OpName` among the names in [`Tables`].
     pub(crate) name: u32,
     /// Index into `Module::types`.
     pub(crate) ty: u32,
@@ -97,6 +99,135 @@ pub(crate) struct DecorationRecord {
     pub(crate) operands_end: u32,
 }
 
+impl DecorationRecord {
+    fn from_words(w: &[u32; DECORATION_WORDS]) -> DecorationRecord {
+        let &[target, member, inst, kind, operands_start, operands_end] = w;
+        DecorationRecord {
+            target,
+            member,
+            inst,
+            kind,
+            operands_start,
+            operands_end,
+        }
+    }
+
+    fn to_words(self) -> [u32; DECORATION_WORDS] {
+        [
+            self.target,
+            self.member,
+            self.inst,
+            self.kind,
+            self.operands_start,
+            self.operands_end,
+        ]
+    }
+}
+
+/// Words of a name record: the span's start and end.
+pub(crate) const NAME_WORDS: usize = 2;
+/// Words of a decoration record (the fields of [`DecorationRecord`] in order).
+pub(crate) const DECORATION_WORDS: usize = 6;
+
+/// The capabilities, the names and the decorations, back to back in one vector of words:
+/// `words[..caps_end]` are the capabilities, `words[caps_end..names_end]` the `OpName`
+/// spans ([`NAME_WORDS`] each, in module order, indexed by [`IdSlot::name`]), the rest the
+/// decoration records ([`DECORATION_WORDS`] each). The logical layout (SPIR-V §2.4, checked
+/// by R-9) puts each kind in its own section, in this order, so records are appended at the
+/// end; a record arriving out of that order would be inserted at its region's end instead.
+#[derive(Default)]
+pub(crate) struct Tables {
+    words: Vec<u32>,
+    caps_end: usize,
+    names_end: usize,
+}
+
+impl Tables {
+    pub(crate) fn with_capacity(words: usize) -> Tables {
+        Tables {
+            words: Vec::with_capacity(words),
+            caps_end: 0,
+            names_end: 0,
+        }
+    }
+
+    /// Inserts `record` before word `at`, which is not the end (see [`Tables`]).
+    #[cold]
+    fn insert(&mut self, at: usize, record: &[u32]) {
+        self.words.splice(at..at, record.iter().copied());
+    }
+
+    #[inline]
+    pub(crate) fn push_capability(&mut self, cap: u32) {
+        if self.caps_end == self.words.len() {
+            self.words.push(cap);
+        } else {
+            self.insert(self.caps_end, &[cap]);
+        }
+        self.caps_end += 1;
+        self.names_end += 1;
+    }
+
+    /// Appends the span of an `OpName`; returns its index among the names.
+    #[inline]
+    pub(crate) fn push_name(&mut self, span: Span) -> u32 {
+        let index = (self.names_end - self.caps_end) / NAME_WORDS;
+        if self.names_end == self.words.len() {
+            self.words.extend([span.start, span.end]);
+        } else {
+            self.insert(self.names_end, &[span.start, span.end]);
+        }
+        self.names_end += NAME_WORDS;
+        index as u32
+    }
+
+    #[inline]
+    pub(crate) fn push_decoration(&mut self, record: DecorationRecord) {
+        self.words.extend(record.to_words());
+    }
+
+    pub(crate) fn capabilities(&self) -> &[u32] {
+        self.words.get(..self.caps_end).unwrap_or(&[])
+    }
+
+    /// The span of name `index`.
+    pub(crate) fn name(&self, index: u32) -> Option<Span> {
+        let names = self.words.get(self.caps_end..self.names_end).unwrap_or(&[]);
+        let &[start, end] = names.as_chunks::<NAME_WORDS>().0.get(index as usize)?;
+        Some(Span { start, end })
+    }
+
+    pub(crate) fn decorations(&self) -> &[[u32; DECORATION_WORDS]] {
+        let decorations = self.words.get(self.names_end..).unwrap_or(&[]);
+        decorations.as_chunks().0
+    }
+
+    pub(crate) fn decorations_mut(&mut self) -> &mut [[u32; DECORATION_WORDS]] {
+        let decorations = self.words.get_mut(self.names_end..).unwrap_or(&mut []);
+        decorations.as_chunks_mut().0
+    }
+
+    /// The decoration records, as records.
+    pub(crate) fn decoration_records(&self) -> impl Iterator<Item = DecorationRecord> + '_ {
+        self.decorations().iter().map(DecorationRecord::from_words)
+    }
+}
+
+/// An `OpExtInstImport`: the set's name and what OpExtInst's shortest path needs to know
+/// about its instructions.
+pub(crate) struct ExtImport {
+    /// The import's result id.
+    pub(crate) id: u32,
+    /// The set's name, in `Module::strings`.
+    pub(crate) span: Span,
+    /// Per instruction number of the set's grammar: whether its operands are ids alone
+    /// (`None` entries: numbers the grammar lacks). `None` for sets without a grammar here,
+    /// whose operands are all ids (SPIR-V 1.6 §2.2.1 "NonSemantic").
+    pub(crate) ids_only: Option<&'static [Option<bool>]>,
+    /// Whether its instructions may reference later ids.
+    pub(crate) forward: Forward,
+}
+
 /// A SPIR-V module read by [`crate::read`]: its words, the location of every instruction
 /// and dense tables indexed by id.
 pub struct Module {
@@ -110,16 +241,15 @@ pub struct Module {
     /// Every kept string (names, extension names, entry-point names) back to back, as
     /// bytes the reader checked to be UTF-8.
     pub(crate) strings: Vec<u8>,
-    pub(crate) names: Vec<Span>,
+    /// The capabilities; the names; the decoration records sorted by (target, member),
+    /// then module order.
+    pub(crate) tables: Tables,
     /// (target, member, name), sorted by (target, member); the first OpMemberName wins.
     pub(crate) member_names: Vec<(u32, u32, Span)>,
-    /// Sorted by (target, member), then module order.
-    pub(crate) decorations: Vec<DecorationRecord>,
     pub(crate) types: Vec<Type>,
     pub(crate) constants: Vec<Constant>,
-    pub(crate) capabilities: Vec<u32>,
     pub(crate) extensions: Vec<Span>,
-    pub(crate) ext_inst_imports: Vec<(Id, Span)>,
+    pub(crate) ext_inst_imports: Vec<ExtImport>,
     pub(crate) memory_model: Option<(u32, u32)>,
     pub(crate) entry_points: Vec<EntryPoint>,
     pub(crate) execution_modes: Vec<ExecutionMode>,
@@ -299,7 +429,7 @@ impl Module {
     /// The name given to `id` by its first `OpName`.
     pub fn name(&self, id: Id) -> Option<&str> {
         let name = self.slot(id)?.name;
-        self.names.get(name as usize).map(|&s| self.span(s))
+        self.tables.name(name).map(|s| self.span(s))
     }
 
     /// The name given to member `member` of struct `id` by its first `OpMemberName`.
@@ -314,16 +444,14 @@ impl Module {
 
     fn decorations_of(&self, target: u32, member: u32) -> impl Iterator<Item = Decoration<'_>> {
         let key = (target, member);
-        let start = self
-            .decorations
-            .partition_point(|d| (d.target, d.member) < key);
-        let end = self
-            .decorations
-            .partition_point(|d| (d.target, d.member) <= key);
-        self.decorations
+        let records = self.tables.decorations();
+        let start = records.partition_point(|&[t, m, ..]| (t, m) < key);
+        let end = records.partition_point(|&[t, m, ..]| (t, m) <= key);
+        records
             .get(start..end)
             .unwrap_or(&[])
             .iter()
+            .map(DecorationRecord::from_words)
             .map(|d| Decoration {
                 inst: crate::InstIndex(d.inst),
                 kind: d.kind,
@@ -362,12 +490,12 @@ impl Module {
 
     /// Raw values of the `OpCapability` instructions, in module order.
     pub fn capabilities(&self) -> &[u32] {
-        &self.capabilities
+        self.tables.capabilities()
     }
 
     /// Whether `OpCapability cap` is declared.
     pub fn has_capability(&self, cap: spirv::Capability) -> bool {
-        self.capabilities.contains(&(cap as u32))
+        self.capabilities().contains(&(cap as u32))
     }
 
     /// Names of the `OpExtension` instructions, in module order.
@@ -379,15 +507,15 @@ impl Module {
     pub fn ext_inst_imports(&self) -> impl ExactSizeIterator<Item = (Id, &str)> + '_ {
         self.ext_inst_imports
             .iter()
-            .map(|&(id, s)| (id, self.span(s)))
+            .map(|import| (Id(import.id), self.span(import.span)))
     }
 
     /// The name of the extended instruction set imported as `id`.
     pub fn ext_inst_set(&self, id: Id) -> Option<&str> {
         self.ext_inst_imports
             .iter()
-            .find(|&&(i, _)| i == id)
-            .map(|&(_, s)| self.span(s))
+            .find(|import| import.id == id.0)
+            .map(|import| self.span(import.span))
     }
 
     /// `(addressing model, memory model)` of `OpMemoryModel`, raw.

@@ -395,12 +395,10 @@ impl Reader {
             return false;
         }
         self.section = Section::DebugNames;
-        let next = self.module.names.len() as u32;
-        let slot = self.slot_mut(target);
-        if slot.name == NONE {
-            slot.name = next;
+        if self.slot_mut(target).name == NONE {
             let span = self.keep_ascii(string);
-            self.module.names.push(span);
+            let record = self.module.tables.push_name(span);
+            self.slot_mut(target).name = record;
         }
         true
     }
@@ -447,7 +445,7 @@ impl Reader {
         let &[_, ty, result, set, number, ref operands @ ..] = words else {
             return false;
         };
-        let Some(import) = self.ext_sets.iter().find(|s| s.id == set) else {
+        let Some(import) = self.module.ext_inst_imports.iter().find(|s| s.id == set) else {
             return false;
         };
         let ids_only = import
