@@ -2,10 +2,10 @@
 //!
 //! The module owns its words once (converted to native order by [`crate::read`]) and keeps
 //! every table as plain vectors: one start offset per instruction, one [`IdSlot`] per id
-//! below the largest defined id, [`Tables`], one vector of words holding the capabilities,
-//! the names and the sorted decorations (one allocation where there were three: a module is
-//! read in a few microseconds, so each allocation and free counts), and a sorted side table
-//! for member names. Lookups by id are O(1); lookups by (id, member) are binary searches.
+//! below the largest defined id, and [`Tables`], one vector of words holding the
+//! capabilities and the sorted member names and decorations (one allocation where there
+//! were three: a module is read in a few microseconds, so each allocation and free counts).
+//! Lookups by id are O(1); lookups by (id, member) are binary searches.
 
 use std::fmt;
 use std::ops::Range;
@@ -57,7 +57,8 @@ pub(crate) struct IdSlot {
     /// Index of the defining instruction, or, while the reader reads, [`FORWARD`] with the
     /// first instruction referencing the id before its definition.
     pub(crate) def: u32,
-    /// Index of the id's first `OpName` among the names in [`Tables`].
+    /// Where the id's first `OpName` starts in `Module::strings` (each such name is followed
+    /// there by a nul byte, which no literal string contains, SPIR-V §2.2.1).
     pub(crate) name: u32,
     /// Index into `Module::types`.
     pub(crate) ty: u32,
@@ -124,17 +125,17 @@ impl DecorationRecord {
     }
 }
 
-/// Words of a name record: the span's start and end.
-pub(crate) const NAME_WORDS: usize = 2;
+/// Words of a member-name record: target, member, span start, span end.
+pub(crate) const MEMBER_NAME_WORDS: usize = 4;
 /// Words of a decoration record (the fields of [`DecorationRecord`] in order).
 pub(crate) const DECORATION_WORDS: usize = 6;
 
-/// The capabilities, the names and the decorations, back to back in one vector of words:
-/// `words[..caps_end]` are the capabilities, `words[caps_end..names_end]` the `OpName`
-/// spans ([`NAME_WORDS`] each, in module order, indexed by [`IdSlot::name`]), the rest the
-/// decoration records ([`DECORATION_WORDS`] each). The logical layout (SPIR-V §2.4, checked
-/// by R-9) puts each kind in its own section, in this order, so records are appended at the
-/// end; a record arriving out of that order would be inserted at its region's end instead.
+/// The capabilities, the member names and the decorations, back to back in one vector of
+/// words: `words[..caps_end]` are the capabilities, `words[caps_end..names_end]` the
+/// `OpMemberName` records ([`MEMBER_NAME_WORDS`] each), the rest the decoration records
+/// ([`DECORATION_WORDS`] each). The logical layout (SPIR-V §2.4, checked by R-9) puts each
+/// kind in its own section, in this order, so records are appended at the end; a record
+/// arriving out of that order would be inserted at its region's end instead.
 #[derive(Default)]
 pub(crate) struct Tables {
     words: Vec<u32>,
@@ -168,17 +169,16 @@ impl Tables {
         self.names_end += 1;
     }
 
-    /// Appends the span of an `OpName`; returns its index among the names.
+    /// Appends the record of an `OpMemberName`.
     #[inline]
-    pub(crate) fn push_name(&mut self, span: Span) -> u32 {
-        let index = (self.names_end - self.caps_end) / NAME_WORDS;
+    pub(crate) fn push_member_name(&mut self, target: u32, member: u32, span: Span) {
+        let record = [target, member, span.start, span.end];
         if self.names_end == self.words.len() {
-            self.words.extend([span.start, span.end]);
+            self.words.extend(record);
         } else {
-            self.insert(self.names_end, &[span.start, span.end]);
+            self.insert(self.names_end, &record);
         }
-        self.names_end += NAME_WORDS;
-        index as u32
+        self.names_end += MEMBER_NAME_WORDS;
     }
 
     #[inline]
@@ -190,11 +190,46 @@ impl Tables {
         self.words.get(..self.caps_end).unwrap_or(&[])
     }
 
-    /// The span of name `index`.
-    pub(crate) fn name(&self, index: u32) -> Option<Span> {
+    /// Member-name records: `[target, member, span start, span end]`.
+    pub(crate) fn member_names(&self) -> &[[u32; MEMBER_NAME_WORDS]] {
         let names = self.words.get(self.caps_end..self.names_end).unwrap_or(&[]);
-        let &[start, end] = names.as_chunks::<NAME_WORDS>().0.get(index as usize)?;
-        Some(Span { start, end })
+        names.as_chunks().0
+    }
+
+    /// Sorts the member-name records by (target, member) and keeps the first of each
+    /// member (the earliest span, strings being kept in module order).
+    pub(crate) fn sort_member_names(&mut self) {
+        let names = self.words.get_mut(self.caps_end..self.names_end);
+        let names = names
+            .unwrap_or(&mut [])
+            .as_chunks_mut::<MEMBER_NAME_WORDS>()
+            .0;
+        // Compilers often emit them in this order already; checking is cheaper than sorting.
+        let key = |&[target, member, start, _]: &[u32; MEMBER_NAME_WORDS]| (target, member, start);
+        if !names.is_sorted_by_key(key) {
+            names.sort_unstable_by_key(key);
+        }
+        let mut kept = 0;
+        for i in 0..names.len() {
+            let Some(&record) = names.get(i) else {
+                break;
+            };
+            let duplicate = kept > 0
+                && names
+                    .get(kept - 1)
+                    .is_some_and(|&[t, m, ..]| (t, m) == (record[0], record[1]));
+            if !duplicate {
+                if let Some(slot) = names.get_mut(kept) {
+                    *slot = record;
+                }
+                kept += 1;
+            }
+        }
+        let end = self.caps_end + kept * MEMBER_NAME_WORDS;
+        if end < self.names_end {
+            self.words.drain(end..self.names_end);
+            self.names_end = end;
+        }
     }
 
     pub(crate) fn decorations(&self) -> &[[u32; DECORATION_WORDS]] {
@@ -241,11 +276,10 @@ pub struct Module {
     /// Every kept string (names, extension names, entry-point names) back to back, as
     /// bytes the reader checked to be UTF-8.
     pub(crate) strings: Vec<u8>,
-    /// The capabilities; the names; the decoration records sorted by (target, member),
-    /// then module order.
+    /// The capabilities; the member names sorted by (target, member), the first
+    /// OpMemberName of each member kept; the decorations sorted by (target, member), then
+    /// module order.
     pub(crate) tables: Tables,
-    /// (target, member, name), sorted by (target, member); the first OpMemberName wins.
-    pub(crate) member_names: Vec<(u32, u32, Span)>,
     pub(crate) types: Vec<Type>,
     pub(crate) constants: Vec<Constant>,
     pub(crate) extensions: Vec<Span>,
@@ -429,17 +463,22 @@ impl Module {
     /// The name given to `id` by its first `OpName`.
     pub fn name(&self, id: Id) -> Option<&str> {
         let name = self.slot(id)?.name;
-        self.tables.name(name).map(|s| self.span(s))
+        let rest = self.strings.get(name as usize..)?;
+        let len = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
+        let bytes = rest.get(..len).unwrap_or(&[]);
+        // The reader stored only strings it checked to be UTF-8, so this never yields "".
+        Some(std::str::from_utf8(bytes).unwrap_or(""))
     }
 
     /// The name given to member `member` of struct `id` by its first `OpMemberName`.
     pub fn member_name(&self, id: Id, member: u32) -> Option<&str> {
         let key = (id.0, member);
-        let i = self
-            .member_names
-            .binary_search_by(|&(t, m, _)| (t, m).cmp(&key))
+        let names = self.tables.member_names();
+        let i = names
+            .binary_search_by(|&[t, m, _, _]| (t, m).cmp(&key))
             .ok()?;
-        self.member_names.get(i).map(|&(_, _, s)| self.span(s))
+        let &[_, _, start, end] = names.get(i)?;
+        Some(self.span(Span { start, end }))
     }
 
     fn decorations_of(&self, target: u32, member: u32) -> impl Iterator<Item = Decoration<'_>> {

@@ -128,9 +128,8 @@ impl Reader {
                 // Capacities from what real modules hold per word (corpus averages, rounded
                 // up), so that the tables are not reallocated while they fill.
                 strings: Vec::with_capacity(n),
-                // Capabilities, names and decorations.
+                // Capabilities, member names and decorations.
                 tables: Tables::with_capacity(n / 3),
-                member_names: Vec::new(),
                 types: Vec::with_capacity(n / 16),
                 constants: Vec::with_capacity(n / 32),
                 extensions: Vec::new(),
@@ -510,6 +509,23 @@ impl Reader {
         &mut self.module.ids[i]
     }
 
+    /// Keeps the string of `span`, just stored, as the name of `target`: a nul byte after
+    /// it marks its end (see [`IdSlot::name`]).
+    fn keep_name(&mut self, target: u32, span: Span) {
+        let strings = &mut self.module.strings;
+        let start = if span.end as usize == strings.len() {
+            span.start
+        } else {
+            // Not the last string stored: it is copied to the end (the reader always names
+            // the string it just stored, so this does not happen).
+            let start = strings.len() as u32;
+            strings.extend_from_within(span.start as usize..span.end as usize);
+            start
+        };
+        strings.push(0);
+        self.slot_mut(target).name = start;
+    }
+
     fn warn(&mut self, at: Site, message: String) {
         self.module.warnings.push(Warning {
             location: at.location,
@@ -575,11 +591,7 @@ impl Reader {
         if !decorations.is_sorted_by_key(decoration_key) {
             decorations.sort_unstable_by_key(decoration_key);
         }
-        let member_key = |&(t, mem, span): &(u32, u32, Span)| (t, mem, span.start);
-        if !m.member_names.is_sorted_by_key(member_key) {
-            m.member_names.sort_unstable_by_key(member_key);
-        }
-        m.member_names.dedup_by_key(|&mut (t, mem, _)| (t, mem));
+        m.tables.sort_member_names();
         Ok(self.module)
     }
 

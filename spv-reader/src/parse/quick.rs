@@ -397,8 +397,7 @@ impl Reader {
         self.section = Section::DebugNames;
         if self.slot_mut(target).name == NONE {
             let span = self.keep_ascii(string);
-            let record = self.module.tables.push_name(span);
-            self.slot_mut(target).name = record;
+            self.keep_name(target, span);
         }
         true
     }
@@ -416,7 +415,7 @@ impl Reader {
         }
         self.section = Section::DebugNames;
         let span = self.keep_ascii(string);
-        self.module.member_names.push((target, member, span));
+        self.module.tables.push_member_name(target, member, span);
         true
     }
 

@@ -78,8 +78,7 @@ impl Reader {
                 self.check_id(at, target)?;
                 let span = self.string(at, words, 2)?.0;
                 if self.slot_mut(target).name == NONE {
-                    let record = self.module.tables.push_name(span);
-                    self.slot_mut(target).name = record;
+                    self.keep_name(target, span);
                 }
             }
             Op::MemberName => {
@@ -87,7 +86,7 @@ impl Reader {
                 self.check_id(at, target)?;
                 let member = need(2)?;
                 let span = self.string(at, words, 3)?.0;
-                self.module.member_names.push((target, member, span));
+                self.module.tables.push_member_name(target, member, span);
             }
             Op::Decorate | Op::DecorateId | Op::DecorateString => {
                 let target = need(1)?;
