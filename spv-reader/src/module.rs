@@ -174,7 +174,7 @@ impl Tables {
     pub(crate) fn push_member_name(&mut self, target: u32, member: u32, span: Span) {
         let record = [target, member, span.start, span.end];
         if self.names_end == self.words.len() {
-            self.words.extend(record);
+            self.words.extend_from_slice(&record);
         } else {
             self.insert(self.names_end, &record);
         }
@@ -183,7 +183,7 @@ impl Tables {
 
     #[inline]
     pub(crate) fn push_decoration(&mut self, record: DecorationRecord) {
-        self.words.extend(record.to_words());
+        self.words.extend_from_slice(&record.to_words());
     }
 
     pub(crate) fn capabilities(&self) -> &[u32] {
