@@ -603,3 +603,61 @@ impl fmt::Debug for Module {
             .finish_non_exhaustive()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{DecorationRecord, NONE, Span, Tables};
+
+    fn decoration(target: u32, inst: u32) -> DecorationRecord {
+        DecorationRecord {
+            target,
+            member: NONE,
+            inst,
+            kind: 2,
+            operands_start: 10,
+            operands_end: 11,
+        }
+    }
+
+    /// The regions stay apart whatever the order of the pushes: a capability or member name
+    /// arriving after later regions filled is inserted at its region's end. (The reader's
+    /// layout rule R-9 makes the in-order case the only one it produces; the expected values
+    /// are the pushed records, regrouped by hand.)
+    #[test]
+    fn records_pushed_out_of_order_land_in_their_region() {
+        let mut tables = Tables::with_capacity(0);
+        tables.push_decoration(decoration(7, 3));
+        tables.push_member_name(5, 1, Span { start: 0, end: 4 });
+        tables.push_capability(1);
+        tables.push_decoration(decoration(8, 4));
+        tables.push_member_name(5, 0, Span { start: 4, end: 6 });
+        tables.push_capability(11);
+        assert_eq!(tables.capabilities(), &[1, 11]);
+        assert_eq!(tables.member_names(), &[[5, 1, 0, 4], [5, 0, 4, 6]]);
+        tables.sort_member_names();
+        assert_eq!(tables.member_names(), &[[5, 0, 4, 6], [5, 1, 0, 4]]);
+        let targets: Vec<(u32, u32)> = tables
+            .decoration_records()
+            .map(|d| (d.target, d.inst))
+            .collect();
+        assert_eq!(targets, [(7, 3), (8, 4)]);
+    }
+
+    /// Sorting keeps the first `OpMemberName` of a member (the earliest string) and drops
+    /// the words of the others without touching the decorations that follow.
+    #[test]
+    fn duplicate_member_names_keep_the_first() {
+        let mut tables = Tables::with_capacity(0);
+        tables.push_member_name(9, 0, Span { start: 8, end: 9 });
+        tables.push_member_name(9, 0, Span { start: 2, end: 3 });
+        tables.push_member_name(4, 2, Span { start: 5, end: 6 });
+        tables.push_decoration(decoration(4, 12));
+        tables.sort_member_names();
+        assert_eq!(tables.member_names(), &[[4, 2, 5, 6], [9, 0, 2, 3]]);
+        let targets: Vec<(u32, u32)> = tables
+            .decoration_records()
+            .map(|d| (d.target, d.inst))
+            .collect();
+        assert_eq!(targets, [(4, 12)]);
+    }
+}
