@@ -583,8 +583,7 @@ impl Reader {
         }
         self.expand_groups();
         let m = &mut self.module;
-        // The instruction index keeps module order among decorations of one target; the
-        // span start keeps the first OpMemberName of a member first.
+        // The instruction index keeps module order among decorations of one target.
         // Compilers often emit them in this order already; checking is cheaper than sorting.
         let decorations = m.tables.decorations_mut();
         let decoration_key = |&[target, member, inst, ..]: &[u32; 6]| (target, member, inst);
