@@ -135,10 +135,12 @@ impl Reader {
                 extensions: Vec::new(),
                 ext_inst_imports: Vec::new(),
                 memory_model: None,
-                entry_points: Vec::new(),
+                // Nearly every module has an entry point and a function: reserving here takes
+                // the allocation off the growth path of the first push.
+                entry_points: Vec::with_capacity(4),
                 execution_modes: Vec::new(),
                 global_variables: Vec::with_capacity(16),
-                functions: Vec::new(),
+                functions: Vec::with_capacity(4),
                 warnings: Vec::new(),
             },
             open: None,
