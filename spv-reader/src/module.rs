@@ -2,14 +2,16 @@
 //!
 //! The module owns its words once (converted to native order by [`crate::read`]) and keeps
 //! every table as plain vectors: one start offset per instruction, one [`IdSlot`] per id
-//! below the largest defined id, and sorted side tables for member names and decorations.
+//! below the largest defined id, and [`Tables`], one vector of words holding the
+//! capabilities and the sorted member names and decorations (one allocation where there
+//! were three: a module is read in a few microseconds, so each allocation and free counts).
 //! Lookups by id are O(1); lookups by (id, member) are binary searches.
 
 use std::fmt;
 use std::ops::Range;
 
 use crate::Location;
-use crate::grammar::op_info;
+use crate::grammar::{Forward, op_info};
 use crate::spirv;
 use crate::types::{
     Constant, Decoration, EntryPoint, ExecutionMode, Function, GlobalVariable, Type, Warning,
@@ -55,7 +57,8 @@ pub(crate) struct IdSlot {
     /// Index of the defining instruction, or, while the reader reads, [`FORWARD`] with the
     /// first instruction referencing the id before its definition.
     pub(crate) def: u32,
-    /// Index into `Module::names`.
+    /// Where the id's first `OpName` starts in `Module::strings` (each such name is followed
+    /// there by a nul byte, which no literal string contains, SPIR-V §2.2.1).
     pub(crate) name: u32,
     /// Index into `Module::types`.
     pub(crate) ty: u32,
@@ -97,6 +100,169 @@ pub(crate) struct DecorationRecord {
     pub(crate) operands_end: u32,
 }
 
+impl DecorationRecord {
+    fn from_words(w: &[u32; DECORATION_WORDS]) -> DecorationRecord {
+        let &[target, member, inst, kind, operands_start, operands_end] = w;
+        DecorationRecord {
+            target,
+            member,
+            inst,
+            kind,
+            operands_start,
+            operands_end,
+        }
+    }
+
+    fn to_words(self) -> [u32; DECORATION_WORDS] {
+        [
+            self.target,
+            self.member,
+            self.inst,
+            self.kind,
+            self.operands_start,
+            self.operands_end,
+        ]
+    }
+}
+
+/// Words of a member-name record: target, member, span start, span end.
+pub(crate) const MEMBER_NAME_WORDS: usize = 4;
+/// Words of a decoration record (the fields of [`DecorationRecord`] in order).
+pub(crate) const DECORATION_WORDS: usize = 6;
+
+/// The capabilities, the member names and the decorations, back to back in one vector of
+/// words: `words[..caps_end]` are the capabilities, `words[caps_end..names_end]` the
+/// `OpMemberName` records ([`MEMBER_NAME_WORDS`] each), the rest the decoration records
+/// ([`DECORATION_WORDS`] each). The logical layout (SPIR-V §2.4, checked by R-9) puts each
+/// kind in its own section, in this order, so records are appended at the end; a record
+/// arriving out of that order would be inserted at its region's end instead.
+#[derive(Default)]
+pub(crate) struct Tables {
+    words: Vec<u32>,
+    caps_end: usize,
+    names_end: usize,
+}
+
+impl Tables {
+    pub(crate) fn with_capacity(words: usize) -> Tables {
+        Tables {
+            words: Vec::with_capacity(words),
+            caps_end: 0,
+            names_end: 0,
+        }
+    }
+
+    /// Inserts `record` before word `at`, which is not the end (see [`Tables`]).
+    #[cold]
+    fn insert(&mut self, at: usize, record: &[u32]) {
+        self.words.splice(at..at, record.iter().copied());
+    }
+
+    #[inline]
+    pub(crate) fn push_capability(&mut self, cap: u32) {
+        if self.caps_end == self.words.len() {
+            self.words.push(cap);
+        } else {
+            self.insert(self.caps_end, &[cap]);
+        }
+        self.caps_end += 1;
+        self.names_end += 1;
+    }
+
+    /// Appends the record of an `OpMemberName`.
+    #[inline]
+    pub(crate) fn push_member_name(&mut self, target: u32, member: u32, span: Span) {
+        let record = [target, member, span.start, span.end];
+        if self.names_end == self.words.len() {
+            self.words.extend_from_slice(&record);
+        } else {
+            self.insert(self.names_end, &record);
+        }
+        self.names_end += MEMBER_NAME_WORDS;
+    }
+
+    #[inline]
+    pub(crate) fn push_decoration(&mut self, record: DecorationRecord) {
+        self.words.extend_from_slice(&record.to_words());
+    }
+
+    pub(crate) fn capabilities(&self) -> &[u32] {
+        self.words.get(..self.caps_end).unwrap_or(&[])
+    }
+
+    /// Member-name records: `[target, member, span start, span end]`.
+    pub(crate) fn member_names(&self) -> &[[u32; MEMBER_NAME_WORDS]] {
+        let names = self.words.get(self.caps_end..self.names_end).unwrap_or(&[]);
+        names.as_chunks().0
+    }
+
+    /// Sorts the member-name records by (target, member) and keeps the first of each
+    /// member (the earliest span, strings being kept in module order).
+    pub(crate) fn sort_member_names(&mut self) {
+        let names = self.words.get_mut(self.caps_end..self.names_end);
+        let names = names
+            .unwrap_or(&mut [])
+            .as_chunks_mut::<MEMBER_NAME_WORDS>()
+            .0;
+        // Compilers often emit them in this order already; checking is cheaper than sorting.
+        let key = |&[target, member, start, _]: &[u32; MEMBER_NAME_WORDS]| (target, member, start);
+        if !names.is_sorted_by_key(key) {
+            names.sort_unstable_by_key(key);
+        }
+        let mut kept = 0;
+        for i in 0..names.len() {
+            let Some(&record) = names.get(i) else {
+                break;
+            };
+            let duplicate = kept > 0
+                && names
+                    .get(kept - 1)
+                    .is_some_and(|&[t, m, ..]| (t, m) == (record[0], record[1]));
+            if !duplicate {
+                if let Some(slot) = names.get_mut(kept) {
+                    *slot = record;
+                }
+                kept += 1;
+            }
+        }
+        let end = self.caps_end + kept * MEMBER_NAME_WORDS;
+        if end < self.names_end {
+            self.words.drain(end..self.names_end);
+            self.names_end = end;
+        }
+    }
+
+    pub(crate) fn decorations(&self) -> &[[u32; DECORATION_WORDS]] {
+        let decorations = self.words.get(self.names_end..).unwrap_or(&[]);
+        decorations.as_chunks().0
+    }
+
+    pub(crate) fn decorations_mut(&mut self) -> &mut [[u32; DECORATION_WORDS]] {
+        let decorations = self.words.get_mut(self.names_end..).unwrap_or(&mut []);
+        decorations.as_chunks_mut().0
+    }
+
+    /// The decoration records, as records.
+    pub(crate) fn decoration_records(&self) -> impl Iterator<Item = DecorationRecord> + '_ {
+        self.decorations().iter().map(DecorationRecord::from_words)
+    }
+}
+
+/// An `OpExtInstImport`: the set's name and what OpExtInst's shortest path needs to know
+/// about its instructions.
+pub(crate) struct ExtImport {
+    /// The import's result id.
+    pub(crate) id: u32,
+    /// The set's name, in `Module::strings`.
+    pub(crate) span: Span,
+    /// Per instruction number of the set's grammar: whether its operands are ids alone
+    /// (`None` entries: numbers the grammar lacks). `None` for sets without a grammar here,
+    /// whose operands are all ids (SPIR-V 1.6 §2.2.1 "NonSemantic").
+    pub(crate) ids_only: Option<&'static [Option<bool>]>,
+    /// Whether its instructions may reference later ids.
+    pub(crate) forward: Forward,
+}
+
 /// A SPIR-V module read by [`crate::read`]: its words, the location of every instruction
 /// and dense tables indexed by id.
 pub struct Module {
@@ -110,16 +276,14 @@ pub struct Module {
     /// Every kept string (names, extension names, entry-point names) back to back, as
     /// bytes the reader checked to be UTF-8.
     pub(crate) strings: Vec<u8>,
-    pub(crate) names: Vec<Span>,
-    /// (target, member, name), sorted by (target, member); the first OpMemberName wins.
-    pub(crate) member_names: Vec<(u32, u32, Span)>,
-    /// Sorted by (target, member), then module order.
-    pub(crate) decorations: Vec<DecorationRecord>,
+    /// The capabilities; the member names sorted by (target, member), the first
+    /// OpMemberName of each member kept; the decorations sorted by (target, member), then
+    /// module order.
+    pub(crate) tables: Tables,
     pub(crate) types: Vec<Type>,
     pub(crate) constants: Vec<Constant>,
-    pub(crate) capabilities: Vec<u32>,
     pub(crate) extensions: Vec<Span>,
-    pub(crate) ext_inst_imports: Vec<(Id, Span)>,
+    pub(crate) ext_inst_imports: Vec<ExtImport>,
     pub(crate) memory_model: Option<(u32, u32)>,
     pub(crate) entry_points: Vec<EntryPoint>,
     pub(crate) execution_modes: Vec<ExecutionMode>,
@@ -299,31 +463,34 @@ impl Module {
     /// The name given to `id` by its first `OpName`.
     pub fn name(&self, id: Id) -> Option<&str> {
         let name = self.slot(id)?.name;
-        self.names.get(name as usize).map(|&s| self.span(s))
+        let rest = self.strings.get(name as usize..)?;
+        let len = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
+        let bytes = rest.get(..len).unwrap_or(&[]);
+        // The reader stored only strings it checked to be UTF-8, so this never yields "".
+        Some(std::str::from_utf8(bytes).unwrap_or(""))
     }
 
     /// The name given to member `member` of struct `id` by its first `OpMemberName`.
     pub fn member_name(&self, id: Id, member: u32) -> Option<&str> {
         let key = (id.0, member);
-        let i = self
-            .member_names
-            .binary_search_by(|&(t, m, _)| (t, m).cmp(&key))
+        let names = self.tables.member_names();
+        let i = names
+            .binary_search_by(|&[t, m, _, _]| (t, m).cmp(&key))
             .ok()?;
-        self.member_names.get(i).map(|&(_, _, s)| self.span(s))
+        let &[_, _, start, end] = names.get(i)?;
+        Some(self.span(Span { start, end }))
     }
 
     fn decorations_of(&self, target: u32, member: u32) -> impl Iterator<Item = Decoration<'_>> {
         let key = (target, member);
-        let start = self
-            .decorations
-            .partition_point(|d| (d.target, d.member) < key);
-        let end = self
-            .decorations
-            .partition_point(|d| (d.target, d.member) <= key);
-        self.decorations
+        let records = self.tables.decorations();
+        let start = records.partition_point(|&[t, m, ..]| (t, m) < key);
+        let end = records.partition_point(|&[t, m, ..]| (t, m) <= key);
+        records
             .get(start..end)
             .unwrap_or(&[])
             .iter()
+            .map(DecorationRecord::from_words)
             .map(|d| Decoration {
                 inst: crate::InstIndex(d.inst),
                 kind: d.kind,
@@ -362,12 +529,12 @@ impl Module {
 
     /// Raw values of the `OpCapability` instructions, in module order.
     pub fn capabilities(&self) -> &[u32] {
-        &self.capabilities
+        self.tables.capabilities()
     }
 
     /// Whether `OpCapability cap` is declared.
     pub fn has_capability(&self, cap: spirv::Capability) -> bool {
-        self.capabilities.contains(&(cap as u32))
+        self.capabilities().contains(&(cap as u32))
     }
 
     /// Names of the `OpExtension` instructions, in module order.
@@ -379,15 +546,15 @@ impl Module {
     pub fn ext_inst_imports(&self) -> impl ExactSizeIterator<Item = (Id, &str)> + '_ {
         self.ext_inst_imports
             .iter()
-            .map(|&(id, s)| (id, self.span(s)))
+            .map(|import| (Id(import.id), self.span(import.span)))
     }
 
     /// The name of the extended instruction set imported as `id`.
     pub fn ext_inst_set(&self, id: Id) -> Option<&str> {
         self.ext_inst_imports
             .iter()
-            .find(|&&(i, _)| i == id)
-            .map(|&(_, s)| self.span(s))
+            .find(|import| import.id == id.0)
+            .map(|import| self.span(import.span))
     }
 
     /// `(addressing model, memory model)` of `OpMemoryModel`, raw.
@@ -434,5 +601,63 @@ impl fmt::Debug for Module {
             .field("functions", &self.functions.len())
             .field("warnings", &self.warnings.len())
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{DecorationRecord, NONE, Span, Tables};
+
+    fn decoration(target: u32, inst: u32) -> DecorationRecord {
+        DecorationRecord {
+            target,
+            member: NONE,
+            inst,
+            kind: 2,
+            operands_start: 10,
+            operands_end: 11,
+        }
+    }
+
+    /// The regions stay apart whatever the order of the pushes: a capability or member name
+    /// arriving after later regions filled is inserted at its region's end. (The reader's
+    /// layout rule R-9 makes the in-order case the only one it produces; the expected values
+    /// are the pushed records, regrouped by hand.)
+    #[test]
+    fn records_pushed_out_of_order_land_in_their_region() {
+        let mut tables = Tables::with_capacity(0);
+        tables.push_decoration(decoration(7, 3));
+        tables.push_member_name(5, 1, Span { start: 0, end: 4 });
+        tables.push_capability(1);
+        tables.push_decoration(decoration(8, 4));
+        tables.push_member_name(5, 0, Span { start: 4, end: 6 });
+        tables.push_capability(11);
+        assert_eq!(tables.capabilities(), &[1, 11]);
+        assert_eq!(tables.member_names(), &[[5, 1, 0, 4], [5, 0, 4, 6]]);
+        tables.sort_member_names();
+        assert_eq!(tables.member_names(), &[[5, 0, 4, 6], [5, 1, 0, 4]]);
+        let targets: Vec<(u32, u32)> = tables
+            .decoration_records()
+            .map(|d| (d.target, d.inst))
+            .collect();
+        assert_eq!(targets, [(7, 3), (8, 4)]);
+    }
+
+    /// Sorting keeps the first `OpMemberName` of a member (the earliest string) and drops
+    /// the words of the others without touching the decorations that follow.
+    #[test]
+    fn duplicate_member_names_keep_the_first() {
+        let mut tables = Tables::with_capacity(0);
+        tables.push_member_name(9, 0, Span { start: 8, end: 9 });
+        tables.push_member_name(9, 0, Span { start: 2, end: 3 });
+        tables.push_member_name(4, 2, Span { start: 5, end: 6 });
+        tables.push_decoration(decoration(4, 12));
+        tables.sort_member_names();
+        assert_eq!(tables.member_names(), &[[4, 2, 5, 6], [9, 0, 2, 3]]);
+        let targets: Vec<(u32, u32)> = tables
+            .decoration_records()
+            .map(|d| (d.target, d.inst))
+            .collect();
+        assert_eq!(targets, [(4, 12)]);
     }
 }

@@ -62,7 +62,7 @@ impl Reader {
             // OpExtInst: the set's grammar must give ids alone for this instruction.
             let set = operands.first().copied().unwrap_or(0);
             let number = operands.get(1).copied().unwrap_or(0);
-            let Some(import) = self.ext_sets.iter().find(|s| s.id == set) else {
+            let Some(import) = self.module.ext_inst_imports.iter().find(|s| s.id == set) else {
                 return Ok(false);
             };
             if import

@@ -12,7 +12,7 @@ mod record;
 use crate::error::{ErrorKind, ReadError};
 use crate::grammar::{self, Forward, OpInfo, Placement, Section, UNKNOWN, op_info};
 use crate::limits::{MAX_ID_BOUND, MAX_INSTRUCTIONS, MAX_WORDS};
-use crate::module::{DecorationRecord, FORWARD, Header, IdSlot, Module, NONE, Span};
+use crate::module::{DecorationRecord, FORWARD, Header, IdSlot, Module, NONE, Span, Tables};
 use crate::operands::{self, Context, Number, Problem};
 use crate::spirv::Op;
 use crate::types::{Block, Function, Type, Warning};
@@ -79,18 +79,6 @@ fn check_header(words: &[u32]) -> Result<Header, ReadError> {
     })
 }
 
-/// An OpExtInstImport, as OpExtInst's fast path needs it.
-struct ExtSet {
-    /// The import's result id.
-    id: u32,
-    /// Per instruction number of the set's grammar: whether its operands are ids alone
-    /// (`None` entries: numbers the grammar lacks). `None` for sets without a grammar here,
-    /// whose operands are all ids (SPIR-V 1.6 §2.2.1 "NonSemantic").
-    ids_only: Option<&'static [Option<bool>]>,
-    /// Whether its instructions may reference later ids.
-    forward: Forward,
-}
-
 /// A function being read: its record and the block currently open, if any.
 struct OpenFunction {
     function: Function,
@@ -105,8 +93,6 @@ struct Reader {
     group_uses: Vec<(u32, u32, u32)>,
     /// Scratch for string decoding.
     bytes: Vec<u8>,
-    /// The imported extended-instruction sets, for OpExtInst's fast path.
-    ext_sets: Vec<ExtSet>,
     /// The string of the current instruction, stored by the operand walk (for the opcodes
     /// whose string the module keeps).
     captured: Option<Span>,
@@ -118,6 +104,8 @@ struct Reader {
     section: Section,
     /// Whether a function with blocks has been read (declarations must come first).
     seen_definition: bool,
+    /// Number of words of the module, for sizing a function's block list.
+    word_count: usize,
     /// Merge blocks announced in the open function and not reached yet, for the nesting
     /// limit (SPIR-V §2.17).
     open_merges: Vec<u32>,
@@ -140,29 +128,29 @@ impl Reader {
                 // Capacities from what real modules hold per word (corpus averages, rounded
                 // up), so that the tables are not reallocated while they fill.
                 strings: Vec::with_capacity(n),
-                names: Vec::with_capacity(n / 32),
-                member_names: Vec::new(),
-                decorations: Vec::with_capacity(n / 24),
+                // Capabilities, member names and decorations.
+                tables: Tables::with_capacity(n / 3),
                 types: Vec::with_capacity(n / 16),
                 constants: Vec::with_capacity(n / 32),
-                capabilities: Vec::new(),
                 extensions: Vec::new(),
                 ext_inst_imports: Vec::new(),
                 memory_model: None,
-                entry_points: Vec::new(),
+                // Nearly every module has an entry point and a function: reserving here takes
+                // the allocation off the growth path of the first push.
+                entry_points: Vec::with_capacity(4),
                 execution_modes: Vec::new(),
                 global_variables: Vec::with_capacity(16),
-                functions: Vec::new(),
+                functions: Vec::with_capacity(4),
                 warnings: Vec::new(),
             },
             open: None,
             group_uses: Vec::new(),
             bytes: Vec::new(),
             captured: None,
-            ext_sets: Vec::new(),
             forward_refs: 0,
             section: Section::Capabilities,
             seen_definition: false,
+            word_count: n,
             open_merges: Vec::new(),
         }
     }
@@ -523,6 +511,23 @@ impl Reader {
         &mut self.module.ids[i]
     }
 
+    /// Keeps the string of `span`, just stored, as the name of `target`: a nul byte after
+    /// it marks its end (see [`IdSlot::name`]).
+    fn keep_name(&mut self, target: u32, span: Span) {
+        let strings = &mut self.module.strings;
+        let start = if span.end as usize == strings.len() {
+            span.start
+        } else {
+            // Not the last string stored: it is copied to the end (the reader always names
+            // the string it just stored, so this does not happen).
+            let start = strings.len() as u32;
+            strings.extend_from_within(span.start as usize..span.end as usize);
+            start
+        };
+        strings.push(0);
+        self.slot_mut(target).name = start;
+    }
+
     fn warn(&mut self, at: Site, message: String) {
         self.module.warnings.push(Warning {
             location: at.location,
@@ -580,18 +585,14 @@ impl Reader {
         }
         self.expand_groups();
         let m = &mut self.module;
-        // The instruction index keeps module order among decorations of one target; the
-        // span start keeps the first OpMemberName of a member first.
+        // The instruction index keeps module order among decorations of one target.
         // Compilers often emit them in this order already; checking is cheaper than sorting.
-        let decoration_key = |d: &DecorationRecord| (d.target, d.member, d.inst);
-        if !m.decorations.is_sorted_by_key(decoration_key) {
-            m.decorations.sort_unstable_by_key(decoration_key);
+        let decorations = m.tables.decorations_mut();
+        let decoration_key = |&[target, member, inst, ..]: &[u32; 6]| (target, member, inst);
+        if !decorations.is_sorted_by_key(decoration_key) {
+            decorations.sort_unstable_by_key(decoration_key);
         }
-        let member_key = |&(t, mem, span): &(u32, u32, Span)| (t, mem, span.start);
-        if !m.member_names.is_sorted_by_key(member_key) {
-            m.member_names.sort_unstable_by_key(member_key);
-        }
-        m.member_names.dedup_by_key(|&mut (t, mem, _)| (t, mem));
+        m.tables.sort_member_names();
         Ok(self.module)
     }
 
@@ -605,18 +606,20 @@ impl Reader {
         for &(group, target, member) in &self.group_uses {
             for d in self
                 .module
-                .decorations
-                .iter()
+                .tables
+                .decoration_records()
                 .filter(|d| d.target == group && d.member == NONE)
             {
                 added.push(DecorationRecord {
                     target,
                     member,
-                    ..*d
+                    ..d
                 });
             }
         }
-        self.module.decorations.extend(added);
+        for d in added {
+            self.module.tables.push_decoration(d);
+        }
     }
 }
 

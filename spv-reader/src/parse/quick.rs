@@ -395,12 +395,9 @@ impl Reader {
             return false;
         }
         self.section = Section::DebugNames;
-        let next = self.module.names.len() as u32;
-        let slot = self.slot_mut(target);
-        if slot.name == NONE {
-            slot.name = next;
+        if self.slot_mut(target).name == NONE {
             let span = self.keep_ascii(string);
-            self.module.names.push(span);
+            self.keep_name(target, span);
         }
         true
     }
@@ -418,7 +415,7 @@ impl Reader {
         }
         self.section = Section::DebugNames;
         let span = self.keep_ascii(string);
-        self.module.member_names.push((target, member, span));
+        self.module.tables.push_member_name(target, member, span);
         true
     }
 
@@ -447,7 +444,7 @@ impl Reader {
         let &[_, ty, result, set, number, ref operands @ ..] = words else {
             return false;
         };
-        let Some(import) = self.ext_sets.iter().find(|s| s.id == set) else {
+        let Some(import) = self.module.ext_inst_imports.iter().find(|s| s.id == set) else {
             return false;
         };
         let ids_only = import
