@@ -277,24 +277,25 @@ impl<'m> Index<'m> {
             } else {
                 None
             };
+            // The table grows to the largest Result id plus one (amortized, as ids mostly
+            // ascend), so that it is filled in this same pass.
             if let Some(r) = result {
-                largest = largest.max(r.0 as usize);
+                let at = r.0 as usize;
+                largest = largest.max(at);
+                if at >= table.len() {
+                    table.resize(at + 1, IdInfo::UNDEFINED);
+                }
+                if let Some(slot) = table.get_mut(at) {
+                    slot.def = index;
+                    slot.op = facts.op;
+                    slot.type_decl = facts.type_decl;
+                    slot.typed = result_type.is_some();
+                }
             }
             if facts.type_decl {
                 type_decls.push(index);
             }
-            if matches!(
-                facts.op,
-                Some(
-                    Op::MemoryModel
-                        | Op::EntryPoint
-                        | Op::Decorate
-                        | Op::MemberDecorate
-                        | Op::DecorateId
-                        | Op::DecorateString
-                        | Op::MemberDecorateString
-                )
-            ) {
+            if facts.annotation {
                 annotations.push(index);
             }
             insts.push(Inst {
@@ -341,16 +342,7 @@ impl<'m> Index<'m> {
 
         // The reader defines each Result id once and keeps ids below the bound, so these
         // tables are sized by the largest Result id, never by the header's bound alone.
-        let ids = largest + 1;
-        table.resize(ids, IdInfo::UNDEFINED);
-        for (k, inst) in insts.iter().enumerate() {
-            if let Some(slot) = inst.result.and_then(|r| table.get_mut(r.0 as usize)) {
-                slot.def = k as u32;
-                slot.op = inst.op;
-                slot.type_decl = inst.type_decl;
-                slot.typed = inst.result_type.is_some();
-            }
-        }
+        table.resize(largest + 1, IdInfo::UNDEFINED);
         for (fi, f) in m.functions().iter().enumerate() {
             let end = (f.end.0 as usize).min(n.saturating_sub(1));
             for inst in insts.get_mut(f.def.0 as usize..=end).unwrap_or(&mut []) {
