@@ -267,7 +267,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut problems: Vec<(&'static str, Inst<'_>, Id, String)> = Vec::new();
     // Built on first use: few modules have a variable pointer to trace.
     let mut tracer: Option<Tracer> = None;
-    for inst in ctx.ix.insts().copied() {
+    for inst in ctx.ix.insts() {
         let Some(op) = inst.opcode() else {
             continue;
         };
@@ -275,7 +275,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         // and the cheapest test), the operands next, the opcode names last.
         if !takes_logical_pointer_listed(op)
             && let Some((pointer, class)) =
-                id_operands(ctx, &inst).find_map(|id| values.logical_class(id).map(|c| (id, c)))
+                id_operands(ctx, inst).find_map(|id| values.logical_class(id).map(|c| (id, c)))
             && !takes_logical_pointer(op)
         {
             if matches!(op, Op::ReturnValue | Op::Phi | Op::Select) && !vpsb {
@@ -283,7 +283,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
             } else if !takes_variable_pointer(op) {
                 problems.push((
                     "V-PTR-2",
-                    inst,
+                    *inst,
                     pointer,
                     format!("Op{op:?} may not have a logical pointer operand"),
                 ));
@@ -295,7 +295,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
                 };
                 problems.push((
                     rule,
-                    inst,
+                    *inst,
                     pointer,
                     format!(
                         "Op{op:?} may only have a logical pointer operand in the StorageBuffer or \
@@ -312,7 +312,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
             {
                 problems.push((
                     "V-PTR-8",
-                    inst,
+                    *inst,
                     Id(p),
                     "OpArrayLength's pointer operand must not be a variable pointer".into(),
                 ));
@@ -345,7 +345,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
                 if !variable_pointers_allow(ctx, class) {
                     problems.push((
                         "V-PTR-3",
-                        inst,
+                        *inst,
                         r,
                         format!(
                             "Op{op:?} may only return a logical pointer in the StorageBuffer or \
@@ -357,7 +357,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
             }
             _ => problems.push((
                 "V-PTR-3",
-                inst,
+                *inst,
                 r,
                 format!("Op{op:?} may not return a logical pointer"),
             )),
@@ -366,9 +366,9 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         if is_var(r)
             && let Some(why) = tracer
                 .get_or_insert_with(|| Tracer::new(ctx))
-                .variable_pointer_problem(ctx, inst)
+                .variable_pointer_problem(ctx, *inst)
         {
-            problems.push(("V-PTR-8", inst, r, why.to_owned()));
+            problems.push(("V-PTR-8", *inst, r, why.to_owned()));
         }
     }
     let problems: Vec<_> = problems
