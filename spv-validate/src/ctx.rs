@@ -167,13 +167,17 @@ pub(crate) struct Index<'m> {
     annotations: Vec<u32>,
     /// Indexed by id (as long as the largest Result id plus one).
     ids: Vec<IdInfo>,
-    /// Every instruction the grammar knows, grouped by opcode (in `operands::op_slot`
-    /// order), in module order within each group: so that a rule about a few opcodes
-    /// visits just their instructions.
+    /// Every instruction the grammar knows, grouped by opcode (the groups in order of the
+    /// opcode's first use), in module order within each group: so that a rule about a few
+    /// opcodes visits just their instructions.
     by_op: Vec<u32>,
-    /// Per opcode slot: where its group ends in `by_op` (it starts where the previous one
-    /// ends).
-    op_end: Vec<u32>,
+    /// Per opcode slot (`operands::op_slot`): its group's range in `by_op`, `(0, 0)` for
+    /// the opcodes the module does not use.
+    op_groups: Vec<(u32, u32)>,
+    /// The slots of the opcodes the module uses, in order of first use: the entries of
+    /// `op_groups` to reset for the next module (so that the table, as long as the
+    /// grammar, is neither cleared nor summed whole per module).
+    op_used: Vec<u16>,
     /// Scratch for the full operand decoder.
     operands: Vec<crate::operands::Operand>,
 }
@@ -187,7 +191,9 @@ pub(crate) struct IndexStorage {
     annotations: Vec<u32>,
     ids: Vec<IdInfo>,
     by_op: Vec<u32>,
-    op_end: Vec<u32>,
+    /// Kept all `(0, 0)` between modules.
+    op_groups: Vec<(u32, u32)>,
+    op_used: Vec<u16>,
     operands: Vec<crate::operands::Operand>,
 }
 
@@ -243,9 +249,16 @@ impl<'m> Index<'m> {
             mut annotations,
             ids: mut table,
             mut by_op,
-            mut op_end,
+            mut op_groups,
+            mut op_used,
             operands: mut scratch,
         } = storage;
+        // The table is all `(0, 0)` when it has the grammar's length (see `into_storage`).
+        if op_groups.len() != op_slot_count() {
+            op_groups.clear();
+            op_groups.resize(op_slot_count(), (0, 0));
+        }
+        op_used.clear();
         let mut insts = reuse(insts);
         insts.reserve(n);
         refs.reserve(n * 3);
@@ -277,24 +290,32 @@ impl<'m> Index<'m> {
             } else {
                 None
             };
+            // The table grows to the largest Result id plus one (amortized, as ids mostly
+            // ascend), so that it is filled in this same pass.
             if let Some(r) = result {
-                largest = largest.max(r.0 as usize);
+                let at = r.0 as usize;
+                largest = largest.max(at);
+                if at >= table.len() {
+                    table.resize(at + 1, IdInfo::UNDEFINED);
+                }
+                if let Some(slot) = table.get_mut(at) {
+                    slot.def = index;
+                    slot.op = facts.op;
+                    slot.type_decl = facts.type_decl;
+                    slot.typed = result_type.is_some();
+                }
             }
             if facts.type_decl {
                 type_decls.push(index);
             }
-            if matches!(
-                facts.op,
-                Some(
-                    Op::MemoryModel
-                        | Op::EntryPoint
-                        | Op::Decorate
-                        | Op::MemberDecorate
-                        | Op::DecorateId
-                        | Op::DecorateString
-                        | Op::MemberDecorateString
-                )
-            ) {
+            // Count the opcode's instructions (in the group's end for now).
+            if let Some(group) = op_groups.get_mut(usize::from(facts.slot)) {
+                if group.1 == 0 {
+                    op_used.push(facts.slot);
+                }
+                group.1 += 1;
+            }
+            if facts.annotation {
                 annotations.push(index);
             }
             insts.push(Inst {
@@ -315,42 +336,30 @@ impl<'m> Index<'m> {
 
         // Group the instructions by opcode: a counting sort, stable, so module order holds
         // within each group.
-        op_end.clear();
-        op_end.resize(op_slot_count(), 0);
-        for inst in &insts {
-            if let Some(count) = op_end.get_mut(usize::from(inst.slot)) {
-                *count += 1;
-            }
-        }
+        // Each used group starts where the previous one ends; placing its instructions
+        // moves its end from its start to its final place.
         let mut total = 0u32;
-        for slot in op_end.iter_mut() {
-            let count = *slot;
-            *slot = total;
-            total += count;
+        for &slot in &op_used {
+            if let Some(group) = op_groups.get_mut(usize::from(slot)) {
+                let count = group.1;
+                *group = (total, total);
+                total += count;
+            }
         }
         by_op.clear();
         by_op.resize(total as usize, 0);
         for (k, inst) in insts.iter().enumerate() {
-            if let Some(next) = op_end.get_mut(usize::from(inst.slot)) {
-                if let Some(slot) = by_op.get_mut(*next as usize) {
+            if let Some(group) = op_groups.get_mut(usize::from(inst.slot)) {
+                if let Some(slot) = by_op.get_mut(group.1 as usize) {
                     *slot = k as u32;
                 }
-                *next += 1;
+                group.1 += 1;
             }
         }
 
         // The reader defines each Result id once and keeps ids below the bound, so these
         // tables are sized by the largest Result id, never by the header's bound alone.
-        let ids = largest + 1;
-        table.resize(ids, IdInfo::UNDEFINED);
-        for (k, inst) in insts.iter().enumerate() {
-            if let Some(slot) = inst.result.and_then(|r| table.get_mut(r.0 as usize)) {
-                slot.def = k as u32;
-                slot.op = inst.op;
-                slot.type_decl = inst.type_decl;
-                slot.typed = inst.result_type.is_some();
-            }
-        }
+        table.resize(largest + 1, IdInfo::UNDEFINED);
         for (fi, f) in m.functions().iter().enumerate() {
             let end = (f.end.0 as usize).min(n.saturating_sub(1));
             for inst in insts.get_mut(f.def.0 as usize..=end).unwrap_or(&mut []) {
@@ -389,7 +398,8 @@ impl<'m> Index<'m> {
             annotations,
             ids: table,
             by_op,
-            op_end,
+            op_groups,
+            op_used,
             operands: scratch,
         }
     }
@@ -403,7 +413,8 @@ impl<'m> Index<'m> {
             mut annotations,
             mut ids,
             mut by_op,
-            mut op_end,
+            mut op_groups,
+            mut op_used,
             mut operands,
         } = self;
         insts.clear();
@@ -412,7 +423,12 @@ impl<'m> Index<'m> {
         annotations.clear();
         ids.clear();
         by_op.clear();
-        op_end.clear();
+        for &slot in &op_used {
+            if let Some(group) = op_groups.get_mut(usize::from(slot)) {
+                *group = (0, 0);
+            }
+        }
+        op_used.clear();
         operands.clear();
         IndexStorage {
             insts: reuse(insts),
@@ -421,7 +437,8 @@ impl<'m> Index<'m> {
             annotations,
             ids,
             by_op,
-            op_end,
+            op_groups,
+            op_used,
             operands,
         }
     }
@@ -459,10 +476,7 @@ impl<'m> Index<'m> {
             .ok()
             .and_then(op_slot)
             .and_then(|k| {
-                let end = *self.op_end.get(k)?;
-                let start = k
-                    .checked_sub(1)
-                    .map_or(Some(0), |j| self.op_end.get(j).copied())?;
+                let &(start, end) = self.op_groups.get(k)?;
                 self.by_op.get(start as usize..end as usize)
             })
             .unwrap_or(&[]);

@@ -63,6 +63,8 @@ struct OpEntry {
     grammar: &'static Instruction<'static>,
     /// Whether the opcode declares a type (its name starts with `Type`).
     type_decl: bool,
+    /// Whether the opcode is one of the index's annotations (`Index::annotations`).
+    annotation: bool,
     /// Whether the first operand is a Result Type.
     has_type: bool,
     /// Whether the opcode has a Result id (first, or after the Result Type).
@@ -213,10 +215,14 @@ impl Fixed {
             Tail::Repeated(_) => n >= end,
             Tail::IdPairs => n >= end && (n - end).is_multiple_of(2),
             // The string must end in the last word.
-            Tail::String => words.get(end..).is_some_and(|rest| {
-                rest.iter().position(|w| w.to_le_bytes().contains(&0))
-                    == Some(rest.len().wrapping_sub(1))
-            }),
+            Tail::String => words
+                .get(end..)
+                .is_some_and(|rest| match rest.split_last() {
+                    Some((last, body)) => {
+                        has_zero_byte(*last) && !body.iter().any(|&w| has_zero_byte(w))
+                    }
+                    None => false,
+                }),
             Tail::Absent if n > end => return None,
             Tail::Absent => n == end,
             // As `Decoder::literal_words_of_type`, then the literal must end the words.
@@ -298,6 +304,13 @@ impl Fixed {
     }
 }
 
+/// Whether one of the four bytes of `w` is zero (a string's terminator, SPIR-V §2.2.1): the
+/// borrow of `w - 0x01010101` reaches a byte's top bit, with that bit clear in `w`, exactly
+/// when some byte is zero (a byte above a zero one may also be flagged, but never without one).
+fn has_zero_byte(w: u32) -> bool {
+    w.wrapping_sub(0x0101_0101) & !w & 0x8080_8080 != 0
+}
+
 /// How many times a logical operand appears (the grammar's quantifier).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Quantity {
@@ -377,6 +390,16 @@ fn table() -> &'static Table {
             entries.push(OpEntry {
                 grammar: inst,
                 type_decl: inst.opname.starts_with("Type"),
+                annotation: matches!(
+                    inst.opcode,
+                    Op::MemoryModel
+                        | Op::EntryPoint
+                        | Op::Decorate
+                        | Op::MemberDecorate
+                        | Op::DecorateId
+                        | Op::DecorateString
+                        | Op::MemberDecorateString
+                ),
                 has_type,
                 has_result,
                 kinds: OperandKinds::of(inst),
@@ -470,6 +493,8 @@ pub(crate) struct InstFacts {
     pub(crate) op: Option<Op>,
     pub(crate) section: Option<Section>,
     pub(crate) type_decl: bool,
+    /// Whether the opcode is one of the index's annotations (`Index::annotations`).
+    pub(crate) annotation: bool,
     pub(crate) has_type: bool,
     pub(crate) has_result: bool,
     pub(crate) decoded: bool,
@@ -501,6 +526,7 @@ pub(crate) fn read_instruction(
             op: None,
             section: None,
             type_decl: false,
+            annotation: false,
             has_type: false,
             has_result: false,
             decoded: false,
@@ -535,6 +561,7 @@ pub(crate) fn read_instruction(
         op: Some(entry.grammar.opcode),
         section: compiled.section,
         type_decl: entry.type_decl,
+        annotation: entry.annotation,
         has_type: entry.has_type,
         has_result: entry.has_result,
         decoded,

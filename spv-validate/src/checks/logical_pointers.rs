@@ -107,6 +107,15 @@ fn variable_pointers_allow(ctx: &Ctx<'_>, class: u32) -> bool {
 
 /// Instructions that may take a logical pointer operand without variable pointers.
 fn takes_logical_pointer(op: Op) -> bool {
+    takes_logical_pointer_listed(op)
+        // The names last: they are formatted.
+        || format!("{op:?}").starts_with("RayQuery")
+        || format!("{op:?}").starts_with("HitObject")
+}
+
+/// The opcodes [`takes_logical_pointer`] names one by one (it also accepts the ray query
+/// and hit object families): the cheap part of the test.
+fn takes_logical_pointer_listed(op: Op) -> bool {
     matches!(
         op,
         Op::Load
@@ -147,9 +156,6 @@ fn takes_logical_pointer(op: Op) -> bool {
                 | Op::AtomicFMinEXT
                 | Op::AtomicFMaxEXT
         )
-        // The names last: they are formatted.
-        || format!("{op:?}").starts_with("RayQuery")
-        || format!("{op:?}").starts_with("HitObject")
 }
 
 /// Instructions that may take a logical pointer operand with variable pointers.
@@ -187,6 +193,9 @@ fn variable_pointers(ctx: &Ctx<'_>, values: &Values) -> Vec<bool> {
             .ix
             .with_op(Op::ExtInst)
             .any(|inst| is_non_semantic(ctx, inst));
+    // How many ids are both variable pointers and logical pointers: while there are none,
+    // no operand can make a result a variable pointer, so the operands need no look.
+    let mut logical_vars = 0usize;
     for _ in 0..MAX_ROUNDS {
         let mut changed = false;
         for (f, calls) in ctx.m.functions().iter().zip(&values.calls) {
@@ -202,6 +211,8 @@ fn variable_pointers(ctx: &Ctx<'_>, values: &Values) -> Vec<bool> {
                 if passed && let Some(slot) = var.get_mut(p.0 as usize) {
                     *slot = true;
                     changed = true;
+                    // `p` is a logical pointer (checked above).
+                    logical_vars += 1;
                 }
             }
         }
@@ -222,12 +233,18 @@ fn variable_pointers(ctx: &Ctx<'_>, values: &Values) -> Vec<bool> {
                     | Op::ConstantNull,
                 ) => true,
                 Some(Op::FunctionParameter) => false,
-                _ => id_operands(ctx, inst)
-                    .any(|id| is_var(&var, id) && values.logical_class(id).is_some()),
+                _ => {
+                    logical_vars > 0
+                        && id_operands(ctx, inst)
+                            .any(|id| is_var(&var, id) && values.logical_class(id).is_some())
+                }
             };
             if v && let Some(slot) = var.get_mut(r.0 as usize) {
                 *slot = true;
                 changed = true;
+                if values.logical_class(r).is_some() {
+                    logical_vars += 1;
+                }
             }
         }
         if !changed || !later_rounds_matter {
@@ -250,13 +267,15 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut problems: Vec<(&'static str, Inst<'_>, Id, String)> = Vec::new();
     // Built on first use: few modules have a variable pointer to trace.
     let mut tracer: Option<Tracer> = None;
-    for inst in ctx.ix.insts().copied() {
+    for inst in ctx.ix.insts() {
         let Some(op) = inst.opcode() else {
             continue;
         };
-        // Operands (V-PTR-2, V-PTR-6).
-        if let Some((pointer, class)) =
-            id_operands(ctx, &inst).find_map(|id| values.logical_class(id).map(|c| (id, c)))
+        // Operands (V-PTR-2, V-PTR-6): the listed opcodes first (the commonest pointer users,
+        // and the cheapest test), the operands next, the opcode names last.
+        if !takes_logical_pointer_listed(op)
+            && let Some((pointer, class)) =
+                id_operands(ctx, inst).find_map(|id| values.logical_class(id).map(|c| (id, c)))
             && !takes_logical_pointer(op)
         {
             if matches!(op, Op::ReturnValue | Op::Phi | Op::Select) && !vpsb {
@@ -264,7 +283,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
             } else if !takes_variable_pointer(op) {
                 problems.push((
                     "V-PTR-2",
-                    inst,
+                    *inst,
                     pointer,
                     format!("Op{op:?} may not have a logical pointer operand"),
                 ));
@@ -276,7 +295,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
                 };
                 problems.push((
                     rule,
-                    inst,
+                    *inst,
                     pointer,
                     format!(
                         "Op{op:?} may only have a logical pointer operand in the StorageBuffer or \
@@ -293,7 +312,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
             {
                 problems.push((
                     "V-PTR-8",
-                    inst,
+                    *inst,
                     Id(p),
                     "OpArrayLength's pointer operand must not be a variable pointer".into(),
                 ));
@@ -326,7 +345,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
                 if !variable_pointers_allow(ctx, class) {
                     problems.push((
                         "V-PTR-3",
-                        inst,
+                        *inst,
                         r,
                         format!(
                             "Op{op:?} may only return a logical pointer in the StorageBuffer or \
@@ -338,7 +357,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
             }
             _ => problems.push((
                 "V-PTR-3",
-                inst,
+                *inst,
                 r,
                 format!("Op{op:?} may not return a logical pointer"),
             )),
@@ -347,9 +366,9 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         if is_var(r)
             && let Some(why) = tracer
                 .get_or_insert_with(|| Tracer::new(ctx))
-                .variable_pointer_problem(ctx, inst)
+                .variable_pointer_problem(ctx, *inst)
         {
-            problems.push(("V-PTR-8", inst, r, why.to_owned()));
+            problems.push(("V-PTR-8", *inst, r, why.to_owned()));
         }
     }
     let problems: Vec<_> = problems

@@ -80,7 +80,7 @@ fn int32_value(ctx: &Ctx<'_>, id: Id) -> (bool, Option<u32>) {
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut problems: Vec<(&'static str, Inst<'_>, Id, String)> = Vec::new();
     let vulkan_model = ctx.memory_model == MemoryModel::Vulkan as u32;
-    for inst in ctx.ix.insts().copied() {
+    for inst in ctx.ix.insts() {
         let Some(op) = ctx.reader_op(inst) else {
             continue;
         };
@@ -98,6 +98,8 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
             (Op::Load, ..=4) | (Op::Store, ..=3) => continue,
             _ => {}
         }
+        // Copied only past the cheap filters.
+        let inst = *inst;
         let operands = ctx.operands(inst.index());
         if !operands.iter().any(|o| {
             matches!(
