@@ -138,15 +138,17 @@ impl AnyInst for Inst<'_> {
     }
 }
 
-impl AnyInst for &Inst<'_> {
+/// A borrowed instruction answers as the instruction itself (passes that walk the index by
+/// reference avoid copying each view).
+impl<T: AnyInst> AnyInst for &T {
     fn at(&self) -> InstIndex {
-        self.index()
+        (*self).at()
     }
     fn raw_op(&self) -> u16 {
-        self.raw_opcode()
+        (*self).raw_op()
     }
-    fn op_in(&self, _: &Index<'_>) -> Option<Op> {
-        self.op
+    fn op_in(&self, ix: &Index<'_>) -> Option<Op> {
+        (*self).op_in(ix)
     }
 }
 
