@@ -105,6 +105,43 @@ fn refuse_float_controls(module: &Module, function: Id) -> Result<(), Error> {
     Ok(())
 }
 
+/// Every id that may carry `BuiltIn WorkgroupSize` (SPIR-V §3.21): the targets of the
+/// `OpDecorate … BuiltIn WorkgroupSize` instructions. Annotations precede every type declaration
+/// (SPIR-V §2.4 logical layout, checked by the validator), so the walk stops at the first core
+/// `OpType…` or `OpFunction`. A decoration group can pass the decoration on to ids its own
+/// `OpDecorate` does not name, so a module with `OpGroupDecorate` (or `OpDecorateId`, which the
+/// reader indexes alike) gets every id instead. The words are read directly (SPIR-V §2.3: a
+/// five-word header, then each instruction's word count in the high half of its first word):
+/// this costs far less than asking every id of the bound for its decorations.
+fn workgroup_size_candidates(module: &Module) -> Vec<Id> {
+    const HEADER_WORDS: usize = 5;
+    let first_type = spirv::Op::TypeVoid as u32;
+    let last_type = spirv::Op::TypeForwardPointer as u32;
+    let words = module.words();
+    let mut candidates = Vec::new();
+    let mut start = HEADER_WORDS;
+    while let Some(&first) = words.get(start) {
+        let (count, op) = ((first >> 16) as usize, first & 0xFFFF);
+        // The reader checked every word count is at least 1; a zero would not advance.
+        if count == 0 || (first_type..=last_type).contains(&op) || op == spirv::Op::Function as u32
+        {
+            break;
+        }
+        if op == spirv::Op::GroupDecorate as u32 || op == spirv::Op::DecorateId as u32 {
+            return (0..module.header().bound).map(Id).collect();
+        }
+        if op == spirv::Op::Decorate as u32
+            && let Some([_, target, decoration, builtin, ..]) = words.get(start..start + count)
+            && *decoration == spirv::Decoration::BuiltIn as u32
+            && *builtin == spirv::BuiltIn::WorkgroupSize as u32
+        {
+            candidates.push(Id(*target));
+        }
+        start += count;
+    }
+    candidates
+}
+
 /// What one walk over the reachable functions' instructions finds.
 struct Reachable<'m> {
     /// The entry function and every function it calls, directly or not, in discovery order.
@@ -319,10 +356,10 @@ impl<'m> Lowerer<'m> {
     /// (1, 1, 1) when the module gives none. Specialization constants are evaluated.
     fn workgroup_size(&mut self, function: Id) -> Result<[u32; 3], Error> {
         let module = self.module;
-        // The first such constant in module order; ids are walked instead of instructions
-        // because only constants need a look at their decorations.
-        let decorated = (0..module.header().bound)
-            .map(Id)
+        // The first such constant in module order. Only ids some decoration names as
+        // `WorkgroupSize` are looked at (and then asked the same questions as any other id).
+        let decorated = workgroup_size_candidates(module)
+            .into_iter()
             .filter(|&id| {
                 module.constant(id).is_some()
                     && memory::builtin_of(module, id) == Some(spirv::BuiltIn::WorkgroupSize)
