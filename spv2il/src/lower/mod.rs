@@ -23,10 +23,11 @@ mod wide;
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
+use std::ops::Range;
 use std::rc::Rc;
 
 use il_model::{Inst, Opcode, Program, ShaderKind};
-use spv_reader::{Function, Id, Inst as SpvInst, Module, spirv};
+use spv_reader::{Function, Id, Inst as SpvInst, InstIndex, Module, spirv};
 
 use crate::Options;
 use crate::error::{Error, Unsupported};
@@ -155,6 +156,56 @@ struct Reachable<'m> {
     queries_sizes: bool,
 }
 
+impl<'m> Reachable<'m> {
+    /// Records what instruction `words` (opcode word first) mentions and calls.
+    fn visit(&mut self, module: &'m Module, words: &[u32]) {
+        // Every word after the opcode word is marked, Result Type and Result id included:
+        // those are types and function-local results, never module-scope variables, the
+        // only ids `mentioned` is asked about; skipping them would cost a grammar lookup.
+        for word in words.iter().skip(1) {
+            if let Some(flag) = self.mentioned.get_mut(*word as usize) {
+                *flag = true;
+            }
+        }
+        // The opcode is compared as a number (see `has_opcode`).
+        let op = words.first().map_or(0, |w| w & 0xFFFF);
+        if op == spirv::Op::ArrayLength as u32 || op == spirv::Op::ImageQuerySize as u32 {
+            self.queries_sizes = true;
+        }
+        if op != spirv::Op::FunctionCall as u32 {
+            return;
+        }
+        // `OpFunctionCall` has a Result Type and a Result id; the callee is the next word.
+        let callee = words.get(3).and_then(|id| module.function(Id(*id)));
+        if let Some(callee) = callee
+            && !self.functions.iter().any(|f| f.id == callee.id)
+        {
+            self.functions.push(callee);
+        }
+    }
+}
+
+/// The words of the instructions with indices in `range`, one slice from the first one's start
+/// to the next one's, so that a walk reads them without building a view of each; `None` when
+/// the byte offsets the reader gives cannot place them (a module past 4 GiB).
+fn function_words(module: &Module, range: Range<u32>) -> Option<&[u32]> {
+    let words = module.words();
+    let word_at = |index: u32| -> Option<usize> {
+        match module.inst(InstIndex(index)) {
+            Some(inst) => {
+                let offset = inst.location().byte_offset;
+                // `byte_offset` saturates; a saturated one cannot be trusted.
+                (offset != u32::MAX).then_some(offset as usize / 4)
+            }
+            None => Some(words.len()),
+        }
+    };
+    if range.start >= range.end {
+        return Some(&[]);
+    }
+    words.get(word_at(range.start)?..word_at(range.end)?)
+}
+
 /// Walks `entry` and every function it calls, directly or not, once each, in discovery order.
 fn reachable_functions<'m>(module: &'m Module, entry: &'m Function) -> Reachable<'m> {
     let mut reachable = Reachable {
@@ -168,31 +219,27 @@ fn reachable_functions<'m>(module: &'m Module, entry: &'m Function) -> Reachable
         let Some(start) = function.def.0.checked_add(1) else {
             continue;
         };
-        for inst in module.instructions_in(start..function.end.0) {
-            // Every word after the opcode word is marked, Result Type and Result id included:
-            // those are types and function-local results, never module-scope variables, the
-            // only ids `mentioned` is asked about; skipping them would cost a grammar lookup.
-            for word in inst.words().iter().skip(1) {
-                if let Some(flag) = reachable.mentioned.get_mut(*word as usize) {
-                    *flag = true;
+        let range = start..function.end.0;
+        match function_words(module, range.clone()) {
+            Some(mut rest) => {
+                // SPIR-V §2.3: an instruction's word count is the high half of its first word
+                // (the reader checked each is at least 1 and fits; a zero ends the walk).
+                while let Some(&first) = rest.first() {
+                    let count = (first >> 16) as usize;
+                    let (Some(words), Some(next)) = (rest.get(..count), rest.get(count..)) else {
+                        break;
+                    };
+                    if count == 0 {
+                        break;
+                    }
+                    reachable.visit(module, words);
+                    rest = next;
                 }
             }
-            // The opcode is read once and compared as a number (see `has_opcode`).
-            let op = u32::from(inst.raw_opcode());
-            if op == spirv::Op::ArrayLength as u32 || op == spirv::Op::ImageQuerySize as u32 {
-                reachable.queries_sizes = true;
-            }
-            if op != spirv::Op::FunctionCall as u32 {
-                continue;
-            }
-            let callee = inst
-                .operands()
-                .first()
-                .and_then(|id| module.function(Id(*id)));
-            if let Some(callee) = callee
-                && !reachable.functions.iter().any(|f| f.id == callee.id)
-            {
-                reachable.functions.push(callee);
+            None => {
+                for inst in module.instructions_in(range) {
+                    reachable.visit(module, inst.words());
+                }
             }
         }
     }
