@@ -80,6 +80,19 @@ pub fn lower(
     Ok((lowerer.assemble(workgroup_size), reflection))
 }
 
+/// The Result Type, Result id and operands of `inst`, whose opcode has both a Result Type and a
+/// Result id (the caller dispatched on it): read from their fixed word positions (SPIR-V §2.3),
+/// as `Inst::result_type`, `Inst::result_id` and `Inst::operands` would give them, without the
+/// opcode-table lookup each of those makes.
+fn typed_parts(inst: SpvInst<'_>) -> (Option<Id>, Option<Id>, &[u32]) {
+    let words = inst.words();
+    (
+        words.get(1).map(|&w| Id(w)),
+        words.get(2).map(|&w| Id(w)),
+        words.get(3..).unwrap_or(&[]),
+    )
+}
+
 /// Whether `inst` has opcode `op`. Compares the raw opcode number: decoding it into
 /// `spirv::Op` is a large match, and the scans of function bodies ask this of every instruction.
 fn has_opcode(inst: SpvInst<'_>, op: spirv::Op) -> bool {
