@@ -174,11 +174,17 @@ impl Lowerer<'_> {
                 | Op::Select
                 | Op::Transpose
         );
+        if let Some(mapping) = elementwise(op) {
+            // Every elementwise opcode has a Result Type and a Result id, so the instruction is
+            // split once (none is `generic`, so the 64-bit check comes first as below).
+            let parts = super::typed_parts(inst);
+            if self.touches_wide_parts(parts.0, parts.2) {
+                return self.lower_wide_op(op, inst);
+            }
+            return self.lower_elementwise(mapping, inst, parts);
+        }
         if !generic && self.touches_wide(inst, 0) {
             return self.lower_wide_op(op, inst);
-        }
-        if let Some(mapping) = elementwise(op) {
-            return self.lower_elementwise(mapping, inst);
         }
         let value = match op {
             // An OpUndef value is a constant of the reader's table (read as zero where it is
@@ -451,10 +457,9 @@ impl Lowerer<'_> {
         self.operand_value(id, inst)
     }
 
-    /// Operand `n` of `inst` as a source operand ([`Value::src`]); a lowered result is read in
-    /// place rather than copied out first.
-    fn operand_src(&mut self, inst: SpvInst<'_>, n: usize) -> Result<Src, Error> {
-        let id = self.operand_id(inst, n)?;
+    /// The value of `id`, an operand of `inst`, as a source operand ([`Value::src`]); a lowered
+    /// result is read in place rather than copied out first.
+    fn id_src(&mut self, id: Id, inst: SpvInst<'_>) -> Result<Src, Error> {
         if let Some(value) = self.values.get(id) {
             return Ok(value.src());
         }
@@ -671,11 +676,19 @@ impl Lowerer<'_> {
     // ----- per-instruction lowerings --------------------------------------------------------
 
     /// A one-instruction component-wise operation on all operands.
-    fn lower_elementwise(&mut self, mapping: Elementwise, inst: SpvInst<'_>) -> Result<(), Error> {
-        let count = self.result_shape(inst)?.count;
+    /// An elementwise operation; `parts` is `inst` split by [`super::typed_parts`].
+    fn lower_elementwise(
+        &mut self,
+        mapping: Elementwise,
+        inst: SpvInst<'_>,
+        (result_type, result, operands): (Option<Id>, Option<Id>, &[u32]),
+    ) -> Result<(), Error> {
+        let ty = result_type
+            .ok_or_else(|| self.unsupported(inst, "an operation without a result type"))?;
+        let count = self.shape(inst, ty)?.count;
         let mut sources = Srcs::new();
-        for n in 0..inst.operands().len() {
-            sources.push(self.operand_src(inst, n)?);
+        for word in operands {
+            sources.push(self.id_src(Id(*word), inst)?);
         }
         if mapping.swap {
             sources.reverse();
@@ -689,7 +702,10 @@ impl Lowerer<'_> {
         if mapping.invert {
             value = self.alu(Opcode::INot, count, vec![value.src()]);
         }
-        self.define(inst, value)
+        let result =
+            result.ok_or_else(|| self.unsupported(inst, "an operation without a result"))?;
+        self.set_value(result, value);
+        Ok(())
     }
 
     /// A one-operand operation on a family that has it.
