@@ -749,26 +749,35 @@ impl Lowerer<'_> {
 
     fn lower_composite_construct(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
         let layout = self.result_layout(inst)?;
-        let mut parts = Vec::with_capacity(inst.operands().len());
-        for n in 0..inst.operands().len() {
-            parts.push(self.operand(inst, n)?);
-        }
+        let operands = inst.operands();
         match layout {
             Layout::Aggregate(members) => {
+                let mut parts = Vec::with_capacity(operands.len());
+                for n in 0..operands.len() {
+                    parts.push(self.operand(inst, n)?);
+                }
                 if members.len() != parts.len() {
                     return Err(self.unsupported(inst, "a composite with a wrong member count"));
                 }
                 Ok(Value::aggregate(parts))
             }
             Layout::Vector(shape) => {
-                // Vector constituents are concatenated (SPIR-V OpCompositeConstruct).
+                // Vector constituents are concatenated (SPIR-V OpCompositeConstruct). A lowered
+                // constituent is read in place; only its elements are copied.
                 let mut elements = Vec::with_capacity(usize::from(shape.count));
-                for part in &parts {
+                let mut any_aggregate = false;
+                let mut add = |part: &Value| {
                     elements.extend((0..part.width()).map(|i| part.extract(i)));
+                    any_aggregate |= part.is_aggregate();
+                };
+                for n in 0..operands.len() {
+                    let id = self.operand_id(inst, n)?;
+                    match self.values.get(id) {
+                        Some(part) => add(part),
+                        None => add(&self.operand_value(id, inst)?),
+                    }
                 }
-                if elements.len() != usize::from(shape.count)
-                    || parts.iter().any(Value::is_aggregate)
-                {
+                if elements.len() != usize::from(shape.count) || any_aggregate {
                     return Err(self.unsupported(inst, "a vector with a wrong element count"));
                 }
                 Ok(self.gather(&elements))
