@@ -869,8 +869,14 @@ impl Lowerer<'_> {
     }
 
     fn lower_vector_shuffle(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let first = self.operand(inst, 0)?;
-        let second = self.operand(inst, 1)?;
+        // Lowered operands are read in place; only the others are computed (in operand order,
+        // as `operand` would).
+        let first_id = self.operand_id(inst, 0)?;
+        let first_owned = self.value_unless_lowered(first_id, inst)?;
+        let second_id = self.operand_id(inst, 1)?;
+        let second_owned = self.value_unless_lowered(second_id, inst)?;
+        let first = self.lowered_or(first_id, first_owned.as_ref())?;
+        let second = self.lowered_or(second_id, second_owned.as_ref())?;
         // Component `s` of the concatenated operands, extracted on demand (the concatenation
         // itself is never built).
         let first_width = first.width();
@@ -905,6 +911,23 @@ impl Lowerer<'_> {
             return Err(self.unsupported(inst, "a shuffle of more than four components"));
         }
         Ok(self.gather(&elements))
+    }
+
+    /// The value of operand `id` of `inst` when it is not a lowered result (those are read in
+    /// place with [`Lowerer::lowered_or`]).
+    fn value_unless_lowered(&mut self, id: Id, inst: SpvInst<'_>) -> Result<Option<Value>, Error> {
+        if self.values.get(id).is_some() {
+            return Ok(None);
+        }
+        self.operand_value(id, inst).map(Some)
+    }
+
+    /// The lowered result `id`, or `owned` ([`Lowerer::value_unless_lowered`]) for another
+    /// operand.
+    fn lowered_or<'v>(&'v self, id: Id, owned: Option<&'v Value>) -> Result<&'v Value, Error> {
+        owned
+            .or_else(|| self.values.get(id))
+            .ok_or_else(|| Error::Internal(format!("operand {id} has no value")))
     }
 
     /// OpVectorExtractDynamic: a constant index re-labels; otherwise one compare against every
