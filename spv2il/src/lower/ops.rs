@@ -591,11 +591,10 @@ impl Lowerer<'_> {
         if elements.first().is_some_and(|e| e.wide) {
             return self.gather_wide(elements);
         }
-        let elements: Vec<Value> = elements.iter().take(4).cloned().collect();
-        if let Some(value) = same_register(&elements) {
+        let elements = elements.get(..4).unwrap_or(elements);
+        if let Some(value) = same_register(elements) {
             return value;
         }
-        let mut elements = elements;
         let constants: Vec<(usize, u32)> = elements
             .iter()
             .enumerate()
@@ -612,12 +611,15 @@ impl Lowerer<'_> {
                 .iter()
                 .any(|(i, _)| elements[*i].reg != elements[*first].reg)
         });
-        if several_literals {
+        // The elements are only copied when some of them are replaced by the merged literal.
+        let merged: Vec<Value>;
+        let elements = if several_literals {
             let mut words = [0u32; 4];
             for (i, word) in &constants {
                 words[*i] = *word;
             }
             let literal = self.regs.literal(words);
+            let mut elements = elements.to_vec();
             for (i, _) in &constants {
                 elements[*i] = Value {
                     reg: literal.clone(),
@@ -630,7 +632,11 @@ impl Lowerer<'_> {
             if let Some(value) = same_register(&elements) {
                 return value;
             }
-        }
+            merged = elements;
+            &merged[..]
+        } else {
+            elements
+        };
         let reg = self.regs.temp();
         let mut done = [false; 4];
         for i in 0..elements.len() {
@@ -675,8 +681,8 @@ impl Lowerer<'_> {
 
     // ----- per-instruction lowerings --------------------------------------------------------
 
-    /// A one-instruction component-wise operation on all operands.
-    /// An elementwise operation; `parts` is `inst` split by [`super::typed_parts`].
+    /// A one-instruction component-wise operation on all operands; `parts` is `inst` split by
+    /// [`super::typed_parts`].
     fn lower_elementwise(
         &mut self,
         mapping: Elementwise,
