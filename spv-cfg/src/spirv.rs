@@ -36,9 +36,10 @@ impl Reader<'_> {
             .ok_or_else(|| self.err(None, format!("instruction #{} does not exist", at.0)))
     }
 
-    fn operand(&self, inst: Inst<'_>, i: usize, what: &str) -> Result<u32, CfgError> {
-        inst.operands()
-            .get(i)
+    /// Operand `i` of `inst`, whose operands (`inst.operands()`, read once by the caller since
+    /// each read looks the opcode up again) are `ops`.
+    fn operand(&self, inst: Inst<'_>, ops: &[u32], i: usize, what: &str) -> Result<u32, CfgError> {
+        ops.get(i)
             .copied()
             .ok_or_else(|| self.err(Some(inst), format!("missing {what} operand")))
     }
@@ -58,24 +59,25 @@ impl Reader<'_> {
         Ok(match inst.opcode() {
             Some(Op::Branch) => Terminator::Branch(self.block(
                 inst,
-                self.operand(inst, 0, "Target Label")?,
+                self.operand(inst, ops, 0, "Target Label")?,
                 "branch target",
             )?),
             Some(Op::BranchConditional) => Terminator::BranchConditional {
                 true_target: self.block(
                     inst,
-                    self.operand(inst, 1, "True Label")?,
+                    self.operand(inst, ops, 1, "True Label")?,
                     "true target",
                 )?,
                 false_target: self.block(
                     inst,
-                    self.operand(inst, 2, "False Label")?,
+                    self.operand(inst, ops, 2, "False Label")?,
                     "false target",
                 )?,
             },
             Some(Op::Switch) => {
-                let selector = self.operand(inst, 0, "Selector")?;
-                let default = self.block(inst, self.operand(inst, 1, "Default")?, "default")?;
+                let selector = self.operand(inst, ops, 0, "Selector")?;
+                let default =
+                    self.block(inst, self.operand(inst, ops, 1, "Default")?, "default")?;
                 let width = self
                     .module
                     .result_type(Id(selector))
@@ -134,15 +136,24 @@ impl Reader<'_> {
     }
 
     fn merge(&self, inst: Inst<'_>) -> Result<Merge, CfgError> {
+        let ops = inst.operands();
         Ok(match inst.opcode() {
             Some(Op::SelectionMerge) => Merge::Selection {
-                merge: self.block(inst, self.operand(inst, 0, "Merge Block")?, "merge block")?,
+                merge: self.block(
+                    inst,
+                    self.operand(inst, ops, 0, "Merge Block")?,
+                    "merge block",
+                )?,
             },
             Some(Op::LoopMerge) => Merge::Loop {
-                merge: self.block(inst, self.operand(inst, 0, "Merge Block")?, "merge block")?,
+                merge: self.block(
+                    inst,
+                    self.operand(inst, ops, 0, "Merge Block")?,
+                    "merge block",
+                )?,
                 continue_target: self.block(
                     inst,
-                    self.operand(inst, 1, "Continue Target")?,
+                    self.operand(inst, ops, 1, "Continue Target")?,
                     "continue target",
                 )?,
             },

@@ -141,20 +141,25 @@ fn permuted(value: &Value, order: &[usize]) -> Value {
 impl Lowerer<'_> {
     /// `OpExtInst`: GLSL.std.450 instructions; other non-NonSemantic sets are not supported.
     pub(super) fn lower_ext_inst(&mut self, inst: SpvInst<'_>) -> Result<(), Error> {
+        // OpExtInst has a Result Type and a Result id: the instruction is split once.
+        let (result_type, result, operands) = super::typed_parts(inst);
         let set = self.operand_id(inst, 0)?;
         let name = self.module.ext_inst_set(set).unwrap_or("an unknown set");
         if name != "GLSL.std.450" {
             return Err(self.unsupported(inst, format!("extended instructions of {name}")));
         }
-        let Some(number) = inst.operands().get(1).copied() else {
+        let Some(number) = operands.get(1).copied() else {
             return Err(self.unsupported(inst, "an OpExtInst without an instruction number"));
         };
-        let value = if self.touches_wide(inst, 2) {
+        let value = if self.touches_wide_parts(result_type, operands.get(2..).unwrap_or_default()) {
             self.lower_glsl_wide(number, inst)?
         } else {
             self.lower_glsl(number, inst)?
         };
-        self.define(inst, value)
+        let result =
+            result.ok_or_else(|| self.unsupported(inst, "an operation without a result"))?;
+        self.set_value(result, value);
+        Ok(())
     }
 
     /// Argument `k` of a GLSL.std.450 instruction.

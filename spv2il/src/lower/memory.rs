@@ -501,9 +501,8 @@ impl<'m> Lowerer<'m> {
     /// `OpAccessChain` / `OpInBoundsAccessChain`: walks the indices through the pointee type.
     pub(super) fn lower_access_chain(&mut self, inst: SpvInst<'_>) -> Result<(), Error> {
         let module = self.module;
-        let operands = inst.operands();
-        let (Some(result), Some((base, indices))) = (inst.result_id(), operands.split_first())
-        else {
+        let (_, result, operands) = super::typed_parts(inst);
+        let (Some(result), Some((base, indices))) = (result, operands.split_first()) else {
             return Err(
                 Unsupported::at(module, inst.index(), "an access chain without a base").into(),
             );
@@ -845,11 +844,8 @@ impl<'m> Lowerer<'m> {
     /// `OpLoad`.
     pub(super) fn lower_load(&mut self, inst: SpvInst<'_>) -> Result<(), Error> {
         let module = self.module;
-        let (Some(result), Some(ty), Some(pointer)) = (
-            inst.result_id(),
-            inst.result_type(),
-            inst.operands().first(),
-        ) else {
+        let (ty, result, operands) = super::typed_parts(inst);
+        let (Some(result), Some(ty), Some(pointer)) = (result, ty, operands.first()) else {
             return Err(Unsupported::at(module, inst.index(), "a load without a result").into());
         };
         let place = self.place(Id(*pointer), inst)?;
@@ -1165,7 +1161,8 @@ impl<'m> Lowerer<'m> {
     /// `OpStore`.
     pub(super) fn lower_store(&mut self, inst: SpvInst<'_>) -> Result<(), Error> {
         let module = self.module;
-        let [pointer, object, ..] = inst.operands() else {
+        // OpStore has neither Result Type nor Result id: its operands follow the opcode word.
+        let [_, pointer, object, ..] = inst.words() else {
             return Err(Unsupported::at(module, inst.index(), "a store without operands").into());
         };
         let value = self.value(Id(*object), inst)?;

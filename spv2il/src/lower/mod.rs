@@ -23,10 +23,11 @@ mod wide;
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
+use std::ops::Range;
 use std::rc::Rc;
 
 use il_model::{Inst, Opcode, Program, ShaderKind};
-use spv_reader::{Function, Id, Inst as SpvInst, Module, spirv};
+use spv_reader::{Function, Id, Inst as SpvInst, InstIndex, Module, spirv};
 
 use crate::Options;
 use crate::error::{Error, Unsupported};
@@ -79,6 +80,19 @@ pub fn lower(
     Ok((lowerer.assemble(workgroup_size), reflection))
 }
 
+/// The Result Type, Result id and operands of `inst`, whose opcode has both a Result Type and a
+/// Result id (the caller dispatched on it): read from their fixed word positions (SPIR-V §2.3),
+/// as `Inst::result_type`, `Inst::result_id` and `Inst::operands` would give them, without the
+/// opcode-table lookup each of those makes.
+fn typed_parts(inst: SpvInst<'_>) -> (Option<Id>, Option<Id>, &[u32]) {
+    let words = inst.words();
+    (
+        words.get(1).map(|&w| Id(w)),
+        words.get(2).map(|&w| Id(w)),
+        words.get(3..).unwrap_or(&[]),
+    )
+}
+
 /// Whether `inst` has opcode `op`. Compares the raw opcode number: decoding it into
 /// `spirv::Op` is a large match, and the scans of function bodies ask this of every instruction.
 fn has_opcode(inst: SpvInst<'_>, op: spirv::Op) -> bool {
@@ -105,6 +119,43 @@ fn refuse_float_controls(module: &Module, function: Id) -> Result<(), Error> {
     Ok(())
 }
 
+/// Every id that may carry `BuiltIn WorkgroupSize` (SPIR-V §3.21): the targets of the
+/// `OpDecorate … BuiltIn WorkgroupSize` instructions. Annotations precede every type declaration
+/// (SPIR-V §2.4 logical layout, checked by the validator), so the walk stops at the first core
+/// `OpType…` or `OpFunction`. A decoration group can pass the decoration on to ids its own
+/// `OpDecorate` does not name, so a module with `OpGroupDecorate` (or `OpDecorateId`, which the
+/// reader indexes alike) gets every id instead. The words are read directly (SPIR-V §2.3: a
+/// five-word header, then each instruction's word count in the high half of its first word):
+/// this costs far less than asking every id of the bound for its decorations.
+fn workgroup_size_candidates(module: &Module) -> Vec<Id> {
+    const HEADER_WORDS: usize = 5;
+    let first_type = spirv::Op::TypeVoid as u32;
+    let last_type = spirv::Op::TypeForwardPointer as u32;
+    let words = module.words();
+    let mut candidates = Vec::new();
+    let mut start = HEADER_WORDS;
+    while let Some(&first) = words.get(start) {
+        let (count, op) = ((first >> 16) as usize, first & 0xFFFF);
+        // The reader checked every word count is at least 1; a zero would not advance.
+        if count == 0 || (first_type..=last_type).contains(&op) || op == spirv::Op::Function as u32
+        {
+            break;
+        }
+        if op == spirv::Op::GroupDecorate as u32 || op == spirv::Op::DecorateId as u32 {
+            return (0..module.header().bound).map(Id).collect();
+        }
+        if op == spirv::Op::Decorate as u32
+            && let Some([_, target, decoration, builtin, ..]) = words.get(start..start + count)
+            && *decoration == spirv::Decoration::BuiltIn as u32
+            && *builtin == spirv::BuiltIn::WorkgroupSize as u32
+        {
+            candidates.push(Id(*target));
+        }
+        start += count;
+    }
+    candidates
+}
+
 /// What one walk over the reachable functions' instructions finds.
 struct Reachable<'m> {
     /// The entry function and every function it calls, directly or not, in discovery order.
@@ -116,6 +167,56 @@ struct Reachable<'m> {
     /// Whether one of those functions has `OpArrayLength` or `OpImageQuerySize`, whose sizes
     /// come from the driver constants.
     queries_sizes: bool,
+}
+
+impl<'m> Reachable<'m> {
+    /// Records what instruction `words` (opcode word first) mentions and calls.
+    fn visit(&mut self, module: &'m Module, words: &[u32]) {
+        // Every word after the opcode word is marked, Result Type and Result id included:
+        // those are types and function-local results, never module-scope variables, the
+        // only ids `mentioned` is asked about; skipping them would cost a grammar lookup.
+        for word in words.iter().skip(1) {
+            if let Some(flag) = self.mentioned.get_mut(*word as usize) {
+                *flag = true;
+            }
+        }
+        // The opcode is compared as a number (see `has_opcode`).
+        let op = words.first().map_or(0, |w| w & 0xFFFF);
+        if op == spirv::Op::ArrayLength as u32 || op == spirv::Op::ImageQuerySize as u32 {
+            self.queries_sizes = true;
+        }
+        if op != spirv::Op::FunctionCall as u32 {
+            return;
+        }
+        // `OpFunctionCall` has a Result Type and a Result id; the callee is the next word.
+        let callee = words.get(3).and_then(|id| module.function(Id(*id)));
+        if let Some(callee) = callee
+            && !self.functions.iter().any(|f| f.id == callee.id)
+        {
+            self.functions.push(callee);
+        }
+    }
+}
+
+/// The words of the instructions with indices in `range`, one slice from the first one's start
+/// to the next one's, so that a walk reads them without building a view of each; `None` when
+/// the byte offsets the reader gives cannot place them (a module past 4 GiB).
+fn function_words(module: &Module, range: Range<u32>) -> Option<&[u32]> {
+    let words = module.words();
+    let word_at = |index: u32| -> Option<usize> {
+        match module.inst(InstIndex(index)) {
+            Some(inst) => {
+                let offset = inst.location().byte_offset;
+                // `byte_offset` saturates; a saturated one cannot be trusted.
+                (offset != u32::MAX).then_some(offset as usize / 4)
+            }
+            None => Some(words.len()),
+        }
+    };
+    if range.start >= range.end {
+        return Some(&[]);
+    }
+    words.get(word_at(range.start)?..word_at(range.end)?)
 }
 
 /// Walks `entry` and every function it calls, directly or not, once each, in discovery order.
@@ -131,31 +232,27 @@ fn reachable_functions<'m>(module: &'m Module, entry: &'m Function) -> Reachable
         let Some(start) = function.def.0.checked_add(1) else {
             continue;
         };
-        for inst in module.instructions_in(start..function.end.0) {
-            // Every word after the opcode word is marked, Result Type and Result id included:
-            // those are types and function-local results, never module-scope variables, the
-            // only ids `mentioned` is asked about; skipping them would cost a grammar lookup.
-            for word in inst.words().iter().skip(1) {
-                if let Some(flag) = reachable.mentioned.get_mut(*word as usize) {
-                    *flag = true;
+        let range = start..function.end.0;
+        match function_words(module, range.clone()) {
+            Some(mut rest) => {
+                // SPIR-V §2.3: an instruction's word count is the high half of its first word
+                // (the reader checked each is at least 1 and fits; a zero ends the walk).
+                while let Some(&first) = rest.first() {
+                    let count = (first >> 16) as usize;
+                    let (Some(words), Some(next)) = (rest.get(..count), rest.get(count..)) else {
+                        break;
+                    };
+                    if count == 0 {
+                        break;
+                    }
+                    reachable.visit(module, words);
+                    rest = next;
                 }
             }
-            // The opcode is read once and compared as a number (see `has_opcode`).
-            let op = u32::from(inst.raw_opcode());
-            if op == spirv::Op::ArrayLength as u32 || op == spirv::Op::ImageQuerySize as u32 {
-                reachable.queries_sizes = true;
-            }
-            if op != spirv::Op::FunctionCall as u32 {
-                continue;
-            }
-            let callee = inst
-                .operands()
-                .first()
-                .and_then(|id| module.function(Id(*id)));
-            if let Some(callee) = callee
-                && !reachable.functions.iter().any(|f| f.id == callee.id)
-            {
-                reachable.functions.push(callee);
+            None => {
+                for inst in module.instructions_in(range) {
+                    reachable.visit(module, inst.words());
+                }
             }
         }
     }
@@ -319,10 +416,10 @@ impl<'m> Lowerer<'m> {
     /// (1, 1, 1) when the module gives none. Specialization constants are evaluated.
     fn workgroup_size(&mut self, function: Id) -> Result<[u32; 3], Error> {
         let module = self.module;
-        // The first such constant in module order; ids are walked instead of instructions
-        // because only constants need a look at their decorations.
-        let decorated = (0..module.header().bound)
-            .map(Id)
+        // The first such constant in module order. Only ids some decoration names as
+        // `WorkgroupSize` are looked at (and then asked the same questions as any other id).
+        let decorated = workgroup_size_candidates(module)
+            .into_iter()
             .filter(|&id| {
                 module.constant(id).is_some()
                     && memory::builtin_of(module, id) == Some(spirv::BuiltIn::WorkgroupSize)

@@ -174,11 +174,17 @@ impl Lowerer<'_> {
                 | Op::Select
                 | Op::Transpose
         );
+        if let Some(mapping) = elementwise(op) {
+            // Every elementwise opcode has a Result Type and a Result id, so the instruction is
+            // split once (none is `generic`, so the 64-bit check comes first as below).
+            let parts = super::typed_parts(inst);
+            if self.touches_wide_parts(parts.0, parts.2) {
+                return self.lower_wide_op(op, inst);
+            }
+            return self.lower_elementwise(mapping, inst, parts);
+        }
         if !generic && self.touches_wide(inst, 0) {
             return self.lower_wide_op(op, inst);
-        }
-        if let Some(mapping) = elementwise(op) {
-            return self.lower_elementwise(mapping, inst);
         }
         let value = match op {
             // An OpUndef value is a constant of the reader's table (read as zero where it is
@@ -451,10 +457,9 @@ impl Lowerer<'_> {
         self.operand_value(id, inst)
     }
 
-    /// Operand `n` of `inst` as a source operand ([`Value::src`]); a lowered result is read in
-    /// place rather than copied out first.
-    fn operand_src(&mut self, inst: SpvInst<'_>, n: usize) -> Result<Src, Error> {
-        let id = self.operand_id(inst, n)?;
+    /// The value of `id`, an operand of `inst`, as a source operand ([`Value::src`]); a lowered
+    /// result is read in place rather than copied out first.
+    fn id_src(&mut self, id: Id, inst: SpvInst<'_>) -> Result<Src, Error> {
         if let Some(value) = self.values.get(id) {
             return Ok(value.src());
         }
@@ -586,11 +591,10 @@ impl Lowerer<'_> {
         if elements.first().is_some_and(|e| e.wide) {
             return self.gather_wide(elements);
         }
-        let elements: Vec<Value> = elements.iter().take(4).cloned().collect();
-        if let Some(value) = same_register(&elements) {
+        let elements = elements.get(..4).unwrap_or(elements);
+        if let Some(value) = same_register(elements) {
             return value;
         }
-        let mut elements = elements;
         let constants: Vec<(usize, u32)> = elements
             .iter()
             .enumerate()
@@ -607,12 +611,15 @@ impl Lowerer<'_> {
                 .iter()
                 .any(|(i, _)| elements[*i].reg != elements[*first].reg)
         });
-        if several_literals {
+        // The elements are only copied when some of them are replaced by the merged literal.
+        let merged: Vec<Value>;
+        let elements = if several_literals {
             let mut words = [0u32; 4];
             for (i, word) in &constants {
                 words[*i] = *word;
             }
             let literal = self.regs.literal(words);
+            let mut elements = elements.to_vec();
             for (i, _) in &constants {
                 elements[*i] = Value {
                     reg: literal.clone(),
@@ -625,7 +632,11 @@ impl Lowerer<'_> {
             if let Some(value) = same_register(&elements) {
                 return value;
             }
-        }
+            merged = elements;
+            &merged[..]
+        } else {
+            elements
+        };
         let reg = self.regs.temp();
         let mut done = [false; 4];
         for i in 0..elements.len() {
@@ -670,12 +681,20 @@ impl Lowerer<'_> {
 
     // ----- per-instruction lowerings --------------------------------------------------------
 
-    /// A one-instruction component-wise operation on all operands.
-    fn lower_elementwise(&mut self, mapping: Elementwise, inst: SpvInst<'_>) -> Result<(), Error> {
-        let count = self.result_shape(inst)?.count;
+    /// A one-instruction component-wise operation on all operands; `parts` is `inst` split by
+    /// [`super::typed_parts`].
+    fn lower_elementwise(
+        &mut self,
+        mapping: Elementwise,
+        inst: SpvInst<'_>,
+        (result_type, result, operands): (Option<Id>, Option<Id>, &[u32]),
+    ) -> Result<(), Error> {
+        let ty = result_type
+            .ok_or_else(|| self.unsupported(inst, "an operation without a result type"))?;
+        let count = self.shape(inst, ty)?.count;
         let mut sources = Srcs::new();
-        for n in 0..inst.operands().len() {
-            sources.push(self.operand_src(inst, n)?);
+        for word in operands {
+            sources.push(self.id_src(Id(*word), inst)?);
         }
         if mapping.swap {
             sources.reverse();
@@ -689,7 +708,10 @@ impl Lowerer<'_> {
         if mapping.invert {
             value = self.alu(Opcode::INot, count, vec![value.src()]);
         }
-        self.define(inst, value)
+        let result =
+            result.ok_or_else(|| self.unsupported(inst, "an operation without a result"))?;
+        self.set_value(result, value);
+        Ok(())
     }
 
     /// A one-operand operation on a family that has it.
@@ -733,26 +755,35 @@ impl Lowerer<'_> {
 
     fn lower_composite_construct(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
         let layout = self.result_layout(inst)?;
-        let mut parts = Vec::with_capacity(inst.operands().len());
-        for n in 0..inst.operands().len() {
-            parts.push(self.operand(inst, n)?);
-        }
+        let operands = inst.operands();
         match layout {
             Layout::Aggregate(members) => {
+                let mut parts = Vec::with_capacity(operands.len());
+                for n in 0..operands.len() {
+                    parts.push(self.operand(inst, n)?);
+                }
                 if members.len() != parts.len() {
                     return Err(self.unsupported(inst, "a composite with a wrong member count"));
                 }
                 Ok(Value::aggregate(parts))
             }
             Layout::Vector(shape) => {
-                // Vector constituents are concatenated (SPIR-V OpCompositeConstruct).
+                // Vector constituents are concatenated (SPIR-V OpCompositeConstruct). A lowered
+                // constituent is read in place; only its elements are copied.
                 let mut elements = Vec::with_capacity(usize::from(shape.count));
-                for part in &parts {
+                let mut any_aggregate = false;
+                let mut add = |part: &Value| {
                     elements.extend((0..part.width()).map(|i| part.extract(i)));
+                    any_aggregate |= part.is_aggregate();
+                };
+                for n in 0..operands.len() {
+                    let id = self.operand_id(inst, n)?;
+                    match self.values.get(id) {
+                        Some(part) => add(part),
+                        None => add(&self.operand_value(id, inst)?),
+                    }
                 }
-                if elements.len() != usize::from(shape.count)
-                    || parts.iter().any(Value::is_aggregate)
-                {
+                if elements.len() != usize::from(shape.count) || any_aggregate {
                     return Err(self.unsupported(inst, "a vector with a wrong element count"));
                 }
                 Ok(self.gather(&elements))
@@ -844,8 +875,14 @@ impl Lowerer<'_> {
     }
 
     fn lower_vector_shuffle(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let first = self.operand(inst, 0)?;
-        let second = self.operand(inst, 1)?;
+        // Lowered operands are read in place; only the others are computed (in operand order,
+        // as `operand` would).
+        let first_id = self.operand_id(inst, 0)?;
+        let first_owned = self.value_unless_lowered(first_id, inst)?;
+        let second_id = self.operand_id(inst, 1)?;
+        let second_owned = self.value_unless_lowered(second_id, inst)?;
+        let first = self.lowered_or(first_id, first_owned.as_ref())?;
+        let second = self.lowered_or(second_id, second_owned.as_ref())?;
         // Component `s` of the concatenated operands, extracted on demand (the concatenation
         // itself is never built).
         let first_width = first.width();
@@ -880,6 +917,23 @@ impl Lowerer<'_> {
             return Err(self.unsupported(inst, "a shuffle of more than four components"));
         }
         Ok(self.gather(&elements))
+    }
+
+    /// The value of operand `id` of `inst` when it is not a lowered result (those are read in
+    /// place with [`Lowerer::lowered_or`]).
+    fn value_unless_lowered(&mut self, id: Id, inst: SpvInst<'_>) -> Result<Option<Value>, Error> {
+        if self.values.get(id).is_some() {
+            return Ok(None);
+        }
+        self.operand_value(id, inst).map(Some)
+    }
+
+    /// The lowered result `id`, or `owned` ([`Lowerer::value_unless_lowered`]) for another
+    /// operand.
+    fn lowered_or<'v>(&'v self, id: Id, owned: Option<&'v Value>) -> Result<&'v Value, Error> {
+        owned
+            .or_else(|| self.values.get(id))
+            .ok_or_else(|| Error::Internal(format!("operand {id} has no value")))
     }
 
     /// OpVectorExtractDynamic: a constant index re-labels; otherwise one compare against every

@@ -102,23 +102,23 @@ impl Lowerer<'_> {
     /// Whether `inst` has a 64-bit result, or an id operand of a 64-bit type among its operand
     /// words from `from` on.
     pub(super) fn touches_wide(&mut self, inst: SpvInst<'_>, from: usize) -> bool {
-        if inst
-            .result_type()
-            .is_some_and(|ty| self.is_wide_type_cached(ty))
-        {
+        let operands = inst.operands().get(from..).unwrap_or_default();
+        self.touches_wide_parts(inst.result_type(), operands)
+    }
+
+    /// [`Lowerer::touches_wide`] for an instruction already split into its Result Type and the
+    /// operands to look at.
+    pub(super) fn touches_wide_parts(&mut self, result_type: Option<Id>, operands: &[u32]) -> bool {
+        if result_type.is_some_and(|ty| self.is_wide_type_cached(ty)) {
             return true;
         }
         let info = self.info;
-        inst.operands()
-            .get(from..)
-            .unwrap_or_default()
-            .iter()
-            .any(|word| {
-                // The validator's table of result types answers without decoding the
-                // defining instruction.
-                info.value_type(Id(*word))
-                    .is_some_and(|ty| self.is_wide_type_cached(ty))
-            })
+        operands.iter().any(|word| {
+            // The validator's table of result types answers without decoding the
+            // defining instruction.
+            info.value_type(Id(*word))
+                .is_some_and(|ty| self.is_wide_type_cached(ty))
+        })
     }
 
     /// [`Lowerer::is_wide_type`], remembered per type id: every arithmetic instruction asks it
