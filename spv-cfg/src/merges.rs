@@ -31,17 +31,18 @@
 
 use crate::cfg::{BlockIdx, Cfg, Merge, Terminator};
 use crate::error::CfgError;
-use crate::lab::{Lab, LabArm, plain_jump_to_any, single_plain_jump, splice_jump};
+use crate::lab::{Lab, LabArm, splice_jump};
 use crate::limits::{Budget, MAX_REGION_DEPTH};
 use crate::region::Cond;
 use std::collections::HashMap;
 
-/// `Scope(label){inner}` followed by `code` (the label's code) — or, when `inner` reaches the
-/// label from a single place outside its loops and switches, `inner` with `code` spliced in at
-/// that place. The spliced form runs the label's code for exactly the invocations that reached
-/// it, as before, and code never moves into a loop (code after a loop stays after it).
+/// `inner` with `code` (the label's code) spliced in where `inner` jumps to the label, which
+/// the caller knows happens from a single place outside `inner`'s loops and switches — or, if
+/// that jump is not found after all, `Scope(label){inner}` followed by `code`. The spliced form
+/// runs the label's code for exactly the invocations that reached it, as before, and code never
+/// moves into a loop (code after a loop stays after it).
 fn place_after(mut inner: Vec<Lab>, label: BlockIdx, mut code: Vec<Lab>) -> Vec<Lab> {
-    if single_plain_jump(&inner, label.0) && splice_jump(&mut inner, label.0, &mut code) {
+    if splice_jump(&mut inner, label.0, &mut code) {
         return inner;
     }
     let mut out = vec![Lab::Scope(label.0, inner)];
@@ -91,6 +92,9 @@ struct Ctx {
     block: BlockIdx,
     kind: CtxKind,
     active: bool,
+    /// The [`MergeWalk::level`] at which a jump to this label is local (see
+    /// [`MergeWalk::local_jumps`]).
+    level: u32,
     /// Position in `MergeWalk::ctx` of the next entry out for the same block, or [`NO_ENTRY`].
     outer_same_block: u32,
 }
@@ -109,6 +113,21 @@ struct MergeWalk<'a> {
     innermost: Vec<u32>,
     /// Per open switch: the case the arm being emitted falls through to.
     falls_into: Vec<Option<BlockIdx>>,
+    /// How many `Loop`s and `Switch`es of the labeled form enclose the code being emitted.
+    level: u32,
+    /// The lowest level whose scope and case labels are local at the current level: the
+    /// current one, or lower through the arms of switches with a single case target (whose
+    /// only case label is inactive while its arm is emitted, so nothing stops the search
+    /// for local labels there).
+    floor: u32,
+    /// Per block, how many `Br` to it have been emitted.
+    jump_count: Vec<u32>,
+    /// The targets of the emitted `Br`s that lie outside every loop and switch opened since the
+    /// label was pushed, for labels that are still open (scope and case labels whose
+    /// [`Ctx::level`] is the current level). A selection reads the entries added while its
+    /// body was built instead of scanning the body; entries of a loop body or switch arm are
+    /// dropped when it ends, and a selection's own label is dropped when it closes.
+    local_jumps: Vec<u32>,
     depth: usize,
     budget: &'a mut Budget,
 }
@@ -123,6 +142,10 @@ pub(crate) fn structurize_merges(cfg: &Cfg, budget: &mut Budget) -> Result<Vec<L
         ctx: Vec::new(),
         innermost: vec![NO_ENTRY; cfg.len()],
         falls_into: Vec::new(),
+        level: 0,
+        floor: 0,
+        jump_count: vec![0; cfg.len()],
+        local_jumps: Vec::new(),
         depth: 0,
         budget,
     };
@@ -149,15 +172,55 @@ fn unstructured(why: &str) -> Fail {
 
 impl MergeWalk<'_> {
     fn lookup(&self, t: BlockIdx) -> Option<CtxKind> {
+        self.lookup_entry(t).map(|c| c.kind)
+    }
+
+    /// The innermost active context entry for `t`.
+    fn lookup_entry(&self, t: BlockIdx) -> Option<&Ctx> {
         let mut position = *self.innermost.get(t.index())?;
         // Each step moves to a smaller position, so the walk ends.
         while let Some(c) = self.ctx.get(position as usize) {
             if c.active {
-                return Some(c.kind);
+                return Some(c);
             }
             position = c.outer_same_block;
         }
         None
+    }
+
+    /// Counts a `Br(to)` placed at the current level, noting it in `local_jumps` when its
+    /// label is local here.
+    fn note_jump(&mut self, to: BlockIdx) {
+        if let Some(n) = self.jump_count.get_mut(to.index()) {
+            *n = n.saturating_add(1);
+        }
+        if self.is_local(to) {
+            self.local_jumps.push(to.0);
+        }
+    }
+
+    /// Whether a jump to `t` from the current level reaches its label without leaving a loop
+    /// or switch: `t` is an open scope or case label at a level from [`MergeWalk::floor`] up.
+    fn is_local(&self, t: BlockIdx) -> bool {
+        self.lookup_entry(t)
+            .is_some_and(|c| c.kind != CtxKind::Loop && c.level >= self.floor)
+    }
+
+    /// Notes the jumps of `seq` that lie outside its loops and switches as placed at the
+    /// current level (a switch case body moved after its switch). Recursion follows the
+    /// nesting of `seq`, which the walk bounds by [`MAX_REGION_DEPTH`].
+    fn note_moved_jumps(&mut self, seq: &[Lab]) {
+        for item in seq {
+            match item {
+                Lab::Br(l) if self.is_local(BlockIdx(*l)) => self.local_jumps.push(*l),
+                Lab::If(_, a, b) => {
+                    self.note_moved_jumps(a);
+                    self.note_moved_jumps(b);
+                }
+                Lab::Scope(_, body) => self.note_moved_jumps(body),
+                _ => {}
+            }
+        }
     }
 
     /// Pops the innermost context entry.
@@ -176,26 +239,6 @@ impl MergeWalk<'_> {
         }
     }
 
-    /// Labels a jump from the current position reaches without leaving a loop or switch
-    /// (scope labels up to the innermost loop, and the innermost switch's case labels), other
-    /// than `except`: jumps to them that are not in tail position need the exit flag.
-    fn local_scope_labels(&self, except: BlockIdx) -> Vec<u32> {
-        let mut labels = Vec::new();
-        let mut in_cases = false;
-        for c in self.ctx.iter().rev().filter(|c| c.active) {
-            match c.kind {
-                CtxKind::Loop => break,
-                CtxKind::Case(_) => in_cases = true,
-                CtxKind::Scope if in_cases => break,
-                CtxKind::Scope => {}
-            }
-            if c.block != except {
-                labels.push(c.block.0);
-            }
-        }
-        labels
-    }
-
     fn push(&mut self, block: BlockIdx, kind: CtxKind) {
         // Positions fit in u32: the stack never holds more entries than the CFG has blocks
         // times the constructs naming them, and `Cfg` bounds the block count by u32.
@@ -208,6 +251,7 @@ impl MergeWalk<'_> {
             block,
             kind,
             active: true,
+            level: self.level,
             outer_same_block,
         });
     }
@@ -246,6 +290,7 @@ impl MergeWalk<'_> {
                 }
             }
             out.push(Lab::Br(to.0));
+            self.note_jump(to);
             return Ok(None);
         }
         if self.emitted[to.index()] {
@@ -339,6 +384,10 @@ impl MergeWalk<'_> {
             self.push(m, CtxKind::Scope);
         }
         self.push(h, CtxKind::Loop);
+        // The loop body: one level deeper, its local jumps dropped when it ends.
+        self.level += 1;
+        let floor = std::mem::replace(&mut self.floor, self.level);
+        let frame = self.local_jumps.len();
         if c_new {
             self.push(c, CtxKind::Scope);
         }
@@ -359,6 +408,9 @@ impl MergeWalk<'_> {
             Err(e) => Err(e),
         };
         self.truncate_ctx(base);
+        self.level -= 1;
+        self.floor = floor;
+        self.local_jumps.truncate(frame);
         let inner = r?;
         let lp = Lab::Loop(h.0, inner);
         if m_new {
@@ -383,6 +435,8 @@ impl MergeWalk<'_> {
             out.push(Lab::Block(x));
             return self.terminator(x, out);
         }
+        let start = self.local_jumps.len();
+        let before = self.jump_count.get(m.index()).copied().unwrap_or(0);
         self.push(m, CtxKind::Scope);
         let mut inner = seq_of(Lab::Block(x));
         let r = self.terminator(x, &mut inner).and_then(|next| match next {
@@ -391,9 +445,26 @@ impl MergeWalk<'_> {
         });
         self.pop_ctx();
         r?;
-        // The enclosing labels are only gathered when the merge is reached from one place.
-        if single_plain_jump(&inner, m.0) && plain_jump_to_any(&inner, &self.local_scope_labels(m))
-        {
+        // `inner`'s jumps outside its loops and switches to labels that are local here: to
+        // the merge, or past it to an enclosing scope or case label.
+        let jumps = self
+            .jump_count
+            .get(m.index())
+            .map_or(0, |&n| n.saturating_sub(before));
+        let local = self.local_jumps.get(start..).unwrap_or_default();
+        let single = jumps == 1 && local.contains(&m.0);
+        let past_merge = single && local.iter().any(|&l| l != m.0);
+        // The merge label closes here: its entries go.
+        let mut kept = start;
+        for i in start..self.local_jumps.len() {
+            let l = self.local_jumps[i];
+            if l != m.0 {
+                self.local_jumps[kept] = l;
+                kept += 1;
+            }
+        }
+        self.local_jumps.truncate(kept);
+        if past_merge {
             // Some path jumps past the merge block's code to an enclosing label (`if (c) {
             // ..; continue; } merge-code`): that would take an exit flag, but since only one
             // place reaches the merge, its code (and everything after it) can run there
@@ -516,6 +587,14 @@ impl MergeWalk<'_> {
         let sw = self.falls_into.len();
         self.falls_into.push(None);
         let base = self.ctx.len();
+        // The arms: one level deeper until they are built (a failed walk is abandoned, so the
+        // early returns below need not restore the level).
+        self.level += 1;
+        let floor = self.floor;
+        if case_targets.len() > 1 {
+            self.floor = self.level;
+        }
+        let frame = self.local_jumps.len();
         for &t in &case_targets {
             self.push(t, CtxKind::Case(sw));
         }
@@ -597,6 +676,7 @@ impl MergeWalk<'_> {
                     body.push(Lab::Edge(x, *t));
                 }
                 body.push(Lab::Br(t.0));
+                self.note_jump(*t);
                 arms.push(arm(body));
                 if prev[i] == usize::MAX || !moved[prev[i]] {
                     // Head of a moved chain segment: record the segment in chain order.
@@ -649,6 +729,13 @@ impl MergeWalk<'_> {
             .collect();
         if bodies.iter().any(Option::is_some) {
             return Err(unstructured("switch cases fall through in a cycle"));
+        }
+        self.level -= 1;
+        self.floor = floor;
+        self.local_jumps.truncate(frame);
+        // Moved bodies lie outside the switch: their jumps are placed at this level.
+        for body in &moved_bodies {
+            self.note_moved_jumps(body);
         }
         let mut core = vec![Lab::Switch(x, arms)];
         for (j, body) in moved_order.into_iter().zip(moved_bodies) {
