@@ -189,21 +189,26 @@ impl MergeWalk<'_> {
     }
 
     /// Counts a `Br(to)` placed at the current level, noting it in `local_jumps` when its
-    /// label is local here.
-    fn note_jump(&mut self, to: BlockIdx) {
+    /// label is local here (`local`, from [`MergeWalk::is_local_entry`]).
+    fn note_jump(&mut self, to: BlockIdx, local: bool) {
         if let Some(n) = self.jump_count.get_mut(to.index()) {
             *n = n.saturating_add(1);
         }
-        if self.is_local(to) {
+        if local {
             self.local_jumps.push(to.0);
         }
     }
 
     /// Whether a jump to `t` from the current level reaches its label without leaving a loop
-    /// or switch: `t` is an open scope or case label at a level from [`MergeWalk::floor`] up.
+    /// or switch.
     fn is_local(&self, t: BlockIdx) -> bool {
-        self.lookup_entry(t)
-            .is_some_and(|c| c.kind != CtxKind::Loop && c.level >= self.floor)
+        self.lookup_entry(t).is_some_and(|c| self.is_local_entry(c))
+    }
+
+    /// Whether the label of `c` is local at the current level: an open scope or case label at
+    /// a level from [`MergeWalk::floor`] up.
+    fn is_local_entry(&self, c: &Ctx) -> bool {
+        c.kind != CtxKind::Loop && c.level >= self.floor
     }
 
     /// Notes the jumps of `seq` that lie outside its loops and switches as placed at the
@@ -274,7 +279,10 @@ impl MergeWalk<'_> {
         if self.cfg.block(to).has_phis {
             out.push(Lab::Edge(from, to));
         }
-        if let Some(kind) = self.lookup(to) {
+        if let Some((kind, local)) = self
+            .lookup_entry(to)
+            .map(|c| (c.kind, self.is_local_entry(c)))
+        {
             if let CtxKind::Case(sw) = kind {
                 let Some(slot) = self.falls_into.get_mut(sw) else {
                     return Err(Fail::Error(CfgError::Internal(
@@ -290,7 +298,7 @@ impl MergeWalk<'_> {
                 }
             }
             out.push(Lab::Br(to.0));
-            self.note_jump(to);
+            self.note_jump(to, local);
             return Ok(None);
         }
         if self.emitted[to.index()] {
@@ -656,28 +664,39 @@ impl MergeWalk<'_> {
         let mut bodies: Vec<Option<Vec<Lab>>> = bodies.into_iter().map(|(b, _)| Some(b)).collect();
         let mut arms = Vec::new();
         let mut moved_order = Vec::new();
-        for (t, literals, is_default) in &targets {
-            let arm = |body: Vec<Lab>| LabArm {
-                literals: literals.clone(),
-                default: *is_default,
+        // Each target makes exactly one arm, which takes (moves out) the target's literals.
+        let take_literals = |targets: &mut Vec<(BlockIdx, Vec<u64>, bool)>, position: usize| {
+            targets
+                .get_mut(position)
+                .map(|e| std::mem::take(&mut e.1))
+                .unwrap_or_default()
+        };
+        for position in 0..targets.len() {
+            let Some(&(target, _, is_default)) = targets.get(position) else {
+                break;
+            };
+            let arm = |body: Vec<Lab>, literals: Vec<u64>| LabArm {
+                literals,
+                default: is_default,
                 body,
             };
-            let Some(i) = index_of(*t) else {
+            let Some(i) = index_of(target) else {
                 // A label of an enclosing construct (usually the switch's merge).
                 let mut body = Vec::new();
-                self.jump(x, *t, &mut body)?;
-                arms.push(arm(body));
+                self.jump(x, target, &mut body)?;
+                arms.push(arm(body, take_literals(&mut targets, position)));
                 continue;
             };
             if moved[i] {
                 // Direct entry: the edge's copies, then a jump to the code after the switch.
                 let mut body = Vec::new();
-                if self.cfg.block(*t).has_phis {
-                    body.push(Lab::Edge(x, *t));
+                if self.cfg.block(target).has_phis {
+                    body.push(Lab::Edge(x, target));
                 }
-                body.push(Lab::Br(t.0));
-                self.note_jump(*t);
-                arms.push(arm(body));
+                body.push(Lab::Br(target.0));
+                // Inside the switch, and the case label is closed: never local.
+                self.note_jump(target, false);
+                arms.push(arm(body, take_literals(&mut targets, position)));
                 if prev[i] == usize::MAX || !moved[prev[i]] {
                     // Head of a moved chain segment: record the segment in chain order.
                     let mut j = i;
@@ -703,21 +722,25 @@ impl MergeWalk<'_> {
                 if steps > k {
                     return Err(unstructured("switch cases fall through in a cycle"));
                 }
-                let (_, lits, dflt) = target_index
+                let (target_position, dflt) = target_index
                     .get(&case_targets[j])
-                    .and_then(|&t| targets.get(t))
+                    .and_then(|&t| Some((t, targets.get(t)?.2)))
                     .ok_or(Fail::Error(CfgError::Internal("case target lost")))?;
-                let mut body = Vec::new();
-                if self.cfg.block(case_targets[j]).has_phis {
+                let case_body = bodies[j].take().unwrap_or_default();
+                let mut body = if self.cfg.block(case_targets[j]).has_phis {
+                    let mut body = Vec::with_capacity(case_body.len() + 1);
                     body.push(Lab::Edge(x, case_targets[j]));
-                }
-                body.extend(bodies[j].take().unwrap_or_default());
+                    body.extend(case_body);
+                    body
+                } else {
+                    case_body
+                };
                 if next[j] != usize::MAX && !moved[next[j]] {
                     body = vec![Lab::Scope(case_targets[next[j]].0, body)];
                 }
                 arms.push(LabArm {
-                    literals: lits.clone(),
-                    default: *dflt,
+                    literals: take_literals(&mut targets, target_position),
+                    default: dflt,
                     body,
                 });
                 j = next[j];
