@@ -31,17 +31,18 @@
 
 use crate::cfg::{BlockIdx, Cfg, Merge, Terminator};
 use crate::error::CfgError;
-use crate::lab::{Lab, LabArm, plain_jump_to_any, single_plain_jump, splice_jump};
+use crate::lab::{Lab, LabArm, splice_jump};
 use crate::limits::{Budget, MAX_REGION_DEPTH};
 use crate::region::Cond;
 use std::collections::HashMap;
 
-/// `Scope(label){inner}` followed by `code` (the label's code) — or, when `inner` reaches the
-/// label from a single place outside its loops and switches, `inner` with `code` spliced in at
-/// that place. The spliced form runs the label's code for exactly the invocations that reached
-/// it, as before, and code never moves into a loop (code after a loop stays after it).
+/// `inner` with `code` (the label's code) spliced in where `inner` jumps to the label, which
+/// the caller knows happens from a single place outside `inner`'s loops and switches — or, if
+/// that jump is not found after all, `Scope(label){inner}` followed by `code`. The spliced form
+/// runs the label's code for exactly the invocations that reached it, as before, and code never
+/// moves into a loop (code after a loop stays after it).
 fn place_after(mut inner: Vec<Lab>, label: BlockIdx, mut code: Vec<Lab>) -> Vec<Lab> {
-    if single_plain_jump(&inner, label.0) && splice_jump(&mut inner, label.0, &mut code) {
+    if splice_jump(&mut inner, label.0, &mut code) {
         return inner;
     }
     let mut out = vec![Lab::Scope(label.0, inner)];
@@ -91,6 +92,9 @@ struct Ctx {
     block: BlockIdx,
     kind: CtxKind,
     active: bool,
+    /// The [`MergeWalk::level`] at which a jump to this label is local (see
+    /// [`MergeWalk::local_jumps`]).
+    level: u32,
     /// Position in `MergeWalk::ctx` of the next entry out for the same block, or [`NO_ENTRY`].
     outer_same_block: u32,
 }
@@ -109,6 +113,21 @@ struct MergeWalk<'a> {
     innermost: Vec<u32>,
     /// Per open switch: the case the arm being emitted falls through to.
     falls_into: Vec<Option<BlockIdx>>,
+    /// How many `Loop`s and `Switch`es of the labeled form enclose the code being emitted.
+    level: u32,
+    /// The lowest level whose scope and case labels are local at the current level: the
+    /// current one, or lower through the arms of switches with a single case target (whose
+    /// only case label is inactive while its arm is emitted, so nothing stops the search
+    /// for local labels there).
+    floor: u32,
+    /// Per block, how many `Br` to it have been emitted.
+    jump_count: Vec<u32>,
+    /// The targets of the emitted `Br`s that lie outside every loop and switch opened since the
+    /// label was pushed, for labels that are still open (scope and case labels whose
+    /// [`Ctx::level`] is the current level). A selection reads the entries added while its
+    /// body was built instead of scanning the body; entries of a loop body or switch arm are
+    /// dropped when it ends, and a selection's own label is dropped when it closes.
+    local_jumps: Vec<u32>,
     depth: usize,
     budget: &'a mut Budget,
 }
@@ -123,6 +142,10 @@ pub(crate) fn structurize_merges(cfg: &Cfg, budget: &mut Budget) -> Result<Vec<L
         ctx: Vec::new(),
         innermost: vec![NO_ENTRY; cfg.len()],
         falls_into: Vec::new(),
+        level: 0,
+        floor: 0,
+        jump_count: vec![0; cfg.len()],
+        local_jumps: Vec::new(),
         depth: 0,
         budget,
     };
@@ -149,15 +172,60 @@ fn unstructured(why: &str) -> Fail {
 
 impl MergeWalk<'_> {
     fn lookup(&self, t: BlockIdx) -> Option<CtxKind> {
+        self.lookup_entry(t).map(|c| c.kind)
+    }
+
+    /// The innermost active context entry for `t`.
+    fn lookup_entry(&self, t: BlockIdx) -> Option<&Ctx> {
         let mut position = *self.innermost.get(t.index())?;
         // Each step moves to a smaller position, so the walk ends.
         while let Some(c) = self.ctx.get(position as usize) {
             if c.active {
-                return Some(c.kind);
+                return Some(c);
             }
             position = c.outer_same_block;
         }
         None
+    }
+
+    /// Counts a `Br(to)` placed at the current level, noting it in `local_jumps` when its
+    /// label is local here (`local`, from [`MergeWalk::is_local_entry`]).
+    fn note_jump(&mut self, to: BlockIdx, local: bool) {
+        if let Some(n) = self.jump_count.get_mut(to.index()) {
+            *n = n.saturating_add(1);
+        }
+        if local {
+            self.local_jumps.push(to.0);
+        }
+    }
+
+    /// Whether a jump to `t` from the current level reaches its label without leaving a loop
+    /// or switch.
+    fn is_local(&self, t: BlockIdx) -> bool {
+        self.lookup_entry(t).is_some_and(|c| self.is_local_entry(c))
+    }
+
+    /// Whether the label of `c` is local at the current level: an open scope or case label at
+    /// a level from [`MergeWalk::floor`] up.
+    fn is_local_entry(&self, c: &Ctx) -> bool {
+        c.kind != CtxKind::Loop && c.level >= self.floor
+    }
+
+    /// Notes the jumps of `seq` that lie outside its loops and switches as placed at the
+    /// current level (a switch case body moved after its switch). Recursion follows the
+    /// nesting of `seq`, which the walk bounds by [`MAX_REGION_DEPTH`].
+    fn note_moved_jumps(&mut self, seq: &[Lab]) {
+        for item in seq {
+            match item {
+                Lab::Br(l) if self.is_local(BlockIdx(*l)) => self.local_jumps.push(*l),
+                Lab::If(_, a, b) => {
+                    self.note_moved_jumps(a);
+                    self.note_moved_jumps(b);
+                }
+                Lab::Scope(_, body) => self.note_moved_jumps(body),
+                _ => {}
+            }
+        }
     }
 
     /// Pops the innermost context entry.
@@ -176,26 +244,6 @@ impl MergeWalk<'_> {
         }
     }
 
-    /// Labels a jump from the current position reaches without leaving a loop or switch
-    /// (scope labels up to the innermost loop, and the innermost switch's case labels), other
-    /// than `except`: jumps to them that are not in tail position need the exit flag.
-    fn local_scope_labels(&self, except: BlockIdx) -> Vec<u32> {
-        let mut labels = Vec::new();
-        let mut in_cases = false;
-        for c in self.ctx.iter().rev().filter(|c| c.active) {
-            match c.kind {
-                CtxKind::Loop => break,
-                CtxKind::Case(_) => in_cases = true,
-                CtxKind::Scope if in_cases => break,
-                CtxKind::Scope => {}
-            }
-            if c.block != except {
-                labels.push(c.block.0);
-            }
-        }
-        labels
-    }
-
     fn push(&mut self, block: BlockIdx, kind: CtxKind) {
         // Positions fit in u32: the stack never holds more entries than the CFG has blocks
         // times the constructs naming them, and `Cfg` bounds the block count by u32.
@@ -208,6 +256,7 @@ impl MergeWalk<'_> {
             block,
             kind,
             active: true,
+            level: self.level,
             outer_same_block,
         });
     }
@@ -230,7 +279,10 @@ impl MergeWalk<'_> {
         if self.cfg.block(to).has_phis {
             out.push(Lab::Edge(from, to));
         }
-        if let Some(kind) = self.lookup(to) {
+        if let Some((kind, local)) = self
+            .lookup_entry(to)
+            .map(|c| (c.kind, self.is_local_entry(c)))
+        {
             if let CtxKind::Case(sw) = kind {
                 let Some(slot) = self.falls_into.get_mut(sw) else {
                     return Err(Fail::Error(CfgError::Internal(
@@ -246,6 +298,7 @@ impl MergeWalk<'_> {
                 }
             }
             out.push(Lab::Br(to.0));
+            self.note_jump(to, local);
             return Ok(None);
         }
         if self.emitted[to.index()] {
@@ -339,6 +392,10 @@ impl MergeWalk<'_> {
             self.push(m, CtxKind::Scope);
         }
         self.push(h, CtxKind::Loop);
+        // The loop body: one level deeper, its local jumps dropped when it ends.
+        self.level += 1;
+        let floor = std::mem::replace(&mut self.floor, self.level);
+        let frame = self.local_jumps.len();
         if c_new {
             self.push(c, CtxKind::Scope);
         }
@@ -359,6 +416,9 @@ impl MergeWalk<'_> {
             Err(e) => Err(e),
         };
         self.truncate_ctx(base);
+        self.level -= 1;
+        self.floor = floor;
+        self.local_jumps.truncate(frame);
         let inner = r?;
         let lp = Lab::Loop(h.0, inner);
         if m_new {
@@ -383,6 +443,8 @@ impl MergeWalk<'_> {
             out.push(Lab::Block(x));
             return self.terminator(x, out);
         }
+        let start = self.local_jumps.len();
+        let before = self.jump_count.get(m.index()).copied().unwrap_or(0);
         self.push(m, CtxKind::Scope);
         let mut inner = seq_of(Lab::Block(x));
         let r = self.terminator(x, &mut inner).and_then(|next| match next {
@@ -391,9 +453,26 @@ impl MergeWalk<'_> {
         });
         self.pop_ctx();
         r?;
-        // The enclosing labels are only gathered when the merge is reached from one place.
-        if single_plain_jump(&inner, m.0) && plain_jump_to_any(&inner, &self.local_scope_labels(m))
-        {
+        // `inner`'s jumps outside its loops and switches to labels that are local here: to
+        // the merge, or past it to an enclosing scope or case label.
+        let jumps = self
+            .jump_count
+            .get(m.index())
+            .map_or(0, |&n| n.saturating_sub(before));
+        let local = self.local_jumps.get(start..).unwrap_or_default();
+        let single = jumps == 1 && local.contains(&m.0);
+        let past_merge = single && local.iter().any(|&l| l != m.0);
+        // The merge label closes here: its entries go.
+        let mut kept = start;
+        for i in start..self.local_jumps.len() {
+            let l = self.local_jumps[i];
+            if l != m.0 {
+                self.local_jumps[kept] = l;
+                kept += 1;
+            }
+        }
+        self.local_jumps.truncate(kept);
+        if past_merge {
             // Some path jumps past the merge block's code to an enclosing label (`if (c) {
             // ..; continue; } merge-code`): that would take an exit flag, but since only one
             // place reaches the merge, its code (and everything after it) can run there
@@ -516,6 +595,14 @@ impl MergeWalk<'_> {
         let sw = self.falls_into.len();
         self.falls_into.push(None);
         let base = self.ctx.len();
+        // The arms: one level deeper until they are built (a failed walk is abandoned, so the
+        // early returns below need not restore the level).
+        self.level += 1;
+        let floor = self.floor;
+        if case_targets.len() > 1 {
+            self.floor = self.level;
+        }
+        let frame = self.local_jumps.len();
         for &t in &case_targets {
             self.push(t, CtxKind::Case(sw));
         }
@@ -577,27 +664,39 @@ impl MergeWalk<'_> {
         let mut bodies: Vec<Option<Vec<Lab>>> = bodies.into_iter().map(|(b, _)| Some(b)).collect();
         let mut arms = Vec::new();
         let mut moved_order = Vec::new();
-        for (t, literals, is_default) in &targets {
-            let arm = |body: Vec<Lab>| LabArm {
-                literals: literals.clone(),
-                default: *is_default,
+        // Each target makes exactly one arm, which takes (moves out) the target's literals.
+        let take_literals = |targets: &mut Vec<(BlockIdx, Vec<u64>, bool)>, position: usize| {
+            targets
+                .get_mut(position)
+                .map(|e| std::mem::take(&mut e.1))
+                .unwrap_or_default()
+        };
+        for position in 0..targets.len() {
+            let Some(&(target, _, is_default)) = targets.get(position) else {
+                break;
+            };
+            let arm = |body: Vec<Lab>, literals: Vec<u64>| LabArm {
+                literals,
+                default: is_default,
                 body,
             };
-            let Some(i) = index_of(*t) else {
+            let Some(i) = index_of(target) else {
                 // A label of an enclosing construct (usually the switch's merge).
                 let mut body = Vec::new();
-                self.jump(x, *t, &mut body)?;
-                arms.push(arm(body));
+                self.jump(x, target, &mut body)?;
+                arms.push(arm(body, take_literals(&mut targets, position)));
                 continue;
             };
             if moved[i] {
                 // Direct entry: the edge's copies, then a jump to the code after the switch.
                 let mut body = Vec::new();
-                if self.cfg.block(*t).has_phis {
-                    body.push(Lab::Edge(x, *t));
+                if self.cfg.block(target).has_phis {
+                    body.push(Lab::Edge(x, target));
                 }
-                body.push(Lab::Br(t.0));
-                arms.push(arm(body));
+                body.push(Lab::Br(target.0));
+                // Inside the switch, and the case label is closed: never local.
+                self.note_jump(target, false);
+                arms.push(arm(body, take_literals(&mut targets, position)));
                 if prev[i] == usize::MAX || !moved[prev[i]] {
                     // Head of a moved chain segment: record the segment in chain order.
                     let mut j = i;
@@ -623,21 +722,25 @@ impl MergeWalk<'_> {
                 if steps > k {
                     return Err(unstructured("switch cases fall through in a cycle"));
                 }
-                let (_, lits, dflt) = target_index
+                let (target_position, dflt) = target_index
                     .get(&case_targets[j])
-                    .and_then(|&t| targets.get(t))
+                    .and_then(|&t| Some((t, targets.get(t)?.2)))
                     .ok_or(Fail::Error(CfgError::Internal("case target lost")))?;
-                let mut body = Vec::new();
-                if self.cfg.block(case_targets[j]).has_phis {
+                let case_body = bodies[j].take().unwrap_or_default();
+                let mut body = if self.cfg.block(case_targets[j]).has_phis {
+                    let mut body = Vec::with_capacity(case_body.len() + 1);
                     body.push(Lab::Edge(x, case_targets[j]));
-                }
-                body.extend(bodies[j].take().unwrap_or_default());
+                    body.extend(case_body);
+                    body
+                } else {
+                    case_body
+                };
                 if next[j] != usize::MAX && !moved[next[j]] {
                     body = vec![Lab::Scope(case_targets[next[j]].0, body)];
                 }
                 arms.push(LabArm {
-                    literals: lits.clone(),
-                    default: *dflt,
+                    literals: take_literals(&mut targets, target_position),
+                    default: dflt,
                     body,
                 });
                 j = next[j];
@@ -649,6 +752,13 @@ impl MergeWalk<'_> {
             .collect();
         if bodies.iter().any(Option::is_some) {
             return Err(unstructured("switch cases fall through in a cycle"));
+        }
+        self.level -= 1;
+        self.floor = floor;
+        self.local_jumps.truncate(frame);
+        // Moved bodies lie outside the switch: their jumps are placed at this level.
+        for body in &moved_bodies {
+            self.note_moved_jumps(body);
         }
         let mut core = vec![Lab::Switch(x, arms)];
         for (j, body) in moved_order.into_iter().zip(moved_bodies) {
