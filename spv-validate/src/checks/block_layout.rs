@@ -77,10 +77,11 @@ fn decoration_value(ctx: &Ctx<'_>, id: Id, d: D) -> Option<u32> {
         .map(|x| x.operands.first().copied().unwrap_or(0))
 }
 
-fn members(ctx: &Ctx<'_>, st: Id) -> Vec<Id> {
+/// The member types of struct `st`, read in place (empty when `st` is no struct).
+fn members<'m>(ctx: &Ctx<'m>, st: Id) -> &'m [Id] {
     match ctx.ty(st) {
-        Some(Type::Struct { members }) => members.clone(),
-        _ => Vec::new(),
+        Some(Type::Struct { members }) => members,
+        _ => &[],
     }
 }
 
@@ -402,7 +403,7 @@ fn compute_constraints(
     if depth > MAX_TYPE_DEPTH || out.contains_key(&(st.0, 0)) || !budget.spend() {
         return;
     }
-    for (k, m) in members(ctx, st).into_iter().enumerate() {
+    for (k, &m) in members(ctx, st).iter().enumerate() {
         let k = k as u32;
         let c = Constraint {
             row_major: has_member_decoration(ctx, st, k, D::RowMajor),
@@ -436,27 +437,29 @@ fn missing_offset(
     if depth > MAX_TYPE_DEPTH || !visited.insert(id.0) || !budget.spend() {
         return false;
     }
-    let (has, nested): (Vec<bool>, Vec<Id>) = match ctx.ty(id) {
+    // The members' own Offsets are looked at before any member is walked (an Offset of
+    // u32::MAX answers at once), then the members are walked in order, as spirv-val does;
+    // the walk reads the type's member list in place.
+    match ctx.ty(id) {
         Some(Type::Struct { members }) => {
-            let mut has = vec![false; members.len()];
-            for (k, h) in has.iter_mut().enumerate() {
+            let mut all_have = true;
+            for k in 0..members.len() {
                 match member_decoration(ctx, id, k as u32, D::Offset) {
                     Some(u32::MAX) => return true,
-                    Some(_) => *h = true,
-                    None => {}
+                    Some(_) => {}
+                    None => all_have = false,
                 }
             }
-            (has, members.clone())
+            members
+                .iter()
+                .any(|&m| missing_offset(ctx, m, depth + 1, budget, visited))
+                || !all_have
         }
         Some(Type::Array { element, .. } | Type::RuntimeArray { element }) => {
-            (vec![true], vec![*element])
+            missing_offset(ctx, *element, depth + 1, budget, visited)
         }
-        _ => (Vec::new(), Vec::new()),
-    };
-    nested
-        .iter()
-        .any(|&m| missing_offset(ctx, m, depth + 1, budget, visited))
-        || has.iter().any(|h| !h)
+        _ => false,
+    }
 }
 
 /// spirv-val's `checkForRequiredDecoration`: every member of kind `want` (arrays:

@@ -527,10 +527,19 @@ fn struct_depth_memo(
     if depth > MAX_STRUCT_DEPTH + 1 {
         return MAX_STRUCT_DEPTH + 2;
     }
+    let t = ctx.ty(ty);
+    // Scalars, vectors and the like hold no structure: they answer 0 without touching the
+    // memo (most members are such leaves).
+    if !matches!(
+        t,
+        Some(Type::Struct { .. } | Type::Array { .. } | Type::RuntimeArray { .. })
+    ) {
+        return 0;
+    }
     if let Some(&known) = memo.get(&ty.0) {
         return known;
     }
-    let below = match ctx.ty(ty) {
+    let below = match t {
         Some(Type::Struct { members }) => {
             let mut deepest = 0;
             for &m in members {
