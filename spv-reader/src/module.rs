@@ -377,6 +377,26 @@ impl<'m> Inst<'m> {
         self.words.get(skip..).unwrap_or(&[])
     }
 
+    /// The Result Type, Result id and operands at once: what [`Inst::result_type`],
+    /// [`Inst::result_id`] and [`Inst::operands`] give, for one opcode-table lookup instead of
+    /// three (SPIR-V §2.3: Result Type, when the opcode has one, is word 1 and Result id follows
+    /// it). Meant for callers that need all three parts of an instruction.
+    pub fn split(&self) -> (Option<Id>, Option<Id>, &'m [u32]) {
+        let info = op_info(self.raw_opcode());
+        let mut rest = self.words.get(1..).unwrap_or(&[]);
+        let mut take = |present: bool| -> Option<Id> {
+            if !present {
+                return None;
+            }
+            let (&first, tail) = rest.split_first()?;
+            rest = tail;
+            Some(Id(first))
+        };
+        let result_type = take(info.has_type);
+        let result_id = take(info.has_result);
+        (result_type, result_id, rest)
+    }
+
     /// All words of the instruction, the opcode word included.
     pub fn words(&self) -> &'m [u32] {
         self.words

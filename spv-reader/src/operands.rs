@@ -598,8 +598,37 @@ macro_rules! for_each_value_enum {
     };
 }
 
+/// Decorations with values below this are answered from [`COMMON_DECORATIONS`]: the ones
+/// shaders use (SPIR-V §3.20, `RelaxedPrecision` 0 to `InputAttachmentIndex` 43 and the
+/// few after it) all lie below 64.
+pub(crate) const COMMON_DECORATION_LIMIT: u32 = 64;
+
+/// `spirv::Decoration::from_u32` of each value below [`COMMON_DECORATION_LIMIT`], built once:
+/// that function is a long match, and the read asks it for every decoration twice (R-7 and
+/// the decoration's parameters).
+static COMMON_DECORATIONS: std::sync::LazyLock<
+    [Option<spirv::Decoration>; COMMON_DECORATION_LIMIT as usize],
+> = std::sync::LazyLock::new(|| {
+    let mut table = [None; COMMON_DECORATION_LIMIT as usize];
+    for (value, entry) in (0u32..).zip(table.iter_mut()) {
+        *entry = spirv::Decoration::from_u32(value);
+    }
+    table
+});
+
+/// `spirv::Decoration::from_u32(value)`, from a table for the common values.
+pub(crate) fn decoration_from_u32(value: u32) -> Option<spirv::Decoration> {
+    match COMMON_DECORATIONS.get(value as usize) {
+        Some(&known) => known,
+        None => spirv::Decoration::from_u32(value),
+    }
+}
+
 /// whether `value` is an enumerant of `kind` in this crate's grammar.
 pub(crate) fn enum_is_known(kind: K, value: u32) -> bool {
+    if matches!(kind, K::Decoration) {
+        return decoration_from_u32(value).is_some();
+    }
     macro_rules! known {
         ($e:ident, $v:expr) => {
             spirv::$e::from_u32($v).is_some()
@@ -645,7 +674,7 @@ pub(crate) fn decoration_parameters(value: u32) -> &'static [K] {
     const LIT: &[K] = &[K::LiteralInteger];
     const ID: &[K] = &[K::IdRef];
     const STR: &[K] = &[K::LiteralString];
-    let Some(d) = D::from_u32(value) else {
+    let Some(d) = decoration_from_u32(value) else {
         return &[];
     };
     match d {
@@ -923,4 +952,25 @@ pub(crate) fn ext_table(name: &str) -> Option<&'static InstructionTable<ExtInstO
         return grammar::ext_inst_table("NonSemantic.ClspvReflection");
     }
     grammar::ext_inst_table(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decoration_from_u32;
+    use crate::spirv;
+
+    /// The table answers exactly as `spirv::Decoration::from_u32` (the independent reference)
+    /// for every 16-bit value and for values near and at the top of the 32-bit range.
+    #[test]
+    fn decoration_table_agrees_with_from_u32() {
+        let large = [1 << 16, 5_999, 6_000, 1 << 31, u32::MAX - 1, u32::MAX];
+        for value in (0..=u32::from(u16::MAX)).chain(large) {
+            assert_eq!(
+                decoration_from_u32(value),
+                spirv::Decoration::from_u32(value),
+                "decoration {value}"
+            );
+        }
+        assert_eq!(decoration_from_u32(33), Some(spirv::Decoration::Binding));
+    }
 }

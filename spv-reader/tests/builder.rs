@@ -237,3 +237,32 @@ fn both_byte_orders_read_the_same() {
     let swapped: Vec<u32> = words.iter().map(|w| w.swap_bytes()).collect();
     assert_eq!(read_words(&swapped).unwrap().words(), &words[..]);
 }
+
+/// `Inst::split` gives the three parts the separate accessors give, for every instruction of
+/// the built module (typed, untyped with a result, without a result). The two spelled-out
+/// cases follow from the builder calls: `OpStore %p %c7` has neither Result Type nor Result
+/// id, `OpTypeInt` has a Result id and no Result Type.
+#[test]
+fn split_agrees_with_the_separate_accessors() {
+    let (words, ids) = compute_module();
+    let m = read_words(&words).expect("the built module reads");
+    for inst in m.instructions() {
+        assert_eq!(
+            inst.split(),
+            (inst.result_type(), inst.result_id(), inst.operands()),
+            "{inst}"
+        );
+    }
+    let store = m
+        .instructions()
+        .find(|i| i.opcode() == Some(Op::Store))
+        .expect("the module stores");
+    let (ty, result, operands) = store.split();
+    assert_eq!((ty, result, operands.len()), (None, None, 2));
+    assert_eq!(operands[1], ids.c7);
+    let int = m
+        .instructions()
+        .find(|i| i.opcode() == Some(Op::TypeInt))
+        .expect("the module declares an int");
+    assert_eq!(int.split(), (None, Some(Id(ids.uint)), &[32, 0][..]));
+}

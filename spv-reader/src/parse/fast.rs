@@ -325,9 +325,11 @@ impl Reader {
 /// mask, and unknown ones), so that [`Reader::fast_decoration`] can check them.
 #[inline]
 pub(super) fn plain_decoration(value: u32) -> Option<&'static [K]> {
-    /// Decoration values above this are looked up directly (the grammar's largest is
-    /// below it); the answers for smaller ones are computed once.
-    const CACHED: u32 = 8192;
+    /// Decoration values below this (the decorations shaders use, SPIR-V §3.20) are answered
+    /// from a table computed once; the rare larger ones (vendor decorations) are computed each
+    /// time. (A table over the whole grammar, values up to 8192, cost more to build than a
+    /// module's read spent in it.)
+    const CACHED: u32 = operands::COMMON_DECORATION_LIMIT;
     static PLAIN: OnceLock<Vec<Option<&'static [K]>>> = OnceLock::new();
     let compute = |value: u32| {
         let params = operands::decoration_parameters(value);

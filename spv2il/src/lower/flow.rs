@@ -47,7 +47,8 @@ impl<'m> Lowerer<'m> {
     /// distinct set of pointer arguments.
     pub(super) fn lower_call(&mut self, inst: SpvInst<'m>) -> Result<(), Error> {
         let module = self.module;
-        let Some((callee, args)) = inst.operands().split_first() else {
+        let (result_type, result_id, operands) = inst.split();
+        let Some((callee, args)) = operands.split_first() else {
             return Err(Unsupported::at(module, inst.index(), "a call without a callee").into());
         };
         let function = module.function(Id(*callee)).ok_or_else(|| {
@@ -78,7 +79,7 @@ impl<'m> Lowerer<'m> {
                 value_args.push((*param, self.value(arg, inst)?));
             }
         }
-        let result = match (inst.result_id(), inst.result_type()) {
+        let result = match (result_id, result_type) {
             (Some(id), Some(ty)) if !matches!(module.ty(ty), Some(spv_reader::Type::Void)) => {
                 let shape = types::shape_of(module, ty).map_err(|u| located(module, inst, u))?;
                 if shape.dwords() > 4 {
@@ -287,7 +288,8 @@ impl<'m> Lowerer<'m> {
         let module = self.module;
         for block in &function.blocks {
             for inst in phis(module, block) {
-                let (Some(result), Some(ty)) = (inst.result_id(), inst.result_type()) else {
+                // An OpPhi has a Result Type and a Result id: read from their words.
+                let (Some(ty), Some(result), _) = super::typed_parts(inst) else {
                     continue;
                 };
                 let layout = self.layout_of(ty).map_err(|u| located(module, inst, u))?;
@@ -492,11 +494,11 @@ impl<'m> Lowerer<'m> {
         // Leaf lists of one phi at a time, reused across the phis of the edge.
         let (mut destinations, mut sources) = (Vec::new(), Vec::new());
         for inst in phis(module, &to_block) {
-            let Some(result) = inst.result_id() else {
+            // An OpPhi has a Result Type and a Result id: its words are read once.
+            let (_, Some(result), operands) = super::typed_parts(inst) else {
                 continue;
             };
-            let incoming = inst
-                .operands()
+            let incoming = operands
                 .chunks_exact(2)
                 .find(|pair| pair.get(1) == Some(&from_label.0))
                 .and_then(|pair| pair.first().copied());

@@ -162,13 +162,16 @@ impl Lowerer<'_> {
         Ok(())
     }
 
-    /// Argument `k` of a GLSL.std.450 instruction.
-    fn arg(&mut self, inst: SpvInst<'_>, k: usize) -> Result<Value, Error> {
-        self.operand(inst, 2 + k)
+    /// Argument `k` of a GLSL.std.450 instruction whose operand words are `operands` (from
+    /// [`super::typed_parts`]: set, instruction number, then the arguments).
+    fn arg(&mut self, inst: SpvInst<'_>, operands: &[u32], k: usize) -> Result<Value, Error> {
+        self.operand_in(inst, operands, 2 + k)
     }
 
     /// One GLSL.std.450 instruction's value.
     fn lower_glsl(&mut self, code: u32, inst: SpvInst<'_>) -> Result<Value, Error> {
+        // Reached from OpExtInst, which has a Result Type and a Result id.
+        let (result_type, _, operands) = super::typed_parts(inst);
         use self::number as n;
         let number = code;
         // Instructions that are one IL instruction on their arguments.
@@ -195,19 +198,19 @@ impl Lowerer<'_> {
             _ => None,
         };
         if let Some(op) = simple {
-            let count = self.result_shape(inst)?.count;
+            let count = self.shape_of_result(inst, result_type)?.count;
             let mut sources = Vec::new();
-            for k in 0..inst.operands().len().saturating_sub(2) {
-                sources.push(self.arg(inst, k)?.src());
+            for k in 0..operands.len().saturating_sub(2) {
+                sources.push(self.arg(inst, operands, k)?.src());
             }
             return Ok(self.alu(op, count, sources));
         }
         match number {
             // IEEE-754r minNum/maxNum: a NaN operand loses, which is also NMin/NMax's rule.
             n::F_MIN | n::N_MIN | n::F_MAX | n::N_MAX => {
-                let x = self.arg(inst, 0)?;
-                let y = self.arg(inst, 1)?;
-                let count = self.result_shape(inst)?.count;
+                let x = self.arg(inst, operands, 0)?;
+                let y = self.arg(inst, operands, 1)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
                 let op = if matches!(number, n::F_MIN | n::N_MIN) {
                     Opcode::Min
                 } else {
@@ -216,10 +219,10 @@ impl Lowerer<'_> {
                 Ok(self.alu_c(op, Control::IEEE, count, vec![x.src(), y.src()]))
             }
             n::N_CLAMP | n::U_CLAMP | n::S_CLAMP => {
-                let x = self.arg(inst, 0)?;
-                let low = self.arg(inst, 1)?;
-                let high = self.arg(inst, 2)?;
-                let count = self.result_shape(inst)?.count;
+                let x = self.arg(inst, operands, 0)?;
+                let low = self.arg(inst, operands, 1)?;
+                let high = self.arg(inst, operands, 2)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
                 let (max, min, ctrl) = match number {
                     n::N_CLAMP => (Opcode::Max, Opcode::Min, Control::IEEE),
                     n::U_CLAMP => (Opcode::UMax, Opcode::UMin, Control::NONE),
@@ -229,34 +232,34 @@ impl Lowerer<'_> {
                 Ok(self.alu_c(min, ctrl, count, vec![raised.src(), high.src()]))
             }
             n::F_ABS => {
-                let x = self.arg(inst, 0)?;
-                let count = self.result_shape(inst)?.count;
+                let x = self.arg(inst, operands, 0)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
                 Ok(self.alu(Opcode::Mov, count, vec![absolute(x.src())]))
             }
             n::S_ABS => {
                 // imax(x, −x): INT_MIN stays INT_MIN, the wrapped value SPIR-V expects.
-                let x = self.arg(inst, 0)?;
-                let count = self.result_shape(inst)?.count;
+                let x = self.arg(inst, operands, 0)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
                 Ok(self.alu(Opcode::IMax, count, vec![x.src(), negated(x.src())]))
             }
             n::F_SIGN => {
                 // `sgn` gives +0.0 for −0.0; the sign bit of x restores FSign(−0) = −0.
-                let x = self.arg(inst, 0)?;
-                let count = self.result_shape(inst)?.count;
+                let x = self.arg(inst, operands, 0)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
                 let sign = self.alu(Opcode::Sgn, count, vec![x.src()]);
                 self.copy_sign(count, &sign, &x)
             }
             n::S_SIGN => {
-                let x = self.arg(inst, 0)?;
-                let count = self.result_shape(inst)?.count;
+                let x = self.arg(inst, operands, 0)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
                 let minus_one = self.word(u32::MAX);
                 let one = self.word(1);
                 let raised = self.alu(Opcode::IMax, count, vec![x.src(), minus_one.src()]);
                 Ok(self.alu(Opcode::IMin, count, vec![raised.src(), one.src()]))
             }
             n::RADIANS | n::DEGREES => {
-                let x = self.arg(inst, 0)?;
-                let count = self.result_shape(inst)?.count;
+                let x = self.arg(inst, operands, 0)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
                 // The factors rounded once from double precision (180/π computed in single
                 // precision would be one ULP low).
                 let factor = if number == n::RADIANS {
@@ -267,15 +270,15 @@ impl Lowerer<'_> {
                 self.scale(count, &x, factor)
             }
             n::TAN => {
-                let x = self.arg(inst, 0)?;
-                let count = self.result_shape(inst)?.count;
+                let x = self.arg(inst, operands, 0)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
                 let sin = self.alu(Opcode::SinVec, count, vec![x.src()]);
                 let cos = self.alu(Opcode::CosVec, count, vec![x.src()]);
                 Ok(self.float_divide(count, &sin, &cos))
             }
             n::ASIN | n::ACOS | n::ATAN => {
-                let x = self.arg(inst, 0)?;
-                let count = self.result_shape(inst)?.count;
+                let x = self.arg(inst, operands, 0)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
                 let op = match number {
                     n::ASIN => Opcode::Asin,
                     n::ACOS => Opcode::Acos,
@@ -287,72 +290,72 @@ impl Lowerer<'_> {
             n::SINH | n::COSH | n::TANH => self.hyperbolic(number, inst),
             n::ASINH | n::ACOSH | n::ATANH => self.inverse_hyperbolic(number, inst),
             n::POW => {
-                let x = self.arg(inst, 0)?;
-                let y = self.arg(inst, 1)?;
-                let count = self.result_shape(inst)?.count;
+                let x = self.arg(inst, operands, 0)?;
+                let y = self.arg(inst, operands, 1)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
                 let log = self.alu(Opcode::LogVec, count, vec![x.src()]);
                 let product =
                     self.alu_c(Opcode::Mul, Control::IEEE, count, vec![y.src(), log.src()]);
                 Ok(self.alu(Opcode::ExpVec, count, vec![product.src()]))
             }
             n::EXP => {
-                let x = self.arg(inst, 0)?;
-                let count = self.result_shape(inst)?.count;
+                let x = self.arg(inst, operands, 0)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
                 let power = self.scale(count, &x, std::f32::consts::LOG2_E)?;
                 Ok(self.alu(Opcode::ExpVec, count, vec![power.src()]))
             }
             n::LOG => {
-                let x = self.arg(inst, 0)?;
-                let count = self.result_shape(inst)?.count;
+                let x = self.arg(inst, operands, 0)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
                 let log2 = self.alu(Opcode::LogVec, count, vec![x.src()]);
                 self.scale(count, &log2, std::f32::consts::LN_2)
             }
             n::DETERMINANT => {
-                let matrix = self.arg(inst, 0)?;
+                let matrix = self.arg(inst, operands, 0)?;
                 let columns = self.square_columns(inst, &matrix)?;
                 Ok(self.determinant(&columns))
             }
             n::MATRIX_INVERSE => {
-                let matrix = self.arg(inst, 0)?;
+                let matrix = self.arg(inst, operands, 0)?;
                 let columns = self.square_columns(inst, &matrix)?;
                 self.inverse(inst, &columns)
             }
             n::MODF_STRUCT => {
-                let x = self.arg(inst, 0)?;
+                let x = self.arg(inst, operands, 0)?;
                 let (fraction, whole) = self.modf(&x);
                 Ok(Value::aggregate(vec![fraction, whole]))
             }
             n::FREXP_STRUCT => {
-                let x = self.arg(inst, 0)?;
+                let x = self.arg(inst, operands, 0)?;
                 let (significand, exponent) = self.frexp(&x);
                 Ok(Value::aggregate(vec![significand, exponent]))
             }
             // The deprecated forms return one part and store the other through a pointer.
             n::MODF => {
-                let x = self.arg(inst, 0)?;
+                let x = self.arg(inst, operands, 0)?;
                 let (fraction, whole) = self.modf(&x);
                 self.store_through(inst, 3, &whole)?;
                 Ok(fraction)
             }
             n::FREXP => {
-                let x = self.arg(inst, 0)?;
+                let x = self.arg(inst, operands, 0)?;
                 let (significand, exponent) = self.frexp(&x);
                 self.store_through(inst, 3, &exponent)?;
                 Ok(significand)
             }
             n::F_MIX => {
                 // lrp t, a, b = a·t + b·(1 − t) (guide LRP): y·a + x·(1 − a).
-                let x = self.arg(inst, 0)?;
-                let y = self.arg(inst, 1)?;
-                let a = self.arg(inst, 2)?;
-                let count = self.result_shape(inst)?.count;
+                let x = self.arg(inst, operands, 0)?;
+                let y = self.arg(inst, operands, 1)?;
+                let a = self.arg(inst, operands, 2)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
                 Ok(self.alu(Opcode::Lrp, count, vec![a.src(), y.src(), x.src()]))
             }
             n::STEP => {
                 // 0.0 if x < edge, else 1.0 (also for NaN).
-                let edge = self.arg(inst, 0)?;
-                let x = self.arg(inst, 1)?;
-                let count = self.result_shape(inst)?.count;
+                let edge = self.arg(inst, operands, 0)?;
+                let x = self.arg(inst, operands, 1)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
                 let below = self.alu(Opcode::Lt, count, vec![x.src(), edge.src()]);
                 let zero = self.float(0.0);
                 let one = self.float(1.0);
@@ -364,10 +367,10 @@ impl Lowerer<'_> {
             }
             n::SMOOTH_STEP => self.smooth_step(inst),
             n::FMA => {
-                let a = self.arg(inst, 0)?;
-                let b = self.arg(inst, 1)?;
-                let c = self.arg(inst, 2)?;
-                let count = self.result_shape(inst)?.count;
+                let a = self.arg(inst, operands, 0)?;
+                let b = self.arg(inst, operands, 1)?;
+                let c = self.arg(inst, operands, 2)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
                 Ok(self.alu_c(
                     Opcode::Mad,
                     Control::IEEE,
@@ -386,7 +389,7 @@ impl Lowerer<'_> {
             n::PACK_HALF_2X16 => {
                 // Component 0 in bits 0–15, component 1 in bits 16–31 (spirv.md §7).
                 self.require(inst, Opcode::F2F16)?;
-                let v = self.arg(inst, 0)?;
+                let v = self.arg(inst, operands, 0)?;
                 let halves = self.alu(Opcode::F2F16, 2, vec![v.src()]);
                 let sixteen = self.word(16);
                 let high = self.alu(Opcode::IShl, 1, vec![halves.element(1), sixteen.src()]);
@@ -395,7 +398,7 @@ impl Lowerer<'_> {
             n::UNPACK_HALF_2X16 => {
                 // `f162f` reads the low 16 bits of each component, exactly (guide F16_2_F).
                 self.require(inst, Opcode::F162F)?;
-                let p = self.arg(inst, 0)?;
+                let p = self.arg(inst, operands, 0)?;
                 let sixteen = self.word(16);
                 let high = self.alu(Opcode::UShr, 1, vec![p.element(0), sixteen.src()]);
                 let reg = self.regs.temp();
@@ -408,30 +411,30 @@ impl Lowerer<'_> {
                 Ok(temp_value(reg, 2))
             }
             n::LENGTH => {
-                let x = self.arg(inst, 0)?;
+                let x = self.arg(inst, operands, 0)?;
                 Ok(self.length(&x))
             }
             n::DISTANCE => {
-                let p0 = self.arg(inst, 0)?;
-                let p1 = self.arg(inst, 1)?;
+                let p0 = self.arg(inst, operands, 0)?;
+                let p1 = self.arg(inst, operands, 1)?;
                 let difference = self.alu(Opcode::Add, p0.count, vec![p0.src(), negated(p1.src())]);
                 Ok(self.length(&difference))
             }
             n::CROSS => {
-                let x = self.arg(inst, 0)?;
-                let y = self.arg(inst, 1)?;
+                let x = self.arg(inst, operands, 0)?;
+                let y = self.arg(inst, operands, 1)?;
                 Ok(self.cross(&x, &y))
             }
             n::NORMALIZE => {
-                let x = self.arg(inst, 0)?;
+                let x = self.arg(inst, operands, 0)?;
                 let length = self.length(&x);
                 Ok(self.float_divide(x.count, &x, &length))
             }
             n::FACE_FORWARD => {
                 // N if dot(Nref, I) < 0, else −N.
-                let normal = self.arg(inst, 0)?;
-                let incident = self.arg(inst, 1)?;
-                let reference = self.arg(inst, 2)?;
+                let normal = self.arg(inst, operands, 0)?;
+                let incident = self.arg(inst, operands, 1)?;
+                let reference = self.arg(inst, operands, 2)?;
                 let dot = self.dot(&reference, &incident, 1);
                 let zero = self.float(0.0);
                 let facing = self.alu(Opcode::Lt, 1, vec![dot.src(), zero.src()]);
@@ -443,8 +446,8 @@ impl Lowerer<'_> {
             }
             n::REFLECT => {
                 // I − 2·dot(N, I)·N; doubling is exact, so dot + dot.
-                let incident = self.arg(inst, 0)?;
-                let normal = self.arg(inst, 1)?;
+                let incident = self.arg(inst, operands, 0)?;
+                let normal = self.arg(inst, operands, 1)?;
                 let dot = self.dot(&normal, &incident, 1);
                 let twice = self.alu(Opcode::Add, 1, vec![dot.src(), dot.src()]);
                 Ok(self.alu_c(
@@ -514,9 +517,11 @@ impl Lowerer<'_> {
     /// Atan2(y, x) = atan(y/x), plus π with the sign of y when x < 0. The sign of y is read
     /// from its bits so that Atan2(−0, −1) = −π.
     fn atan2(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let y = self.arg(inst, 0)?;
-        let x = self.arg(inst, 1)?;
-        let count = self.result_shape(inst)?.count;
+        // Reached from OpExtInst, which has a Result Type and a Result id.
+        let (result_type, _, operands) = super::typed_parts(inst);
+        let y = self.arg(inst, operands, 0)?;
+        let x = self.arg(inst, operands, 1)?;
+        let count = self.shape_of_result(inst, result_type)?.count;
         let ratio = self.float_divide(count, &y, &x);
         let angle = self.alu_each(Opcode::Atan, count, &[&ratio]);
         let zero = self.float(0.0);
@@ -530,8 +535,10 @@ impl Lowerer<'_> {
     /// Sinh = (e^x − e^−x)/2, Cosh = (e^x + e^−x)/2, Tanh = (e^x − e^−x)/(e^x + e^−x) with x
     /// clamped to [−10, 10] first (beyond, tanh is ±1 in f32 and e^x would overflow).
     fn hyperbolic(&mut self, number: u32, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let mut x = self.arg(inst, 0)?;
-        let count = self.result_shape(inst)?.count;
+        // Reached from OpExtInst, which has a Result Type and a Result id.
+        let (result_type, _, operands) = super::typed_parts(inst);
+        let mut x = self.arg(inst, operands, 0)?;
+        let count = self.shape_of_result(inst, result_type)?.count;
         if number == number::TANH {
             let low = self.float(-10.0);
             let high = self.float(10.0);
@@ -563,8 +570,10 @@ impl Lowerer<'_> {
     /// Asinh = sign(x)·ln(|x| + √(x² + 1)), Acosh = ln(x + √(x² − 1)),
     /// Atanh = ½·ln((1 + x)/(1 − x)).
     fn inverse_hyperbolic(&mut self, number: u32, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let x = self.arg(inst, 0)?;
-        let count = self.result_shape(inst)?.count;
+        // Reached from OpExtInst, which has a Result Type and a Result id.
+        let (result_type, _, operands) = super::typed_parts(inst);
+        let x = self.arg(inst, operands, 0)?;
+        let count = self.shape_of_result(inst, result_type)?.count;
         let one = self.float(1.0);
         let ln = |this: &mut Self, value: &Value, factor: f32| -> Result<Value, Error> {
             let log2 = this.alu(Opcode::LogVec, count, vec![value.src()]);
@@ -606,10 +615,12 @@ impl Lowerer<'_> {
 
     /// SmoothStep: t·t·(3 − 2t) with t = clamp((x − e0)/(e1 − e0), 0, 1).
     fn smooth_step(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let edge0 = self.arg(inst, 0)?;
-        let edge1 = self.arg(inst, 1)?;
-        let x = self.arg(inst, 2)?;
-        let count = self.result_shape(inst)?.count;
+        // Reached from OpExtInst, which has a Result Type and a Result id.
+        let (result_type, _, operands) = super::typed_parts(inst);
+        let edge0 = self.arg(inst, operands, 0)?;
+        let edge1 = self.arg(inst, operands, 1)?;
+        let x = self.arg(inst, operands, 2)?;
+        let count = self.shape_of_result(inst, result_type)?.count;
         let offset = self.alu(Opcode::Add, count, vec![x.src(), negated(edge0.src())]);
         let span = self.alu(Opcode::Add, count, vec![edge1.src(), negated(edge0.src())]);
         let ratio = self.float_divide(count, &offset, &span);
@@ -689,9 +700,11 @@ impl Lowerer<'_> {
     /// [−252, 254], so that both factors are normal floats built from their exponent bits and
     /// every result that is a normal float (and more) is computed exactly.
     fn ldexp(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let x = self.arg(inst, 0)?;
-        let exponent = self.arg(inst, 1)?;
-        let count = self.result_shape(inst)?.count;
+        // Reached from OpExtInst, which has a Result Type and a Result id.
+        let (result_type, _, operands) = super::typed_parts(inst);
+        let x = self.arg(inst, operands, 0)?;
+        let exponent = self.arg(inst, operands, 1)?;
+        let count = self.shape_of_result(inst, result_type)?.count;
         let low = self.word((-252i32) as u32);
         let high = self.word(254);
         let raised = self.alu(Opcode::IMax, count, vec![exponent.src(), low.src()]);
@@ -724,7 +737,9 @@ impl Lowerer<'_> {
     /// moved into place by a multiply (shift amounts differ per component) and or-ed together,
     /// component 0 lowest (spirv.md §7).
     fn pack_norm(&mut self, number: u32, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let v = self.arg(inst, 0)?;
+        // Reached from OpExtInst, which has a Result Type and a Result id.
+        let (_, _, operands) = super::typed_parts(inst);
+        let v = self.arg(inst, operands, 0)?;
         let count = v.count;
         let (signed, scale, mask, places): (bool, f32, u32, &[u32]) = match number {
             number::PACK_SNORM_4X8 => (true, 127.0, 0xFF, &[1, 1 << 8, 1 << 16, 1 << 24]),
@@ -758,7 +773,9 @@ impl Lowerer<'_> {
     /// (arithmetic for snorm, sign-extending), converted and divided by the scale; snorm
     /// results are clamped to [−1, 1] (spirv.md §7).
     fn unpack_norm(&mut self, number: u32, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let p = self.arg(inst, 0)?;
+        // Reached from OpExtInst, which has a Result Type and a Result id.
+        let (_, _, operands) = super::typed_parts(inst);
+        let p = self.arg(inst, operands, 0)?;
         let (signed, scale, lifts, shift): (bool, f32, &[u32], u32) = match number {
             number::UNPACK_SNORM_4X8 => (true, 127.0, &[1 << 24, 1 << 16, 1 << 8, 1], 24),
             number::UNPACK_UNORM_4X8 => (false, 255.0, &[1 << 24, 1 << 16, 1 << 8, 1], 24),
@@ -823,9 +840,11 @@ impl Lowerer<'_> {
     /// Refract(I, N, eta): k = 1 − eta²·(1 − dot(N, I)²); 0 if k < 0, else
     /// eta·I − (eta·dot(N, I) + √k)·N.
     fn refract(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let incident = self.arg(inst, 0)?;
-        let normal = self.arg(inst, 1)?;
-        let eta = self.arg(inst, 2)?;
+        // Reached from OpExtInst, which has a Result Type and a Result id.
+        let (_, _, operands) = super::typed_parts(inst);
+        let incident = self.arg(inst, operands, 0)?;
+        let normal = self.arg(inst, operands, 1)?;
+        let eta = self.arg(inst, operands, 2)?;
         let count = incident.count;
         let one = self.float(1.0);
         let dot = self.dot(&normal, &incident, 1);
@@ -879,9 +898,11 @@ impl Lowerer<'_> {
     /// (amd-il.md §10.15; DX11 `firstbit_hi`), so the bit index is 31 − r, keeping −1 when no
     /// bit is found (amd-il.md §9).
     fn find_bit(&mut self, number: u32, inst: SpvInst<'_>) -> Result<Value, Error> {
+        // Reached from OpExtInst, which has a Result Type and a Result id.
+        let (result_type, _, operands) = super::typed_parts(inst);
         self.require(inst, Opcode::IFirstbit)?;
-        let x = self.arg(inst, 0)?;
-        let count = self.result_shape(inst)?.count;
+        let x = self.arg(inst, operands, 0)?;
+        let count = self.shape_of_result(inst, result_type)?.count;
         let kind = match number {
             number::FIND_I_LSB => 0,
             number::FIND_U_MSB => 1,

@@ -183,7 +183,10 @@ impl Lowerer<'_> {
             }
             return self.lower_elementwise(mapping, inst, parts);
         }
-        if !generic && self.touches_wide(inst, 0) {
+        // Every other arm below has a Result Type and a Result id; the opcode-table lookup that
+        // finds their words is made once here rather than by each accessor.
+        let (result_type, result, operands) = inst.split();
+        if !generic && self.touches_wide_parts(result_type, operands) {
             return self.lower_wide_op(op, inst);
         }
         let value = match op {
@@ -191,7 +194,7 @@ impl Lowerer<'_> {
             // used, spirv.md §6.13 item 1); the instruction itself does nothing.
             Op::Undef => return Ok(()),
             Op::ExtInst => return self.lower_ext_inst(inst),
-            Op::CopyObject | Op::CopyLogical => self.operand(inst, 0)?,
+            Op::CopyObject | Op::CopyLogical => self.operand_in(inst, operands, 0)?,
             Op::Bitcast => self.lower_bitcast(inst)?,
             Op::UConvert | Op::SConvert | Op::FConvert => {
                 // Both types are scalars or vectors of different widths and neither is 64-bit
@@ -199,19 +202,19 @@ impl Lowerer<'_> {
                 // the shape check names it.
                 let operand_type = self.operand_type(inst, 0)?;
                 self.shape(inst, operand_type)?;
-                self.result_shape(inst)?;
+                self.shape_of_result(inst, result_type)?;
                 return Err(self.unsupported(inst, format!("Op{op:?} between 32-bit types")));
             }
             Op::SatConvertSToU => {
-                let a = self.operand(inst, 0)?;
+                let a = self.operand_in(inst, operands, 0)?;
                 let zero = self.word(0);
-                let count = self.result_shape(inst)?.count;
+                let count = self.shape_of_result(inst, result_type)?.count;
                 self.alu(Opcode::IMax, count, vec![a.src(), zero.src()])
             }
             Op::SatConvertUToS => {
-                let a = self.operand(inst, 0)?;
+                let a = self.operand_in(inst, operands, 0)?;
                 let max = self.word(MAGNITUDE_BITS);
-                let count = self.result_shape(inst)?.count;
+                let count = self.shape_of_result(inst, result_type)?.count;
                 self.alu(Opcode::UMin, count, vec![a.src(), max.src()])
             }
             Op::QuantizeToF16 => self.lower_quantize(inst)?,
@@ -222,15 +225,15 @@ impl Lowerer<'_> {
             Op::VectorExtractDynamic => self.lower_extract_dynamic(inst)?,
             Op::VectorInsertDynamic => self.lower_insert_dynamic(inst)?,
             Op::Select => {
-                let condition = self.operand(inst, 0)?;
-                let accept = self.operand(inst, 1)?;
-                let reject = self.operand(inst, 2)?;
+                let condition = self.operand_in(inst, operands, 0)?;
+                let accept = self.operand_in(inst, operands, 1)?;
+                let reject = self.operand_in(inst, operands, 2)?;
                 self.select(inst, &condition, &accept, &reject)?
             }
             Op::UDiv | Op::UMod => {
-                let a = self.operand(inst, 0)?;
-                let b = self.operand(inst, 1)?;
-                let count = self.result_shape(inst)?.count;
+                let a = self.operand_in(inst, operands, 0)?;
+                let b = self.operand_in(inst, operands, 1)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
                 let il = if op == Op::UDiv {
                     Opcode::UDiv
                 } else {
@@ -240,17 +243,17 @@ impl Lowerer<'_> {
             }
             Op::SDiv | Op::SRem | Op::SMod => self.lower_signed_division(op, inst)?,
             Op::FDiv => {
-                let a = self.operand(inst, 0)?;
-                let b = self.operand(inst, 1)?;
-                let count = self.result_shape(inst)?.count;
+                let a = self.operand_in(inst, operands, 0)?;
+                let b = self.operand_in(inst, operands, 1)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
                 self.float_divide(count, &a, &b)
             }
             Op::FMod => {
                 // a − b·floor(a/b): the sign of the divisor, exactly Vulkan's definition of
                 // OpFMod's precision (inherited from this formula).
-                let a = self.operand(inst, 0)?;
-                let b = self.operand(inst, 1)?;
-                let count = self.result_shape(inst)?.count;
+                let a = self.operand_in(inst, operands, 0)?;
+                let b = self.operand_in(inst, operands, 1)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
                 let quotient = self.float_divide(count, &a, &b);
                 let floor = self.alu(Opcode::RoundNegInf, count, vec![quotient.src()]);
                 self.alu_c(
@@ -261,8 +264,8 @@ impl Lowerer<'_> {
                 )
             }
             Op::FNegate => {
-                let a = self.operand(inst, 0)?;
-                let count = self.result_shape(inst)?.count;
+                let a = self.operand_in(inst, operands, 0)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
                 self.alu(Opcode::Mov, count, vec![negated(a.src())])
             }
             Op::ShiftLeftLogical => self.lower_shift(Opcode::IShl, inst)?,
@@ -275,9 +278,9 @@ impl Lowerer<'_> {
             Op::BitCount => self.unary_checked(Opcode::ICountbits, inst)?,
             Op::FOrdNotEqual | Op::LessOrGreater | Op::FUnordEqual => {
                 // a < b or b < a: false for NaN whatever the hardware's `ne` does.
-                let a = self.operand(inst, 0)?;
-                let b = self.operand(inst, 1)?;
-                let count = self.result_shape(inst)?.count;
+                let a = self.operand_in(inst, operands, 0)?;
+                let b = self.operand_in(inst, operands, 1)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
                 let below = self.alu(Opcode::Lt, count, vec![a.src(), b.src()]);
                 let above = self.alu(Opcode::Lt, count, vec![b.src(), a.src()]);
                 let differ = self.alu(Opcode::IOr, count, vec![below.src(), above.src()]);
@@ -292,9 +295,9 @@ impl Lowerer<'_> {
             }
             Op::Ordered | Op::Unordered => {
                 // A float equals itself unless it is NaN.
-                let a = self.operand(inst, 0)?;
-                let b = self.operand(inst, 1)?;
-                let count = self.result_shape(inst)?.count;
+                let a = self.operand_in(inst, operands, 0)?;
+                let b = self.operand_in(inst, operands, 1)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
                 let a_ordered = self.alu(Opcode::Eq, count, vec![a.src(), a.src()]);
                 let b_ordered = self.alu(Opcode::Eq, count, vec![b.src(), b.src()]);
                 let ordered = self.alu(Opcode::And, count, vec![a_ordered.src(), b_ordered.src()]);
@@ -305,7 +308,7 @@ impl Lowerer<'_> {
                 }
             }
             Op::Any | Op::All => {
-                let vector = self.operand(inst, 0)?;
+                let vector = self.operand_in(inst, operands, 0)?;
                 let il = if op == Op::Any {
                     Opcode::IOr
                 } else {
@@ -314,14 +317,14 @@ impl Lowerer<'_> {
                 self.reduce(il, &vector)
             }
             Op::Dot => {
-                let a = self.operand(inst, 0)?;
-                let b = self.operand(inst, 1)?;
+                let a = self.operand_in(inst, operands, 0)?;
+                let b = self.operand_in(inst, operands, 1)?;
                 self.dot(&a, &b, 1)
             }
             Op::VectorTimesScalar => {
-                let vector = self.operand(inst, 0)?;
-                let scalar = self.operand(inst, 1)?;
-                let count = self.result_shape(inst)?.count;
+                let vector = self.operand_in(inst, operands, 0)?;
+                let scalar = self.operand_in(inst, operands, 1)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
                 self.alu_c(
                     Opcode::Mul,
                     Control::IEEE,
@@ -330,8 +333,8 @@ impl Lowerer<'_> {
                 )
             }
             Op::MatrixTimesScalar => {
-                let matrix = self.operand(inst, 0)?;
-                let scalar = self.operand(inst, 1)?;
+                let matrix = self.operand_in(inst, operands, 0)?;
+                let scalar = self.operand_in(inst, operands, 1)?;
                 let columns = self.columns(inst, &matrix)?;
                 let scaled = columns
                     .iter()
@@ -347,20 +350,20 @@ impl Lowerer<'_> {
                 Value::aggregate(scaled)
             }
             Op::VectorTimesMatrix => {
-                let vector = self.operand(inst, 0)?;
-                let matrix = self.operand(inst, 1)?;
+                let vector = self.operand_in(inst, operands, 0)?;
+                let matrix = self.operand_in(inst, operands, 1)?;
                 let columns = self.columns(inst, &matrix)?;
                 self.vector_times_matrix(inst, &vector, &columns)?
             }
             Op::MatrixTimesVector => {
-                let matrix = self.operand(inst, 0)?;
-                let vector = self.operand(inst, 1)?;
+                let matrix = self.operand_in(inst, operands, 0)?;
+                let vector = self.operand_in(inst, operands, 1)?;
                 let columns = self.columns(inst, &matrix)?;
                 self.matrix_times_vector(inst, &columns, &vector)?
             }
             Op::MatrixTimesMatrix => {
-                let left = self.operand(inst, 0)?;
-                let right = self.operand(inst, 1)?;
+                let left = self.operand_in(inst, operands, 0)?;
+                let right = self.operand_in(inst, operands, 1)?;
                 let left = self.columns(inst, &left)?;
                 let right = self.columns(inst, &right)?;
                 let mut product = Vec::with_capacity(right.len());
@@ -370,8 +373,8 @@ impl Lowerer<'_> {
                 Value::aggregate(product)
             }
             Op::OuterProduct => {
-                let a = self.operand(inst, 0)?;
-                let b = self.operand(inst, 1)?;
+                let a = self.operand_in(inst, operands, 0)?;
+                let b = self.operand_in(inst, operands, 1)?;
                 let columns = (0..b.width())
                     .map(|j| {
                         self.alu_c(
@@ -385,7 +388,7 @@ impl Lowerer<'_> {
                 Value::aggregate(columns)
             }
             Op::Transpose => {
-                let matrix = self.operand(inst, 0)?;
+                let matrix = self.operand_in(inst, operands, 0)?;
                 let columns = self.columns(inst, &matrix)?;
                 self.transpose(inst, &columns)?
             }
@@ -394,7 +397,7 @@ impl Lowerer<'_> {
             }
             _ => return Err(self.unsupported(inst, format!("Op{op:?}"))),
         };
-        self.define(inst, value)
+        self.define_result(inst, result, value)
     }
 
     // ----- helpers shared with the GLSL.std.450 lowering -----------------------------------
@@ -406,9 +409,18 @@ impl Lowerer<'_> {
 
     /// Records `value` as the result of `inst`.
     pub(super) fn define(&mut self, inst: SpvInst<'_>, value: Value) -> Result<(), Error> {
-        let result = inst
-            .result_id()
-            .ok_or_else(|| self.unsupported(inst, "an operation without a result"))?;
+        self.define_result(inst, inst.result_id(), value)
+    }
+
+    /// [`Lowerer::define`] given the Result id of `inst` (from [`SpvInst::split`]).
+    fn define_result(
+        &mut self,
+        inst: SpvInst<'_>,
+        result: Option<Id>,
+        value: Value,
+    ) -> Result<(), Error> {
+        let result =
+            result.ok_or_else(|| self.unsupported(inst, "an operation without a result"))?;
         self.set_value(result, value);
         Ok(())
     }
@@ -420,16 +432,28 @@ impl Lowerer<'_> {
 
     /// The register shape of the result of `inst`.
     pub(super) fn result_shape(&self, inst: SpvInst<'_>) -> Result<Shape, Error> {
-        let ty = inst
-            .result_type()
+        self.shape_of_result(inst, inst.result_type())
+    }
+
+    /// [`Lowerer::result_shape`] given the Result Type of `inst` (from [`SpvInst::split`]).
+    pub(super) fn shape_of_result(
+        &self,
+        inst: SpvInst<'_>,
+        result_type: Option<Id>,
+    ) -> Result<Shape, Error> {
+        let ty = result_type
             .ok_or_else(|| self.unsupported(inst, "an operation without a result type"))?;
         self.shape(inst, ty)
     }
 
-    /// The register layout of the result of `inst`.
-    fn result_layout(&self, inst: SpvInst<'_>) -> Result<Layout, Error> {
-        let ty = inst
-            .result_type()
+    /// The register layout of the result of `inst`, whose Result Type is `result_type` (from
+    /// [`SpvInst::split`]).
+    fn layout_of_result(
+        &self,
+        inst: SpvInst<'_>,
+        result_type: Option<Id>,
+    ) -> Result<Layout, Error> {
+        let ty = result_type
             .ok_or_else(|| self.unsupported(inst, "an operation without a result type"))?;
         self.layout_of(ty)
             .map_err(|u| located(self.module, inst, u))
@@ -437,7 +461,12 @@ impl Lowerer<'_> {
 
     /// The type of operand `n` of `inst` (an id operand).
     fn operand_type(&self, inst: SpvInst<'_>, n: usize) -> Result<Id, Error> {
-        let id = self.operand_id(inst, n)?;
+        self.operand_type_in(inst, inst.operands(), n)
+    }
+
+    /// [`Lowerer::operand_type`] given the operand words of `inst` (from [`SpvInst::split`]).
+    fn operand_type_in(&self, inst: SpvInst<'_>, operands: &[u32], n: usize) -> Result<Id, Error> {
+        let id = self.operand_id_in(inst, operands, n)?;
         self.info
             .value_type(id)
             .ok_or_else(|| self.unsupported(inst, format!("operand {id} without a type")))
@@ -445,7 +474,17 @@ impl Lowerer<'_> {
 
     /// The id in operand word `n` of `inst`.
     pub(super) fn operand_id(&self, inst: SpvInst<'_>, n: usize) -> Result<Id, Error> {
-        inst.operands()
+        self.operand_id_in(inst, inst.operands(), n)
+    }
+
+    /// [`Lowerer::operand_id`] given the operand words of `inst` (from [`SpvInst::split`]).
+    pub(super) fn operand_id_in(
+        &self,
+        inst: SpvInst<'_>,
+        operands: &[u32],
+        n: usize,
+    ) -> Result<Id, Error> {
+        operands
             .get(n)
             .map(|word| Id(*word))
             .ok_or_else(|| self.unsupported(inst, format!("a missing operand {n}")))
@@ -453,7 +492,17 @@ impl Lowerer<'_> {
 
     /// The value of operand word `n` of `inst`.
     pub(super) fn operand(&mut self, inst: SpvInst<'_>, n: usize) -> Result<Value, Error> {
-        let id = self.operand_id(inst, n)?;
+        self.operand_in(inst, inst.operands(), n)
+    }
+
+    /// [`Lowerer::operand`] given the operand words of `inst` (from [`SpvInst::split`]).
+    pub(super) fn operand_in(
+        &mut self,
+        inst: SpvInst<'_>,
+        operands: &[u32],
+        n: usize,
+    ) -> Result<Value, Error> {
+        let id = self.operand_id_in(inst, operands, n)?;
         self.operand_value(id, inst)
     }
 
@@ -716,30 +765,33 @@ impl Lowerer<'_> {
 
     /// A one-operand operation on a family that has it.
     fn unary_checked(&mut self, op: Opcode, inst: SpvInst<'_>) -> Result<Value, Error> {
+        let (result_type, _, operands) = inst.split();
         self.require(inst, op)?;
-        let a = self.operand(inst, 0)?;
-        let count = self.result_shape(inst)?.count;
+        let a = self.operand_in(inst, operands, 0)?;
+        let count = self.shape_of_result(inst, result_type)?.count;
         Ok(self.alu(op, count, vec![a.src()]))
     }
 
     /// OpBitcast between 32-bit types of the same component count: the bits stay where they
     /// are (IL registers are untyped, amd-il.md §7.1).
     fn lower_bitcast(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let operand_type = self.operand_type(inst, 0)?;
+        let (result_type, _, operands) = inst.split();
+        let operand_type = self.operand_type_in(inst, operands, 0)?;
         let from = self.shape(inst, operand_type)?;
-        let to = self.result_shape(inst)?;
+        let to = self.shape_of_result(inst, result_type)?;
         if from.count != to.count {
             return Err(self.unsupported(inst, "OpBitcast between vectors of different sizes"));
         }
-        self.operand(inst, 0)
+        self.operand_in(inst, operands, 0)
     }
 
     /// OpQuantizeToF16: through half precision and back (`f2f16`, `f162f`, EG+), with half
     /// denormals flushed to a zero of the same sign as SPIR-V requires (spirv.md §6.13 item 8).
     fn lower_quantize(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
+        let (result_type, _, operands) = inst.split();
         self.require(inst, Opcode::F2F16)?;
-        let a = self.operand(inst, 0)?;
-        let count = self.result_shape(inst)?.count;
+        let a = self.operand_in(inst, operands, 0)?;
+        let count = self.shape_of_result(inst, result_type)?.count;
         let half = self.alu(Opcode::F2F16, count, vec![a.src()]);
         let exponent_mask = self.word(0x7C00);
         let sign_mask = self.word(0x8000);
@@ -754,13 +806,13 @@ impl Lowerer<'_> {
     }
 
     fn lower_composite_construct(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let layout = self.result_layout(inst)?;
-        let operands = inst.operands();
+        let (result_type, _, operands) = inst.split();
+        let layout = self.layout_of_result(inst, result_type)?;
         match layout {
             Layout::Aggregate(members) => {
                 let mut parts = Vec::with_capacity(operands.len());
                 for n in 0..operands.len() {
-                    parts.push(self.operand(inst, n)?);
+                    parts.push(self.operand_in(inst, operands, n)?);
                 }
                 if members.len() != parts.len() {
                     return Err(self.unsupported(inst, "a composite with a wrong member count"));
@@ -777,7 +829,7 @@ impl Lowerer<'_> {
                     any_aggregate |= part.is_aggregate();
                 };
                 for n in 0..operands.len() {
-                    let id = self.operand_id(inst, n)?;
+                    let id = self.operand_id_in(inst, operands, n)?;
                     match self.values.get(id) {
                         Some(part) => add(part),
                         None => add(&self.operand_value(id, inst)?),
@@ -792,8 +844,9 @@ impl Lowerer<'_> {
     }
 
     fn lower_composite_extract(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let id = self.operand_id(inst, 0)?;
-        let indices = inst.operands().get(1..).unwrap_or_default();
+        let (_, _, operands) = inst.split();
+        let id = self.operand_id_in(inst, operands, 0)?;
+        let indices = operands.get(1..).unwrap_or_default();
         // A lowered composite is walked in place; only the selected part is copied.
         if let Some(composite) = self.values.get(id) {
             return self.extract_path(inst, composite, indices);
@@ -840,9 +893,10 @@ impl Lowerer<'_> {
     }
 
     fn lower_composite_insert(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let object = self.operand(inst, 0)?;
-        let composite = self.operand(inst, 1)?;
-        let indices = inst.operands().get(2..).unwrap_or_default();
+        let (_, _, operands) = inst.split();
+        let object = self.operand_in(inst, operands, 0)?;
+        let composite = self.operand_in(inst, operands, 1)?;
+        let indices = operands.get(2..).unwrap_or_default();
         self.insert_path(inst, &composite, indices, object)
     }
 
@@ -875,11 +929,12 @@ impl Lowerer<'_> {
     }
 
     fn lower_vector_shuffle(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
+        let (_, _, operands) = inst.split();
         // Lowered operands are read in place; only the others are computed (in operand order,
         // as `operand` would).
-        let first_id = self.operand_id(inst, 0)?;
+        let first_id = self.operand_id_in(inst, operands, 0)?;
         let first_owned = self.value_unless_lowered(first_id, inst)?;
-        let second_id = self.operand_id(inst, 1)?;
+        let second_id = self.operand_id_in(inst, operands, 1)?;
         let second_owned = self.value_unless_lowered(second_id, inst)?;
         let first = self.lowered_or(first_id, first_owned.as_ref())?;
         let second = self.lowered_or(second_id, second_owned.as_ref())?;
@@ -896,7 +951,7 @@ impl Lowerer<'_> {
                 None
             }
         };
-        let selectors = inst.operands().get(2..).unwrap_or_default();
+        let selectors = operands.get(2..).unwrap_or_default();
         // An undefined component (0xFFFFFFFF, spirv.md §6.13 item 5) repeats a selected one,
         // so that it adds no source register.
         let fallback = selectors
@@ -940,8 +995,9 @@ impl Lowerer<'_> {
     /// index at once and a `cmov_logical` chain. An index out of range is undefined in SPIR-V;
     /// here it yields element 0.
     pub(super) fn lower_extract_dynamic(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let vector = self.operand(inst, 0)?;
-        let index = self.operand(inst, 1)?;
+        let (_, _, operands) = inst.split();
+        let vector = self.operand_in(inst, operands, 0)?;
+        let index = self.operand_in(inst, operands, 1)?;
         if let Some(constant) = self.constant_scalar(&index) {
             return Ok(vector.extract((constant as usize).min(vector.width().saturating_sub(1))));
         }
@@ -975,9 +1031,10 @@ impl Lowerer<'_> {
     /// OpVectorInsertDynamic: a constant index is a composite insert; otherwise one compare
     /// per component and one `cmov_logical`. An index out of range changes nothing.
     pub(super) fn lower_insert_dynamic(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let vector = self.operand(inst, 0)?;
-        let component = self.operand(inst, 1)?;
-        let index = self.operand(inst, 2)?;
+        let (_, _, operands) = inst.split();
+        let vector = self.operand_in(inst, operands, 0)?;
+        let component = self.operand_in(inst, operands, 1)?;
+        let index = self.operand_in(inst, operands, 2)?;
         let width = vector.width();
         if let Some(constant) = self.constant_scalar(&index) {
             let mut elements = vector.elements();
@@ -1099,9 +1156,10 @@ impl Lowerer<'_> {
     /// signs differ, the remainder takes the dividend's sign, and SMod adds the divisor to a
     /// non-zero remainder whose sign differs from the divisor's (spirv.md §6.13 item 2).
     fn lower_signed_division(&mut self, op: spirv::Op, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let a = self.operand(inst, 0)?;
-        let b = self.operand(inst, 1)?;
-        let count = self.result_shape(inst)?.count;
+        let (result_type, _, operands) = inst.split();
+        let a = self.operand_in(inst, operands, 0)?;
+        let b = self.operand_in(inst, operands, 1)?;
+        let count = self.shape_of_result(inst, result_type)?.count;
         let magnitude_a = self.magnitude(count, &a);
         let magnitude_b = self.magnitude(count, &b);
         let zero = self.word(0);
@@ -1151,9 +1209,10 @@ impl Lowerer<'_> {
     /// Shifts: one instruction when the amount is one replicated component, else one per
     /// component (amd-il.md §0.5).
     fn lower_shift(&mut self, op: Opcode, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let base = self.operand(inst, 0)?;
-        let amount = self.operand(inst, 1)?;
-        let count = self.result_shape(inst)?.count;
+        let (result_type, _, operands) = inst.split();
+        let base = self.operand_in(inst, operands, 0)?;
+        let amount = self.operand_in(inst, operands, 1)?;
+        let count = self.shape_of_result(inst, result_type)?.count;
         if let Some(uniform) = self.uniform_scalar(&amount) {
             return Ok(self.alu(op, count, vec![base.src(), uniform]));
         }
@@ -1173,11 +1232,12 @@ impl Lowerer<'_> {
     /// base`. IL widths are five bits, so a count of 32 (offset 0, the whole value) reads as
     /// an empty field; it is special-cased (amd-il.md §7.3).
     fn lower_bitfield_extract(&mut self, op: Opcode, inst: SpvInst<'_>) -> Result<Value, Error> {
+        let (result_type, _, operands) = inst.split();
         self.require(inst, op)?;
-        let base = self.operand(inst, 0)?;
-        let offset = self.operand(inst, 1)?;
-        let width = self.operand(inst, 2)?;
-        let count = self.result_shape(inst)?.count;
+        let base = self.operand_in(inst, operands, 0)?;
+        let offset = self.operand_in(inst, operands, 1)?;
+        let width = self.operand_in(inst, operands, 2)?;
+        let count = self.shape_of_result(inst, result_type)?.count;
         if self.constant_scalar(&width) == Some(32) {
             return Ok(base);
         }
@@ -1195,12 +1255,13 @@ impl Lowerer<'_> {
     /// OpBitFieldInsert (base, insert, offset, count) → `ubit_insert d, count, offset, insert,
     /// base`; a count of 32 replaces the whole value.
     fn lower_bitfield_insert(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
+        let (result_type, _, operands) = inst.split();
         self.require(inst, Opcode::UBitInsert)?;
-        let base = self.operand(inst, 0)?;
-        let insert = self.operand(inst, 1)?;
-        let offset = self.operand(inst, 2)?;
-        let width = self.operand(inst, 3)?;
-        let count = self.result_shape(inst)?.count;
+        let base = self.operand_in(inst, operands, 0)?;
+        let insert = self.operand_in(inst, operands, 1)?;
+        let offset = self.operand_in(inst, operands, 2)?;
+        let width = self.operand_in(inst, operands, 3)?;
+        let count = self.shape_of_result(inst, result_type)?.count;
         if self.constant_scalar(&width) == Some(32) {
             return Ok(insert);
         }
@@ -1234,9 +1295,10 @@ impl Lowerer<'_> {
     /// IsNan, IsInf, IsFinite, IsNormal and SignBitSet as integer tests of the bits: float
     /// compares flush denormals and say nothing reliable about NaN (amd-il.md §9).
     fn lower_float_class(&mut self, op: spirv::Op, inst: SpvInst<'_>) -> Result<Value, Error> {
+        let (result_type, _, operands) = inst.split();
         use spirv::Op;
-        let a = self.operand(inst, 0)?;
-        let count = self.result_shape(inst)?.count;
+        let a = self.operand_in(inst, operands, 0)?;
+        let count = self.shape_of_result(inst, result_type)?.count;
         if op == Op::SignBitSet {
             let zero = self.word(0);
             return Ok(self.alu(Opcode::ILt, count, vec![a.src(), zero.src()]));
@@ -1368,9 +1430,10 @@ impl Lowerer<'_> {
     /// borrow / high part). The carry and borrow are 1 or 0: `icarry`/`iborrow` where the
     /// family has them (EG+), otherwise an unsigned compare masked to 1.
     fn lower_extended(&mut self, op: spirv::Op, inst: SpvInst<'_>) -> Result<Value, Error> {
+        let (_, _, operands) = inst.split();
         use spirv::Op;
-        let a = self.operand(inst, 0)?;
-        let b = self.operand(inst, 1)?;
+        let a = self.operand_in(inst, operands, 0)?;
+        let b = self.operand_in(inst, operands, 1)?;
         let count = a.count;
         let has_carry = Opcode::ICarry.info().families.contains(self.options.target);
         let (low, high) = match op {

@@ -99,15 +99,8 @@ impl Lowerer<'_> {
         )
     }
 
-    /// Whether `inst` has a 64-bit result, or an id operand of a 64-bit type among its operand
-    /// words from `from` on.
-    pub(super) fn touches_wide(&mut self, inst: SpvInst<'_>, from: usize) -> bool {
-        let operands = inst.operands().get(from..).unwrap_or_default();
-        self.touches_wide_parts(inst.result_type(), operands)
-    }
-
-    /// [`Lowerer::touches_wide`] for an instruction already split into its Result Type and the
-    /// operands to look at.
+    /// Whether an instruction has a 64-bit result (`result_type`), or an id operand of a 64-bit
+    /// type among `operands` (the operand words to look at, from [`SpvInst::split`]).
     pub(super) fn touches_wide_parts(&mut self, result_type: Option<Id>, operands: &[u32]) -> bool {
         if result_type.is_some_and(|ty| self.is_wide_type_cached(ty)) {
             return true;
