@@ -154,8 +154,8 @@ impl<T: AnyInst> AnyInst for &T {
 
 /// What the checks look up over and over, computed once per module: every instruction's
 /// view and decoded operands, the instructions grouped by opcode, and dense per-id tables
-/// (the defining instruction, which function and block define each id). Kept apart from [`Ctx`] so that a pass can iterate
-/// it while recording diagnostics in the context.
+/// (the defining instruction, which function and block define each id). Kept apart from
+/// [`Ctx`] so that a pass can iterate it while recording diagnostics in the context.
 pub(crate) struct Index<'m> {
     /// Every instruction, in module order.
     insts: Vec<Inst<'m>>,
