@@ -34,6 +34,7 @@ pub(crate) fn read_native(words: Vec<u32>) -> Result<Module, ReadError> {
 }
 
 /// R-1 … R-3: magic, version, bound and schema words.
+#[inline(never)]
 fn check_header(words: &[u32]) -> Result<Header, ReadError> {
     let &[magic, version, generator, bound, schema, ..] = words else {
         return Err(ReadError::header(format!(
@@ -112,6 +113,7 @@ struct Reader {
 }
 
 impl Reader {
+    #[inline(never)]
     fn new(header: Header, words: Vec<u32>) -> Self {
         // Every defined id takes an instruction of at least two words, so the id table never
         // needs more than half the words; most modules define ids up to the bound.
@@ -537,6 +539,7 @@ impl Reader {
     }
 
     /// End of module: open functions, group decorations, sorted side tables.
+    #[inline(never)]
     fn finish(mut self) -> Result<Module, ReadError> {
         if let Some(open) = &self.open {
             let def = open.function.def.0;

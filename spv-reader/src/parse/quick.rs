@@ -93,6 +93,7 @@ impl Reader {
     /// Any other instruction of [`Plain`] layout: R-9 and its operands here, then what the
     /// general path records for it (whose errors are those the general path would report
     /// at that point).
+    #[inline(never)]
     fn checked(
         &mut self,
         info: &OpInfo,
@@ -463,6 +464,7 @@ impl Reader {
     }
 
     /// OpExtInstImport: an ASCII set name, kept with the set's facts.
+    #[inline(never)]
     fn ext_inst_import(&mut self, words: &[u32], index: u32) -> bool {
         let &[_, result, ref name @ ..] = words else {
             return false;
@@ -480,6 +482,7 @@ impl Reader {
     }
 
     /// OpExtension: an ASCII name, kept.
+    #[inline(never)]
     fn extension(&mut self, words: &[u32]) -> bool {
         let Some((_, name)) = words.split_first() else {
             return false;
@@ -497,6 +500,7 @@ impl Reader {
 
     /// OpEntryPoint: a known execution model, the function and the interface (possibly
     /// forward references) and an ASCII name.
+    #[inline(never)]
     fn quick_entry_point(&mut self, words: &[u32], index: u32) -> bool {
         let &[_, model, function, ref rest @ ..] = words else {
             return false;
@@ -520,6 +524,7 @@ impl Reader {
     }
 
     /// OpExecutionMode of a known mode whose parameters are literals.
+    #[inline(never)]
     fn execution_mode(&mut self, words: &[u32], index: u32) -> bool {
         let &[_, target, mode, ref params @ ..] = words else {
             return false;
