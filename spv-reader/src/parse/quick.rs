@@ -175,7 +175,6 @@ impl Reader {
     /// [`Reader::plain_operands`]' id checks when some id is not declared yet: each must be a
     /// forward reference the opcode allows at its position (the result type is not an
     /// operand and must be declared).
-    #[cold]
     #[inline(never)]
     fn plain_forward(&mut self, plain: &Plain, words: &[u32], index: u32) -> bool {
         let mut mask = plain.id_words;
