@@ -630,6 +630,10 @@ impl MergeWalk<'_> {
             .map(|(i, &t)| (t, i))
             .collect();
         let index_of = |b: BlockIdx| case_index.get(&b).copied();
+        // The indexing below cannot panic: `bodies` (every case emitted, or we returned
+        // above), `next`, `prev` and `moved` hold one entry per case target, and every index
+        // kept in them or found in `case_index` is below `k` (`usize::MAX`, "none", is tested
+        // before use).
         let k = case_targets.len();
         let mut next = vec![usize::MAX; k];
         let mut prev = vec![usize::MAX; k];
