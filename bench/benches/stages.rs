@@ -24,7 +24,7 @@
 //!
 //! How many modules each benchmark covered, and why translation refused the others, goes to
 //! the report file (`spv2il_bench::report`), which `cargo xtask bench` reads beside criterion's
-//! estimates.
+//! estimates; the paths of each goal benchmark's modules go to a list file beside it.
 //!
 //! `SPV2IL_BENCH_SAMPLE=N` keeps every N-th module of each set (a quicker, rougher run).
 
@@ -32,7 +32,7 @@ use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, SamplingMode, Throughput};
 use serde_json::{Value, json};
 use spv2il_bench::inputs::{Input, InputSet, input_sets};
-use spv2il_bench::report::Report;
+use spv2il_bench::report::{Report, write_list};
 use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -184,6 +184,20 @@ fn bench_set(criterion: &mut Criterion, set: &InputSet, report: &mut Report) {
     let goal_translate = format!("goal_translate_{name}");
     bench(&goal_translate, "spv2il", &both_translate, &end_to_end);
     bench(&goal_translate, "naga", &both_translate, &naga_wgsl);
+
+    // The goal sets, for replaying them under a profiler with the `stage` binary.
+    for (group, modules) in [
+        (&goal_reader, &both_read),
+        (&goal_translate, &both_translate),
+    ] {
+        let paths: Vec<&std::path::Path> = modules
+            .iter()
+            .map(|&i| probe.inputs[i].path.as_path())
+            .collect();
+        if let Err(e) = write_list(group, &paths) {
+            eprintln!("spv2il-bench: cannot write the module list of {group}: {e}");
+        }
+    }
 }
 
 /// Runs every stage and baseline once on every module of `set`, catching panics (each one is

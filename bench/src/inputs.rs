@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 pub struct Input {
     /// Path relative to the root of its set.
     pub name: String,
+    /// Where the file was read from.
+    pub path: PathBuf,
     /// The file's bytes.
     pub bytes: Vec<u8>,
 }
@@ -71,6 +73,7 @@ fn load_all(root: &Path, files: &[PathBuf]) -> std::io::Result<Vec<Input>> {
                     .display()
                     .to_string(),
                 bytes: std::fs::read(path)?,
+                path: path.clone(),
             })
         })
         .collect()

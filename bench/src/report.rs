@@ -9,6 +9,10 @@
 //!   "notes": { ... free-form facts: error counts, sizes ... } }
 //! ```
 //!
+//! The stage benchmark also writes `REPORT_DIR/<group>.list` for each goal benchmark: the paths of
+//! the modules it covered, one per line, so the `stage` binary can replay exactly that set under
+//! a profiler (`stage translate --list FILE`).
+//!
 //! `REPORT_DIR` is `$SPV2IL_BENCH_REPORT_DIR`, or `target/spv2il-bench` below the folder cargo runs
 //! the bench in (this crate's root).
 
@@ -63,4 +67,18 @@ impl Report {
         std::fs::write(&path, text)?;
         Ok(path)
     }
+}
+
+/// Writes `paths`, one per line, as `REPORT_DIR/<name>.list`.
+pub fn write_list(name: &str, paths: &[&std::path::Path]) -> std::io::Result<PathBuf> {
+    let dir = report_dir();
+    std::fs::create_dir_all(&dir)?;
+    let path = dir.join(format!("{name}.list"));
+    let mut text = String::new();
+    for module in paths {
+        text.push_str(&module.display().to_string());
+        text.push('\n');
+    }
+    std::fs::write(&path, text)?;
+    Ok(path)
 }

@@ -1,25 +1,35 @@
-//! Runs one pipeline stage on one module, for profiling a stage alone:
+//! Runs one pipeline stage over one or more modules, for profiling a stage alone:
 //!
 //! ```text
 //! cargo build --release --manifest-path bench/Cargo.toml --bin stage
 //! valgrind --tool=callgrind bench/target/release/stage cfg bench/target/synth/long_switch_64x.spv
+//! valgrind --tool=callgrind bench/target/release/stage translate \
+//!     --list bench/target/spv2il-bench/goal_translate_corpus.list 3
 //! ```
 //!
 //! Stages: `read`, `validate`, `cfg` (every function's CFG built and structured), `translate`
-//! (bytes to IL text and tokens). The earlier stages run once before the timed one, which runs
-//! `REPEAT` times (default 1); the time per run goes to stderr.
+//! (bytes to IL text and tokens). The modules are one file, or `--list FILE` naming one path per
+//! line (the stage benchmark writes such a list for each goal set). Every module is read once
+//! before the timed loop, which runs the stage over all of them `REPEAT` times (default 1); the
+//! time per pass goes to stderr. Under callgrind the read
+//! before the loop is the one part not of the stage; `callgrind_annotate --inclusive=yes` splits
+//! the rest by function.
 
 use std::process::ExitCode;
 use std::time::Instant;
 
+const USAGE: &str = "usage: stage read|validate|cfg|translate (FILE.spv | --list FILE) [REPEAT]";
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (Some(stage), Some(file)) = (args.first(), args.get(1)) else {
-        eprintln!("usage: stage read|validate|cfg|translate FILE.spv [REPEAT]");
-        return ExitCode::from(2);
+    let (files, repeat) = match parse_args(&args) {
+        Ok(parsed) => parsed,
+        Err(message) => {
+            eprintln!("stage: {message}\n{USAGE}");
+            return ExitCode::from(2);
+        }
     };
-    let repeat: u32 = args.get(2).and_then(|n| n.parse().ok()).unwrap_or(1);
-    match run(stage, file, repeat) {
+    match run(&args[0], &files, repeat) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("stage: {message}");
@@ -28,40 +38,88 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(stage: &str, file: &str, repeat: u32) -> Result<(), String> {
-    let bytes = std::fs::read(file).map_err(|e| format!("cannot read {file}: {e}"))?;
-    let module = spv_reader::read(&bytes).map_err(|e| e.to_string())?;
+/// The module paths and the repeat count from `STAGE (FILE | --list LIST) [REPEAT]`.
+fn parse_args(args: &[String]) -> Result<(Vec<String>, u32), String> {
+    let (files, rest) = match args {
+        [_, flag, list, rest @ ..] if flag == "--list" => {
+            let text = std::fs::read_to_string(list)
+                .map_err(|e| format!("cannot read the list {list}: {e}"))?;
+            let files: Vec<String> = text
+                .lines()
+                .map(str::trim)
+                .filter(|line| !line.is_empty())
+                .map(String::from)
+                .collect();
+            (files, rest)
+        }
+        [_, flag] if flag == "--list" => return Err("--list needs a file".to_string()),
+        [_, file, rest @ ..] => (vec![file.clone()], rest),
+        _ => return Err("missing arguments".to_string()),
+    };
+    let repeat = match rest {
+        [] => 1,
+        [n] => n
+            .parse()
+            .map_err(|_| format!("REPEAT must be a whole number, not `{n}`"))?,
+        _ => return Err("too many arguments".to_string()),
+    };
+    Ok((files, repeat))
+}
+
+/// Runs `stage` over every module in `files`, `repeat` times.
+fn run(stage: &str, files: &[String], repeat: u32) -> Result<(), String> {
+    let mut inputs = Vec::with_capacity(files.len());
+    for file in files {
+        let bytes = std::fs::read(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+        let module = spv_reader::read(&bytes).map_err(|e| format!("{file}: {e}"))?;
+        inputs.push((bytes, module));
+    }
     let options = spv_validate::Options::default();
     let start = Instant::now();
     for _ in 0..repeat {
-        match stage {
-            "read" => drop(spv_reader::read(&bytes).map_err(|e| e.to_string())?),
-            "validate" => {
-                drop(spv_validate::validate(&module, &options).map_err(|e| e.to_string())?)
-            }
-            "cfg" => {
-                for function in module.functions().iter().filter(|f| !f.blocks.is_empty()) {
-                    let cfg = spv_cfg::Cfg::from_function(&module, function)
-                        .map_err(|e| e.to_string())?;
-                    let strategy = if cfg.has_merges() {
-                        spv_cfg::Strategy::Merges
-                    } else {
-                        spv_cfg::Strategy::General
-                    };
-                    drop(spv_cfg::structurize(&cfg, strategy).map_err(|e| e.to_string())?);
-                }
-            }
-            "translate" => {
-                let translation = spv2il::translate(&bytes, &spv2il::Options::default())
-                    .map_err(|e| e.to_string())?;
-                drop((translation.text(), translation.tokens()));
-            }
-            other => return Err(format!("unknown stage `{other}`")),
+        for (bytes, module) in &inputs {
+            run_once(stage, bytes, module, &options)?;
         }
     }
+    let what = match files {
+        [one] => one.clone(),
+        _ => format!("{} modules", files.len()),
+    };
     eprintln!(
-        "{stage} {file}: {:.1} µs per run",
+        "{stage} {what}: {:.1} µs per pass",
         start.elapsed().as_secs_f64() * 1e6 / f64::from(repeat.max(1))
     );
+    Ok(())
+}
+
+/// One run of `stage` on one module (`bytes`, already read as `module`).
+fn run_once(
+    stage: &str,
+    bytes: &[u8],
+    module: &spv_reader::Module,
+    options: &spv_validate::Options,
+) -> Result<(), String> {
+    match stage {
+        "read" => drop(spv_reader::read(bytes).map_err(|e| e.to_string())?),
+        "validate" => drop(spv_validate::validate(module, options).map_err(|e| e.to_string())?),
+        "cfg" => {
+            for function in module.functions().iter().filter(|f| !f.blocks.is_empty()) {
+                let cfg =
+                    spv_cfg::Cfg::from_function(module, function).map_err(|e| e.to_string())?;
+                let strategy = if cfg.has_merges() {
+                    spv_cfg::Strategy::Merges
+                } else {
+                    spv_cfg::Strategy::General
+                };
+                drop(spv_cfg::structurize(&cfg, strategy).map_err(|e| e.to_string())?);
+            }
+        }
+        "translate" => {
+            let translation =
+                spv2il::translate(bytes, &spv2il::Options::default()).map_err(|e| e.to_string())?;
+            drop((translation.text(), translation.tokens()));
+        }
+        other => return Err(format!("unknown stage `{other}`")),
+    }
     Ok(())
 }
