@@ -474,24 +474,42 @@ impl<'m> Index<'m> {
 
     /// The instructions with opcode `op`, in module order.
     pub(crate) fn with_op(&self, op: Op) -> impl Iterator<Item = &Inst<'m>> + '_ {
-        let group = u16::try_from(op as u32)
+        self.group(op)
+            .iter()
+            .filter_map(|&i| self.insts.get(i as usize))
+    }
+
+    /// The instructions with any of the opcodes `ops`, in module order, each once.
+    pub(crate) fn with_ops(&self, ops: &[Op]) -> Vec<&Inst<'m>> {
+        // Most of the opcodes asked about are absent from a module: look their groups up
+        // without building anything, and sort only when two groups are merged.
+        let mut found: Vec<&Inst<'m>> = Vec::new();
+        let mut groups = 0;
+        for &op in ops {
+            let group = self.group(op);
+            if !group.is_empty() {
+                groups += 1;
+                found.extend(group.iter().filter_map(|&i| self.insts.get(i as usize)));
+            }
+        }
+        if groups > 1 {
+            found.sort_unstable_by_key(|inst| inst.index);
+            // An opcode named twice would list its instructions twice.
+            found.dedup_by_key(|inst| inst.index);
+        }
+        found
+    }
+
+    /// The positions in `insts` of the instructions with opcode `op`, in module order.
+    fn group(&self, op: Op) -> &[u32] {
+        u16::try_from(op as u32)
             .ok()
             .and_then(op_slot)
             .and_then(|k| {
                 let &(start, end) = self.op_groups.get(k)?;
                 self.by_op.get(start as usize..end as usize)
             })
-            .unwrap_or(&[]);
-        group.iter().filter_map(|&i| self.insts.get(i as usize))
-    }
-
-    /// The instructions with any of the opcodes `ops`, in module order, each once.
-    pub(crate) fn with_ops(&self, ops: &[Op]) -> Vec<&Inst<'m>> {
-        let mut found: Vec<&Inst<'m>> = ops.iter().flat_map(|&op| self.with_op(op)).collect();
-        found.sort_unstable_by_key(|inst| inst.index);
-        // An opcode named twice would list its instructions twice.
-        found.dedup_by_key(|inst| inst.index);
-        found
+            .unwrap_or(&[])
     }
 
     /// The instruction at `i`, if there is one.
