@@ -20,7 +20,7 @@ use crate::checks::layout::Section;
 use crate::diag::{Diagnostic, disassemble};
 use crate::env::TargetEnv;
 use crate::operands::{
-    Kind, Operand, decode, op_slot, op_slot_count, operand_kinds, read_instruction,
+    Kind, Operand, decode, op_slot, op_slot_count, operand_kinds, read_instruction, slot_op,
 };
 
 /// Words of the module header before the first instruction (SPIR-V §2.3).
@@ -180,6 +180,9 @@ pub(crate) struct Index<'m> {
     /// `op_groups` to reset for the next module (so that the table, as long as the
     /// grammar, is neither cleared nor summed whole per module).
     op_used: Vec<u16>,
+    /// How many instructions have an opcode the grammar lacks or operands that do not
+    /// decode.
+    undecoded: u32,
     /// Scratch for the full operand decoder.
     operands: Vec<crate::operands::Operand>,
 }
@@ -268,6 +271,7 @@ impl<'m> Index<'m> {
         type_decls.reserve(n / 8);
         annotations.reserve(n / 4);
         let mut largest = 0usize;
+        let mut undecoded = 0u32;
         // The reader splits the words after the header the same way: each instruction's
         // first word holds its word count, which it checked to be at least 1 and to fit.
         let all = m.words();
@@ -320,6 +324,7 @@ impl<'m> Index<'m> {
             if facts.annotation {
                 annotations.push(index);
             }
+            undecoded += u32::from(!facts.decoded);
             insts.push(Inst {
                 index,
                 words,
@@ -402,6 +407,7 @@ impl<'m> Index<'m> {
             by_op,
             op_groups,
             op_used,
+            undecoded,
             operands: scratch,
         }
     }
@@ -417,6 +423,7 @@ impl<'m> Index<'m> {
             mut by_op,
             mut op_groups,
             mut op_used,
+            undecoded: _,
             mut operands,
         } = self;
         insts.clear();
@@ -474,24 +481,72 @@ impl<'m> Index<'m> {
 
     /// The instructions with opcode `op`, in module order.
     pub(crate) fn with_op(&self, op: Op) -> impl Iterator<Item = &Inst<'m>> + '_ {
-        let group = u16::try_from(op as u32)
+        self.group(op)
+            .iter()
+            .filter_map(|&i| self.insts.get(i as usize))
+    }
+
+    /// The instructions with any of the opcodes `ops`, in module order, each once.
+    pub(crate) fn with_ops(&self, ops: &[Op]) -> Vec<&Inst<'m>> {
+        // Most of the opcodes asked about are absent from a module: look their groups up
+        // without building anything, and sort only when two groups are merged.
+        let mut found: Vec<&Inst<'m>> = Vec::new();
+        let mut groups = 0;
+        for &op in ops {
+            let group = self.group(op);
+            if !group.is_empty() {
+                groups += 1;
+                found.extend(group.iter().filter_map(|&i| self.insts.get(i as usize)));
+            }
+        }
+        if groups > 1 {
+            found.sort_unstable_by_key(|inst| inst.index);
+            // An opcode named twice would list its instructions twice.
+            found.dedup_by_key(|inst| inst.index);
+        }
+        found
+    }
+
+    /// The instructions whose opcode satisfies `pred`, in module order: the opcodes the
+    /// module uses are tested once each, so that a rule about a family of opcodes visits
+    /// only their instructions.
+    pub(crate) fn with_ops_where(&self, mut pred: impl FnMut(Op) -> bool) -> Vec<&Inst<'m>> {
+        let mut found: Vec<&Inst<'m>> = Vec::new();
+        let mut groups = 0;
+        for &slot in &self.op_used {
+            if !slot_op(slot).is_some_and(&mut pred) {
+                continue;
+            }
+            let group = self
+                .op_groups
+                .get(usize::from(slot))
+                .and_then(|&(start, end)| self.by_op.get(start as usize..end as usize))
+                .unwrap_or(&[]);
+            groups += 1;
+            found.extend(group.iter().filter_map(|&i| self.insts.get(i as usize)));
+        }
+        // Each used opcode is listed once, so merging groups needs no deduplication.
+        if groups > 1 {
+            found.sort_unstable_by_key(|inst| inst.index);
+        }
+        found
+    }
+
+    /// Whether every instruction's opcode is in the grammar and its operands decode.
+    pub(crate) fn all_decoded(&self) -> bool {
+        self.undecoded == 0
+    }
+
+    /// The positions in `insts` of the instructions with opcode `op`, in module order.
+    fn group(&self, op: Op) -> &[u32] {
+        u16::try_from(op as u32)
             .ok()
             .and_then(op_slot)
             .and_then(|k| {
                 let &(start, end) = self.op_groups.get(k)?;
                 self.by_op.get(start as usize..end as usize)
             })
-            .unwrap_or(&[]);
-        group.iter().filter_map(|&i| self.insts.get(i as usize))
-    }
-
-    /// The instructions with any of the opcodes `ops`, in module order, each once.
-    pub(crate) fn with_ops(&self, ops: &[Op]) -> Vec<&Inst<'m>> {
-        let mut found: Vec<&Inst<'m>> = ops.iter().flat_map(|&op| self.with_op(op)).collect();
-        found.sort_unstable_by_key(|inst| inst.index);
-        // An opcode named twice would list its instructions twice.
-        found.dedup_by_key(|inst| inst.index);
-        found
+            .unwrap_or(&[])
     }
 
     /// The instruction at `i`, if there is one.

@@ -15,7 +15,7 @@ use std::collections::{HashMap, HashSet};
 use spv_reader::spirv::{Decoration as D, StorageClass as S};
 use spv_reader::{Id, InstIndex, Type};
 
-use crate::ctx::Ctx;
+use crate::ctx::{Ctx, IdSet};
 use crate::limits::MAX_TYPE_DEPTH;
 
 /// Majorness and matrix stride of one struct member (spirv-val's "layout constraints").
@@ -431,10 +431,10 @@ fn missing_offset(
     id: Id,
     depth: usize,
     budget: &Budget,
-    visited: &mut HashSet<u32>,
+    visited: &mut IdSet,
 ) -> bool {
     // A type seen before answered "no" (a "yes" ends the walk), so it is not walked again.
-    if depth > MAX_TYPE_DEPTH || !visited.insert(id.0) || !budget.spend() {
+    if depth > MAX_TYPE_DEPTH || !visited.insert(id) || !budget.spend() {
         return false;
     }
     // The members' own Offsets are looked at before any member is walked (an Offset of
@@ -471,10 +471,10 @@ fn has_required(
     decorations: &[D],
     depth: usize,
     budget: &Budget,
-    visited: &mut HashSet<u32>,
+    visited: &mut IdSet,
 ) -> bool {
     // A struct seen before answered "yes" (a "no" ends the walk), so it is not walked again.
-    if depth > MAX_TYPE_DEPTH || !visited.insert(st.0) || !budget.spend() {
+    if depth > MAX_TYPE_DEPTH || !visited.insert(st) || !budget.spend() {
         return true;
     }
     let ms = members(ctx, st);
@@ -510,7 +510,9 @@ fn has_required(
         .all(|&m| has_required(ctx, m, array, decorations, depth + 1, budget, visited))
 }
 
-pub(crate) fn check(ctx: &mut Ctx<'_>) {
+/// Runs the rules; `visited` is working memory for the walks (a dense set per walk rather
+/// than a hash set: the walks visit few types, and each starts from an empty set).
+pub(crate) fn check(ctx: &mut Ctx<'_>, visited: &mut IdSet) {
     let mut problems: Vec<(&'static str, InstIndex, Id, String)> = Vec::new();
     let mut checked: Vec<(u32, u32, bool)> = Vec::new();
     let budget = Budget(Cell::new(MAX_LAYOUT_STEPS));
@@ -574,34 +576,22 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         checked.push(key);
         let deco = if block { "Block" } else { "BufferBlock" };
         let at = ctx.m.def(id).map_or(declared_at, |d| d.index());
-        if missing_offset(ctx, id, 0, &budget, &mut HashSet::new()) {
+        visited.reset(ctx.ix.id_count());
+        if missing_offset(ctx, id, 0, &budget, visited) {
             problems.push(("V-LAYOUT-1", at, id, format!("structure {id} decorated as {deco} must be explicitly laid out with Offset decorations")));
             continue;
         }
-        if !has_required(
-            ctx,
-            id,
-            true,
-            &[D::ArrayStride],
-            0,
-            &budget,
-            &mut HashSet::new(),
-        ) {
+        visited.clear();
+        if !has_required(ctx, id, true, &[D::ArrayStride], 0, &budget, visited) {
             problems.push(("V-LAYOUT-2", at, id, format!("structure {id} decorated as {deco} must be explicitly laid out with ArrayStride decorations")));
             continue;
         }
-        if !has_required(
-            ctx,
-            id,
-            false,
-            &[D::MatrixStride],
-            0,
-            &budget,
-            &mut HashSet::new(),
-        ) {
+        visited.clear();
+        if !has_required(ctx, id, false, &[D::MatrixStride], 0, &budget, visited) {
             problems.push(("V-LAYOUT-3", at, id, format!("structure {id} decorated as {deco} must be explicitly laid out with MatrixStride decorations")));
             continue;
         }
+        visited.clear();
         if !has_required(
             ctx,
             id,
@@ -609,7 +599,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
             &[D::RowMajor, D::ColMajor],
             0,
             &budget,
-            &mut HashSet::new(),
+            visited,
         ) {
             problems.push(("V-LAYOUT-3", at, id, format!("structure {id} decorated as {deco} must be explicitly laid out with RowMajor or ColMajor decorations")));
             continue;

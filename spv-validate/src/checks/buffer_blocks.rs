@@ -12,8 +12,6 @@
 //! 2025.5 accepts such modules in every environment, and a disagreement in that direction
 //! would reject modules drivers take.
 
-use std::collections::HashMap;
-
 use spv_reader::spirv::{Decoration as D, Op, StorageClass as S};
 use spv_reader::{Id, InstIndex, Type};
 
@@ -25,9 +23,15 @@ fn is_block(ctx: &Ctx<'_>, st: Id) -> bool {
     ctx.m.decoration(st, D::Block).is_some() || ctx.m.decoration(st, D::BufferBlock).is_some()
 }
 
+/// [`contains_block`]'s memo entries.
+const UNKNOWN: u8 = 0;
+const NOT_FOUND: u8 = 1;
+const FOUND: u8 = 2;
+
 /// Whether `ty` contains (through arrays and struct members, not counting `ty` itself) a
-/// Block or BufferBlock struct; `memo` caches the answer per struct.
-fn contains_block(ctx: &Ctx<'_>, ty: Id, memo: &mut HashMap<u32, bool>, depth: usize) -> bool {
+/// Block or BufferBlock struct; `memo` caches the answer per struct id ([`UNKNOWN`] until
+/// known; a dense table, as it is indexed by defined ids).
+fn contains_block(ctx: &Ctx<'_>, ty: Id, memo: &mut Vec<u8>, depth: usize) -> bool {
     if depth > MAX_TYPE_DEPTH {
         return false;
     }
@@ -38,14 +42,22 @@ fn contains_block(ctx: &Ctx<'_>, ty: Id, memo: &mut HashMap<u32, bool>, depth: u
                 || contains_block(ctx, element, memo, depth + 1)
         }
         Some(Type::Struct { members }) => {
-            if let Some(&known) = memo.get(&ty.0) {
-                return known;
+            match memo.get(ty.0 as usize) {
+                Some(&FOUND) => return true,
+                Some(&NOT_FOUND) => return false,
+                _ => {}
             }
             let found = members.iter().any(|&m| {
                 (matches!(ctx.ty(m), Some(Type::Struct { .. })) && is_block(ctx, m))
                     || contains_block(ctx, m, memo, depth + 1)
             });
-            memo.insert(ty.0, found);
+            let slot = ty.0 as usize;
+            if slot >= memo.len() {
+                memo.resize(slot + 1, UNKNOWN);
+            }
+            if let Some(m) = memo.get_mut(slot) {
+                *m = if found { FOUND } else { NOT_FOUND };
+            }
             found
         }
         _ => false,
@@ -54,7 +66,7 @@ fn contains_block(ctx: &Ctx<'_>, ty: Id, memo: &mut HashMap<u32, bool>, depth: u
 
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut problems: Vec<(&'static str, InstIndex, Id, String)> = Vec::new();
-    let mut memo: HashMap<u32, bool> = HashMap::new();
+    let mut memo: Vec<u8> = Vec::new();
     for inst in ctx.ix.with_op(Op::TypeStruct).copied() {
         if ctx.reader_op(inst) != Some(Op::TypeStruct) {
             continue;

@@ -291,8 +291,7 @@ fn check_rounding_modes(ctx: &Ctx<'_>, problems: &mut Vec<(&'static str, InstInd
 fn check_group_uses(ctx: &Ctx<'_>, problems: &mut Vec<(&'static str, InstIndex, Id, String)>) {
     let groups: HashSet<u32> = ctx
         .ix
-        .insts()
-        .filter(|i| i.opcode() == Some(Op::DecorationGroup))
+        .with_op(Op::DecorationGroup)
         .filter_map(|i| i.result_id())
         .map(|id| id.0)
         .collect();

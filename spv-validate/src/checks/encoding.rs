@@ -13,7 +13,7 @@ use spv_reader::spirv::Op;
 use crate::caps::{NEVER, capability_version};
 use crate::ctx::{Ctx, Inst};
 use crate::diag::opcode_name;
-use crate::operands::{decode, grammar_of};
+use crate::operands::{Operand, decode, grammar_of};
 
 /// (first minor version, last minor version, extensions enabling it earlier) of opcodes
 /// whose availability depends on the version (digest §9.1).
@@ -89,84 +89,99 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) -> bool {
             ),
         );
     }
-    let mut all_decoded = true;
     let mut scratch = Vec::new();
+    if ctx.ix.all_decoded() {
+        // Then only the capabilities and the gated opcodes have anything to check.
+        for inst in ctx
+            .ix
+            .with_ops_where(|op| op == Op::Capability || gated(op))
+        {
+            check_inst(ctx, inst, &mut scratch);
+        }
+        return true;
+    }
+    let mut all_decoded = true;
     for inst in ctx.ix.insts() {
-        let i = inst.index();
-        let opcode = inst.raw_opcode();
-        // The index names the opcode exactly when the grammar knows it.
-        let Some(op) = inst.opcode() else {
-            all_decoded = false;
-            ctx.err(
-                "R-4",
-                i,
-                &[],
-                format!("invalid opcode {opcode}: not in the SPIR-V grammar"),
-            );
-            continue;
+        all_decoded &= check_inst(ctx, inst, &mut scratch);
+    }
+    all_decoded
+}
+
+/// The checks of one instruction; whether it decoded. `scratch` receives the operands of
+/// an instruction that does not decode.
+fn check_inst(ctx: &mut Ctx<'_>, inst: &Inst<'_>, scratch: &mut Vec<Operand>) -> bool {
+    let i = inst.index();
+    let opcode = inst.raw_opcode();
+    // The index names the opcode exactly when the grammar knows it.
+    let Some(op) = inst.opcode() else {
+        ctx.err(
+            "R-4",
+            i,
+            &[],
+            format!("invalid opcode {opcode}: not in the SPIR-V grammar"),
+        );
+        return false;
+    };
+    if !inst.decoded() {
+        let err = ctx.m.inst(i).and_then(|r| decode(r, scratch).err());
+        let (rule, message) = match err {
+            Some(e) if e.enumerant => ("R-7", e.message),
+            Some(e) => ("R-5", e.message),
+            None => ("R-5", "the operands do not decode".to_owned()),
         };
-        if !inst.decoded() {
-            all_decoded = false;
-            let err = ctx.m.inst(i).and_then(|r| decode(r, &mut scratch).err());
-            let (rule, message) = match err {
-                Some(e) if e.enumerant => ("R-7", e.message),
-                Some(e) => ("R-5", e.message),
-                None => ("R-5", "the operands do not decode".to_owned()),
-            };
-            ctx.err(rule, i, &[], format!("{}: {message}", opcode_name(opcode)));
-            continue;
-        }
-        if op == Op::Capability {
-            check_capability_version(ctx, inst);
-        }
-        if !gated(op) {
-            continue;
-        }
-        let Some(g) = grammar_of(opcode) else {
-            continue;
-        };
-        if let Some((min, max, exts)) = opcode_versions(op) {
-            let by_ext = exts.iter().any(|e| ctx.has_ext(e));
-            if ctx.version < min && !by_ext {
-                ctx.err(
-                    "V-CAP-2",
-                    i,
-                    &[],
-                    format!(
-                        "{} requires SPIR-V version 1.{min} or later",
-                        opcode_name(opcode)
-                    ),
-                );
-            } else if ctx.version > max {
-                ctx.err(
-                    "V-CAP-2",
-                    i,
-                    &[],
-                    format!(
-                        "{} is not allowed after SPIR-V version 1.{max}",
-                        opcode_name(opcode)
-                    ),
-                );
-            }
-        }
-        // An opcode listing capabilities needs one of them even when its extension is
-        // declared (spirv-val 2025.5: OpTypeRayQueryKHR needs RayQueryKHR beside
-        // SPV_KHR_ray_query).
-        if !g.capabilities.is_empty() && !ctx.caps.any(g.capabilities) {
-            let names: Vec<String> = g.capabilities.iter().map(|c| format!("{c:?}")).collect();
+        ctx.err(rule, i, &[], format!("{}: {message}", opcode_name(opcode)));
+        return false;
+    }
+    if op == Op::Capability {
+        check_capability_version(ctx, inst);
+    }
+    if !gated(op) {
+        return true;
+    }
+    let Some(g) = grammar_of(opcode) else {
+        return true;
+    };
+    if let Some((min, max, exts)) = opcode_versions(op) {
+        let by_ext = exts.iter().any(|e| ctx.has_ext(e));
+        if ctx.version < min && !by_ext {
             ctx.err(
-                "V-CAP-1",
+                "V-CAP-2",
                 i,
                 &[],
                 format!(
-                    "{} requires one of these capabilities: {}",
-                    opcode_name(opcode),
-                    names.join(" ")
+                    "{} requires SPIR-V version 1.{min} or later",
+                    opcode_name(opcode)
+                ),
+            );
+        } else if ctx.version > max {
+            ctx.err(
+                "V-CAP-2",
+                i,
+                &[],
+                format!(
+                    "{} is not allowed after SPIR-V version 1.{max}",
+                    opcode_name(opcode)
                 ),
             );
         }
     }
-    all_decoded
+    // An opcode listing capabilities needs one of them even when its extension is
+    // declared (spirv-val 2025.5: OpTypeRayQueryKHR needs RayQueryKHR beside
+    // SPV_KHR_ray_query).
+    if !g.capabilities.is_empty() && !ctx.caps.any(g.capabilities) {
+        let names: Vec<String> = g.capabilities.iter().map(|c| format!("{c:?}")).collect();
+        ctx.err(
+            "V-CAP-1",
+            i,
+            &[],
+            format!(
+                "{} requires one of these capabilities: {}",
+                opcode_name(opcode),
+                names.join(" ")
+            ),
+        );
+    }
+    true
 }
 
 /// V-CAP-2: a capability operand defined only from a later version than the module's, and

@@ -7,6 +7,8 @@ use spv_reader::spirv::{
     MemoryModel as M, Op,
 };
 
+use std::borrow::Cow;
+
 use crate::ctx::Ctx;
 
 fn memory_model_caps(m: M) -> &'static [C] {
@@ -99,20 +101,24 @@ fn builtin_caps(b: B) -> &'static [C] {
 /// `listed`, or when it is empty the grammar's enabling capabilities (for the extension
 /// enumerants the lists here leave out; spirv-val 2025.5 requires those capabilities even
 /// when the extension is declared).
-fn with_grammar_fallback(listed: &'static [C], grammar: impl FnOnce() -> Vec<C>) -> Vec<C> {
+fn with_grammar_fallback(
+    listed: &'static [C],
+    grammar: impl FnOnce() -> Vec<C>,
+) -> Cow<'static, [C]> {
     if listed.is_empty() {
-        grammar()
+        Cow::Owned(grammar())
     } else {
-        listed.to_vec()
+        // Borrowed: most decorations are listed, and their check then allocates nothing.
+        Cow::Borrowed(listed)
     }
 }
 
 /// The capabilities a BuiltIn decoration needs: the list above, else the grammar's, except
 /// that merely declaring ClipDistance or CullDistance needs none (spirv-val checks those on
 /// use).
-fn builtin_needs(b: B) -> Vec<C> {
+fn builtin_needs(b: B) -> Cow<'static, [C]> {
     if matches!(b, B::ClipDistance | B::CullDistance) {
-        return Vec::new();
+        return Cow::Borrowed(&[]);
     }
     with_grammar_fallback(builtin_caps(b), || {
         spv_reader::rspirv::dr::Operand::BuiltIn(b).required_capabilities()

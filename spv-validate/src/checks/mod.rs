@@ -94,7 +94,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, scratch: &mut Scratch) -> Facts {
     buffer_blocks::check(ctx);
     vulkan_locations::check(ctx);
     vulkan_interfaces::check(ctx);
-    block_layout::check(ctx);
+    block_layout::check(ctx, &mut scratch.ids[0]);
     entry::check(ctx, &mut facts, scratch);
     vulkan_builtins::check(ctx, &facts);
     facts.cfgs = cfg::build(ctx, scratch);
