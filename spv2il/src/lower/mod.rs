@@ -679,7 +679,12 @@ impl<'m> Lowerer<'m> {
     /// The finished program: declarations first, then the code, then `end`.
     fn assemble(self, workgroup_size: [u32; 3]) -> Program {
         let mut program = Program::new(ShaderKind::Compute);
-        let mut header = Vec::new();
+        let declarations = self.resources.declarations();
+        // Flag, thread-group size, literals, resources and indexed temporaries: reserved at
+        // once, so that the header does not grow while it is filled.
+        let mut header = Vec::with_capacity(
+            2 + self.regs.literal_count() + declarations.len() + self.indexed_temps.len(),
+        );
         // A program with double instructions says so, as DX11 shaders do with the same flag; the
         // guide marks it "currently not used" (the compiler checks the hardware itself), so it
         // documents the need and costs nothing (guide §7.5 DCL_GLOBAL_FLAGS).
@@ -694,7 +699,7 @@ impl<'m> Lowerer<'m> {
         // The writer derives the control field (the number of values) from the extra words.
         header.push(Inst::new(Opcode::DclNumThreadPerGroup).extra(&workgroup_size));
         header.extend(self.regs.literal_decls());
-        header.extend(self.resources.declarations());
+        header.extend(declarations);
         for (array, length) in (0u32..).zip(&self.indexed_temps) {
             let reg = il_model::Reg::new(il_model::RegType::ITemp, array).at(*length);
             header.push(Inst::new(Opcode::DclIndexedTempArray).src(il_model::Src::new(reg)));

@@ -328,6 +328,11 @@ impl Registers {
         self.next_temp
     }
 
+    /// How many literals have been declared.
+    pub fn literal_count(&self) -> usize {
+        self.literals.len()
+    }
+
     /// The literal register holding `words` (declared once, at first use).
     pub fn literal(&mut self, words: [u32; 4]) -> Reg {
         let (index, _) = self.literals.insert_full(words);
