@@ -309,10 +309,22 @@ impl std::hash::Hasher for WordHasher {
 }
 
 /// Temporaries and literals of the program being built.
-#[derive(Default)]
 pub struct Registers {
     next_temp: u32,
     literals: IndexSet<[u32; 4], std::hash::BuildHasherDefault<WordHasher>>,
+}
+
+/// Literals the set has room for before it first grows: most programs declare fewer, and
+/// growing from empty rehashes the set several times.
+const LITERALS_RESERVED: usize = 16;
+
+impl Default for Registers {
+    fn default() -> Registers {
+        Registers {
+            next_temp: 0,
+            literals: IndexSet::with_capacity_and_hasher(LITERALS_RESERVED, Default::default()),
+        }
+    }
 }
 
 impl Registers {
