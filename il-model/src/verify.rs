@@ -185,7 +185,7 @@ const MEM_DST_OPS: &[Opcode] = &[
 
 /// What the rules need to know about one opcode on every instruction, derived once from its
 /// table row and the lists above (so no list scans or mnemonic tests per instruction).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 struct OpFacts {
     /// A declaration or DX9 definition: operands name registers rather than access them.
     declaration: bool,
@@ -228,6 +228,17 @@ struct OpFacts {
     ext_srcs: u8,
     /// Trailing tokens the opcode takes, or [`ANY_EXTRA`] where any count is allowed.
     want_extra: u8,
+    /// The shader kinds that have the opcode ([`crate::OpInfo::shaders`]).
+    shaders: u8,
+    /// The families that have the opcode ([`crate::OpInfo::families`]).
+    families: u8,
+    /// The opcode needs double precision ([`crate::OpInfo::fp64`]).
+    fp64: bool,
+    /// The opcode's shader-model partition ([`crate::OpInfo::model`]).
+    model: ShaderModel,
+    /// The opcode opens, closes or otherwise takes part in block structure (its
+    /// [`crate::OpInfo::flow`] is not [`Flow::None`]).
+    structural: bool,
 }
 
 /// What may follow `endmain` (guide §4.1).
@@ -254,6 +265,11 @@ const NO_FACTS: OpFacts = OpFacts {
     want_src: 0,
     ext_srcs: 0,
     want_extra: 0,
+    shaders: 0,
+    families: 0,
+    fp64: false,
+    model: ShaderModel::Any,
+    structural: false,
 };
 
 /// [`OpFacts::want_extra`] of layouts that allow any number of trailing tokens.
@@ -325,6 +341,11 @@ impl OpFacts {
             want_src: info.src,
             ext_srcs: info.control.extra_srcs(1 << 12),
             want_extra: want_extra.unwrap_or(0),
+            shaders: info.shaders.0,
+            families: info.families.0,
+            fp64: info.fp64,
+            model: info.model,
+            structural: info.flow != Flow::None,
         }
     }
 
@@ -587,11 +608,8 @@ impl Verifier<'_> {
                 message: "the program must end with `end` (guide §4.1)".into(),
             }),
         }
-        let labels: HashSet<u32> = body
-            .iter()
-            .filter(|i| i.op == Opcode::Func)
-            .filter_map(|i| i.extra.first().copied())
-            .collect();
+        // The `func` labels, gathered at the first `call` (most programs have none).
+        let mut labels: Option<HashSet<u32>> = None;
         let mut declared = Declared::default();
         let mut stack: Vec<Block> = Vec::new();
         let mut after_endmain = false;
@@ -620,7 +638,7 @@ impl Verifier<'_> {
             if quick && facts.quick && self.quick(inst, facts, &declared, seen.vertex_declared) {
                 // Every rule but block structure holds; of the structure rules only the one on
                 // what may follow `endmain` concerns an instruction without a block role.
-                if inst.info().flow == Flow::None {
+                if !facts.structural {
                     if after_endmain && stack.is_empty() {
                         self.err(AFTER_ENDMAIN);
                     }
@@ -630,7 +648,7 @@ impl Verifier<'_> {
                         &mut stack,
                         &mut after_endmain,
                         &mut func_labels,
-                        &labels,
+                        &mut labels,
                     );
                 }
                 continue;
@@ -643,7 +661,7 @@ impl Verifier<'_> {
                 &mut stack,
                 &mut after_endmain,
                 &mut func_labels,
-                &labels,
+                &mut labels,
             );
             let operands = OperandSummary::of(inst);
             self.check_declarations(inst, facts, operands, &mut declared);
@@ -704,7 +722,6 @@ impl Verifier<'_> {
         declared: &Declared,
         vertex_declared: bool,
     ) -> bool {
-        let info = inst.info();
         let ctrl = inst.ctrl.0;
         // One look at each inline-or-heap list.
         let dsts = inst.dst.as_slice();
@@ -794,7 +811,7 @@ impl Verifier<'_> {
         if !vertex_declared && types & type_bit(RegType::Vertex) != 0 {
             return false;
         }
-        self.note_model(info.model);
+        self.note_model(facts.model);
         self.note_types(types);
         true
     }
@@ -803,7 +820,6 @@ impl Verifier<'_> {
     /// neither has anything to report (their conditions, without the messages).
     #[inline(always)]
     fn quick_shape_and_device(&self, inst: &Inst, facts: &OpFacts) -> bool {
-        let info = inst.info();
         let ctrl = inst.ctrl.0;
         let want_src = facts.want_src
             + if ctrl & (1 << 12) != 0 {
@@ -821,9 +837,9 @@ impl Verifier<'_> {
             && inst.dst.len() == usize::from(facts.want_dst)
             && inst.src.len() == usize::from(want_src)
             && extra_ok
-            && info.shaders.0 & self.shader_bit != 0
-            && info.families.0 & self.family_bit != 0
-            && !(info.fp64 && self.family < Family::R700)
+            && facts.shaders & self.shader_bit != 0
+            && facts.families & self.family_bit != 0
+            && !(facts.fp64 && self.family < Family::R700)
     }
 
     /// [`Verifier::quick`] for `dcl_literal`: declares the literal and returns `true` when no
@@ -853,7 +869,7 @@ impl Verifier<'_> {
         {
             return false;
         }
-        self.note_model(inst.info().model);
+        self.note_model(facts.model);
         true
     }
 
@@ -985,7 +1001,7 @@ impl Verifier<'_> {
         stack: &mut Vec<Block>,
         after_endmain: &mut bool,
         func_labels: &mut HashSet<u32>,
-        labels: &HashSet<u32>,
+        labels: &mut Option<HashSet<u32>>,
     ) {
         let info = inst.info();
         if *after_endmain && stack.is_empty() && !matches!(info.flow, Flow::Func | Flow::End) {
@@ -1063,6 +1079,13 @@ impl Verifier<'_> {
                 }
             }
             Flow::Call => {
+                let body = &self.program.body;
+                let labels = labels.get_or_insert_with(|| {
+                    body.iter()
+                        .filter(|i| i.op == Opcode::Func)
+                        .filter_map(|i| i.extra.first().copied())
+                        .collect()
+                });
                 if let Some(label) = inst.extra.first()
                     && !labels.contains(label)
                 {

@@ -373,9 +373,9 @@ impl Lowerer<'_> {
                 // FOrdNotEqual, LessOrGreater: a < b or b < a; FUnordEqual: neither.
                 let below = self.double_test(inst, Opcode::Dlt, elements, &a, &b)?;
                 let above = self.double_test(inst, Opcode::Dlt, elements, &b, &a)?;
-                let differ = self.alu(Opcode::IOr, count, vec![below.src(), above.src()]);
+                let differ = self.alu(Opcode::IOr, count, [below.src(), above.src()]);
                 return Ok(if op == Op::FUnordEqual {
-                    self.alu(Opcode::INot, count, vec![differ.src()])
+                    self.alu(Opcode::INot, count, [differ.src()])
                 } else {
                     differ
                 });
@@ -384,7 +384,7 @@ impl Lowerer<'_> {
         let (first, second) = if swap { (&b, &a) } else { (&a, &b) };
         let result = self.double_test(inst, il, elements, first, second)?;
         Ok(if invert {
-            self.alu(Opcode::INot, count, vec![result.src()])
+            self.alu(Opcode::INot, count, [result.src()])
         } else {
             result
         })
@@ -412,9 +412,9 @@ impl Lowerer<'_> {
             let b = self.operand(inst, 1)?;
             let not_nan_a = self.not_nan(elements, &a, &infinity);
             let not_nan_b = self.not_nan(elements, &b, &infinity);
-            let ordered = self.alu(Opcode::And, count, vec![not_nan_a.src(), not_nan_b.src()]);
+            let ordered = self.alu(Opcode::And, count, [not_nan_a.src(), not_nan_b.src()]);
             return Ok(if op == Op::Unordered {
-                self.alu(Opcode::INot, count, vec![ordered.src()])
+                self.alu(Opcode::INot, count, [ordered.src()])
             } else {
                 ordered
             });
@@ -512,31 +512,27 @@ impl Lowerer<'_> {
         let exponent = self.alu(
             Opcode::UBitExtract,
             count,
-            vec![eleven.element(0), twenty.element(0), highs.src()],
+            [eleven.element(0), twenty.element(0), highs.src()],
         );
         let bias = self.word(DOUBLE_SHIFT_BIAS);
         let fraction_bits = self.alu(
             Opcode::IAdd,
             count,
-            vec![bias.element(0), negated(exponent.src())],
+            [bias.element(0), negated(exponent.src())],
         );
         let fifty_two = self.word(52);
         let below_one = self.alu(
             Opcode::ILt,
             count,
-            vec![fifty_two.element(0), fraction_bits.src()],
+            [fifty_two.element(0), fraction_bits.src()],
         );
         let zero = self.word(0);
-        let clear = self.alu(
-            Opcode::IMax,
-            count,
-            vec![fraction_bits.src(), zero.element(0)],
-        );
+        let clear = self.alu(Opcode::IMax, count, [fraction_bits.src(), zero.element(0)]);
         let sixty_three = self.word(63);
         let amount = self.alu(
             Opcode::CmovLogical,
             count,
-            vec![below_one.src(), sixty_three.element(0), clear.src()],
+            [below_one.src(), sixty_three.element(0), clear.src()],
         );
         let ones = self.wide_splat(u64::MAX, elements);
         let mask = self.wide_each(Opcode::I64Shl, Control::NONE, elements, |i| {
@@ -636,31 +632,31 @@ impl Lowerer<'_> {
         let field = self.alu(
             Opcode::UBitExtract,
             count,
-            vec![eleven.element(0), twenty.element(0), highs.src()],
+            [eleven.element(0), twenty.element(0), highs.src()],
         );
         let bias = self.word(1022);
-        let unbiased = self.alu(Opcode::IAdd, count, vec![field.src(), negated(bias.src())]);
+        let unbiased = self.alu(Opcode::IAdd, count, [field.src(), negated(bias.src())]);
         let zero = self.word(0);
         let exponent = self.alu(
             Opcode::CmovLogical,
             count,
-            vec![field.src(), unbiased.src(), zero.element(0)],
+            [field.src(), unbiased.src(), zero.element(0)],
         );
         let keep = self.word(0x800F_FFFF);
         let half = self.word(0x3FE0_0000);
-        let kept = self.alu(Opcode::And, count, vec![highs.src(), keep.element(0)]);
-        let scaled = self.alu(Opcode::IOr, count, vec![kept.src(), half.element(0)]);
+        let kept = self.alu(Opcode::And, count, [highs.src(), keep.element(0)]);
+        let scaled = self.alu(Opcode::IOr, count, [kept.src(), half.element(0)]);
         let sign_mask = self.word(super::ops::SIGN_BIT);
-        let signed_zero = self.alu(Opcode::And, count, vec![highs.src(), sign_mask.element(0)]);
+        let signed_zero = self.alu(Opcode::And, count, [highs.src(), sign_mask.element(0)]);
         let high = self.alu(
             Opcode::CmovLogical,
             count,
-            vec![field.src(), scaled.src(), signed_zero.src()],
+            [field.src(), scaled.src(), signed_zero.src()],
         );
         let low = self.alu(
             Opcode::CmovLogical,
             count,
-            vec![field.src(), lows.src(), zero.element(0)],
+            [field.src(), lows.src(), zero.element(0)],
         );
         Ok((self.join_words(elements, &low, &high), exponent))
     }
@@ -680,22 +676,18 @@ impl Lowerer<'_> {
         let count = count_u8(elements);
         let low = self.word((-2044i32) as u32);
         let high = self.word(2046);
-        let raised = self.alu(Opcode::IMax, count, vec![exponent.src(), low.element(0)]);
-        let clamped = self.alu(Opcode::IMin, count, vec![raised.src(), high.element(0)]);
+        let raised = self.alu(Opcode::IMax, count, [exponent.src(), low.element(0)]);
+        let clamped = self.alu(Opcode::IMin, count, [raised.src(), high.element(0)]);
         let one = self.word(1);
-        let half = self.alu(Opcode::IShr, count, vec![clamped.src(), one.element(0)]);
-        let rest = self.alu(
-            Opcode::IAdd,
-            count,
-            vec![clamped.src(), negated(half.src())],
-        );
+        let half = self.alu(Opcode::IShr, count, [clamped.src(), one.element(0)]);
+        let rest = self.alu(Opcode::IAdd, count, [clamped.src(), negated(half.src())]);
         let bias = self.word(1023);
         let twenty = self.word(20);
         let zero = self.word(0);
         let mut product = x.clone();
         for part in [half, rest] {
-            let biased = self.alu(Opcode::IAdd, count, vec![part.src(), bias.element(0)]);
-            let factor_high = self.alu(Opcode::IShl, count, vec![biased.src(), twenty.element(0)]);
+            let biased = self.alu(Opcode::IAdd, count, [part.src(), bias.element(0)]);
+            let factor_high = self.alu(Opcode::IShl, count, [biased.src(), twenty.element(0)]);
             let factor = self.join_words(elements, &zero, &factor_high);
             product = self.wide_op(Opcode::DMul, elements, &[&product, &factor]);
         }
@@ -847,11 +839,11 @@ impl Lowerer<'_> {
         } else {
             (Opcode::UShr, Opcode::Utof)
         };
-        let upper = self.alu(shift, count, vec![words.src(), sixteen.element(0)]);
+        let upper = self.alu(shift, count, [words.src(), sixteen.element(0)]);
         let mask = self.word(0xFFFF);
-        let lower = self.alu(Opcode::And, count, vec![words.src(), mask.element(0)]);
-        let upper = self.alu(to_float, count, vec![upper.src()]);
-        let lower = self.alu(Opcode::Utof, count, vec![lower.src()]);
+        let lower = self.alu(Opcode::And, count, [words.src(), mask.element(0)]);
+        let upper = self.alu(to_float, count, [upper.src()]);
+        let lower = self.alu(Opcode::Utof, count, [lower.src()]);
         let upper = self.wide_each(Opcode::F2D, Control::NONE, elements, |i| {
             vec![upper.element(i)]
         });
@@ -895,18 +887,18 @@ impl Lowerer<'_> {
         let lows = self.low_words(&magnitude);
         // Leading zeros: of the high dword, or 32 plus those of the low one.
         let from_msb = Control(1);
-        let high_zeros = self.alu_c(Opcode::IFirstbit, from_msb, count, vec![highs.src()]);
-        let low_zeros = self.alu_c(Opcode::IFirstbit, from_msb, count, vec![lows.src()]);
+        let high_zeros = self.alu_c(Opcode::IFirstbit, from_msb, count, [highs.src()]);
+        let low_zeros = self.alu_c(Opcode::IFirstbit, from_msb, count, [lows.src()]);
         let thirty_two = self.word(32);
         let low_zeros = self.alu(
             Opcode::IAdd,
             count,
-            vec![low_zeros.src(), thirty_two.element(0)],
+            [low_zeros.src(), thirty_two.element(0)],
         );
         let zeros = self.alu(
             Opcode::CmovLogical,
             count,
-            vec![highs.src(), high_zeros.src(), low_zeros.src()],
+            [highs.src(), high_zeros.src(), low_zeros.src()],
         );
         let normalised = self.wide_each(Opcode::I64Shl, Control::NONE, elements, |i| {
             vec![magnitude.pair(i), zeros.element(i)]
@@ -914,48 +906,44 @@ impl Lowerer<'_> {
         let top = self.high_words(&normalised);
         let rest = self.low_words(&normalised);
         let eight = self.word(8);
-        let significand = self.alu(Opcode::UShr, count, vec![top.src(), eight.element(0)]);
+        let significand = self.alu(Opcode::UShr, count, [top.src(), eight.element(0)]);
         let seven = self.word(7);
-        let half_bit = self.alu(Opcode::UShr, count, vec![top.src(), seven.element(0)]);
+        let half_bit = self.alu(Opcode::UShr, count, [top.src(), seven.element(0)]);
         let one = self.word(1);
-        let half_bit = self.alu(Opcode::And, count, vec![half_bit.src(), one.element(0)]);
+        let half_bit = self.alu(Opcode::And, count, [half_bit.src(), one.element(0)]);
         let low_seven = self.word(0x7F);
-        let sticky = self.alu(Opcode::And, count, vec![top.src(), low_seven.element(0)]);
-        let sticky = self.alu(Opcode::IOr, count, vec![sticky.src(), rest.src()]);
-        let sticky = self.alu(Opcode::INe, count, vec![sticky.src(), zero.element(0)]);
-        let odd = self.alu(Opcode::And, count, vec![significand.src(), one.element(0)]);
-        let tie_breaker = self.alu(Opcode::And, count, vec![sticky.src(), one.element(0)]);
-        let tie_breaker = self.alu(Opcode::IOr, count, vec![tie_breaker.src(), odd.src()]);
-        let round_up = self.alu(Opcode::And, count, vec![half_bit.src(), tie_breaker.src()]);
+        let sticky = self.alu(Opcode::And, count, [top.src(), low_seven.element(0)]);
+        let sticky = self.alu(Opcode::IOr, count, [sticky.src(), rest.src()]);
+        let sticky = self.alu(Opcode::INe, count, [sticky.src(), zero.element(0)]);
+        let odd = self.alu(Opcode::And, count, [significand.src(), one.element(0)]);
+        let tie_breaker = self.alu(Opcode::And, count, [sticky.src(), one.element(0)]);
+        let tie_breaker = self.alu(Opcode::IOr, count, [tie_breaker.src(), odd.src()]);
+        let round_up = self.alu(Opcode::And, count, [half_bit.src(), tie_breaker.src()]);
         // The biased exponent is 127 + 63 − zeros; the significand's own top bit adds one.
         let exponent_less_one = self.word(127 + 63 - 1);
         let exponent = self.alu(
             Opcode::IAdd,
             count,
-            vec![exponent_less_one.element(0), negated(zeros.src())],
+            [exponent_less_one.element(0), negated(zeros.src())],
         );
         let twenty_three = self.word(23);
         let exponent = self.alu(
             Opcode::IShl,
             count,
-            vec![exponent.src(), twenty_three.element(0)],
+            [exponent.src(), twenty_three.element(0)],
         );
-        let result = self.alu(Opcode::IAdd, count, vec![exponent.src(), significand.src()]);
-        let mut result = self.alu(Opcode::IAdd, count, vec![result.src(), round_up.src()]);
+        let result = self.alu(Opcode::IAdd, count, [exponent.src(), significand.src()]);
+        let mut result = self.alu(Opcode::IAdd, count, [result.src(), round_up.src()]);
         if let Some(negative) = negative {
             let sign_bit = self.word(super::ops::SIGN_BIT);
-            let sign = self.alu(
-                Opcode::And,
-                count,
-                vec![negative.src(), sign_bit.element(0)],
-            );
-            result = self.alu(Opcode::IOr, count, vec![result.src(), sign.src()]);
+            let sign = self.alu(Opcode::And, count, [negative.src(), sign_bit.element(0)]);
+            result = self.alu(Opcode::IOr, count, [result.src(), sign.src()]);
         }
-        let nonzero = self.alu(Opcode::IOr, count, vec![highs.src(), lows.src()]);
+        let nonzero = self.alu(Opcode::IOr, count, [highs.src(), lows.src()]);
         Ok(self.alu(
             Opcode::CmovLogical,
             count,
-            vec![nonzero.src(), result.src(), zero.element(0)],
+            [nonzero.src(), result.src(), zero.element(0)],
         ))
     }
 
@@ -992,17 +980,13 @@ impl Lowerer<'_> {
                 let exponent = self.alu(
                     Opcode::UBitExtract,
                     count,
-                    vec![eight.element(0), twenty_three.element(0), x.src()],
+                    [eight.element(0), twenty_three.element(0), x.src()],
                 );
                 let fraction_mask = self.word(0x007F_FFFF);
                 let implicit = self.word(0x0080_0000);
-                let fraction =
-                    self.alu(Opcode::And, count, vec![x.src(), fraction_mask.element(0)]);
-                let significand = self.alu(
-                    Opcode::IOr,
-                    count,
-                    vec![fraction.src(), implicit.element(0)],
-                );
+                let fraction = self.alu(Opcode::And, count, [x.src(), fraction_mask.element(0)]);
+                let significand =
+                    self.alu(Opcode::IOr, count, [fraction.src(), implicit.element(0)]);
                 let significand = self.join_words(elements, &significand, &zero);
                 (x.clone(), significand, exponent, FLOAT_SHIFT_BIAS)
             }
@@ -1014,20 +998,13 @@ impl Lowerer<'_> {
                 let exponent = self.alu(
                     Opcode::UBitExtract,
                     count,
-                    vec![eleven.element(0), twenty.element(0), highs.src()],
+                    [eleven.element(0), twenty.element(0), highs.src()],
                 );
                 let fraction_mask = self.word(0x000F_FFFF);
                 let implicit = self.word(0x0010_0000);
-                let fraction = self.alu(
-                    Opcode::And,
-                    count,
-                    vec![highs.src(), fraction_mask.element(0)],
-                );
-                let top = self.alu(
-                    Opcode::IOr,
-                    count,
-                    vec![fraction.src(), implicit.element(0)],
-                );
+                let fraction =
+                    self.alu(Opcode::And, count, [highs.src(), fraction_mask.element(0)]);
+                let top = self.alu(Opcode::IOr, count, [fraction.src(), implicit.element(0)]);
                 let significand = self.join_words(elements, &lows, &top);
                 (highs, significand, exponent, DOUBLE_SHIFT_BIAS)
             }
@@ -1037,29 +1014,25 @@ impl Lowerer<'_> {
         let left = self.alu(
             Opcode::IAdd,
             count,
-            vec![exponent.src(), negated(bias.element(0))],
+            [exponent.src(), negated(bias.element(0))],
         );
         let right = self.alu(
             Opcode::IAdd,
             count,
-            vec![bias.element(0), negated(exponent.src())],
+            [bias.element(0), negated(exponent.src())],
         );
         let sixty_three = self.word(63);
-        let right = self.alu(
-            Opcode::IMin,
-            count,
-            vec![right.src(), sixty_three.element(0)],
-        );
+        let right = self.alu(Opcode::IMin, count, [right.src(), sixty_three.element(0)]);
         let shifted_left = self.wide_each(Opcode::I64Shl, Control::NONE, elements, |i| {
             vec![significand.pair(i), left.element(i)]
         });
         let shifted_right = self.wide_each(Opcode::U64Shr, Control::NONE, elements, |i| {
             vec![significand.pair(i), right.element(i)]
         });
-        let grows = self.alu(Opcode::IGe, count, vec![left.src(), zero.element(0)]);
+        let grows = self.alu(Opcode::IGe, count, [left.src(), zero.element(0)]);
         let mut magnitude = self.select_wide(&grows, &shifted_left, &shifted_right);
         if signed {
-            let negative = self.alu(Opcode::ILt, count, vec![sign_words.src(), zero.element(0)]);
+            let negative = self.alu(Opcode::ILt, count, [sign_words.src(), zero.element(0)]);
             magnitude = self.negate_where(elements, &magnitude, &negative);
         }
         Ok(match to.scalar {

@@ -216,7 +216,7 @@ impl Lowerer<'_> {
                 } else {
                     Opcode::Max
                 };
-                Ok(self.alu_c(op, Control::IEEE, count, vec![x.src(), y.src()]))
+                Ok(self.alu_c(op, Control::IEEE, count, [x.src(), y.src()]))
             }
             n::N_CLAMP | n::U_CLAMP | n::S_CLAMP => {
                 let x = self.arg(inst, operands, 0)?;
@@ -228,25 +228,25 @@ impl Lowerer<'_> {
                     n::U_CLAMP => (Opcode::UMax, Opcode::UMin, Control::NONE),
                     _ => (Opcode::IMax, Opcode::IMin, Control::NONE),
                 };
-                let raised = self.alu_c(max, ctrl, count, vec![x.src(), low.src()]);
-                Ok(self.alu_c(min, ctrl, count, vec![raised.src(), high.src()]))
+                let raised = self.alu_c(max, ctrl, count, [x.src(), low.src()]);
+                Ok(self.alu_c(min, ctrl, count, [raised.src(), high.src()]))
             }
             n::F_ABS => {
                 let x = self.arg(inst, operands, 0)?;
                 let count = self.shape_of_result(inst, result_type)?.count;
-                Ok(self.alu(Opcode::Mov, count, vec![absolute(x.src())]))
+                Ok(self.alu(Opcode::Mov, count, [absolute(x.src())]))
             }
             n::S_ABS => {
                 // imax(x, −x): INT_MIN stays INT_MIN, the wrapped value SPIR-V expects.
                 let x = self.arg(inst, operands, 0)?;
                 let count = self.shape_of_result(inst, result_type)?.count;
-                Ok(self.alu(Opcode::IMax, count, vec![x.src(), negated(x.src())]))
+                Ok(self.alu(Opcode::IMax, count, [x.src(), negated(x.src())]))
             }
             n::F_SIGN => {
                 // `sgn` gives +0.0 for −0.0; the sign bit of x restores FSign(−0) = −0.
                 let x = self.arg(inst, operands, 0)?;
                 let count = self.shape_of_result(inst, result_type)?.count;
-                let sign = self.alu(Opcode::Sgn, count, vec![x.src()]);
+                let sign = self.alu(Opcode::Sgn, count, [x.src()]);
                 self.copy_sign(count, &sign, &x)
             }
             n::S_SIGN => {
@@ -254,8 +254,8 @@ impl Lowerer<'_> {
                 let count = self.shape_of_result(inst, result_type)?.count;
                 let minus_one = self.word(u32::MAX);
                 let one = self.word(1);
-                let raised = self.alu(Opcode::IMax, count, vec![x.src(), minus_one.src()]);
-                Ok(self.alu(Opcode::IMin, count, vec![raised.src(), one.src()]))
+                let raised = self.alu(Opcode::IMax, count, [x.src(), minus_one.src()]);
+                Ok(self.alu(Opcode::IMin, count, [raised.src(), one.src()]))
             }
             n::RADIANS | n::DEGREES => {
                 let x = self.arg(inst, operands, 0)?;
@@ -272,8 +272,8 @@ impl Lowerer<'_> {
             n::TAN => {
                 let x = self.arg(inst, operands, 0)?;
                 let count = self.shape_of_result(inst, result_type)?.count;
-                let sin = self.alu(Opcode::SinVec, count, vec![x.src()]);
-                let cos = self.alu(Opcode::CosVec, count, vec![x.src()]);
+                let sin = self.alu(Opcode::SinVec, count, [x.src()]);
+                let cos = self.alu(Opcode::CosVec, count, [x.src()]);
                 Ok(self.float_divide(count, &sin, &cos))
             }
             n::ASIN | n::ACOS | n::ATAN => {
@@ -293,21 +293,20 @@ impl Lowerer<'_> {
                 let x = self.arg(inst, operands, 0)?;
                 let y = self.arg(inst, operands, 1)?;
                 let count = self.shape_of_result(inst, result_type)?.count;
-                let log = self.alu(Opcode::LogVec, count, vec![x.src()]);
-                let product =
-                    self.alu_c(Opcode::Mul, Control::IEEE, count, vec![y.src(), log.src()]);
-                Ok(self.alu(Opcode::ExpVec, count, vec![product.src()]))
+                let log = self.alu(Opcode::LogVec, count, [x.src()]);
+                let product = self.alu_c(Opcode::Mul, Control::IEEE, count, [y.src(), log.src()]);
+                Ok(self.alu(Opcode::ExpVec, count, [product.src()]))
             }
             n::EXP => {
                 let x = self.arg(inst, operands, 0)?;
                 let count = self.shape_of_result(inst, result_type)?.count;
                 let power = self.scale(count, &x, std::f32::consts::LOG2_E)?;
-                Ok(self.alu(Opcode::ExpVec, count, vec![power.src()]))
+                Ok(self.alu(Opcode::ExpVec, count, [power.src()]))
             }
             n::LOG => {
                 let x = self.arg(inst, operands, 0)?;
                 let count = self.shape_of_result(inst, result_type)?.count;
-                let log2 = self.alu(Opcode::LogVec, count, vec![x.src()]);
+                let log2 = self.alu(Opcode::LogVec, count, [x.src()]);
                 self.scale(count, &log2, std::f32::consts::LN_2)
             }
             n::DETERMINANT => {
@@ -349,20 +348,20 @@ impl Lowerer<'_> {
                 let y = self.arg(inst, operands, 1)?;
                 let a = self.arg(inst, operands, 2)?;
                 let count = self.shape_of_result(inst, result_type)?.count;
-                Ok(self.alu(Opcode::Lrp, count, vec![a.src(), y.src(), x.src()]))
+                Ok(self.alu(Opcode::Lrp, count, [a.src(), y.src(), x.src()]))
             }
             n::STEP => {
                 // 0.0 if x < edge, else 1.0 (also for NaN).
                 let edge = self.arg(inst, operands, 0)?;
                 let x = self.arg(inst, operands, 1)?;
                 let count = self.shape_of_result(inst, result_type)?.count;
-                let below = self.alu(Opcode::Lt, count, vec![x.src(), edge.src()]);
+                let below = self.alu(Opcode::Lt, count, [x.src(), edge.src()]);
                 let zero = self.float(0.0);
                 let one = self.float(1.0);
                 Ok(self.alu(
                     Opcode::CmovLogical,
                     count,
-                    vec![below.src(), zero.src(), one.src()],
+                    [below.src(), zero.src(), one.src()],
                 ))
             }
             n::SMOOTH_STEP => self.smooth_step(inst),
@@ -375,7 +374,7 @@ impl Lowerer<'_> {
                     Opcode::Mad,
                     Control::IEEE,
                     count,
-                    vec![a.src(), b.src(), c.src()],
+                    [a.src(), b.src(), c.src()],
                 ))
             }
             n::LDEXP => self.ldexp(inst),
@@ -390,17 +389,17 @@ impl Lowerer<'_> {
                 // Component 0 in bits 0–15, component 1 in bits 16–31 (spirv.md §7).
                 self.require(inst, Opcode::F2F16)?;
                 let v = self.arg(inst, operands, 0)?;
-                let halves = self.alu(Opcode::F2F16, 2, vec![v.src()]);
+                let halves = self.alu(Opcode::F2F16, 2, [v.src()]);
                 let sixteen = self.word(16);
-                let high = self.alu(Opcode::IShl, 1, vec![halves.element(1), sixteen.src()]);
-                Ok(self.alu(Opcode::IOr, 1, vec![halves.element(0), high.src()]))
+                let high = self.alu(Opcode::IShl, 1, [halves.element(1), sixteen.src()]);
+                Ok(self.alu(Opcode::IOr, 1, [halves.element(0), high.src()]))
             }
             n::UNPACK_HALF_2X16 => {
                 // `f162f` reads the low 16 bits of each component, exactly (guide F16_2_F).
                 self.require(inst, Opcode::F162F)?;
                 let p = self.arg(inst, operands, 0)?;
                 let sixteen = self.word(16);
-                let high = self.alu(Opcode::UShr, 1, vec![p.element(0), sixteen.src()]);
+                let high = self.alu(Opcode::UShr, 1, [p.element(0), sixteen.src()]);
                 let reg = self.regs.temp();
                 self.emit(
                     Inst::new(Opcode::F162F)
@@ -417,7 +416,7 @@ impl Lowerer<'_> {
             n::DISTANCE => {
                 let p0 = self.arg(inst, operands, 0)?;
                 let p1 = self.arg(inst, operands, 1)?;
-                let difference = self.alu(Opcode::Add, p0.count, vec![p0.src(), negated(p1.src())]);
+                let difference = self.alu(Opcode::Add, p0.count, [p0.src(), negated(p1.src())]);
                 Ok(self.length(&difference))
             }
             n::CROSS => {
@@ -437,11 +436,11 @@ impl Lowerer<'_> {
                 let reference = self.arg(inst, operands, 2)?;
                 let dot = self.dot(&reference, &incident, 1);
                 let zero = self.float(0.0);
-                let facing = self.alu(Opcode::Lt, 1, vec![dot.src(), zero.src()]);
+                let facing = self.alu(Opcode::Lt, 1, [dot.src(), zero.src()]);
                 Ok(self.alu(
                     Opcode::CmovLogical,
                     normal.count,
-                    vec![facing.element(0), normal.src(), negated(normal.src())],
+                    [facing.element(0), normal.src(), negated(normal.src())],
                 ))
             }
             n::REFLECT => {
@@ -449,12 +448,12 @@ impl Lowerer<'_> {
                 let incident = self.arg(inst, operands, 0)?;
                 let normal = self.arg(inst, operands, 1)?;
                 let dot = self.dot(&normal, &incident, 1);
-                let twice = self.alu(Opcode::Add, 1, vec![dot.src(), dot.src()]);
+                let twice = self.alu(Opcode::Add, 1, [dot.src(), dot.src()]);
                 Ok(self.alu_c(
                     Opcode::Mad,
                     Control::IEEE,
                     incident.count,
-                    vec![normal.src(), negated(twice.element(0)), incident.src()],
+                    [normal.src(), negated(twice.element(0)), incident.src()],
                 ))
             }
             n::REFRACT => self.refract(inst),
@@ -498,20 +497,15 @@ impl Lowerer<'_> {
     /// `x · factor` (`mul_ieee`) for a float constant factor.
     fn scale(&mut self, count: u8, x: &Value, factor: f32) -> Result<Value, Error> {
         let factor = self.float(factor);
-        Ok(self.alu_c(
-            Opcode::Mul,
-            Control::IEEE,
-            count,
-            vec![x.src(), factor.src()],
-        ))
+        Ok(self.alu_c(Opcode::Mul, Control::IEEE, count, [x.src(), factor.src()]))
     }
 
     /// `magnitude` with the sign bit of `sign` or-ed in: for values whose own sign is already
     /// that of `sign` unless they are +0.
     fn copy_sign(&mut self, count: u8, magnitude: &Value, sign: &Value) -> Result<Value, Error> {
         let sign_mask = self.word(SIGN_BIT);
-        let bit = self.alu(Opcode::And, count, vec![sign.src(), sign_mask.src()]);
-        Ok(self.alu(Opcode::IOr, count, vec![magnitude.src(), bit.src()]))
+        let bit = self.alu(Opcode::And, count, [sign.src(), sign_mask.src()]);
+        Ok(self.alu(Opcode::IOr, count, [magnitude.src(), bit.src()]))
     }
 
     /// Atan2(y, x) = atan(y/x), plus π with the sign of y when x < 0. The sign of y is read
@@ -525,11 +519,11 @@ impl Lowerer<'_> {
         let ratio = self.float_divide(count, &y, &x);
         let angle = self.alu_each(Opcode::Atan, count, &[&ratio]);
         let zero = self.float(0.0);
-        let left = self.alu(Opcode::Lt, count, vec![x.src(), zero.src()]);
+        let left = self.alu(Opcode::Lt, count, [x.src(), zero.src()]);
         let pi = self.float(std::f32::consts::PI);
         let signed_pi = self.copy_sign(count, &pi, &y)?;
-        let adjust = self.alu(Opcode::And, count, vec![left.src(), signed_pi.src()]);
-        Ok(self.alu(Opcode::Add, count, vec![angle.src(), adjust.src()]))
+        let adjust = self.alu(Opcode::And, count, [left.src(), signed_pi.src()]);
+        Ok(self.alu(Opcode::Add, count, [angle.src(), adjust.src()]))
     }
 
     /// Sinh = (e^x − e^−x)/2, Cosh = (e^x + e^−x)/2, Tanh = (e^x − e^−x)/(e^x + e^−x) with x
@@ -542,14 +536,14 @@ impl Lowerer<'_> {
         if number == number::TANH {
             let low = self.float(-10.0);
             let high = self.float(10.0);
-            x = self.alu(Opcode::Clamp, count, vec![x.src(), low.src(), high.src()]);
+            x = self.alu(Opcode::Clamp, count, [x.src(), low.src(), high.src()]);
         }
         let power = self.scale(count, &x, std::f32::consts::LOG2_E)?;
-        let up = self.alu(Opcode::ExpVec, count, vec![power.src()]);
-        let down = self.alu(Opcode::ExpVec, count, vec![negated(power.src())]);
+        let up = self.alu(Opcode::ExpVec, count, [power.src()]);
+        let down = self.alu(Opcode::ExpVec, count, [negated(power.src())]);
         let difference =
-            |this: &mut Self| this.alu(Opcode::Add, count, vec![up.src(), negated(down.src())]);
-        let sum = |this: &mut Self| this.alu(Opcode::Add, count, vec![up.src(), down.src()]);
+            |this: &mut Self| this.alu(Opcode::Add, count, [up.src(), negated(down.src())]);
+        let sum = |this: &mut Self| this.alu(Opcode::Add, count, [up.src(), down.src()]);
         match number {
             number::SINH => {
                 let difference = difference(self);
@@ -576,20 +570,20 @@ impl Lowerer<'_> {
         let count = self.shape_of_result(inst, result_type)?.count;
         let one = self.float(1.0);
         let ln = |this: &mut Self, value: &Value, factor: f32| -> Result<Value, Error> {
-            let log2 = this.alu(Opcode::LogVec, count, vec![value.src()]);
+            let log2 = this.alu(Opcode::LogVec, count, [value.src()]);
             this.scale(count, &log2, factor)
         };
         match number {
             number::ASINH => {
-                let magnitude = self.alu(Opcode::Mov, count, vec![absolute(x.src())]);
+                let magnitude = self.alu(Opcode::Mov, count, [absolute(x.src())]);
                 let square = self.alu_c(
                     Opcode::Mad,
                     Control::IEEE,
                     count,
-                    vec![magnitude.src(), magnitude.src(), one.src()],
+                    [magnitude.src(), magnitude.src(), one.src()],
                 );
-                let root = self.alu(Opcode::SqrtVec, count, vec![square.src()]);
-                let sum = self.alu(Opcode::Add, count, vec![magnitude.src(), root.src()]);
+                let root = self.alu(Opcode::SqrtVec, count, [square.src()]);
+                let sum = self.alu(Opcode::Add, count, [magnitude.src(), root.src()]);
                 let result = ln(self, &sum, std::f32::consts::LN_2)?;
                 self.copy_sign(count, &result, &x)
             }
@@ -598,15 +592,15 @@ impl Lowerer<'_> {
                     Opcode::Mad,
                     Control::IEEE,
                     count,
-                    vec![x.src(), x.src(), negated(one.src())],
+                    [x.src(), x.src(), negated(one.src())],
                 );
-                let root = self.alu(Opcode::SqrtVec, count, vec![square.src()]);
-                let sum = self.alu(Opcode::Add, count, vec![x.src(), root.src()]);
+                let root = self.alu(Opcode::SqrtVec, count, [square.src()]);
+                let sum = self.alu(Opcode::Add, count, [x.src(), root.src()]);
                 ln(self, &sum, std::f32::consts::LN_2)
             }
             _ => {
-                let numerator = self.alu(Opcode::Add, count, vec![one.src(), x.src()]);
-                let denominator = self.alu(Opcode::Add, count, vec![one.src(), negated(x.src())]);
+                let numerator = self.alu(Opcode::Add, count, [one.src(), x.src()]);
+                let denominator = self.alu(Opcode::Add, count, [one.src(), negated(x.src())]);
                 let ratio = self.float_divide(count, &numerator, &denominator);
                 ln(self, &ratio, 0.5 * std::f32::consts::LN_2)
             }
@@ -621,30 +615,26 @@ impl Lowerer<'_> {
         let edge1 = self.arg(inst, operands, 1)?;
         let x = self.arg(inst, operands, 2)?;
         let count = self.shape_of_result(inst, result_type)?.count;
-        let offset = self.alu(Opcode::Add, count, vec![x.src(), negated(edge0.src())]);
-        let span = self.alu(Opcode::Add, count, vec![edge1.src(), negated(edge0.src())]);
+        let offset = self.alu(Opcode::Add, count, [x.src(), negated(edge0.src())]);
+        let span = self.alu(Opcode::Add, count, [edge1.src(), negated(edge0.src())]);
         let ratio = self.float_divide(count, &offset, &span);
         let zero = self.float(0.0);
         let one = self.float(1.0);
-        let t = self.alu(
-            Opcode::Clamp,
-            count,
-            vec![ratio.src(), zero.src(), one.src()],
-        );
+        let t = self.alu(Opcode::Clamp, count, [ratio.src(), zero.src(), one.src()]);
         let minus_two = self.float(-2.0);
         let three = self.float(3.0);
         let factor = self.alu_c(
             Opcode::Mad,
             Control::IEEE,
             count,
-            vec![t.src(), minus_two.src(), three.src()],
+            [t.src(), minus_two.src(), three.src()],
         );
-        let square = self.alu_c(Opcode::Mul, Control::IEEE, count, vec![t.src(), t.src()]);
+        let square = self.alu_c(Opcode::Mul, Control::IEEE, count, [t.src(), t.src()]);
         Ok(self.alu_c(
             Opcode::Mul,
             Control::IEEE,
             count,
-            vec![square.src(), factor.src()],
+            [square.src(), factor.src()],
         ))
     }
 
@@ -652,16 +642,16 @@ impl Lowerer<'_> {
     /// modf(−2) = {−0, −2}, spirv.md §7).
     fn modf(&mut self, x: &Value) -> (Value, Value) {
         let count = x.count;
-        let whole = self.alu(Opcode::RoundZero, count, vec![x.src()]);
-        let fraction = self.alu(Opcode::Add, count, vec![x.src(), negated(whole.src())]);
+        let whole = self.alu(Opcode::RoundZero, count, [x.src()]);
+        let fraction = self.alu(Opcode::Add, count, [x.src(), negated(whole.src())]);
         let magnitude_mask = self.word(MAGNITUDE_BITS);
         let infinity = self.word(INFINITY_BITS);
-        let magnitude = self.alu(Opcode::And, count, vec![x.src(), magnitude_mask.src()]);
-        let finite = self.alu(Opcode::INe, count, vec![magnitude.src(), infinity.src()]);
-        let fraction = self.alu(Opcode::And, count, vec![fraction.src(), finite.src()]);
+        let magnitude = self.alu(Opcode::And, count, [x.src(), magnitude_mask.src()]);
+        let finite = self.alu(Opcode::INe, count, [magnitude.src(), infinity.src()]);
+        let fraction = self.alu(Opcode::And, count, [fraction.src(), finite.src()]);
         let sign_mask = self.word(SIGN_BIT);
-        let sign = self.alu(Opcode::And, count, vec![x.src(), sign_mask.src()]);
-        let fraction = self.alu(Opcode::IOr, count, vec![fraction.src(), sign.src()]);
+        let sign = self.alu(Opcode::And, count, [x.src(), sign_mask.src()]);
+        let fraction = self.alu(Opcode::IOr, count, [fraction.src(), sign.src()]);
         (fraction, whole)
     }
 
@@ -672,26 +662,26 @@ impl Lowerer<'_> {
         let count = x.count;
         let twenty_three = self.word(23);
         let byte = self.word(0xFF);
-        let shifted = self.alu(Opcode::UShr, count, vec![x.src(), twenty_three.src()]);
-        let field = self.alu(Opcode::And, count, vec![shifted.src(), byte.src()]);
+        let shifted = self.alu(Opcode::UShr, count, [x.src(), twenty_three.src()]);
+        let field = self.alu(Opcode::And, count, [shifted.src(), byte.src()]);
         let bias = self.word(126);
-        let unbiased = self.alu(Opcode::IAdd, count, vec![field.src(), negated(bias.src())]);
+        let unbiased = self.alu(Opcode::IAdd, count, [field.src(), negated(bias.src())]);
         let zero = self.word(0);
         let exponent = self.alu(
             Opcode::CmovLogical,
             count,
-            vec![field.src(), unbiased.src(), zero.src()],
+            [field.src(), unbiased.src(), zero.src()],
         );
         let keep = self.word(SIGN_BIT | 0x007F_FFFF);
         let half = self.word(0x3F00_0000);
-        let kept = self.alu(Opcode::And, count, vec![x.src(), keep.src()]);
-        let scaled = self.alu(Opcode::IOr, count, vec![kept.src(), half.src()]);
+        let kept = self.alu(Opcode::And, count, [x.src(), keep.src()]);
+        let scaled = self.alu(Opcode::IOr, count, [kept.src(), half.src()]);
         let sign_mask = self.word(SIGN_BIT);
-        let signed_zero = self.alu(Opcode::And, count, vec![x.src(), sign_mask.src()]);
+        let signed_zero = self.alu(Opcode::And, count, [x.src(), sign_mask.src()]);
         let significand = self.alu(
             Opcode::CmovLogical,
             count,
-            vec![field.src(), scaled.src(), signed_zero.src()],
+            [field.src(), scaled.src(), signed_zero.src()],
         );
         (significand, exponent)
     }
@@ -707,26 +697,22 @@ impl Lowerer<'_> {
         let count = self.shape_of_result(inst, result_type)?.count;
         let low = self.word((-252i32) as u32);
         let high = self.word(254);
-        let raised = self.alu(Opcode::IMax, count, vec![exponent.src(), low.src()]);
-        let clamped = self.alu(Opcode::IMin, count, vec![raised.src(), high.src()]);
+        let raised = self.alu(Opcode::IMax, count, [exponent.src(), low.src()]);
+        let clamped = self.alu(Opcode::IMin, count, [raised.src(), high.src()]);
         let one = self.word(1);
-        let half = self.alu(Opcode::IShr, count, vec![clamped.src(), one.src()]);
-        let rest = self.alu(
-            Opcode::IAdd,
-            count,
-            vec![clamped.src(), negated(half.src())],
-        );
+        let half = self.alu(Opcode::IShr, count, [clamped.src(), one.src()]);
+        let rest = self.alu(Opcode::IAdd, count, [clamped.src(), negated(half.src())]);
         let bias = self.word(127);
         let twenty_three = self.word(23);
         let mut product = x;
         for part in [half, rest] {
-            let biased = self.alu(Opcode::IAdd, count, vec![part.src(), bias.src()]);
-            let factor = self.alu(Opcode::IShl, count, vec![biased.src(), twenty_three.src()]);
+            let biased = self.alu(Opcode::IAdd, count, [part.src(), bias.src()]);
+            let factor = self.alu(Opcode::IShl, count, [biased.src(), twenty_three.src()]);
             product = self.alu_c(
                 Opcode::Mul,
                 Control::IEEE,
                 count,
-                vec![product.src(), factor.src()],
+                [product.src(), factor.src()],
             );
         }
         Ok(product)
@@ -749,24 +735,24 @@ impl Lowerer<'_> {
         };
         let low = self.float(if signed { -1.0 } else { 0.0 });
         let high = self.float(1.0);
-        let clamped = self.alu(Opcode::Clamp, count, vec![v.src(), low.src(), high.src()]);
+        let clamped = self.alu(Opcode::Clamp, count, [v.src(), low.src(), high.src()]);
         let scaled = self.scale(count, &clamped, scale)?;
-        let rounded = self.alu(Opcode::RoundNear, count, vec![scaled.src()]);
+        let rounded = self.alu(Opcode::RoundNear, count, [scaled.src()]);
         let mut field = if signed {
-            let integer = self.alu(Opcode::Ftoi, count, vec![rounded.src()]);
+            let integer = self.alu(Opcode::Ftoi, count, [rounded.src()]);
             let mask = self.word(mask);
-            self.alu(Opcode::And, count, vec![integer.src(), mask.src()])
+            self.alu(Opcode::And, count, [integer.src(), mask.src()])
         } else {
-            self.alu(Opcode::Ftou, count, vec![rounded.src()])
+            self.alu(Opcode::Ftou, count, [rounded.src()])
         };
         let places = self.regs.vector(places);
-        field = self.alu(Opcode::IMul, count, vec![field.src(), places.src()]);
+        field = self.alu(Opcode::IMul, count, [field.src(), places.src()]);
         if count == 4 {
             let low_half = permuted(&field, &[0, 1]);
             let high_half = permuted(&field, &[2, 3]);
-            field = self.alu(Opcode::IOr, 2, vec![low_half.src(), high_half.src()]);
+            field = self.alu(Opcode::IOr, 2, [low_half.src(), high_half.src()]);
         }
-        Ok(self.alu(Opcode::IOr, 1, vec![field.element(0), field.element(1)]))
+        Ok(self.alu(Opcode::IOr, 1, [field.element(0), field.element(1)]))
     }
 
     /// The unpack counterparts: each field moved to the top by a multiply, then shifted down
@@ -784,17 +770,17 @@ impl Lowerer<'_> {
         };
         let count = u8::try_from(lifts.len()).unwrap_or(4);
         let lifts = self.regs.vector(lifts);
-        let lifted = self.alu(Opcode::IMul, count, vec![p.element(0), lifts.src()]);
+        let lifted = self.alu(Opcode::IMul, count, [p.element(0), lifts.src()]);
         let shift = self.word(shift);
         let (shift_op, convert) = if signed {
             (Opcode::IShr, Opcode::Itof)
         } else {
             (Opcode::UShr, Opcode::Utof)
         };
-        let field = self.alu(shift_op, count, vec![lifted.src(), shift.src()]);
-        let float = self.alu(convert, count, vec![field.src()]);
+        let field = self.alu(shift_op, count, [lifted.src(), shift.src()]);
+        let float = self.alu(convert, count, [field.src()]);
         let scale = self.float(scale);
-        let quotient = self.alu_c(Opcode::Div, divide(), count, vec![float.src(), scale.src()]);
+        let quotient = self.alu_c(Opcode::Div, divide(), count, [float.src(), scale.src()]);
         if !signed {
             return Ok(quotient);
         }
@@ -803,17 +789,17 @@ impl Lowerer<'_> {
         Ok(self.alu(
             Opcode::Clamp,
             count,
-            vec![quotient.src(), low.src(), high.src()],
+            [quotient.src(), low.src(), high.src()],
         ))
     }
 
     /// Length: √dot(x, x); |x| for a scalar.
     fn length(&mut self, x: &Value) -> Value {
         if x.count == 1 {
-            return self.alu(Opcode::Mov, 1, vec![absolute(x.src())]);
+            return self.alu(Opcode::Mov, 1, [absolute(x.src())]);
         }
         let dot = self.dot(x, x, 1);
-        self.alu(Opcode::SqrtVec, 1, vec![dot.src()])
+        self.alu(Opcode::SqrtVec, 1, [dot.src()])
     }
 
     /// The cross product of two 3-vectors: x.yzx·y.zxy − x.zxy·y.yzx (two instructions, no
@@ -823,17 +809,12 @@ impl Lowerer<'_> {
         let x_zxy = permuted(x, &[2, 0, 1]);
         let y_yzx = permuted(y, &[1, 2, 0]);
         let y_zxy = permuted(y, &[2, 0, 1]);
-        let right = self.alu_c(
-            Opcode::Mul,
-            Control::IEEE,
-            3,
-            vec![x_zxy.src(), y_yzx.src()],
-        );
+        let right = self.alu_c(Opcode::Mul, Control::IEEE, 3, [x_zxy.src(), y_yzx.src()]);
         self.alu_c(
             Opcode::Mad,
             Control::IEEE,
             3,
-            vec![x_yzx.src(), y_zxy.src(), negated(right.src())],
+            [x_yzx.src(), y_zxy.src(), negated(right.src())],
         )
     }
 
@@ -852,45 +833,45 @@ impl Lowerer<'_> {
             Opcode::Mad,
             Control::IEEE,
             1,
-            vec![dot.src(), negated(dot.src()), one.src()],
+            [dot.src(), negated(dot.src()), one.src()],
         );
         let eta2 = self.alu_c(
             Opcode::Mul,
             Control::IEEE,
             1,
-            vec![eta.element(0), eta.element(0)],
+            [eta.element(0), eta.element(0)],
         );
         let k = self.alu_c(
             Opcode::Mad,
             Control::IEEE,
             1,
-            vec![negated(eta2.src()), sine2.src(), one.src()],
+            [negated(eta2.src()), sine2.src(), one.src()],
         );
-        let root = self.alu(Opcode::SqrtVec, 1, vec![k.src()]);
+        let root = self.alu(Opcode::SqrtVec, 1, [k.src()]);
         let factor = self.alu_c(
             Opcode::Mad,
             Control::IEEE,
             1,
-            vec![eta.element(0), dot.src(), root.src()],
+            [eta.element(0), dot.src(), root.src()],
         );
         let bent = self.alu_c(
             Opcode::Mul,
             Control::IEEE,
             count,
-            vec![eta.element(0), incident.src()],
+            [eta.element(0), incident.src()],
         );
         let refracted = self.alu_c(
             Opcode::Mad,
             Control::IEEE,
             count,
-            vec![negated(factor.element(0)), normal.src(), bent.src()],
+            [negated(factor.element(0)), normal.src(), bent.src()],
         );
         let zero = self.float(0.0);
-        let total = self.alu(Opcode::Lt, 1, vec![k.src(), zero.src()]);
+        let total = self.alu(Opcode::Lt, 1, [k.src(), zero.src()]);
         Ok(self.alu(
             Opcode::CmovLogical,
             count,
-            vec![total.element(0), zero.src(), refracted.src()],
+            [total.element(0), zero.src(), refracted.src()],
         ))
     }
 
@@ -908,7 +889,7 @@ impl Lowerer<'_> {
             number::FIND_U_MSB => 1,
             _ => 2,
         };
-        let found = self.alu_c(Opcode::IFirstbit, Control(kind), count, vec![x.src()]);
+        let found = self.alu_c(Opcode::IFirstbit, Control(kind), count, [x.src()]);
         if number == number::FIND_I_LSB {
             return Ok(found);
         }
@@ -916,18 +897,18 @@ impl Lowerer<'_> {
         let index = self.alu(
             Opcode::IAdd,
             count,
-            vec![thirty_one.src(), negated(found.src())],
+            [thirty_one.src(), negated(found.src())],
         );
         // `ffb_hi` finds a bit exactly when x ≠ 0; `ffb_shi` when its result is not all ones.
         let condition = if number == number::FIND_U_MSB {
             x
         } else {
-            self.alu(Opcode::INot, count, vec![found.src()])
+            self.alu(Opcode::INot, count, [found.src()])
         };
         Ok(self.alu(
             Opcode::CmovLogical,
             count,
-            vec![condition.src(), index.src(), found.src()],
+            [condition.src(), index.src(), found.src()],
         ))
     }
 
@@ -955,13 +936,13 @@ impl Lowerer<'_> {
                     Opcode::Mul,
                     Control::IEEE,
                     1,
-                    vec![c1.element(0), c0.element(1)],
+                    [c1.element(0), c0.element(1)],
                 );
                 self.alu_c(
                     Opcode::Mad,
                     Control::IEEE,
                     1,
-                    vec![c0.element(0), c1.element(1), negated(product.src())],
+                    [c0.element(0), c1.element(1), negated(product.src())],
                 )
             }
             [c0, c1, c2] => {
@@ -980,7 +961,7 @@ impl Lowerer<'_> {
                     self.dot_into(minors, row, &p1, &cross);
                 }
                 let signed = with_signs(temp_value(minors, 4).src(), [false, true, false, true]);
-                self.alu_c(Opcode::Dp4, Control::IEEE, 1, vec![c0.src(), signed])
+                self.alu_c(Opcode::Dp4, Control::IEEE, 1, [c0.src(), signed])
             }
             // `square_columns` admits only 2–4 columns.
             _ => self.float(0.0),
@@ -1011,7 +992,7 @@ impl Lowerer<'_> {
                 let mut result = Vec::with_capacity(2);
                 for (column, signs) in [(first, [false, true]), (second, [true, false])] {
                     let src = with_signs(column.src(), [signs[0], signs[1], false, false]);
-                    result.push(self.alu_c(Opcode::Div, divide(), 2, vec![src, det.element(0)]));
+                    result.push(self.alu_c(Opcode::Div, divide(), 2, [src, det.element(0)]));
                 }
                 Ok(Value::aggregate(result))
             }
@@ -1025,7 +1006,7 @@ impl Lowerer<'_> {
                         Opcode::Div,
                         divide(),
                         3,
-                        vec![column.src(), det.element(0)],
+                        [column.src(), det.element(0)],
                     ));
                 }
                 Ok(Value::aggregate(result))
@@ -1061,7 +1042,7 @@ impl Lowerer<'_> {
                     Opcode::Dp4,
                     Control::IEEE,
                     1,
-                    vec![
+                    [
                         row0.src(),
                         with_signs(temp_value(*first, 4).src(), signs(0)),
                     ],
@@ -1069,7 +1050,7 @@ impl Lowerer<'_> {
                 let mut result = Vec::with_capacity(4);
                 for (c, reg) in adjugate.iter().enumerate() {
                     let src = with_signs(temp_value(*reg, 4).src(), signs(c));
-                    result.push(self.alu_c(Opcode::Div, divide(), 4, vec![src, det.element(0)]));
+                    result.push(self.alu_c(Opcode::Div, divide(), 4, [src, det.element(0)]));
                 }
                 Ok(Value::aggregate(result))
             }

@@ -468,7 +468,7 @@ impl<'m> Lowerer<'m> {
         Ok(())
     }
 
-    /// Reserves room for the code (and the values) of `functions` up front: the corpus emits at most about two IL
+    /// Reserves room for the code (and the values and places) of `functions` up front: the corpus emits at most about two IL
     /// instructions per SPIR-V instruction of a function, and an IL instruction is a few hundred
     /// bytes, so growing the vector by doubling would copy the code several times. The
     /// reservation is capped so that a huge module does not reserve memory it may not use.
@@ -482,6 +482,10 @@ impl<'m> Lowerer<'m> {
         // the same bound as the code keeps a huge module from reserving memory it may not use.
         self.values
             .reserve(spirv_instructions.min(MAX_CODE_RESERVATION));
+        // Pointers (variables, access chains, pointer parameters) are a share of the
+        // instructions; half of them covers every corpus module without growing.
+        self.places
+            .reserve((spirv_instructions / 2).min(MAX_CODE_RESERVATION));
     }
 
     /// A new indexed temporary array of `length` elements; returns its number.
@@ -679,7 +683,13 @@ impl<'m> Lowerer<'m> {
     /// The finished program: declarations first, then the code, then `end`.
     fn assemble(self, workgroup_size: [u32; 3]) -> Program {
         let mut program = Program::new(ShaderKind::Compute);
-        let mut header = Vec::new();
+        // Flag, thread-group size, literals, resources and indexed temporaries: reserved at
+        // once, so that the header does not grow while it is filled.
+        let mut header = Vec::with_capacity(
+            2 + self.regs.literal_count()
+                + self.resources.declaration_count()
+                + self.indexed_temps.len(),
+        );
         // A program with double instructions says so, as DX11 shaders do with the same flag; the
         // guide marks it "currently not used" (the compiler checks the hardware itself), so it
         // documents the need and costs nothing (guide §7.5 DCL_GLOBAL_FLAGS).
@@ -694,7 +704,7 @@ impl<'m> Lowerer<'m> {
         // The writer derives the control field (the number of values) from the extra words.
         header.push(Inst::new(Opcode::DclNumThreadPerGroup).extra(&workgroup_size));
         header.extend(self.regs.literal_decls());
-        header.extend(self.resources.declarations());
+        self.resources.push_declarations(&mut header);
         for (array, length) in (0u32..).zip(&self.indexed_temps) {
             let reg = il_model::Reg::new(il_model::RegType::ITemp, array).at(*length);
             header.push(Inst::new(Opcode::DclIndexedTempArray).src(il_model::Src::new(reg)));

@@ -209,13 +209,13 @@ impl Lowerer<'_> {
                 let a = self.operand_in(inst, operands, 0)?;
                 let zero = self.word(0);
                 let count = self.shape_of_result(inst, result_type)?.count;
-                self.alu(Opcode::IMax, count, vec![a.src(), zero.src()])
+                self.alu(Opcode::IMax, count, [a.src(), zero.src()])
             }
             Op::SatConvertUToS => {
                 let a = self.operand_in(inst, operands, 0)?;
                 let max = self.word(MAGNITUDE_BITS);
                 let count = self.shape_of_result(inst, result_type)?.count;
-                self.alu(Opcode::UMin, count, vec![a.src(), max.src()])
+                self.alu(Opcode::UMin, count, [a.src(), max.src()])
             }
             Op::QuantizeToF16 => self.lower_quantize(inst)?,
             Op::CompositeConstruct => self.lower_composite_construct(inst)?,
@@ -255,18 +255,18 @@ impl Lowerer<'_> {
                 let b = self.operand_in(inst, operands, 1)?;
                 let count = self.shape_of_result(inst, result_type)?.count;
                 let quotient = self.float_divide(count, &a, &b);
-                let floor = self.alu(Opcode::RoundNegInf, count, vec![quotient.src()]);
+                let floor = self.alu(Opcode::RoundNegInf, count, [quotient.src()]);
                 self.alu_c(
                     Opcode::Mad,
                     Control::IEEE,
                     count,
-                    vec![negated(b.src()), floor.src(), a.src()],
+                    [negated(b.src()), floor.src(), a.src()],
                 )
             }
             Op::FNegate => {
                 let a = self.operand_in(inst, operands, 0)?;
                 let count = self.shape_of_result(inst, result_type)?.count;
-                self.alu(Opcode::Mov, count, vec![negated(a.src())])
+                self.alu(Opcode::Mov, count, [negated(a.src())])
             }
             Op::ShiftLeftLogical => self.lower_shift(Opcode::IShl, inst)?,
             Op::ShiftRightArithmetic => self.lower_shift(Opcode::IShr, inst)?,
@@ -281,11 +281,11 @@ impl Lowerer<'_> {
                 let a = self.operand_in(inst, operands, 0)?;
                 let b = self.operand_in(inst, operands, 1)?;
                 let count = self.shape_of_result(inst, result_type)?.count;
-                let below = self.alu(Opcode::Lt, count, vec![a.src(), b.src()]);
-                let above = self.alu(Opcode::Lt, count, vec![b.src(), a.src()]);
-                let differ = self.alu(Opcode::IOr, count, vec![below.src(), above.src()]);
+                let below = self.alu(Opcode::Lt, count, [a.src(), b.src()]);
+                let above = self.alu(Opcode::Lt, count, [b.src(), a.src()]);
+                let differ = self.alu(Opcode::IOr, count, [below.src(), above.src()]);
                 if op == Op::FUnordEqual {
-                    self.alu(Opcode::INot, count, vec![differ.src()])
+                    self.alu(Opcode::INot, count, [differ.src()])
                 } else {
                     differ
                 }
@@ -298,11 +298,11 @@ impl Lowerer<'_> {
                 let a = self.operand_in(inst, operands, 0)?;
                 let b = self.operand_in(inst, operands, 1)?;
                 let count = self.shape_of_result(inst, result_type)?.count;
-                let a_ordered = self.alu(Opcode::Eq, count, vec![a.src(), a.src()]);
-                let b_ordered = self.alu(Opcode::Eq, count, vec![b.src(), b.src()]);
-                let ordered = self.alu(Opcode::And, count, vec![a_ordered.src(), b_ordered.src()]);
+                let a_ordered = self.alu(Opcode::Eq, count, [a.src(), a.src()]);
+                let b_ordered = self.alu(Opcode::Eq, count, [b.src(), b.src()]);
+                let ordered = self.alu(Opcode::And, count, [a_ordered.src(), b_ordered.src()]);
                 if op == Op::Unordered {
-                    self.alu(Opcode::INot, count, vec![ordered.src()])
+                    self.alu(Opcode::INot, count, [ordered.src()])
                 } else {
                     ordered
                 }
@@ -329,7 +329,7 @@ impl Lowerer<'_> {
                     Opcode::Mul,
                     Control::IEEE,
                     count,
-                    vec![vector.src(), scalar.element(0)],
+                    [vector.src(), scalar.element(0)],
                 )
             }
             Op::MatrixTimesScalar => {
@@ -343,7 +343,7 @@ impl Lowerer<'_> {
                             Opcode::Mul,
                             Control::IEEE,
                             column.count,
-                            vec![column.src(), scalar.element(0)],
+                            [column.src(), scalar.element(0)],
                         )
                     })
                     .collect();
@@ -377,12 +377,7 @@ impl Lowerer<'_> {
                 let b = self.operand_in(inst, operands, 1)?;
                 let columns = (0..b.width())
                     .map(|j| {
-                        self.alu_c(
-                            Opcode::Mul,
-                            Control::IEEE,
-                            a.count,
-                            vec![a.src(), b.element(j)],
-                        )
+                        self.alu_c(Opcode::Mul, Control::IEEE, a.count, [a.src(), b.element(j)])
                     })
                     .collect();
                 Value::aggregate(columns)
@@ -596,7 +591,12 @@ impl Lowerer<'_> {
     }
 
     /// Emits `op` on `sources` into the first `count` components of a fresh temporary.
-    pub(super) fn alu(&mut self, op: Opcode, count: u8, sources: Vec<Src>) -> Value {
+    pub(super) fn alu(
+        &mut self,
+        op: Opcode,
+        count: u8,
+        sources: impl IntoIterator<Item = Src>,
+    ) -> Value {
         self.alu_c(op, Control::NONE, count, sources)
     }
 
@@ -606,9 +606,11 @@ impl Lowerer<'_> {
         op: Opcode,
         ctrl: Control,
         count: u8,
-        sources: Vec<Src>,
+        sources: impl IntoIterator<Item = Src>,
     ) -> Value {
-        self.alu_srcs(op, ctrl, count, Srcs::from_vec(sources))
+        // The sources arrive as arrays (or iterators), so that building an instruction
+        // allocates nothing: at most three go into the inline list.
+        self.alu_srcs(op, ctrl, count, sources.into_iter().collect())
     }
 
     /// [`Lowerer::alu_c`] with the sources already in an instruction's inline source list.
@@ -755,7 +757,7 @@ impl Lowerer<'_> {
         }
         let mut value = self.alu_srcs(mapping.op, mapping.ctrl, count, sources);
         if mapping.invert {
-            value = self.alu(Opcode::INot, count, vec![value.src()]);
+            value = self.alu(Opcode::INot, count, [value.src()]);
         }
         let result =
             result.ok_or_else(|| self.unsupported(inst, "an operation without a result"))?;
@@ -769,7 +771,7 @@ impl Lowerer<'_> {
         self.require(inst, op)?;
         let a = self.operand_in(inst, operands, 0)?;
         let count = self.shape_of_result(inst, result_type)?.count;
-        Ok(self.alu(op, count, vec![a.src()]))
+        Ok(self.alu(op, count, [a.src()]))
     }
 
     /// OpBitcast between 32-bit types of the same component count: the bits stay where they
@@ -792,17 +794,17 @@ impl Lowerer<'_> {
         self.require(inst, Opcode::F2F16)?;
         let a = self.operand_in(inst, operands, 0)?;
         let count = self.shape_of_result(inst, result_type)?.count;
-        let half = self.alu(Opcode::F2F16, count, vec![a.src()]);
+        let half = self.alu(Opcode::F2F16, count, [a.src()]);
         let exponent_mask = self.word(0x7C00);
         let sign_mask = self.word(0x8000);
-        let exponent = self.alu(Opcode::And, count, vec![half.src(), exponent_mask.src()]);
-        let sign = self.alu(Opcode::And, count, vec![half.src(), sign_mask.src()]);
+        let exponent = self.alu(Opcode::And, count, [half.src(), exponent_mask.src()]);
+        let sign = self.alu(Opcode::And, count, [half.src(), sign_mask.src()]);
         let flushed = self.alu(
             Opcode::CmovLogical,
             count,
-            vec![exponent.src(), half.src(), sign.src()],
+            [exponent.src(), half.src(), sign.src()],
         );
-        Ok(self.alu(Opcode::F162F, count, vec![flushed.src()]))
+        Ok(self.alu(Opcode::F162F, count, [flushed.src()]))
     }
 
     fn lower_composite_construct(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
@@ -1011,7 +1013,7 @@ impl Lowerer<'_> {
         let is = self.alu(
             Opcode::IEq,
             u8::try_from(width - 1).unwrap_or(3),
-            vec![index.element(0), candidates.src()],
+            [index.element(0), candidates.src()],
         );
         let reg = self.regs.temp();
         let mut current = vector.element(0);
@@ -1046,11 +1048,11 @@ impl Lowerer<'_> {
         let count = vector.count;
         let positions: Vec<u32> = (0u32..).take(width).collect();
         let positions = self.regs.vector(&positions);
-        let is = self.alu(Opcode::IEq, count, vec![index.element(0), positions.src()]);
+        let is = self.alu(Opcode::IEq, count, [index.element(0), positions.src()]);
         Ok(self.alu(
             Opcode::CmovLogical,
             count,
-            vec![is.src(), component.element(0), vector.src()],
+            [is.src(), component.element(0), vector.src()],
         ))
     }
 
@@ -1082,7 +1084,7 @@ impl Lowerer<'_> {
         Ok(self.alu(
             Opcode::CmovLogical,
             accept.count,
-            vec![condition.src(), accept.src(), reject.src()],
+            [condition.src(), accept.src(), reject.src()],
         ))
     }
 
@@ -1097,7 +1099,7 @@ impl Lowerer<'_> {
             Opcode::Div,
             Control::zeroop(ZeroOp::Infinity),
             count,
-            vec![a.src(), b.src()],
+            [a.src(), b.src()],
         );
         if !self.preserves_signed_zero_inf_nan() {
             return quotient;
@@ -1106,19 +1108,19 @@ impl Lowerer<'_> {
         let sign_mask = self.word(SIGN_BIT);
         let infinity = self.word(INFINITY_BITS);
         // Float compares flush denormals, as `div` does: a denormal divisor is a zero here.
-        let by_zero = self.alu(Opcode::Eq, count, vec![b.src(), zero.src()]);
-        let sign = self.alu(Opcode::And, count, vec![b.src(), sign_mask.src()]);
-        let signed_infinity = self.alu(Opcode::IOr, count, vec![sign.src(), infinity.src()]);
+        let by_zero = self.alu(Opcode::Eq, count, [b.src(), zero.src()]);
+        let sign = self.alu(Opcode::And, count, [b.src(), sign_mask.src()]);
+        let signed_infinity = self.alu(Opcode::IOr, count, [sign.src(), infinity.src()]);
         let ieee = self.alu_c(
             Opcode::Mul,
             Control::IEEE,
             count,
-            vec![a.src(), signed_infinity.src()],
+            [a.src(), signed_infinity.src()],
         );
         self.alu(
             Opcode::CmovLogical,
             count,
-            vec![by_zero.src(), ieee.src(), quotient.src()],
+            [by_zero.src(), ieee.src(), quotient.src()],
         )
     }
 
@@ -1135,7 +1137,7 @@ impl Lowerer<'_> {
     /// SPIR-V leaves undefined and IL unspecified, amd-il.md §6.9); a constant non-zero
     /// divisor needs no guard.
     fn unsigned_divide(&mut self, op: Opcode, count: u8, a: &Value, b: &Value) -> Value {
-        let result = self.alu(op, count, vec![a.src(), b.src()]);
+        let result = self.alu(op, count, [a.src(), b.src()]);
         let nonzero_constant = self
             .regs
             .constant_words(b)
@@ -1147,7 +1149,7 @@ impl Lowerer<'_> {
         self.alu(
             Opcode::CmovLogical,
             count,
-            vec![b.src(), result.src(), all_ones.src()],
+            [b.src(), result.src(), all_ones.src()],
         )
     }
 
@@ -1165,26 +1167,26 @@ impl Lowerer<'_> {
         let zero = self.word(0);
         if op == spirv::Op::SDiv {
             let quotient = self.unsigned_divide(Opcode::UDiv, count, &magnitude_a, &magnitude_b);
-            let signs = self.alu(Opcode::IXor, count, vec![a.src(), b.src()]);
-            let negative = self.alu(Opcode::ILt, count, vec![signs.src(), zero.src()]);
+            let signs = self.alu(Opcode::IXor, count, [a.src(), b.src()]);
+            let negative = self.alu(Opcode::ILt, count, [signs.src(), zero.src()]);
             return Ok(self.conditional_negate(count, &quotient, &negative));
         }
         let remainder = self.unsigned_divide(Opcode::UMod, count, &magnitude_a, &magnitude_b);
-        let negative = self.alu(Opcode::ILt, count, vec![a.src(), zero.src()]);
+        let negative = self.alu(Opcode::ILt, count, [a.src(), zero.src()]);
         let remainder = self.conditional_negate(count, &remainder, &negative);
         if op == spirv::Op::SRem {
             return Ok(remainder);
         }
-        let signs = self.alu(Opcode::IXor, count, vec![remainder.src(), b.src()]);
-        let differ = self.alu(Opcode::ILt, count, vec![signs.src(), zero.src()]);
+        let signs = self.alu(Opcode::IXor, count, [remainder.src(), b.src()]);
+        let differ = self.alu(Opcode::ILt, count, [signs.src(), zero.src()]);
         // A zero remainder keeps its value whatever the signs.
         let adjust = self.alu(
             Opcode::CmovLogical,
             count,
-            vec![remainder.src(), differ.src(), zero.src()],
+            [remainder.src(), differ.src(), zero.src()],
         );
-        let addend = self.alu(Opcode::And, count, vec![adjust.src(), b.src()]);
-        Ok(self.alu(Opcode::IAdd, count, vec![remainder.src(), addend.src()]))
+        let addend = self.alu(Opcode::And, count, [adjust.src(), b.src()]);
+        Ok(self.alu(Opcode::IAdd, count, [remainder.src(), addend.src()]))
     }
 
     /// |x| of signed integers as `imax(x, −x)`, folded for a constant.
@@ -1193,17 +1195,13 @@ impl Lowerer<'_> {
             let magnitudes: Vec<u32> = words.iter().map(|w| (*w as i32).unsigned_abs()).collect();
             return self.regs.vector(&magnitudes);
         }
-        self.alu(Opcode::IMax, count, vec![x.src(), negated(x.src())])
+        self.alu(Opcode::IMax, count, [x.src(), negated(x.src())])
     }
 
     /// `value` negated where `mask` is all ones: (v ^ m) − m.
     fn conditional_negate(&mut self, count: u8, value: &Value, mask: &Value) -> Value {
-        let flipped = self.alu(Opcode::IXor, count, vec![value.src(), mask.src()]);
-        self.alu(
-            Opcode::IAdd,
-            count,
-            vec![flipped.src(), negated(mask.src())],
-        )
+        let flipped = self.alu(Opcode::IXor, count, [value.src(), mask.src()]);
+        self.alu(Opcode::IAdd, count, [flipped.src(), negated(mask.src())])
     }
 
     /// Shifts: one instruction when the amount is one replicated component, else one per
@@ -1214,7 +1212,7 @@ impl Lowerer<'_> {
         let amount = self.operand_in(inst, operands, 1)?;
         let count = self.shape_of_result(inst, result_type)?.count;
         if let Some(uniform) = self.uniform_scalar(&amount) {
-            return Ok(self.alu(op, count, vec![base.src(), uniform]));
+            return Ok(self.alu(op, count, [base.src(), uniform]));
         }
         let reg = self.regs.temp();
         for i in 0..usize::from(count) {
@@ -1241,11 +1239,7 @@ impl Lowerer<'_> {
         if self.constant_scalar(&width) == Some(32) {
             return Ok(base);
         }
-        let field = self.alu(
-            op,
-            count,
-            vec![width.element(0), offset.element(0), base.src()],
-        );
+        let field = self.alu(op, count, [width.element(0), offset.element(0), base.src()]);
         if self.constant_scalar(&width).is_some() {
             return Ok(field);
         }
@@ -1268,7 +1262,7 @@ impl Lowerer<'_> {
         let merged = self.alu(
             Opcode::UBitInsert,
             count,
-            vec![
+            [
                 width.element(0),
                 offset.element(0),
                 insert.src(),
@@ -1284,11 +1278,11 @@ impl Lowerer<'_> {
     /// `whole` where the bit count `width` is 32, else `field`.
     fn whole_when_32(&mut self, count: u8, width: &Value, whole: &Value, field: &Value) -> Value {
         let thirty_two = self.word(32);
-        let is_whole = self.alu(Opcode::IEq, 1, vec![width.element(0), thirty_two.src()]);
+        let is_whole = self.alu(Opcode::IEq, 1, [width.element(0), thirty_two.src()]);
         self.alu(
             Opcode::CmovLogical,
             count,
-            vec![is_whole.element(0), whole.src(), field.src()],
+            [is_whole.element(0), whole.src(), field.src()],
         )
     }
 
@@ -1301,15 +1295,15 @@ impl Lowerer<'_> {
         let count = self.shape_of_result(inst, result_type)?.count;
         if op == Op::SignBitSet {
             let zero = self.word(0);
-            return Ok(self.alu(Opcode::ILt, count, vec![a.src(), zero.src()]));
+            return Ok(self.alu(Opcode::ILt, count, [a.src(), zero.src()]));
         }
         let mask = self.word(MAGNITUDE_BITS);
-        let magnitude = self.alu(Opcode::And, count, vec![a.src(), mask.src()]);
+        let magnitude = self.alu(Opcode::And, count, [a.src(), mask.src()]);
         let infinity = self.word(INFINITY_BITS);
         Ok(match op {
-            Op::IsNan => self.alu(Opcode::ULt, count, vec![infinity.src(), magnitude.src()]),
-            Op::IsInf => self.alu(Opcode::IEq, count, vec![magnitude.src(), infinity.src()]),
-            Op::IsFinite => self.alu(Opcode::ULt, count, vec![magnitude.src(), infinity.src()]),
+            Op::IsNan => self.alu(Opcode::ULt, count, [infinity.src(), magnitude.src()]),
+            Op::IsInf => self.alu(Opcode::IEq, count, [magnitude.src(), infinity.src()]),
+            Op::IsFinite => self.alu(Opcode::ULt, count, [magnitude.src(), infinity.src()]),
             _ => {
                 // Normal: the exponent field is 1..=254, i.e. magnitude − 2^23 < 0x7F000000.
                 let smallest = self.word(0x0080_0000);
@@ -1317,9 +1311,9 @@ impl Lowerer<'_> {
                 let offset = self.alu(
                     Opcode::IAdd,
                     count,
-                    vec![magnitude.src(), negated(smallest.src())],
+                    [magnitude.src(), negated(smallest.src())],
                 );
-                self.alu(Opcode::ULt, count, vec![offset.src(), span.src()])
+                self.alu(Opcode::ULt, count, [offset.src(), span.src()])
             }
         })
     }
@@ -1328,7 +1322,7 @@ impl Lowerer<'_> {
     fn reduce(&mut self, op: Opcode, vector: &Value) -> Value {
         let mut acc = vector.extract(0);
         for i in 1..vector.width() {
-            acc = self.alu(op, 1, vec![acc.src(), vector.element(i)]);
+            acc = self.alu(op, 1, [acc.src(), vector.element(i)]);
         }
         acc
     }
@@ -1341,7 +1335,7 @@ impl Lowerer<'_> {
             4 => Opcode::Dp4,
             _ => Opcode::Mul,
         };
-        self.alu_c(op, Control::IEEE, count, vec![a.src(), b.src()])
+        self.alu_c(op, Control::IEEE, count, [a.src(), b.src()])
     }
 
     /// The column vectors of a matrix value.
@@ -1395,14 +1389,14 @@ impl Lowerer<'_> {
             Opcode::Mul,
             Control::IEEE,
             count,
-            vec![first.src(), vector.element(0)],
+            [first.src(), vector.element(0)],
         );
         for (j, column) in columns.iter().enumerate().skip(1) {
             sum = self.alu_c(
                 Opcode::Mad,
                 Control::IEEE,
                 count,
-                vec![column.src(), vector.element(j), sum.src()],
+                [column.src(), vector.element(j), sum.src()],
             );
         }
         Ok(sum)
@@ -1438,33 +1432,33 @@ impl Lowerer<'_> {
         let has_carry = Opcode::ICarry.info().families.contains(self.options.target);
         let (low, high) = match op {
             Op::IAddCarry => {
-                let sum = self.alu(Opcode::IAdd, count, vec![a.src(), b.src()]);
+                let sum = self.alu(Opcode::IAdd, count, [a.src(), b.src()]);
                 let carry = if has_carry {
-                    self.alu(Opcode::ICarry, count, vec![a.src(), b.src()])
+                    self.alu(Opcode::ICarry, count, [a.src(), b.src()])
                 } else {
                     // The sum wrapped exactly when it is below an operand.
-                    let wrapped = self.alu(Opcode::ULt, count, vec![sum.src(), a.src()]);
+                    let wrapped = self.alu(Opcode::ULt, count, [sum.src(), a.src()]);
                     self.low_bit(count, &wrapped)
                 };
                 (sum, carry)
             }
             Op::ISubBorrow => {
-                let difference = self.alu(Opcode::IAdd, count, vec![a.src(), negated(b.src())]);
+                let difference = self.alu(Opcode::IAdd, count, [a.src(), negated(b.src())]);
                 let borrow = if has_carry {
-                    self.alu(Opcode::IBorrow, count, vec![a.src(), b.src()])
+                    self.alu(Opcode::IBorrow, count, [a.src(), b.src()])
                 } else {
-                    let below = self.alu(Opcode::ULt, count, vec![a.src(), b.src()]);
+                    let below = self.alu(Opcode::ULt, count, [a.src(), b.src()]);
                     self.low_bit(count, &below)
                 };
                 (difference, borrow)
             }
             Op::UMulExtended => (
-                self.alu(Opcode::IMul, count, vec![a.src(), b.src()]),
-                self.alu(Opcode::UMulHigh, count, vec![a.src(), b.src()]),
+                self.alu(Opcode::IMul, count, [a.src(), b.src()]),
+                self.alu(Opcode::UMulHigh, count, [a.src(), b.src()]),
             ),
             _ => (
-                self.alu(Opcode::IMul, count, vec![a.src(), b.src()]),
-                self.alu(Opcode::IMulHigh, count, vec![a.src(), b.src()]),
+                self.alu(Opcode::IMul, count, [a.src(), b.src()]),
+                self.alu(Opcode::IMulHigh, count, [a.src(), b.src()]),
             ),
         };
         Ok(Value::aggregate(vec![low, high]))
@@ -1473,7 +1467,7 @@ impl Lowerer<'_> {
     /// An IL boolean (0 / all ones) as 0 / 1.
     fn low_bit(&mut self, count: u8, boolean: &Value) -> Value {
         let one = self.word(1);
-        self.alu(Opcode::And, count, vec![boolean.src(), one.src()])
+        self.alu(Opcode::And, count, [boolean.src(), one.src()])
     }
 }
 

@@ -208,10 +208,14 @@ impl Resources {
             .map(|(_, offset)| *offset)
     }
 
-    /// The declarations, in the order AMD's compiler wrote them (amd-il.md §3.8): constant
-    /// buffers, then UAVs, then LDS.
-    pub fn declarations(&self) -> Vec<Inst> {
-        let mut decls = Vec::new();
+    /// How many declarations [`Resources::push_declarations`] appends.
+    pub fn declaration_count(&self) -> usize {
+        self.cbs.len() + self.uavs.len() + self.textures.len() + usize::from(self.lds_bytes > 0)
+    }
+
+    /// Appends the declarations to `decls`, in the order AMD's compiler wrote them (amd-il.md
+    /// §3.8): constant buffers, then UAVs, then resources, then LDS.
+    pub fn push_declarations(&self, decls: &mut Vec<Inst>) {
         for (n, cb) in (0u32..).zip(&self.cbs) {
             decls.push(Inst::new(Opcode::DclConstBuffer).src(Src::cb(n, cb.elements)));
         }
@@ -243,7 +247,6 @@ impl Resources {
                     .extra(&[self.lds_bytes]),
             );
         }
-        decls
     }
 
     /// Bytes of LDS the program declares.

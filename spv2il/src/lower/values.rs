@@ -309,10 +309,22 @@ impl std::hash::Hasher for WordHasher {
 }
 
 /// Temporaries and literals of the program being built.
-#[derive(Default)]
 pub struct Registers {
     next_temp: u32,
     literals: IndexSet<[u32; 4], std::hash::BuildHasherDefault<WordHasher>>,
+}
+
+/// Literals the set has room for before it first grows: most programs declare fewer, and
+/// growing from empty rehashes the set several times.
+const LITERALS_RESERVED: usize = 16;
+
+impl Default for Registers {
+    fn default() -> Registers {
+        Registers {
+            next_temp: 0,
+            literals: IndexSet::with_capacity_and_hasher(LITERALS_RESERVED, Default::default()),
+        }
+    }
 }
 
 impl Registers {
@@ -326,6 +338,11 @@ impl Registers {
     /// How many temporaries have been handed out.
     pub fn temps_used(&self) -> u32 {
         self.next_temp
+    }
+
+    /// How many literals have been declared.
+    pub fn literal_count(&self) -> usize {
+        self.literals.len()
     }
 
     /// The literal register holding `words` (declared once, at first use).

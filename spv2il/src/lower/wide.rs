@@ -445,7 +445,7 @@ impl Lowerer<'_> {
                 let count = from.count;
                 let high = if op == spirv::Op::SConvert {
                     let thirty_one = self.word(31);
-                    self.alu(Opcode::IShr, count, vec![x.src(), thirty_one.element(0)])
+                    self.alu(Opcode::IShr, count, [x.src(), thirty_one.element(0)])
                 } else {
                     self.word(0)
                 };
@@ -499,10 +499,10 @@ impl Lowerer<'_> {
     fn int64_multiply(&mut self, elements: usize, a: &Value, b: &Value) -> Value {
         let result = self.wide_temp(elements);
         for i in 0..elements {
-            let carry = self.alu(Opcode::UMulHigh, 1, vec![low(a, i), low(b, i)]);
-            let cross_a = self.alu(Opcode::IMul, 1, vec![low(a, i), high(b, i)]);
-            let cross_b = self.alu(Opcode::IMul, 1, vec![high(a, i), low(b, i)]);
-            let cross = self.alu(Opcode::IAdd, 1, vec![cross_a.src(), cross_b.src()]);
+            let carry = self.alu(Opcode::UMulHigh, 1, [low(a, i), low(b, i)]);
+            let cross_a = self.alu(Opcode::IMul, 1, [low(a, i), high(b, i)]);
+            let cross_b = self.alu(Opcode::IMul, 1, [high(a, i), low(b, i)]);
+            let cross = self.alu(Opcode::IAdd, 1, [cross_a.src(), cross_b.src()]);
             self.emit(
                 Inst::new(Opcode::IMul)
                     .dst(dword_dst(&result, i, false))
@@ -643,7 +643,7 @@ impl Lowerer<'_> {
                 let adjust = self.alu(
                     Opcode::And,
                     count_u8(elements),
-                    vec![differ.src(), nonzero.src()],
+                    [differ.src(), nonzero.src()],
                 );
                 let adjusted = self.wide_op(Opcode::I64Add, elements, &[&remainder, &b]);
                 Ok(self.select_wide(&adjust, &adjusted, &remainder))
@@ -748,7 +748,7 @@ impl Lowerer<'_> {
         let mut current = vector.extract(0);
         for i in 1..width {
             let position = self.word(u32::try_from(i).unwrap_or(u32::MAX));
-            let is = self.alu(Opcode::IEq, 1, vec![index.element(0), position.element(0)]);
+            let is = self.alu(Opcode::IEq, 1, [index.element(0), position.element(0)]);
             let element = vector.extract(i);
             current = self.select_wide(&is, &element, &current);
         }
@@ -766,7 +766,7 @@ impl Lowerer<'_> {
         let is = self.alu(
             Opcode::IEq,
             count_u8(width),
-            vec![index.element(0), positions.src()],
+            [index.element(0), positions.src()],
         );
         let spread: Vec<Value> = (0..width).map(|_| component.extract(0)).collect();
         let spread = self.gather_wide(&spread);
