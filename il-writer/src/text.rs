@@ -65,6 +65,7 @@ pub fn to_text(program: &Program) -> String {
     let mut prec = None;
     let mut pending = [0; PENDING];
     let mut pending_len = 0;
+    let mut controls = ControlCache::new();
     for (i, inst) in program.body.iter().enumerate() {
         if let Some(mask) = foldable_prefix(inst)
             && program
@@ -85,6 +86,7 @@ pub fn to_text(program: &Program) -> String {
             tables,
             regs,
             prec,
+            &mut controls,
         ) {
             drain(&pending, pending_len, &mut out);
             pending_len = 0;
@@ -289,6 +291,10 @@ struct Fast {
     ignores_control: bool,
     /// Trailing tokens are written `0x%08X` (`dcl_literal`, `def`), else in decimal.
     hex_extra: bool,
+    /// The layout has no field written after the operands ([`FieldKind::Operand`],
+    /// [`FieldKind::Word`]), so a non-zero control field only adds the suffix that
+    /// [`write_control`] writes after the mnemonic, which [`ControlCache`] keeps.
+    suffix_only: bool,
 }
 
 impl Fast {
@@ -307,7 +313,69 @@ impl Fast {
             ignores_control: info.control == ControlLayout::CountOfExtra,
             hex_extra: info.extra == Extra::Words(4)
                 && matches!(info.op, Opcode::DclLiteral | Opcode::Def),
+            suffix_only: info
+                .control
+                .fields()
+                .iter()
+                .all(|field| !matches!(field.kind, FieldKind::Operand | FieldKind::Word(_))),
         })
+    }
+}
+
+/// Entries of a [`ControlCache`] (a power of two).
+const CONTROL_CACHE: usize = 32;
+
+/// The control suffixes (`_id(3)`, `_ieee`, `_zeroop(infinity)`) met in one program, by opcode
+/// and control value: real programs use a handful of combinations many times, and the text of one
+/// depends on nothing else, so it is rendered once by [`write_control`] (the general path's own
+/// code) and then copied. Direct-mapped: a collision only renders again.
+struct ControlCache {
+    /// Per slot: opcode code and control value (`code << 16 | ctrl`; [`EMPTY_SLOT`] when unused),
+    /// and the suffix.
+    slots: [(u32, Padded); CONTROL_CACHE],
+    /// The scratch text the suffixes are rendered into.
+    scratch: Buf,
+}
+
+/// A key no instruction has: opcode codes are below [`il_model::OPCODE_COUNT`] (483).
+const EMPTY_SLOT: u32 = u32::MAX;
+
+impl ControlCache {
+    fn new() -> ControlCache {
+        ControlCache {
+            slots: [(EMPTY_SLOT, Padded::new("")); CONTROL_CACHE],
+            scratch: Buf::new(),
+        }
+    }
+
+    /// The suffix [`write_control`] writes for `op` with control value `ctrl` (non-zero, of a
+    /// layout [`Fast::suffix_only`]), or `None` if it is longer than [`PAD`].
+    #[inline]
+    fn get(&mut self, op: Opcode, ctrl: u16) -> Option<&Padded> {
+        let key = u32::from(op.code()) << 16 | u32::from(ctrl);
+        // Fibonacci hashing: the top bits of the product mix every bit of the key.
+        let slot = (key.wrapping_mul(0x9E37_79B1) >> 27) as usize % CONTROL_CACHE;
+        let entry = self.slots.get_mut(slot)?;
+        if entry.0 != key {
+            self.scratch.clear();
+            write_control(&mut self.scratch, op.info().control, ctrl);
+            let mut bytes = [0; PAD];
+            if self.scratch.len() > PAD {
+                return None;
+            }
+            for (b, s) in bytes.iter_mut().zip(&self.scratch) {
+                *b = *s;
+            }
+            *entry = (
+                key,
+                Padded {
+                    bytes,
+                    len: self.scratch.len(),
+                    text: "",
+                },
+            );
+        }
+        Some(&entry.1)
     }
 }
 
@@ -318,15 +386,20 @@ const FAST_MAX_DEPTH: usize = 16;
 const FAST_MAX_SRCS: usize = 4;
 const FAST_MAX_EXTRA: usize = 4;
 
-/// Bytes a fast-path line can take: indentation, the copy of a padded mnemonic, a shift and
+/// Bytes a fast-path line can take: indentation, the copies of a padded mnemonic and control
+/// suffix, a shift and
 /// `_sat`, five operands of at most 2 + 21 + 10 + 12 + 8 bytes (separator, name, number, index,
 /// swizzle copy; the name copy itself takes [`PAD`] from its start), four ten-digit values with
 /// separators, and the newline.
-const FAST_LINE_MAX: usize =
-    FAST_MAX_DEPTH * INDENT.len() + PAD + 7 + (1 + FAST_MAX_SRCS) * 53 + FAST_MAX_EXTRA * 12 + 1;
+const FAST_LINE_MAX: usize = FAST_MAX_DEPTH * INDENT.len()
+    + 2 * PAD
+    + 7
+    + (1 + FAST_MAX_SRCS) * 53
+    + FAST_MAX_EXTRA * 12
+    + 1;
 
-/// Writes `inst` as a line into `pending` if it has the common shape ([`Fast`], no control bits,
-/// no modifier tokens, no folded prefix, at most one destination, [`FAST_MAX_SRCS`] sources and
+/// Writes `inst` as a line into `pending` if it has the common shape ([`Fast`], no control bits
+/// or only those whose text [`ControlCache`] can give, no modifier tokens, no folded prefix, at most one destination, [`FAST_MAX_SRCS`] sources and
 /// [`FAST_MAX_EXTRA`] trailing tokens); returns `false`, with nothing written, otherwise. Operands
 /// that are not plain registers go to [`write_dst`] / [`write_src`] after what is pending is
 /// appended, so the text is exactly that of [`write_inst`].
@@ -341,6 +414,7 @@ fn write_fast(
     tables: &Tables,
     regs: &RegNames,
     prec: Option<u16>,
+    controls: &mut ControlCache,
 ) -> bool {
     let code = usize::from(inst.op.code());
     let (Some(Some(fast)), Some(mnemonic)) = (tables.fast.get(code), tables.mnemonics.get(code))
@@ -348,7 +422,7 @@ fn write_fast(
         return false;
     };
     let ctrl = if fast.ignores_control { 0 } else { inst.ctrl.0 };
-    if ctrl != 0
+    if (ctrl != 0 && !fast.suffix_only)
         || prec.is_some()
         || inst.pri_mod.is_some()
         || inst.sec_mod.is_some()
@@ -361,6 +435,14 @@ fn write_fast(
     {
         return false;
     }
+    let suffix = if ctrl == 0 {
+        None
+    } else {
+        match controls.get(inst.op, ctrl) {
+            Some(suffix) => Some(suffix),
+            None => return false,
+        }
+    };
     let mut line = Cursor {
         bytes: pending,
         len: *pending_len,
@@ -370,6 +452,9 @@ fn write_fast(
     }
     line.indent(depth);
     line.name(mnemonic);
+    if let Some(suffix) = suffix {
+        line.name(suffix);
+    }
     let mut first = true;
     if let Some(dst) = inst.dst.first() {
         if dst.shift != ShiftScale::None {
@@ -1659,6 +1744,47 @@ mod tests {
         for (line, (level, inst)) in lines.iter().zip(&expected) {
             assert_eq!(*line, format!("{}{inst}", INDENT.repeat(*level)));
         }
+    }
+
+    /// Lines with control suffixes, more distinct (opcode, control) pairs than the fast path's
+    /// [`super::ControlCache`] holds, each met twice, are those of the general path.
+    #[test]
+    fn control_suffixes_match_the_general_path() {
+        let mut program = Program::new(ShaderKind::Compute);
+        let mut body = Vec::new();
+        for id in 0..2 * super::CONTROL_CACHE as u16 {
+            body.push(
+                Inst::new(Opcode::UavRawLoad)
+                    .ctrl(Control::id(id) | Control::CACHED)
+                    .dst(Dst::temp(1).mask("x___"))
+                    .src(Src::temp(0).swz("x")),
+            );
+            body.push(
+                Inst::new(Opcode::UavRawStore)
+                    .ctrl(Control::id(id))
+                    .dst(Dst::mem().mask("xy__"))
+                    .src(Src::temp(0).swz("x"))
+                    .src(Src::temp(1)),
+            );
+            body.push(
+                Inst::new(Opcode::Mul)
+                    .ctrl(Control(id))
+                    .dst(Dst::temp(2))
+                    .src(Src::temp(0))
+                    .src(Src::temp(1)),
+            );
+        }
+        let mut expected = Vec::new();
+        for _ in 0..2 {
+            for inst in &body {
+                expected.push(inst_text(inst, program.shader));
+                program.push(inst.clone());
+            }
+        }
+        let text = to_text(&program);
+        let lines: Vec<&str> = text.lines().skip(1).collect();
+        assert_eq!(lines, expected);
+        assert!(lines.iter().any(|l| l.contains("_control(")));
     }
 
     /// A few lines spelled out (checked by hand against amd-il.md §3.3–§3.7: masks, replicated
