@@ -63,7 +63,7 @@ pub fn to_text(program: &Program) -> String {
     out.push(b'\n');
     let mut layout = Layout::default();
     let mut prec = None;
-    let mut pending = [0; PENDING];
+    let mut pending = [0; 2 * PENDING];
     let mut pending_len = 0;
     let mut controls = ControlCache::new();
     for (i, inst) in program.body.iter().enumerate() {
@@ -292,19 +292,32 @@ struct Fast {
     /// Trailing tokens are written `0x%08X` (`dcl_literal`, `def`), else in decimal.
     hex_extra: bool,
     /// The layout has no field written after the operands ([`FieldKind::Operand`],
-    /// [`FieldKind::Word`]), so a non-zero control field only adds the suffix that
+    /// [`FieldKind::Word`]), so a control field that prints something only adds the suffix that
     /// [`write_control`] writes after the mnemonic, which [`ControlCache`] keeps.
     suffix_only: bool,
+    /// A zero control field prints nothing ([`zero_control_is_silent`]).
+    quiet_zero: bool,
 }
 
 impl Fast {
     /// The fast-path facts of an opcode, or `None` where [`write_inst`] does more than the fast
-    /// path for a zero control field and no modifier tokens: a control layout that prints
-    /// something at zero or edits the line (`dcl_lds_sharing_mode`), trailing tokens written
-    /// other than as plain operands, macro packets, or a mnemonic longer than [`PAD`].
+    /// path for no modifier tokens: a control layout with fields written after the operands
+    /// that prints something at zero, one that edits the line (`dcl_lds_sharing_mode`),
+    /// trailing tokens written other than as plain operands, macro packets, or a mnemonic longer
+    /// than [`PAD`].
     fn of(info: &il_model::OpInfo) -> Option<Fast> {
-        let plain_extra = matches!(info.extra, Extra::None | Extra::Words(_) | Extra::Label);
-        let fits = zero_control_is_silent(info.control)
+        // `CountedWords` are written like `Words` (in decimal, as operands).
+        let plain_extra = matches!(
+            info.extra,
+            Extra::None | Extra::Words(_) | Extra::Label | Extra::CountedWords
+        );
+        let quiet_zero = zero_control_is_silent(info.control);
+        let suffix_only = info
+            .control
+            .fields()
+            .iter()
+            .all(|field| !matches!(field.kind, FieldKind::Operand | FieldKind::Word(_)));
+        let fits = (quiet_zero || suffix_only)
             && info.control != ControlLayout::LdsSharingMode
             && plain_extra
             && !matches!(info.op, Opcode::Macrocall | Opcode::Macrodef)
@@ -313,11 +326,8 @@ impl Fast {
             ignores_control: info.control == ControlLayout::CountOfExtra,
             hex_extra: info.extra == Extra::Words(4)
                 && matches!(info.op, Opcode::DclLiteral | Opcode::Def),
-            suffix_only: info
-                .control
-                .fields()
-                .iter()
-                .all(|field| !matches!(field.kind, FieldKind::Operand | FieldKind::Word(_))),
+            quiet_zero,
+            suffix_only,
         })
     }
 }
@@ -348,8 +358,8 @@ impl ControlCache {
         }
     }
 
-    /// The suffix [`write_control`] writes for `op` with control value `ctrl` (non-zero, of a
-    /// layout [`Fast::suffix_only`]), or `None` if it is longer than [`PAD`].
+    /// The suffix [`write_control`] writes for `op` with control value `ctrl` (of a layout
+    /// [`Fast::suffix_only`]), or `None` if it is longer than [`PAD`].
     #[inline]
     fn get(&mut self, op: Opcode, ctrl: u16) -> Option<&Padded> {
         let key = u32::from(op.code()) << 16 | u32::from(ctrl);
@@ -406,7 +416,7 @@ const FAST_LINE_MAX: usize = FAST_MAX_DEPTH * INDENT.len()
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn write_fast(
-    pending: &mut [u8; PENDING],
+    pending: &mut [u8; 2 * PENDING],
     pending_len: &mut usize,
     out: &mut Buf,
     inst: &Inst,
@@ -422,7 +432,8 @@ fn write_fast(
         return false;
     };
     let ctrl = if fast.ignores_control { 0 } else { inst.ctrl.0 };
-    if (ctrl != 0 && !fast.suffix_only)
+    let silent = ctrl == 0 && fast.quiet_zero;
+    if (!silent && !fast.suffix_only)
         || prec.is_some()
         || inst.pri_mod.is_some()
         || inst.sec_mod.is_some()
@@ -435,7 +446,7 @@ fn write_fast(
     {
         return false;
     }
-    let suffix = if ctrl == 0 {
+    let suffix = if silent {
         None
     } else {
         match controls.get(inst.op, ctrl) {
@@ -545,29 +556,30 @@ impl RegNames {
     }
 }
 
-/// Size of a [`Chunk`]: a register name ([`PAD`] at most copied), a ten-digit number, a bracketed
+/// Bytes a [`Chunk`] holds: a register name ([`PAD`] at most copied), a ten-digit number, a bracketed
 /// ten-digit index or a swizzle, and a separator fit (at most 2 + 32 + 10 + 12 + 5 bytes is more
 /// than the 29 that are ever used by one name, but the copy of the padded name needs its room).
 const CHUNK: usize = 64;
 
-/// Bytes gathered on the stack and appended to the output with one copy. Writes past the end
-/// are dropped; the callers put at most `N` bytes in (see [`CHUNK`] and [`PENDING`]).
+/// Bytes gathered on the stack and appended to the output with one copy. The array is twice
+/// what the callers put in (see [`CHUNK`] and [`PENDING`]), so that a write of a fixed size at
+/// any position below the middle stays inside it and needs no bounds check (see [`Cursor`]).
 struct Bytes<const N: usize> {
     bytes: [u8; N],
     len: usize,
 }
 
 /// The bytes of one operand or value.
-type Chunk = Bytes<CHUNK>;
+type Chunk = Bytes<{ 2 * CHUNK }>;
 
-/// Size of [`Pending`]: lines of the fast path ([`FAST_LINE_MAX`] bytes at most) are gathered
+/// Bytes of the pending lines: lines of the fast path ([`FAST_LINE_MAX`] bytes at most) are gathered
 /// until this is nearly full.
 const PENDING: usize = 1024;
 
 /// Appends the first `len` bytes of `pending` (whole lines of the fast path, [`write_fast`]) to
 /// `out` (the caller empties it); done when the next line might not fit, before any write of the general
 /// path, and at the end.
-fn drain(pending: &[u8; PENDING], len: usize, out: &mut Buf) {
+fn drain(pending: &[u8; 2 * PENDING], len: usize, out: &mut Buf) {
     out.extend_from_slice(pending.get(..len).unwrap_or(pending.as_slice()));
 }
 
@@ -617,20 +629,40 @@ impl<const N: usize> Bytes<N> {
     #[inline]
     fn flush(&self, out: &mut Buf) {
         let start = out.len();
-        out.extend_from_slice(&self.bytes);
-        out.truncate(start + self.len.min(N));
+        let half = self
+            .bytes
+            .first_chunk::<CHUNK>()
+            .map_or(&[][..], |b| b.as_slice());
+        out.extend_from_slice(half);
+        out.truncate(start + self.len.min(half.len()));
     }
 }
 
 /// Writes into a byte array from a position kept apart from the array, so that it stays in a
 /// register while a line or operand is written (a length stored next to the array is reloaded
-/// after every byte). Writes past the end are dropped (see [`Bytes`]).
+/// after every byte).
+///
+/// Every write starts at the position masked below the middle of the array ([`Cursor::MASK`];
+/// the callers keep the position below it, so the mask changes nothing) and is at most half the
+/// array long, so the compiler sees that it stays inside the array and drops the bounds checks.
 struct Cursor<'a, const N: usize> {
     bytes: &'a mut [u8; N],
     len: usize,
 }
 
 impl<const N: usize> Cursor<'_, N> {
+    /// Positions are masked with this: half the array, a power of two, less one.
+    const MASK: usize = {
+        assert!(N.is_power_of_two() && N >= 2 * 64);
+        N / 2 - 1
+    };
+
+    /// Where the next write starts (the position itself, see [`Cursor::MASK`]).
+    #[inline(always)]
+    fn at(&self) -> usize {
+        self.len & Self::MASK
+    }
+
     /// Appends the bytes written to `out` and starts again at the front.
     #[inline]
     fn drain_into(&mut self, out: &mut Buf) {
@@ -642,7 +674,8 @@ impl<const N: usize> Cursor<'_, N> {
     #[inline]
     fn indent(&mut self, depth: usize) {
         const SPACES: [u8; FAST_MAX_DEPTH * INDENT.len()] = [b' '; FAST_MAX_DEPTH * INDENT.len()];
-        if let Some(room) = self.bytes.get_mut(self.len..self.len + SPACES.len())
+        let at = self.at();
+        if let Some(room) = self.bytes.get_mut(at..at + SPACES.len())
             && let Ok(room) = <&mut [u8; SPACES.len()]>::try_from(room)
         {
             *room = SPACES;
@@ -652,7 +685,8 @@ impl<const N: usize> Cursor<'_, N> {
 
     #[inline(always)]
     fn byte(&mut self, b: u8) {
-        if let Some(slot) = self.bytes.get_mut(self.len) {
+        let at = self.at();
+        if let Some(slot) = self.bytes.get_mut(at) {
             *slot = b;
         }
         self.len += 1;
@@ -670,8 +704,9 @@ impl<const N: usize> Cursor<'_, N> {
     /// Appends a padded name (its padding is overwritten by what follows).
     #[inline(always)]
     fn name(&mut self, name: &Padded) {
+        let at = self.at();
         if name.len <= PAD
-            && let Some(room) = self.bytes.get_mut(self.len..self.len + PAD)
+            && let Some(room) = self.bytes.get_mut(at..at + PAD)
             && let Ok(room) = <&mut [u8; PAD]>::try_from(room)
         {
             *room = name.bytes;
@@ -686,7 +721,8 @@ impl<const N: usize> Cursor<'_, N> {
     /// Appends a [`Short`].
     #[inline(always)]
     fn short(&mut self, short: &Short) {
-        if let Some(room) = self.bytes.get_mut(self.len..self.len + 8)
+        let at = self.at();
+        if let Some(room) = self.bytes.get_mut(at..at + 8)
             && let Ok(room) = <&mut [u8; 8]>::try_from(room)
         {
             *room = short.bytes;
@@ -704,7 +740,8 @@ impl<const N: usize> Cursor<'_, N> {
         // Register numbers, ids and indices are nearly always below 1000: their digits are
         // stored at once.
         if let Some(&[a, b, c, len]) = SMALL_DECIMALS.get(value as usize) {
-            if let Some(room) = self.bytes.get_mut(self.len..self.len + 3)
+            let at = self.at();
+            if let Some(room) = self.bytes.get_mut(at..at + 3)
                 && let Ok(room) = <&mut [u8; 3]>::try_from(room)
             {
                 *room = [a, b, c];
@@ -1774,6 +1811,8 @@ mod tests {
                     .src(Src::temp(1)),
             );
         }
+        body.push(Inst::new(Opcode::DclNumThreadPerGroup).extra(&[64, 1, 1]));
+        body.push(Inst::new(Opcode::DclRawUav).ctrl(Control::id(2)));
         let mut expected = Vec::new();
         for _ in 0..2 {
             for inst in &body {
