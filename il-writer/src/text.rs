@@ -218,10 +218,75 @@ fn mask_index(mask: [DstComp; 4]) -> usize {
         .fold(0, |acc, c| acc * DST_COMPS.len() + c.value() as usize)
 }
 
+/// Register type values are below this (six bits, amd-il.md §1.5), so a value masked with
+/// `REG_VALUES - 1` indexes the tables of [`RegNames`] without a bounds check.
+const REG_VALUES: usize = 64;
+
+/// Bytes of a [`RegName`]'s text: the longest register name has 21.
+const REG_NAME: usize = 30;
+
+/// A register type's name and whether its number is always printed, in 32 bytes, so that the
+/// fast path finds everything about an operand's register with one index and copies the name
+/// with one fixed-size copy.
+#[derive(Clone, Copy)]
+struct RegName {
+    /// The name's bytes, then zeros.
+    bytes: [u8; REG_NAME],
+    /// The name's length, or [`LONG_NAME`] for a name longer than [`REG_NAME`] (in
+    /// [`RegNames::long`]).
+    len: u8,
+    /// Registers of this type always print their number.
+    numbered: bool,
+}
+
+/// [`RegName::len`] of a name that does not fit.
+const LONG_NAME: u8 = u8::MAX;
+
 /// Per register type (by value): the name and whether the number is always printed.
 struct RegNames {
-    names: Vec<Padded>,
-    numbered: Vec<bool>,
+    names: [RegName; REG_VALUES],
+    /// The names themselves, for names longer than [`REG_NAME`].
+    long: [&'static str; REG_VALUES],
+}
+
+impl RegNames {
+    fn new(shader: ShaderKind) -> RegNames {
+        let mut regs = RegNames {
+            names: [RegName {
+                bytes: [0; REG_NAME],
+                len: 0,
+                numbered: true,
+            }; REG_VALUES],
+            long: [""; REG_VALUES],
+        };
+        for info in &REG_TYPES {
+            let value = usize::from(info.ty.value()) & (REG_VALUES - 1);
+            let text = info.ty.name_in(shader);
+            let mut name = RegName {
+                bytes: [0; REG_NAME],
+                len: LONG_NAME,
+                numbered: info.numbered,
+            };
+            if text.len() <= REG_NAME {
+                for (slot, b) in name.bytes.iter_mut().zip(text.bytes()) {
+                    *slot = b;
+                }
+                name.len = text.len() as u8;
+            }
+            if let (Some(slot), Some(long)) = (regs.names.get_mut(value), regs.long.get_mut(value))
+            {
+                *slot = name;
+                *long = text;
+            }
+        }
+        regs
+    }
+
+    /// The entry of `ty` (the mask keeps the index inside the table).
+    #[inline(always)]
+    fn entry(&self, ty: RegType) -> &RegName {
+        &self.names[usize::from(ty.value()) & (REG_VALUES - 1)]
+    }
 }
 
 impl Tables {
@@ -232,13 +297,6 @@ impl Tables {
     }
 
     fn build() -> Tables {
-        let regs_in = |shader: ShaderKind| RegNames {
-            names: REG_TYPES
-                .iter()
-                .map(|info| Padded::new(info.ty.name_in(shader)))
-                .collect(),
-            numbered: REG_TYPES.iter().map(|info| info.numbered).collect(),
-        };
         Tables {
             mnemonics: OPCODES
                 .iter()
@@ -249,7 +307,10 @@ impl Tables {
                 .map(|info| zero_control_is_silent(info.control))
                 .collect(),
             fast: OPCODES.iter().map(Fast::of).collect(),
-            regs: [regs_in(ShaderKind::Compute), regs_in(ShaderKind::Vertex)],
+            regs: [
+                RegNames::new(ShaderKind::Compute),
+                RegNames::new(ShaderKind::Vertex),
+            ],
             swizzles: (0..SELECTORS.len().pow(4))
                 .map(|i| {
                     let sel = |k: u32| SELECTORS[i / SELECTORS.len().pow(k) % SELECTORS.len()];
@@ -541,18 +602,20 @@ impl RegNames {
     /// Appends the name of `ty`.
     #[inline]
     fn push(&self, out: &mut Buf, ty: RegType) {
-        if let Some(name) = self.names.get(usize::from(ty.value())) {
-            name.push(out);
+        let name = self.entry(ty);
+        match name.bytes.get(..usize::from(name.len)) {
+            Some(text) => out.extend_from_slice(text),
+            None => {
+                let long = self.long[usize::from(ty.value()) & (REG_VALUES - 1)];
+                out.extend_from_slice(long.as_bytes());
+            }
         }
     }
 
     /// Whether registers of type `ty` always print their number.
     #[inline]
     fn numbered(&self, ty: RegType) -> bool {
-        self.numbered
-            .get(usize::from(ty.value()))
-            .copied()
-            .unwrap_or(true)
+        self.entry(ty).numbered
     }
 }
 
@@ -718,6 +781,19 @@ impl<const N: usize> Cursor<'_, N> {
         }
     }
 
+    /// Appends a register name that fits its entry (its padding is overwritten by what
+    /// follows).
+    #[inline(always)]
+    fn reg_name(&mut self, name: &RegName) {
+        let at = self.at();
+        if let Some(room) = self.bytes.get_mut(at..at + REG_NAME)
+            && let Ok(room) = <&mut [u8; REG_NAME]>::try_from(room)
+        {
+            *room = name.bytes;
+        }
+        self.len += usize::from(name.len);
+    }
+
     /// Appends a [`Short`].
     #[inline(always)]
     fn short(&mut self, short: &Short) {
@@ -739,14 +815,16 @@ impl<const N: usize> Cursor<'_, N> {
     fn dec(&mut self, value: u32) {
         // Register numbers, ids and indices are nearly always below 1000: their digits are
         // stored at once.
-        if let Some(&[a, b, c, len]) = SMALL_DECIMALS.get(value as usize) {
+        if let Some(&digits) = SMALL_DECIMALS.get(value as usize) {
+            // All four bytes are stored at once; the count in the last is overwritten by what
+            // follows or left past the end.
             let at = self.at();
-            if let Some(room) = self.bytes.get_mut(at..at + 3)
-                && let Ok(room) = <&mut [u8; 3]>::try_from(room)
+            if let Some(room) = self.bytes.get_mut(at..at + 4)
+                && let Ok(room) = <&mut [u8; 4]>::try_from(room)
             {
-                *room = [a, b, c];
+                *room = digits;
             }
-            self.len += usize::from(len);
+            self.len += usize::from(digits[3]);
         } else {
             let digits = decimal_digits(value);
             let mut rest = value;
@@ -1527,10 +1605,12 @@ fn push_simple_reg<const N: usize>(chunk: &mut Cursor<'_, N>, reg: &Reg, regs: &
         Some(Index::Imm(i)) => Some(i),
         Some(_) => return false,
     };
-    if let Some(name) = regs.names.get(usize::from(reg.ty.value())) {
-        chunk.name(name);
+    let name = regs.entry(reg.ty);
+    if name.len == LONG_NAME {
+        return false;
     }
-    if reg.num != 0 || regs.numbered(reg.ty) {
+    chunk.reg_name(name);
+    if reg.num != 0 || name.numbered {
         chunk.dec(reg.num);
     }
     if let Some(i) = imm {
