@@ -63,8 +63,9 @@ pub fn to_text(program: &Program) -> String {
     out.push(b'\n');
     let mut layout = Layout::default();
     let mut prec = None;
-    let mut pending = [0; PENDING];
+    let mut pending = [0; 2 * PENDING];
     let mut pending_len = 0;
+    let mut controls = ControlCache::new();
     for (i, inst) in program.body.iter().enumerate() {
         if let Some(mask) = foldable_prefix(inst)
             && program
@@ -85,6 +86,7 @@ pub fn to_text(program: &Program) -> String {
             tables,
             regs,
             prec,
+            &mut controls,
         ) {
             drain(&pending, pending_len, &mut out);
             pending_len = 0;
@@ -216,10 +218,75 @@ fn mask_index(mask: [DstComp; 4]) -> usize {
         .fold(0, |acc, c| acc * DST_COMPS.len() + c.value() as usize)
 }
 
+/// Register type values are below this (six bits, amd-il.md §1.5), so a value masked with
+/// `REG_VALUES - 1` indexes the tables of [`RegNames`] without a bounds check.
+const REG_VALUES: usize = 64;
+
+/// Bytes of a [`RegName`]'s text: the longest register name has 21.
+const REG_NAME: usize = 30;
+
+/// A register type's name and whether its number is always printed, in 32 bytes, so that the
+/// fast path finds everything about an operand's register with one index and copies the name
+/// with one fixed-size copy.
+#[derive(Clone, Copy)]
+struct RegName {
+    /// The name's bytes, then zeros.
+    bytes: [u8; REG_NAME],
+    /// The name's length, or [`LONG_NAME`] for a name longer than [`REG_NAME`] (in
+    /// [`RegNames::long`]).
+    len: u8,
+    /// Registers of this type always print their number.
+    numbered: bool,
+}
+
+/// [`RegName::len`] of a name that does not fit.
+const LONG_NAME: u8 = u8::MAX;
+
 /// Per register type (by value): the name and whether the number is always printed.
 struct RegNames {
-    names: Vec<Padded>,
-    numbered: Vec<bool>,
+    names: [RegName; REG_VALUES],
+    /// The names themselves, for names longer than [`REG_NAME`].
+    long: [&'static str; REG_VALUES],
+}
+
+impl RegNames {
+    fn new(shader: ShaderKind) -> RegNames {
+        let mut regs = RegNames {
+            names: [RegName {
+                bytes: [0; REG_NAME],
+                len: 0,
+                numbered: true,
+            }; REG_VALUES],
+            long: [""; REG_VALUES],
+        };
+        for info in &REG_TYPES {
+            let value = usize::from(info.ty.value()) & (REG_VALUES - 1);
+            let text = info.ty.name_in(shader);
+            let mut name = RegName {
+                bytes: [0; REG_NAME],
+                len: LONG_NAME,
+                numbered: info.numbered,
+            };
+            if text.len() <= REG_NAME {
+                for (slot, b) in name.bytes.iter_mut().zip(text.bytes()) {
+                    *slot = b;
+                }
+                name.len = text.len() as u8;
+            }
+            if let (Some(slot), Some(long)) = (regs.names.get_mut(value), regs.long.get_mut(value))
+            {
+                *slot = name;
+                *long = text;
+            }
+        }
+        regs
+    }
+
+    /// The entry of `ty` (the mask keeps the index inside the table).
+    #[inline(always)]
+    fn entry(&self, ty: RegType) -> &RegName {
+        &self.names[usize::from(ty.value()) & (REG_VALUES - 1)]
+    }
 }
 
 impl Tables {
@@ -230,13 +297,6 @@ impl Tables {
     }
 
     fn build() -> Tables {
-        let regs_in = |shader: ShaderKind| RegNames {
-            names: REG_TYPES
-                .iter()
-                .map(|info| Padded::new(info.ty.name_in(shader)))
-                .collect(),
-            numbered: REG_TYPES.iter().map(|info| info.numbered).collect(),
-        };
         Tables {
             mnemonics: OPCODES
                 .iter()
@@ -247,7 +307,10 @@ impl Tables {
                 .map(|info| zero_control_is_silent(info.control))
                 .collect(),
             fast: OPCODES.iter().map(Fast::of).collect(),
-            regs: [regs_in(ShaderKind::Compute), regs_in(ShaderKind::Vertex)],
+            regs: [
+                RegNames::new(ShaderKind::Compute),
+                RegNames::new(ShaderKind::Vertex),
+            ],
             swizzles: (0..SELECTORS.len().pow(4))
                 .map(|i| {
                     let sel = |k: u32| SELECTORS[i / SELECTORS.len().pow(k) % SELECTORS.len()];
@@ -289,16 +352,33 @@ struct Fast {
     ignores_control: bool,
     /// Trailing tokens are written `0x%08X` (`dcl_literal`, `def`), else in decimal.
     hex_extra: bool,
+    /// The layout has no field written after the operands ([`FieldKind::Operand`],
+    /// [`FieldKind::Word`]), so a control field that prints something only adds the suffix that
+    /// [`write_control`] writes after the mnemonic, which [`ControlCache`] keeps.
+    suffix_only: bool,
+    /// A zero control field prints nothing ([`zero_control_is_silent`]).
+    quiet_zero: bool,
 }
 
 impl Fast {
     /// The fast-path facts of an opcode, or `None` where [`write_inst`] does more than the fast
-    /// path for a zero control field and no modifier tokens: a control layout that prints
-    /// something at zero or edits the line (`dcl_lds_sharing_mode`), trailing tokens written
-    /// other than as plain operands, macro packets, or a mnemonic longer than [`PAD`].
+    /// path for no modifier tokens: a control layout with fields written after the operands
+    /// that prints something at zero, one that edits the line (`dcl_lds_sharing_mode`),
+    /// trailing tokens written other than as plain operands, macro packets, or a mnemonic longer
+    /// than [`PAD`].
     fn of(info: &il_model::OpInfo) -> Option<Fast> {
-        let plain_extra = matches!(info.extra, Extra::None | Extra::Words(_) | Extra::Label);
-        let fits = zero_control_is_silent(info.control)
+        // `CountedWords` are written like `Words` (in decimal, as operands).
+        let plain_extra = matches!(
+            info.extra,
+            Extra::None | Extra::Words(_) | Extra::Label | Extra::CountedWords
+        );
+        let quiet_zero = zero_control_is_silent(info.control);
+        let suffix_only = info
+            .control
+            .fields()
+            .iter()
+            .all(|field| !matches!(field.kind, FieldKind::Operand | FieldKind::Word(_)));
+        let fits = (quiet_zero || suffix_only)
             && info.control != ControlLayout::LdsSharingMode
             && plain_extra
             && !matches!(info.op, Opcode::Macrocall | Opcode::Macrodef)
@@ -307,7 +387,66 @@ impl Fast {
             ignores_control: info.control == ControlLayout::CountOfExtra,
             hex_extra: info.extra == Extra::Words(4)
                 && matches!(info.op, Opcode::DclLiteral | Opcode::Def),
+            quiet_zero,
+            suffix_only,
         })
+    }
+}
+
+/// Entries of a [`ControlCache`] (a power of two).
+const CONTROL_CACHE: usize = 32;
+
+/// The control suffixes (`_id(3)`, `_ieee`, `_zeroop(infinity)`) met in one program, by opcode
+/// and control value: real programs use a handful of combinations many times, and the text of one
+/// depends on nothing else, so it is rendered once by [`write_control`] (the general path's own
+/// code) and then copied. Direct-mapped: a collision only renders again.
+struct ControlCache {
+    /// Per slot: opcode code and control value (`code << 16 | ctrl`; [`EMPTY_SLOT`] when unused),
+    /// and the suffix.
+    slots: [(u32, Padded); CONTROL_CACHE],
+    /// The scratch text the suffixes are rendered into.
+    scratch: Buf,
+}
+
+/// A key no instruction has: opcode codes are below [`il_model::OPCODE_COUNT`] (483).
+const EMPTY_SLOT: u32 = u32::MAX;
+
+impl ControlCache {
+    fn new() -> ControlCache {
+        ControlCache {
+            slots: [(EMPTY_SLOT, Padded::new("")); CONTROL_CACHE],
+            scratch: Buf::new(),
+        }
+    }
+
+    /// The suffix [`write_control`] writes for `op` with control value `ctrl` (of a layout
+    /// [`Fast::suffix_only`]), or `None` if it is longer than [`PAD`].
+    #[inline]
+    fn get(&mut self, op: Opcode, ctrl: u16) -> Option<&Padded> {
+        let key = u32::from(op.code()) << 16 | u32::from(ctrl);
+        // Fibonacci hashing: the top bits of the product mix every bit of the key.
+        let slot = (key.wrapping_mul(0x9E37_79B1) >> 27) as usize % CONTROL_CACHE;
+        let entry = self.slots.get_mut(slot)?;
+        if entry.0 != key {
+            self.scratch.clear();
+            write_control(&mut self.scratch, op.info().control, ctrl);
+            let mut bytes = [0; PAD];
+            if self.scratch.len() > PAD {
+                return None;
+            }
+            for (b, s) in bytes.iter_mut().zip(&self.scratch) {
+                *b = *s;
+            }
+            *entry = (
+                key,
+                Padded {
+                    bytes,
+                    len: self.scratch.len(),
+                    text: "",
+                },
+            );
+        }
+        Some(&entry.1)
     }
 }
 
@@ -318,22 +457,27 @@ const FAST_MAX_DEPTH: usize = 16;
 const FAST_MAX_SRCS: usize = 4;
 const FAST_MAX_EXTRA: usize = 4;
 
-/// Bytes a fast-path line can take: indentation, the copy of a padded mnemonic, a shift and
+/// Bytes a fast-path line can take: indentation, the copies of a padded mnemonic and control
+/// suffix, a shift and
 /// `_sat`, five operands of at most 2 + 21 + 10 + 12 + 8 bytes (separator, name, number, index,
 /// swizzle copy; the name copy itself takes [`PAD`] from its start), four ten-digit values with
 /// separators, and the newline.
-const FAST_LINE_MAX: usize =
-    FAST_MAX_DEPTH * INDENT.len() + PAD + 7 + (1 + FAST_MAX_SRCS) * 53 + FAST_MAX_EXTRA * 12 + 1;
+const FAST_LINE_MAX: usize = FAST_MAX_DEPTH * INDENT.len()
+    + 2 * PAD
+    + 7
+    + (1 + FAST_MAX_SRCS) * 53
+    + FAST_MAX_EXTRA * 12
+    + 1;
 
-/// Writes `inst` as a line into `pending` if it has the common shape ([`Fast`], no control bits,
-/// no modifier tokens, no folded prefix, at most one destination, [`FAST_MAX_SRCS`] sources and
+/// Writes `inst` as a line into `pending` if it has the common shape ([`Fast`], no control bits
+/// or only those whose text [`ControlCache`] can give, no modifier tokens, no folded prefix, at most one destination, [`FAST_MAX_SRCS`] sources and
 /// [`FAST_MAX_EXTRA`] trailing tokens); returns `false`, with nothing written, otherwise. Operands
 /// that are not plain registers go to [`write_dst`] / [`write_src`] after what is pending is
 /// appended, so the text is exactly that of [`write_inst`].
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn write_fast(
-    pending: &mut [u8; PENDING],
+    pending: &mut [u8; 2 * PENDING],
     pending_len: &mut usize,
     out: &mut Buf,
     inst: &Inst,
@@ -341,6 +485,7 @@ fn write_fast(
     tables: &Tables,
     regs: &RegNames,
     prec: Option<u16>,
+    controls: &mut ControlCache,
 ) -> bool {
     let code = usize::from(inst.op.code());
     let (Some(Some(fast)), Some(mnemonic)) = (tables.fast.get(code), tables.mnemonics.get(code))
@@ -348,7 +493,8 @@ fn write_fast(
         return false;
     };
     let ctrl = if fast.ignores_control { 0 } else { inst.ctrl.0 };
-    if ctrl != 0
+    let silent = ctrl == 0 && fast.quiet_zero;
+    if (!silent && !fast.suffix_only)
         || prec.is_some()
         || inst.pri_mod.is_some()
         || inst.sec_mod.is_some()
@@ -361,6 +507,14 @@ fn write_fast(
     {
         return false;
     }
+    let suffix = if silent {
+        None
+    } else {
+        match controls.get(inst.op, ctrl) {
+            Some(suffix) => Some(suffix),
+            None => return false,
+        }
+    };
     let mut line = Cursor {
         bytes: pending,
         len: *pending_len,
@@ -370,6 +524,9 @@ fn write_fast(
     }
     line.indent(depth);
     line.name(mnemonic);
+    if let Some(suffix) = suffix {
+        line.name(suffix);
+    }
     let mut first = true;
     if let Some(dst) = inst.dst.first() {
         if dst.shift != ShiftScale::None {
@@ -445,44 +602,47 @@ impl RegNames {
     /// Appends the name of `ty`.
     #[inline]
     fn push(&self, out: &mut Buf, ty: RegType) {
-        if let Some(name) = self.names.get(usize::from(ty.value())) {
-            name.push(out);
+        let name = self.entry(ty);
+        match name.bytes.get(..usize::from(name.len)) {
+            Some(text) => out.extend_from_slice(text),
+            None => {
+                let long = self.long[usize::from(ty.value()) & (REG_VALUES - 1)];
+                out.extend_from_slice(long.as_bytes());
+            }
         }
     }
 
     /// Whether registers of type `ty` always print their number.
     #[inline]
     fn numbered(&self, ty: RegType) -> bool {
-        self.numbered
-            .get(usize::from(ty.value()))
-            .copied()
-            .unwrap_or(true)
+        self.entry(ty).numbered
     }
 }
 
-/// Size of a [`Chunk`]: a register name ([`PAD`] at most copied), a ten-digit number, a bracketed
+/// Bytes a [`Chunk`] holds: a register name ([`PAD`] at most copied), a ten-digit number, a bracketed
 /// ten-digit index or a swizzle, and a separator fit (at most 2 + 32 + 10 + 12 + 5 bytes is more
 /// than the 29 that are ever used by one name, but the copy of the padded name needs its room).
 const CHUNK: usize = 64;
 
-/// Bytes gathered on the stack and appended to the output with one copy. Writes past the end
-/// are dropped; the callers put at most `N` bytes in (see [`CHUNK`] and [`PENDING`]).
+/// Bytes gathered on the stack and appended to the output with one copy. The array is twice
+/// what the callers put in (see [`CHUNK`] and [`PENDING`]), so that a write of a fixed size at
+/// any position below the middle stays inside it and needs no bounds check (see [`Cursor`]).
 struct Bytes<const N: usize> {
     bytes: [u8; N],
     len: usize,
 }
 
 /// The bytes of one operand or value.
-type Chunk = Bytes<CHUNK>;
+type Chunk = Bytes<{ 2 * CHUNK }>;
 
-/// Size of [`Pending`]: lines of the fast path ([`FAST_LINE_MAX`] bytes at most) are gathered
+/// Bytes of the pending lines: lines of the fast path ([`FAST_LINE_MAX`] bytes at most) are gathered
 /// until this is nearly full.
 const PENDING: usize = 1024;
 
 /// Appends the first `len` bytes of `pending` (whole lines of the fast path, [`write_fast`]) to
 /// `out` (the caller empties it); done when the next line might not fit, before any write of the general
 /// path, and at the end.
-fn drain(pending: &[u8; PENDING], len: usize, out: &mut Buf) {
+fn drain(pending: &[u8; 2 * PENDING], len: usize, out: &mut Buf) {
     out.extend_from_slice(pending.get(..len).unwrap_or(pending.as_slice()));
 }
 
@@ -532,20 +692,40 @@ impl<const N: usize> Bytes<N> {
     #[inline]
     fn flush(&self, out: &mut Buf) {
         let start = out.len();
-        out.extend_from_slice(&self.bytes);
-        out.truncate(start + self.len.min(N));
+        let half = self
+            .bytes
+            .first_chunk::<CHUNK>()
+            .map_or(&[][..], |b| b.as_slice());
+        out.extend_from_slice(half);
+        out.truncate(start + self.len.min(half.len()));
     }
 }
 
 /// Writes into a byte array from a position kept apart from the array, so that it stays in a
 /// register while a line or operand is written (a length stored next to the array is reloaded
-/// after every byte). Writes past the end are dropped (see [`Bytes`]).
+/// after every byte).
+///
+/// Every write starts at the position masked below the middle of the array ([`Cursor::MASK`];
+/// the callers keep the position below it, so the mask changes nothing) and is at most half the
+/// array long, so the compiler sees that it stays inside the array and drops the bounds checks.
 struct Cursor<'a, const N: usize> {
     bytes: &'a mut [u8; N],
     len: usize,
 }
 
 impl<const N: usize> Cursor<'_, N> {
+    /// Positions are masked with this: half the array, a power of two, less one.
+    const MASK: usize = {
+        assert!(N.is_power_of_two() && N >= 2 * 64);
+        N / 2 - 1
+    };
+
+    /// Where the next write starts (the position itself, see [`Cursor::MASK`]).
+    #[inline(always)]
+    fn at(&self) -> usize {
+        self.len & Self::MASK
+    }
+
     /// Appends the bytes written to `out` and starts again at the front.
     #[inline]
     fn drain_into(&mut self, out: &mut Buf) {
@@ -557,7 +737,8 @@ impl<const N: usize> Cursor<'_, N> {
     #[inline]
     fn indent(&mut self, depth: usize) {
         const SPACES: [u8; FAST_MAX_DEPTH * INDENT.len()] = [b' '; FAST_MAX_DEPTH * INDENT.len()];
-        if let Some(room) = self.bytes.get_mut(self.len..self.len + SPACES.len())
+        let at = self.at();
+        if let Some(room) = self.bytes.get_mut(at..at + SPACES.len())
             && let Ok(room) = <&mut [u8; SPACES.len()]>::try_from(room)
         {
             *room = SPACES;
@@ -567,7 +748,8 @@ impl<const N: usize> Cursor<'_, N> {
 
     #[inline(always)]
     fn byte(&mut self, b: u8) {
-        if let Some(slot) = self.bytes.get_mut(self.len) {
+        let at = self.at();
+        if let Some(slot) = self.bytes.get_mut(at) {
             *slot = b;
         }
         self.len += 1;
@@ -585,8 +767,9 @@ impl<const N: usize> Cursor<'_, N> {
     /// Appends a padded name (its padding is overwritten by what follows).
     #[inline(always)]
     fn name(&mut self, name: &Padded) {
+        let at = self.at();
         if name.len <= PAD
-            && let Some(room) = self.bytes.get_mut(self.len..self.len + PAD)
+            && let Some(room) = self.bytes.get_mut(at..at + PAD)
             && let Ok(room) = <&mut [u8; PAD]>::try_from(room)
         {
             *room = name.bytes;
@@ -598,10 +781,24 @@ impl<const N: usize> Cursor<'_, N> {
         }
     }
 
+    /// Appends a register name that fits its entry (its padding is overwritten by what
+    /// follows).
+    #[inline(always)]
+    fn reg_name(&mut self, name: &RegName) {
+        let at = self.at();
+        if let Some(room) = self.bytes.get_mut(at..at + REG_NAME)
+            && let Ok(room) = <&mut [u8; REG_NAME]>::try_from(room)
+        {
+            *room = name.bytes;
+        }
+        self.len += usize::from(name.len);
+    }
+
     /// Appends a [`Short`].
     #[inline(always)]
     fn short(&mut self, short: &Short) {
-        if let Some(room) = self.bytes.get_mut(self.len..self.len + 8)
+        let at = self.at();
+        if let Some(room) = self.bytes.get_mut(at..at + 8)
             && let Ok(room) = <&mut [u8; 8]>::try_from(room)
         {
             *room = short.bytes;
@@ -618,13 +815,16 @@ impl<const N: usize> Cursor<'_, N> {
     fn dec(&mut self, value: u32) {
         // Register numbers, ids and indices are nearly always below 1000: their digits are
         // stored at once.
-        if let Some(&[a, b, c, len]) = SMALL_DECIMALS.get(value as usize) {
-            if let Some(room) = self.bytes.get_mut(self.len..self.len + 3)
-                && let Ok(room) = <&mut [u8; 3]>::try_from(room)
+        if let Some(&digits) = SMALL_DECIMALS.get(value as usize) {
+            // All four bytes are stored at once; the count in the last is overwritten by what
+            // follows or left past the end.
+            let at = self.at();
+            if let Some(room) = self.bytes.get_mut(at..at + 4)
+                && let Ok(room) = <&mut [u8; 4]>::try_from(room)
             {
-                *room = [a, b, c];
+                *room = digits;
             }
-            self.len += usize::from(len);
+            self.len += usize::from(digits[3]);
         } else {
             let digits = decimal_digits(value);
             let mut rest = value;
@@ -1405,10 +1605,12 @@ fn push_simple_reg<const N: usize>(chunk: &mut Cursor<'_, N>, reg: &Reg, regs: &
         Some(Index::Imm(i)) => Some(i),
         Some(_) => return false,
     };
-    if let Some(name) = regs.names.get(usize::from(reg.ty.value())) {
-        chunk.name(name);
+    let name = regs.entry(reg.ty);
+    if name.len == LONG_NAME {
+        return false;
     }
-    if reg.num != 0 || regs.numbered(reg.ty) {
+    chunk.reg_name(name);
+    if reg.num != 0 || name.numbered {
         chunk.dec(reg.num);
     }
     if let Some(i) = imm {
@@ -1659,6 +1861,49 @@ mod tests {
         for (line, (level, inst)) in lines.iter().zip(&expected) {
             assert_eq!(*line, format!("{}{inst}", INDENT.repeat(*level)));
         }
+    }
+
+    /// Lines with control suffixes, more distinct (opcode, control) pairs than the fast path's
+    /// [`super::ControlCache`] holds, each met twice, are those of the general path.
+    #[test]
+    fn control_suffixes_match_the_general_path() {
+        let mut program = Program::new(ShaderKind::Compute);
+        let mut body = Vec::new();
+        for id in 0..2 * super::CONTROL_CACHE as u16 {
+            body.push(
+                Inst::new(Opcode::UavRawLoad)
+                    .ctrl(Control::id(id) | Control::CACHED)
+                    .dst(Dst::temp(1).mask("x___"))
+                    .src(Src::temp(0).swz("x")),
+            );
+            body.push(
+                Inst::new(Opcode::UavRawStore)
+                    .ctrl(Control::id(id))
+                    .dst(Dst::mem().mask("xy__"))
+                    .src(Src::temp(0).swz("x"))
+                    .src(Src::temp(1)),
+            );
+            body.push(
+                Inst::new(Opcode::Mul)
+                    .ctrl(Control(id))
+                    .dst(Dst::temp(2))
+                    .src(Src::temp(0))
+                    .src(Src::temp(1)),
+            );
+        }
+        body.push(Inst::new(Opcode::DclNumThreadPerGroup).extra(&[64, 1, 1]));
+        body.push(Inst::new(Opcode::DclRawUav).ctrl(Control::id(2)));
+        let mut expected = Vec::new();
+        for _ in 0..2 {
+            for inst in &body {
+                expected.push(inst_text(inst, program.shader));
+                program.push(inst.clone());
+            }
+        }
+        let text = to_text(&program);
+        let lines: Vec<&str> = text.lines().skip(1).collect();
+        assert_eq!(lines, expected);
+        assert!(lines.iter().any(|l| l.contains("_control(")));
     }
 
     /// A few lines spelled out (checked by hand against amd-il.md §3.3–§3.7: masks, replicated

@@ -295,16 +295,29 @@ const IDENTITY_SRC_MOD: u32 = 0x3210;
 /// The IL_Dst_Mod token (§1.5).
 #[inline]
 pub(crate) fn dst_mod(dst: &Dst) -> u32 {
-    let [x, y, z, w] = dst.mask.map(|c| c.value());
-    x | y << 2 | z << 4 | w << 6 | u32::from(dst.sat) << 8 | dst.shift.value() << 9
+    // The four component modes (values 0..=3) as the bytes of one word, moved from bits 8k to
+    // bits 2k: byte 1 and byte 3 move down by six, then the halves by twelve.
+    let bytes = u32::from_le_bytes(dst.mask.map(|c| c.value() as u8));
+    let pairs = (bytes | bytes >> 6) & 0x000F_000F;
+    let mask = (pairs | pairs >> 12) & 0xFF;
+    mask | u32::from(dst.sat) << 8 | dst.shift.value() << 9
+}
+
+/// Moves each byte `k` of `bytes` (every byte below 16) to bits `4k..4k+3`.
+#[inline(always)]
+fn bytes_to_nibbles(bytes: u32) -> u32 {
+    // Byte 1 and byte 3 move down by four next to bytes 0 and 2, then the halves by eight.
+    let pairs = (bytes | bytes >> 4) & 0x00FF_00FF;
+    (pairs | pairs >> 8) & 0xFFFF
 }
 
 /// The IL_Src_Mod token (§1.6).
 #[inline]
 pub(crate) fn src_mod(src: &Src) -> u32 {
-    let [x, y, z, w] = src.swizzle.map(|c| c.value());
-    let [nx, ny, nz, nw] = src.neg.map(u32::from);
-    let m = x | y << 4 | z << 8 | w << 12 | nx << 3 | ny << 7 | nz << 11 | nw << 15;
+    // Selectors (values 0..=5) in bits 4k..4k+2, negate flags in bit 4k+3.
+    let selectors = bytes_to_nibbles(u32::from_le_bytes(src.swizzle.map(|c| c.value() as u8)));
+    let negates = bytes_to_nibbles(u32::from_le_bytes(src.neg.map(u8::from)));
+    let m = selectors | negates << 3;
     m | u32::from(src.invert) << 16
         | u32::from(src.bias) << 17
         | u32::from(src.x2) << 18
@@ -381,10 +394,51 @@ fn encode_operand(reg: &Reg, modifier: Option<u32>, out: &mut Vec<u32>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{PENDING, encode_inst, to_tokens};
+    use super::{PENDING, dst_mod, encode_inst, src_mod, to_tokens};
     use il_model::{
-        Control, Dst, Inst, Opcode, Program, Reg, RegType, ShaderKind, ShiftScale, Src,
+        CompSel, Control, Dst, DstComp, Inst, Opcode, Program, Reg, RegType, ShaderKind,
+        ShiftScale, Src,
     };
+
+    /// The packed modifier tokens equal the field-by-field formulas of amd-il.md §1.5 and §1.6
+    /// (written out here one shift per field) for every swizzle, negate set and write mask.
+    #[test]
+    fn modifier_tokens_match_the_field_layout() {
+        for i in 0..6u32.pow(4) {
+            let sel = |k: u32| CompSel::ALL[(i / 6u32.pow(k) % 6) as usize];
+            for negs in 0..16u32 {
+                let src = Src {
+                    swizzle: [sel(0), sel(1), sel(2), sel(3)],
+                    neg: [0, 1, 2, 3].map(|k| negs >> k & 1 != 0),
+                    abs: negs == 5,
+                    ..Src::temp(0)
+                };
+                let mut expected = 0;
+                for k in 0..4 {
+                    expected |= src.swizzle[k].value() << (4 * k);
+                    expected |= u32::from(src.neg[k]) << (4 * k + 3);
+                }
+                expected |= u32::from(src.abs) << 20;
+                assert_eq!(src_mod(&src), expected, "{src:?}");
+            }
+        }
+        for i in 0..4u32.pow(4) {
+            let comp = |k: u32| DstComp::ALL[(i / 4u32.pow(k) % 4) as usize];
+            for (sat, shift) in [(false, ShiftScale::None), (true, ShiftScale::D8)] {
+                let dst = Dst {
+                    mask: [comp(0), comp(1), comp(2), comp(3)],
+                    sat,
+                    shift,
+                    ..Dst::temp(0)
+                };
+                let mut expected = u32::from(sat) << 8 | shift.value() << 9;
+                for k in 0..4 {
+                    expected |= dst.mask[k].value() << (2 * k);
+                }
+                assert_eq!(dst_mod(&dst), expected, "{dst:?}");
+            }
+        }
+    }
 
     /// The tokens of a program are its header and then exactly what the general path
     /// ([`encode_inst`]) encodes for each instruction, for packets that take the fast path,
