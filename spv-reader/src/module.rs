@@ -144,9 +144,12 @@ pub(crate) struct Tables {
 }
 
 impl Tables {
-    pub(crate) fn with_capacity(words: usize) -> Tables {
+    /// Empty tables in `words` (emptied), with room for at least `capacity` words.
+    pub(crate) fn in_buffer(mut words: Vec<u32>, capacity: usize) -> Tables {
+        words.clear();
+        words.reserve(capacity);
         Tables {
-            words: Vec::with_capacity(words),
+            words,
             caps_end: 0,
             names_end: 0,
         }
@@ -613,6 +616,28 @@ impl Module {
     }
 }
 
+/// Hands the emptied tables to the next read on this thread (see `crate::spare`).
+impl Drop for Module {
+    fn drop(&mut self) {
+        use std::mem::take;
+        crate::spare::keep(crate::spare::Spare {
+            words: take(&mut self.words),
+            starts: take(&mut self.starts),
+            ids: take(&mut self.ids),
+            strings: take(&mut self.strings),
+            tables: take(&mut self.tables.words),
+            types: take(&mut self.types),
+            constants: take(&mut self.constants),
+            extensions: take(&mut self.extensions),
+            ext_inst_imports: take(&mut self.ext_inst_imports),
+            entry_points: take(&mut self.entry_points),
+            execution_modes: take(&mut self.execution_modes),
+            global_variables: take(&mut self.global_variables),
+            functions: take(&mut self.functions),
+        });
+    }
+}
+
 impl fmt::Debug for Module {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Module")
@@ -645,7 +670,7 @@ mod tests {
     /// are the pushed records, regrouped by hand.)
     #[test]
     fn records_pushed_out_of_order_land_in_their_region() {
-        let mut tables = Tables::with_capacity(0);
+        let mut tables = Tables::in_buffer(Vec::new(), 0);
         tables.push_decoration(decoration(7, 3));
         tables.push_member_name(5, 1, Span { start: 0, end: 4 });
         tables.push_capability(1);
@@ -667,7 +692,7 @@ mod tests {
     /// the words of the others without touching the decorations that follow.
     #[test]
     fn duplicate_member_names_keep_the_first() {
-        let mut tables = Tables::with_capacity(0);
+        let mut tables = Tables::in_buffer(Vec::new(), 0);
         tables.push_member_name(9, 0, Span { start: 8, end: 9 });
         tables.push_member_name(9, 0, Span { start: 2, end: 3 });
         tables.push_member_name(4, 2, Span { start: 5, end: 6 });
