@@ -26,6 +26,7 @@ pub(crate) struct Spare {
     pub(crate) words: Vec<u32>,
     pub(crate) starts: Vec<u32>,
     pub(crate) ids: Vec<IdSlot>,
+    pub(crate) names: Vec<u32>,
     pub(crate) strings: Vec<u8>,
     pub(crate) tables: Vec<u32>,
     pub(crate) types: Vec<Type>,
@@ -48,6 +49,7 @@ impl Spare {
             held(&self.words),
             held(&self.starts),
             held(&self.ids),
+            held(&self.names),
             held(&self.strings),
             held(&self.tables),
             held(&self.types),
@@ -68,6 +70,7 @@ impl Spare {
         self.words.clear();
         self.starts.clear();
         self.ids.clear();
+        self.names.clear();
         self.strings.clear();
         self.tables.clear();
         self.types.clear();

@@ -12,7 +12,9 @@ mod record;
 use crate::error::{ErrorKind, ReadError};
 use crate::grammar::{self, Forward, OpInfo, Path, Placement, Section, UNKNOWN, op_info};
 use crate::limits::{MAX_ID_BOUND, MAX_INSTRUCTIONS, MAX_WORDS};
-use crate::module::{DecorationRecord, FORWARD, Header, IdSlot, Module, NONE, Span, Tables};
+use crate::module::{
+    CONSTANT, DecorationRecord, FORWARD, Header, IdSlot, Module, NONE, Span, Tables,
+};
 use crate::operands::{self, Context, Number, Problem};
 use crate::spare::Spare;
 use crate::spirv::Op;
@@ -121,6 +123,7 @@ impl Reader {
             words,
             mut starts,
             mut ids,
+            names,
             mut strings,
             tables,
             mut types,
@@ -154,6 +157,8 @@ impl Reader {
                 words,
                 starts,
                 ids,
+                names,
+                type_and_constant: Vec::new(),
                 strings,
                 // Capabilities, member names and decorations.
                 tables: Tables::in_buffer(tables, n / 3),
@@ -541,8 +546,40 @@ impl Reader {
         &mut self.module.ids[i]
     }
 
+    /// Records `value` ([`IdSlot::value`]: a type index, or [`CONSTANT`] with a constant
+    /// index) for `id`, replacing a value of the same kind; `id` was checked against the
+    /// bound.
+    #[inline]
+    pub(super) fn set_value(&mut self, id: u32, value: u32) {
+        let slot = self.slot_mut(id);
+        if slot.value == NONE || slot.is_type() == (value < CONSTANT) {
+            slot.value = value;
+        } else {
+            self.set_second_value(id, value);
+        }
+    }
+
+    /// [`Reader::set_value`] for an id whose slot holds a value of the other kind.
+    #[cold]
+    fn set_second_value(&mut self, id: u32, value: u32) {
+        let same_kind = |v: u32| (v < CONSTANT) == (value < CONSTANT);
+        let both = &mut self.module.type_and_constant;
+        match both.iter_mut().find(|(i, v)| *i == id && same_kind(*v)) {
+            Some(entry) => entry.1 = value,
+            None => both.push((id, value)),
+        }
+    }
+
+    /// Whether `id` has no name yet.
+    pub(super) fn unnamed(&self, id: u32) -> bool {
+        self.module
+            .names
+            .get(id as usize)
+            .is_none_or(|&start| start == NONE)
+    }
+
     /// Keeps the string of `span`, just stored, as the name of `target`: a nul byte after
-    /// it marks its end (see [`IdSlot::name`]).
+    /// it marks its end (see `Module::names`). `target` was checked against the bound.
     fn keep_name(&mut self, target: u32, span: Span) {
         let strings = &mut self.module.strings;
         let start = if span.end as usize == strings.len() {
@@ -555,7 +592,15 @@ impl Reader {
             start
         };
         strings.push(0);
-        self.slot_mut(target).name = start;
+        let names = &mut self.module.names;
+        let i = target as usize;
+        if i >= names.len() {
+            // At least as long as the id table, so that names of later ids seldom grow it.
+            names.resize((i + 1).max(self.module.ids.len()), NONE);
+        }
+        if let Some(name) = names.get_mut(i) {
+            *name = start;
+        }
     }
 
     fn warn(&mut self, at: Site, message: String) {

@@ -11,7 +11,7 @@ use super::{Reader, Site};
 use crate::error::ReadError;
 use crate::grammar::{Forward, OpInfo, Path, Plain, Quick, Section};
 use crate::limits::MAX_NESTING_DEPTH;
-use crate::module::{NONE, Span};
+use crate::module::{self, NONE, Span};
 use crate::operands;
 use crate::rspirv::grammar::OperandKind as K;
 use crate::spirv::Op;
@@ -253,10 +253,7 @@ impl Reader {
         }
         self.section = Section::Globals;
         let next = self.module.types.len() as u32;
-        // `define_quick` found `result`'s slot.
-        if let Some(slot) = self.module.ids.get_mut(result as usize) {
-            slot.ty = next;
-        }
+        self.set_value(result, next);
         self.module.types.push(ty);
         true
     }
@@ -279,10 +276,7 @@ impl Reader {
         }
         self.section = Section::Globals;
         let next = self.module.constants.len() as u32;
-        // `define_quick` found `result`'s slot.
-        if let Some(slot) = self.module.ids.get_mut(result as usize) {
-            slot.constant = next;
-        }
+        self.set_value(result, module::CONSTANT | next);
         self.module.constants.push(constant);
         true
     }
@@ -433,7 +427,7 @@ impl Reader {
             return false;
         }
         self.section = Section::DebugNames;
-        if self.slot_mut(target).name == NONE {
+        if self.unnamed(target) {
             let span = self.keep_ascii(string);
             self.keep_name(target, span);
         }
