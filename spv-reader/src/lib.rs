@@ -107,7 +107,6 @@ pub fn read(bytes: &[u8]) -> Result<Module, ReadError> {
             limits::MAX_WORDS
         )));
     }
-    let chunks = bytes.chunks_exact(4);
     let first = bytes.first_chunk::<4>().copied().unwrap_or_default();
     let little = u32::from_le_bytes(first) == MAGIC;
     if !little && u32::from_be_bytes(first) != MAGIC {
@@ -118,15 +117,15 @@ pub fn read(bytes: &[u8]) -> Result<Module, ReadError> {
     }
     // The previous module's buffers, when this thread dropped one (see `spare`).
     let mut spare = spare::take();
-    spare.words.reserve(bytes.len() / 4);
+    let (chunks, _) = bytes.as_chunks::<4>();
     if little {
         spare
             .words
-            .extend(chunks.map(|c| u32::from_le_bytes(c.try_into().unwrap_or_default())));
+            .extend(chunks.iter().map(|&c| u32::from_le_bytes(c)));
     } else {
         spare
             .words
-            .extend(chunks.map(|c| u32::from_be_bytes(c.try_into().unwrap_or_default())));
+            .extend(chunks.iter().map(|&c| u32::from_be_bytes(c)));
     }
     parse::read_native(spare)
 }
