@@ -75,6 +75,65 @@ pub(crate) enum Quick {
     ExecutionMode,
 }
 
+/// Which [`Quick`] an opcode has, one byte per opcode in [`paths`]: the reading loop
+/// branches on this small table (a few cache lines for the common opcodes) rather than on
+/// the [`OpInfo`] table (80 bytes per opcode), whose entry it then reads for the layout.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u8)]
+pub(crate) enum Path {
+    None,
+    Plain,
+    Terminator,
+    Merge,
+    Variable,
+    Type,
+    Constant,
+    Checked,
+    Label,
+    Name,
+    MemberName,
+    Decorate,
+    MemberDecorate,
+    ExtInst,
+    ExtInstImport,
+    Extension,
+    EntryPoint,
+    ExecutionMode,
+}
+
+impl Quick {
+    /// The variant, without its layout.
+    fn path(&self) -> Path {
+        match self {
+            Quick::None => Path::None,
+            Quick::Plain(_) => Path::Plain,
+            Quick::Terminator(_) => Path::Terminator,
+            Quick::Merge(_) => Path::Merge,
+            Quick::Variable(_) => Path::Variable,
+            Quick::Type(..) => Path::Type,
+            Quick::Constant(..) => Path::Constant,
+            Quick::Checked(_) => Path::Checked,
+            Quick::Label => Path::Label,
+            Quick::Name => Path::Name,
+            Quick::MemberName => Path::MemberName,
+            Quick::Decorate => Path::Decorate,
+            Quick::MemberDecorate => Path::MemberDecorate,
+            Quick::ExtInst => Path::ExtInst,
+            Quick::ExtInstImport => Path::ExtInstImport,
+            Quick::Extension => Path::Extension,
+            Quick::EntryPoint => Path::EntryPoint,
+            Quick::ExecutionMode => Path::ExecutionMode,
+        }
+    }
+}
+
+/// The [`Path`] of every opcode of [`table`], indexed by opcode.
+#[inline]
+pub(crate) fn paths() -> &'static [Path] {
+    static PATHS: OnceLock<Vec<Path>> = OnceLock::new();
+    PATHS.get_or_init(|| table().iter().map(|info| info.quick.path()).collect())
+}
+
 /// An operand layout the shortest paths check, as positions in the instruction's words so
 /// that the check needs no branch per operand kind: a word count in `min_words..=max_words`,
 /// ids at the positions of `id_words` (the result type first, if any) and from `id_tail` to

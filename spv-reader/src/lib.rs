@@ -73,6 +73,7 @@ pub mod limits;
 mod module;
 mod operands;
 mod parse;
+mod spare;
 mod types;
 
 pub use dis::{disassemble, disassemble_inst};
@@ -106,23 +107,27 @@ pub fn read(bytes: &[u8]) -> Result<Module, ReadError> {
             limits::MAX_WORDS
         )));
     }
-    let chunks = bytes.chunks_exact(4);
     let first = bytes.first_chunk::<4>().copied().unwrap_or_default();
-    let words: Vec<u32> = if u32::from_le_bytes(first) == MAGIC {
-        chunks
-            .map(|c| u32::from_le_bytes(c.try_into().unwrap_or_default()))
-            .collect()
-    } else if u32::from_be_bytes(first) == MAGIC {
-        chunks
-            .map(|c| u32::from_be_bytes(c.try_into().unwrap_or_default()))
-            .collect()
-    } else {
+    let little = u32::from_le_bytes(first) == MAGIC;
+    if !little && u32::from_be_bytes(first) != MAGIC {
         return Err(ReadError::header(format!(
             "magic number {:#010x} is not SPIR-V in either byte order",
             u32::from_le_bytes(first)
         )));
-    };
-    parse::read_native(words)
+    }
+    // The previous module's buffers, when this thread dropped one (see `spare`).
+    let mut spare = spare::take();
+    let (chunks, _) = bytes.as_chunks::<4>();
+    if little {
+        spare
+            .words
+            .extend(chunks.iter().map(|&c| u32::from_le_bytes(c)));
+    } else {
+        spare
+            .words
+            .extend(chunks.iter().map(|&c| u32::from_be_bytes(c)));
+    }
+    parse::read_native(spare)
 }
 
 /// Reads a module from words. Words whose magic number is byte-swapped (`0x03022307`) are
@@ -135,10 +140,12 @@ pub fn read_words(words: &[u32]) -> Result<Module, ReadError> {
             limits::MAX_WORDS
         )));
     }
+    let mut spare = spare::take();
     match words.first() {
         Some(&m) if m == MAGIC.swap_bytes() => {
-            parse::read_native(words.iter().map(|w| w.swap_bytes()).collect())
+            spare.words.extend(words.iter().map(|w| w.swap_bytes()));
         }
-        _ => parse::read_native(words.to_vec()),
+        _ => spare.words.extend_from_slice(words),
     }
+    parse::read_native(spare)
 }

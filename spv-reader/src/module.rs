@@ -51,33 +51,49 @@ pub(crate) const NONE: u32 = u32::MAX;
 /// such a mark: the reader fails when a referenced id is never defined.
 pub(crate) const FORWARD: u32 = 1 << 31;
 
-/// What the module knows about one id; every field is an index or [`NONE`].
+/// Marks, in [`IdSlot::value`], an index into `Module::constants` (without it, an index into
+/// `Module::types`). Neither table reaches 2^31 entries: each entry takes an instruction,
+/// and there are at most `limits::MAX_INSTRUCTIONS` = 2^24 of those.
+pub(crate) const CONSTANT: u32 = 1 << 31;
+
+/// What the module knows about one id, in 8 bytes: the reading loop looks up the slot of
+/// every id operand, and a narrow table keeps more of them in cache. Names are kept apart
+/// (`Module::names`), being only looked up by later stages.
 #[derive(Clone, Copy)]
 pub(crate) struct IdSlot {
     /// Index of the defining instruction, or, while the reader reads, [`FORWARD`] with the
     /// first instruction referencing the id before its definition.
     pub(crate) def: u32,
-    /// Where the id's first `OpName` starts in `Module::strings` (each such name is followed
-    /// there by a nul byte, which no literal string contains, SPIR-V §2.2.1).
-    pub(crate) name: u32,
-    /// Index into `Module::types`.
-    pub(crate) ty: u32,
-    /// Index into `Module::constants`.
-    pub(crate) constant: u32,
+    /// The id's type (its index into `Module::types`) or constant ([`CONSTANT`] with its
+    /// index into `Module::constants`), or [`NONE`]. An id is one or the other except in
+    /// modules that define an `OpTypeForwardPointer` operand with a constant instruction:
+    /// the second of the two is then in `Module::type_and_constant`.
+    pub(crate) value: u32,
 }
 
 impl IdSlot {
     pub(crate) const EMPTY: IdSlot = IdSlot {
         def: NONE,
-        name: NONE,
-        ty: NONE,
-        constant: NONE,
+        value: NONE,
     };
 
     /// Whether an instruction defining the id has been read.
     #[inline]
     pub(crate) fn is_defined(&self) -> bool {
         self.def < FORWARD
+    }
+
+    /// Whether a type is declared for the id (by its definition or by
+    /// `OpTypeForwardPointer`).
+    #[inline]
+    pub(crate) fn is_type(&self) -> bool {
+        self.value < CONSTANT
+    }
+
+    /// Whether the id is a constant (or `OpUndef`).
+    #[inline]
+    fn is_constant(&self) -> bool {
+        self.value != NONE && self.value >= CONSTANT
     }
 }
 
@@ -144,9 +160,12 @@ pub(crate) struct Tables {
 }
 
 impl Tables {
-    pub(crate) fn with_capacity(words: usize) -> Tables {
+    /// Empty tables in `words` (emptied), with room for at least `capacity` words.
+    pub(crate) fn in_buffer(mut words: Vec<u32>, capacity: usize) -> Tables {
+        words.clear();
+        words.reserve(capacity);
         Tables {
-            words: Vec::with_capacity(words),
+            words,
             caps_end: 0,
             names_end: 0,
         }
@@ -273,6 +292,13 @@ pub struct Module {
     pub(crate) starts: Vec<u32>,
     /// Indexed by id; longer than the largest id defined or referenced.
     pub(crate) ids: Vec<IdSlot>,
+    /// Indexed by id: where the id's first `OpName` starts in `strings` (each such name is
+    /// followed there by a nul byte, which no literal string contains, SPIR-V §2.2.1), or
+    /// [`NONE`]. Empty when nothing is named, else longer than the largest id named.
+    pub(crate) names: Vec<u32>,
+    /// `(id, value)` for the ids that are both a type and a constant, whose slot holds only
+    /// one of the two (see [`IdSlot::value`]): the other. Empty in valid modules.
+    pub(crate) type_and_constant: Vec<(u32, u32)>,
     /// Every kept string (names, extension names, entry-point names) back to back, as
     /// bytes the reader checked to be UTF-8.
     pub(crate) strings: Vec<u8>,
@@ -482,7 +508,7 @@ impl Module {
 
     /// The name given to `id` by its first `OpName`.
     pub fn name(&self, id: Id) -> Option<&str> {
-        let name = self.slot(id)?.name;
+        let name = *self.names.get(id.0 as usize)?;
         let rest = self.strings.get(name as usize..)?;
         let len = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
         let bytes = rest.get(..len).unwrap_or(&[]);
@@ -539,12 +565,35 @@ impl Module {
 
     /// The type declared by `id`.
     pub fn ty(&self, id: Id) -> Option<&Type> {
-        self.types.get(self.slot(id)?.ty as usize)
+        let slot = self.slot(id)?;
+        let index = if slot.is_type() {
+            slot.value
+        } else {
+            self.second_value(id, false)?
+        };
+        self.types.get(index as usize)
     }
 
     /// The constant (or `OpUndef`) defined by `id`.
     pub fn constant(&self, id: Id) -> Option<&Constant> {
-        self.constants.get(self.slot(id)?.constant as usize)
+        let slot = self.slot(id)?;
+        let value = if slot.is_constant() {
+            slot.value
+        } else {
+            self.second_value(id, true)?
+        };
+        self.constants.get((value & !CONSTANT) as usize)
+    }
+
+    /// The value of `id` in `type_and_constant`: its constant if `constant`, else its type.
+    fn second_value(&self, id: Id, constant: bool) -> Option<u32> {
+        if self.type_and_constant.is_empty() {
+            return None;
+        }
+        self.type_and_constant
+            .iter()
+            .find(|&&(i, value)| i == id.0 && (value >= CONSTANT) == constant)
+            .map(|&(_, value)| value)
     }
 
     /// Raw values of the `OpCapability` instructions, in module order.
@@ -613,6 +662,29 @@ impl Module {
     }
 }
 
+/// Hands the emptied tables to the next read on this thread (see `crate::spare`).
+impl Drop for Module {
+    fn drop(&mut self) {
+        use std::mem::take;
+        crate::spare::keep(crate::spare::Spare {
+            words: take(&mut self.words),
+            starts: take(&mut self.starts),
+            ids: take(&mut self.ids),
+            names: take(&mut self.names),
+            strings: take(&mut self.strings),
+            tables: take(&mut self.tables.words),
+            types: take(&mut self.types),
+            constants: take(&mut self.constants),
+            extensions: take(&mut self.extensions),
+            ext_inst_imports: take(&mut self.ext_inst_imports),
+            entry_points: take(&mut self.entry_points),
+            execution_modes: take(&mut self.execution_modes),
+            global_variables: take(&mut self.global_variables),
+            functions: take(&mut self.functions),
+        });
+    }
+}
+
 impl fmt::Debug for Module {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Module")
@@ -645,7 +717,7 @@ mod tests {
     /// are the pushed records, regrouped by hand.)
     #[test]
     fn records_pushed_out_of_order_land_in_their_region() {
-        let mut tables = Tables::with_capacity(0);
+        let mut tables = Tables::in_buffer(Vec::new(), 0);
         tables.push_decoration(decoration(7, 3));
         tables.push_member_name(5, 1, Span { start: 0, end: 4 });
         tables.push_capability(1);
@@ -667,7 +739,7 @@ mod tests {
     /// the words of the others without touching the decorations that follow.
     #[test]
     fn duplicate_member_names_keep_the_first() {
-        let mut tables = Tables::with_capacity(0);
+        let mut tables = Tables::in_buffer(Vec::new(), 0);
         tables.push_member_name(9, 0, Span { start: 8, end: 9 });
         tables.push_member_name(9, 0, Span { start: 2, end: 3 });
         tables.push_member_name(4, 2, Span { start: 5, end: 6 });

@@ -203,3 +203,38 @@ fn the_first_name_wins() {
     );
     assert_eq!(m.name(Id(2)), None);
 }
+
+/// An `OpTypeForwardPointer` operand that a constant instruction defines (invalid, but
+/// within what the reader reads) is both a type and a constant, whichever comes first; the
+/// expected values are the two instructions' (checked against the reader of main before the
+/// id table was narrowed, which kept the two in separate fields).
+#[test]
+fn a_forward_pointer_defined_by_a_constant_is_both() {
+    for forward_pointer_first in [true, false] {
+        let mut a = Asm::new(0, 10);
+        a.shader_preamble().op(Op::TypeInt, &[1, 32, 0]);
+        let forward_pointer = [2, 12]; // %2, StorageBuffer
+        let null = [1, 2]; // %2 = OpConstantNull %1
+        if forward_pointer_first {
+            a.op(Op::TypeForwardPointer, &forward_pointer)
+                .op(Op::ConstantNull, &null);
+        } else {
+            a.op(Op::ConstantNull, &null)
+                .op(Op::TypeForwardPointer, &forward_pointer);
+        }
+        let m = read_words(&a.words).unwrap();
+        assert_eq!(
+            m.ty(Id(2)),
+            Some(&Type::ForwardPointer { storage_class: 12 })
+        );
+        assert_eq!(m.constant(Id(2)), Some(&Constant::Null { ty: Id(1) }));
+        assert_eq!(
+            m.ty(Id(1)),
+            Some(&Type::Int {
+                width: 32,
+                signed: false
+            })
+        );
+        assert_eq!(m.constant(Id(1)), None);
+    }
+}

@@ -56,7 +56,7 @@ pub(super) fn in_bound(bound: u32, id: u32) -> Result<(), Problem> {
 pub(super) fn declared(ids: &[IdSlot], id: u32) -> bool {
     // `|`, not `||`: both fields are at hand, and a branch would be hard to predict.
     ids.get(id as usize)
-        .is_some_and(|s| s.is_defined() | (s.ty != NONE))
+        .is_some_and(|s| s.is_defined() | s.is_type())
 }
 
 /// for a Result Type: in bound and declared before its use.

@@ -10,10 +10,13 @@ mod quick;
 mod record;
 
 use crate::error::{ErrorKind, ReadError};
-use crate::grammar::{self, Forward, OpInfo, Placement, Section, UNKNOWN, op_info};
+use crate::grammar::{self, Forward, OpInfo, Path, Placement, Section, UNKNOWN, op_info};
 use crate::limits::{MAX_ID_BOUND, MAX_INSTRUCTIONS, MAX_WORDS};
-use crate::module::{DecorationRecord, FORWARD, Header, IdSlot, Module, NONE, Span, Tables};
+use crate::module::{
+    CONSTANT, DecorationRecord, FORWARD, Header, IdSlot, Module, NONE, Span, Tables,
+};
 use crate::operands::{self, Context, Number, Problem};
+use crate::spare::Spare;
 use crate::spirv::Op;
 use crate::types::{Block, Function, Type, Warning};
 use crate::{Id, Location};
@@ -26,9 +29,10 @@ pub(crate) const MAGIC: u32 = 0x0723_0203;
 pub(crate) const HEADER_WORDS: usize = 5;
 
 /// Reads a module from words already in native order (R-1's endianness fix-up done).
-pub(crate) fn read_native(words: Vec<u32>) -> Result<Module, ReadError> {
-    let header = check_header(&words)?;
-    let mut reader = Reader::new(header, words);
+/// `spare` holds the words, and buffers to fill (emptied) when a previous module left some.
+pub(crate) fn read_native(spare: Spare) -> Result<Module, ReadError> {
+    let header = check_header(&spare.words)?;
+    let mut reader = Reader::new(header, spare);
     reader.walk()?;
     reader.finish()
 }
@@ -114,35 +118,59 @@ struct Reader {
 
 impl Reader {
     #[inline(never)]
-    fn new(header: Header, words: Vec<u32>) -> Self {
+    fn new(header: Header, spare: Spare) -> Self {
+        let Spare {
+            words,
+            mut starts,
+            mut ids,
+            names,
+            mut strings,
+            tables,
+            mut types,
+            mut constants,
+            extensions,
+            ext_inst_imports,
+            mut entry_points,
+            execution_modes,
+            mut global_variables,
+            mut functions,
+        } = spare;
+        let n = words.len();
         // Every defined id takes an instruction of at least two words, so the id table never
         // needs more than half the words; most modules define ids up to the bound.
-        let ids = (header.bound as usize).min(words.len() / 2 + 1);
+        ids.resize((header.bound as usize).min(n / 2 + 1), IdSlot::EMPTY);
         // The corpus has at most 0.28 instructions per word in 99% of its modules.
-        let starts = Vec::with_capacity(words.len() * 2 / 7);
-        let n = words.len();
+        starts.reserve(n * 2 / 7);
+        // Capacities from what real modules hold per word (corpus averages, rounded up), so
+        // that the tables are not reallocated while they fill.
+        strings.reserve(n);
+        types.reserve(n / 16);
+        constants.reserve(n / 32);
+        // Nearly every module has an entry point and a function: reserving here takes the
+        // allocation off the growth path of the first push.
+        entry_points.reserve(4);
+        global_variables.reserve(16);
+        functions.reserve(4);
         Reader {
             module: Module {
                 header,
                 words,
                 starts,
-                ids: vec![IdSlot::EMPTY; ids],
-                // Capacities from what real modules hold per word (corpus averages, rounded
-                // up), so that the tables are not reallocated while they fill.
-                strings: Vec::with_capacity(n),
+                ids,
+                names,
+                type_and_constant: Vec::new(),
+                strings,
                 // Capabilities, member names and decorations.
-                tables: Tables::with_capacity(n / 3),
-                types: Vec::with_capacity(n / 16),
-                constants: Vec::with_capacity(n / 32),
-                extensions: Vec::new(),
-                ext_inst_imports: Vec::new(),
+                tables: Tables::in_buffer(tables, n / 3),
+                types,
+                constants,
+                extensions,
+                ext_inst_imports,
                 memory_model: None,
-                // Nearly every module has an entry point and a function: reserving here takes
-                // the allocation off the growth path of the first push.
-                entry_points: Vec::with_capacity(4),
-                execution_modes: Vec::new(),
-                global_variables: Vec::with_capacity(16),
-                functions: Vec::with_capacity(4),
+                entry_points,
+                execution_modes,
+                global_variables,
+                functions,
                 warnings: Vec::new(),
             },
             open: None,
@@ -162,6 +190,7 @@ impl Reader {
         // instruction slices are borrowed; they are put back before the module is returned.
         let words = std::mem::take(&mut self.module.words);
         let table = grammar::table();
+        let paths = grammar::paths();
         let mut start = HEADER_WORDS;
         while let Some(&first) = words.get(start) {
             let index = self.module.starts.len();
@@ -175,9 +204,13 @@ impl Reader {
             // `start` < words.len() ≤ MAX_WORDS < 2^32 (checked in `check_header`).
             self.module.starts.push(start as u32);
             let info = table.get(usize::from(opcode)).unwrap_or(&UNKNOWN);
+            let path = paths
+                .get(usize::from(opcode))
+                .copied()
+                .unwrap_or(Path::None);
             // The shortest paths take most instructions; they change nothing unless every
             // check passes, and leave the rest to the general path.
-            if !self.quick(info, inst, start, index as u32)? {
+            if !self.quick(path, info, inst, start, index as u32)? {
                 let location = Location {
                     index: index as u32,
                     byte_offset: (start * 4) as u32,
@@ -513,8 +546,40 @@ impl Reader {
         &mut self.module.ids[i]
     }
 
+    /// Records `value` ([`IdSlot::value`]: a type index, or [`CONSTANT`] with a constant
+    /// index) for `id`, replacing a value of the same kind; `id` was checked against the
+    /// bound.
+    #[inline]
+    pub(super) fn set_value(&mut self, id: u32, value: u32) {
+        let slot = self.slot_mut(id);
+        if slot.value == NONE || slot.is_type() == (value < CONSTANT) {
+            slot.value = value;
+        } else {
+            self.set_second_value(id, value);
+        }
+    }
+
+    /// [`Reader::set_value`] for an id whose slot holds a value of the other kind.
+    #[cold]
+    fn set_second_value(&mut self, id: u32, value: u32) {
+        let same_kind = |v: u32| (v < CONSTANT) == (value < CONSTANT);
+        let both = &mut self.module.type_and_constant;
+        match both.iter_mut().find(|(i, v)| *i == id && same_kind(*v)) {
+            Some(entry) => entry.1 = value,
+            None => both.push((id, value)),
+        }
+    }
+
+    /// Whether `id` has no name yet.
+    pub(super) fn unnamed(&self, id: u32) -> bool {
+        self.module
+            .names
+            .get(id as usize)
+            .is_none_or(|&start| start == NONE)
+    }
+
     /// Keeps the string of `span`, just stored, as the name of `target`: a nul byte after
-    /// it marks its end (see [`IdSlot::name`]).
+    /// it marks its end (see `Module::names`). `target` was checked against the bound.
     fn keep_name(&mut self, target: u32, span: Span) {
         let strings = &mut self.module.strings;
         let start = if span.end as usize == strings.len() {
@@ -527,7 +592,15 @@ impl Reader {
             start
         };
         strings.push(0);
-        self.slot_mut(target).name = start;
+        let names = &mut self.module.names;
+        let i = target as usize;
+        if i >= names.len() {
+            // At least as long as the id table, so that names of later ids seldom grow it.
+            names.resize((i + 1).max(self.module.ids.len()), NONE);
+        }
+        if let Some(name) = names.get_mut(i) {
+            *name = start;
+        }
     }
 
     fn warn(&mut self, at: Site, message: String) {

@@ -9,9 +9,9 @@ use super::ids::{declared, note_forward};
 use super::record::decode_type;
 use super::{Reader, Site};
 use crate::error::ReadError;
-use crate::grammar::{Forward, OpInfo, Plain, Quick, Section};
+use crate::grammar::{Forward, OpInfo, Path, Plain, Quick, Section};
 use crate::limits::MAX_NESTING_DEPTH;
-use crate::module::{NONE, Span};
+use crate::module::{self, NONE, Span};
 use crate::operands;
 use crate::rspirv::grammar::OperandKind as K;
 use crate::spirv::Op;
@@ -24,6 +24,7 @@ impl Reader {
     #[inline]
     pub(super) fn quick(
         &mut self,
+        path: Path,
         info: &OpInfo,
         words: &[u32],
         start: usize,
@@ -33,25 +34,62 @@ impl Reader {
             index,
             byte_offset: (start * 4) as u32,
         };
-        Ok(match &info.quick {
-            Quick::None => false,
-            Quick::Plain(plain) => self.shaped::<PLAIN>(plain, Op::Nop, words, at),
-            Quick::Terminator(plain) => self.shaped::<TERMINATOR>(plain, Op::Nop, words, at),
-            Quick::Merge(plain) => self.shaped::<MERGE>(plain, Op::Nop, words, at),
-            Quick::Variable(plain) => self.shaped::<VARIABLE>(plain, Op::Nop, words, at),
-            Quick::Type(plain, op) => self.shaped::<TYPE>(plain, *op, words, at),
-            Quick::Constant(plain, op) => self.shaped::<CONSTANT>(plain, *op, words, at),
-            Quick::Checked(plain) => return self.checked(info, plain, words, start, index),
-            Quick::Label => self.label(words, index),
-            Quick::Name => self.name(words, index),
-            Quick::MemberName => self.member_name(words, index),
-            Quick::Decorate => self.quick_decorate(words, start, index, false),
-            Quick::MemberDecorate => self.quick_decorate(words, start, index, true),
-            Quick::ExtInst => self.in_block() && self.ext_inst(words, index),
-            Quick::ExtInstImport => self.ext_inst_import(words, index),
-            Quick::Extension => self.extension(words),
-            Quick::EntryPoint => self.quick_entry_point(words, index),
-            Quick::ExecutionMode => self.execution_mode(words, index),
+        // `path` is `info.quick`'s variant (`grammar::paths`), so each `let … else` below
+        // always matches; the branch is on the one-byte `path`, which is at hand sooner.
+        Ok(match path {
+            Path::None => false,
+            Path::Plain => {
+                let Quick::Plain(plain) = &info.quick else {
+                    return Ok(false);
+                };
+                self.shaped::<PLAIN>(plain, Op::Nop, words, at)
+            }
+            Path::Terminator => {
+                let Quick::Terminator(plain) = &info.quick else {
+                    return Ok(false);
+                };
+                self.shaped::<TERMINATOR>(plain, Op::Nop, words, at)
+            }
+            Path::Merge => {
+                let Quick::Merge(plain) = &info.quick else {
+                    return Ok(false);
+                };
+                self.shaped::<MERGE>(plain, Op::Nop, words, at)
+            }
+            Path::Variable => {
+                let Quick::Variable(plain) = &info.quick else {
+                    return Ok(false);
+                };
+                self.shaped::<VARIABLE>(plain, Op::Nop, words, at)
+            }
+            Path::Type => {
+                let Quick::Type(plain, op) = &info.quick else {
+                    return Ok(false);
+                };
+                self.shaped::<TYPE>(plain, *op, words, at)
+            }
+            Path::Constant => {
+                let Quick::Constant(plain, op) = &info.quick else {
+                    return Ok(false);
+                };
+                self.shaped::<CONSTANT>(plain, *op, words, at)
+            }
+            Path::Checked => {
+                let Quick::Checked(plain) = &info.quick else {
+                    return Ok(false);
+                };
+                return self.checked(info, plain, words, start, index);
+            }
+            Path::Label => self.label(words, index),
+            Path::Name => self.name(words, index),
+            Path::MemberName => self.member_name(words, index),
+            Path::Decorate => self.quick_decorate(words, start, index, false),
+            Path::MemberDecorate => self.quick_decorate(words, start, index, true),
+            Path::ExtInst => self.in_block() && self.ext_inst(words, index),
+            Path::ExtInstImport => self.ext_inst_import(words, index),
+            Path::Extension => self.extension(words),
+            Path::EntryPoint => self.quick_entry_point(words, index),
+            Path::ExecutionMode => self.execution_mode(words, index),
         })
     }
 
@@ -215,10 +253,7 @@ impl Reader {
         }
         self.section = Section::Globals;
         let next = self.module.types.len() as u32;
-        // `define_quick` found `result`'s slot.
-        if let Some(slot) = self.module.ids.get_mut(result as usize) {
-            slot.ty = next;
-        }
+        self.set_value(result, next);
         self.module.types.push(ty);
         true
     }
@@ -241,10 +276,7 @@ impl Reader {
         }
         self.section = Section::Globals;
         let next = self.module.constants.len() as u32;
-        // `define_quick` found `result`'s slot.
-        if let Some(slot) = self.module.ids.get_mut(result as usize) {
-            slot.constant = next;
-        }
+        self.set_value(result, module::CONSTANT | next);
         self.module.constants.push(constant);
         true
     }
@@ -395,7 +427,7 @@ impl Reader {
             return false;
         }
         self.section = Section::DebugNames;
-        if self.slot_mut(target).name == NONE {
+        if self.unnamed(target) {
             let span = self.keep_ascii(string);
             self.keep_name(target, span);
         }

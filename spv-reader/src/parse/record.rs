@@ -7,7 +7,7 @@ use super::{OpenFunction, Reader, Site};
 use crate::error::{ErrorKind, ReadError};
 use crate::grammar::op_info;
 use crate::limits::MAX_NESTING_DEPTH;
-use crate::module::{DecorationRecord, ExtImport, NONE, Span};
+use crate::module::{CONSTANT, DecorationRecord, ExtImport, NONE, Span};
 use crate::operands::decode_string;
 use crate::spirv::Op;
 use crate::types::{Block, Constant, EntryPoint, ExecutionMode, Function, GlobalVariable, Type};
@@ -77,7 +77,7 @@ impl Reader {
                 let target = need(1)?;
                 self.check_id(at, target)?;
                 let span = self.string(at, words, 2)?.0;
-                if self.slot_mut(target).name == NONE {
+                if self.unnamed(target) {
                     self.keep_name(target, span);
                 }
             }
@@ -296,9 +296,9 @@ impl Reader {
             }
         } else if let Some(constant) = self.constant_of(at, op, words, result_type)? {
             let id = result.unwrap_or(0);
-            let slot = self.module.constants.len() as u32;
+            let index = self.module.constants.len() as u32;
             self.module.constants.push(constant);
-            self.slot_mut(id).constant = slot;
+            self.set_value(id, CONSTANT | index);
         }
         if let Some(open) = &self.open
             && open.block.is_none()
@@ -413,7 +413,7 @@ impl Reader {
         };
         let index = self.module.types.len() as u32;
         self.module.types.push(ty);
-        self.slot_mut(id).ty = index;
+        self.set_value(id, index);
         Ok(())
     }
 
