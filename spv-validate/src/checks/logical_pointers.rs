@@ -19,6 +19,7 @@ use crate::checks::layout::is_non_semantic;
 use crate::ctx::{Ctx, Inst};
 use crate::limits::MAX_TYPE_DEPTH;
 use crate::operands::Kind;
+use crate::opset::OpSet;
 
 /// Most propagation rounds of the variable-pointer fixed point: module order settles
 /// everything but pointers passed back to earlier functions' parameters, which need a round
@@ -110,6 +111,18 @@ impl Values {
     }
 }
 
+/// The opcodes whose results are variable pointers whatever their operands.
+const VARIABLE_POINTER_SOURCES: OpSet = OpSet::of(&[
+    Op::PtrAccessChain,
+    Op::UntypedPtrAccessChainKHR,
+    Op::UntypedInBoundsPtrAccessChainKHR,
+    Op::Load,
+    Op::Select,
+    Op::Phi,
+    Op::FunctionCall,
+    Op::ConstantNull,
+]);
+
 /// Whether the result of `inst` is a variable pointer given the variable pointers `var`
 /// found so far (`logical_vars` of them logical pointers) and the logical pointer classes
 /// `class` (see the module documentation).
@@ -121,16 +134,7 @@ fn variable_result(
     logical_vars: usize,
 ) -> bool {
     match inst.opcode() {
-        Some(
-            Op::PtrAccessChain
-            | Op::UntypedPtrAccessChainKHR
-            | Op::UntypedInBoundsPtrAccessChainKHR
-            | Op::Load
-            | Op::Select
-            | Op::Phi
-            | Op::FunctionCall
-            | Op::ConstantNull,
-        ) => true,
+        Some(op) if VARIABLE_POINTER_SOURCES.contains(op) => true,
         Some(Op::FunctionParameter) => false,
         _ => {
             logical_vars > 0
@@ -168,47 +172,47 @@ fn takes_logical_pointer(op: Op) -> bool {
 /// The opcodes [`takes_logical_pointer`] names one by one (it also accepts the ray query
 /// and hit object families): the cheap part of the test.
 fn takes_logical_pointer_listed(op: Op) -> bool {
-    matches!(
-        op,
-        Op::Load
-            | Op::Store
-            | Op::AccessChain
-            | Op::InBoundsAccessChain
-            | Op::FunctionCall
-            | Op::ImageTexelPointer
-            | Op::CopyMemory
-            | Op::CopyMemorySized
-            | Op::CopyObject
-            | Op::ArrayLength
-            | Op::ExtInst
-            | Op::Decorate
-            | Op::DecorateId
-            | Op::DecorateString
-            | Op::GroupDecorate
-            | Op::EntryPoint
-            | Op::Name
-            | Op::UntypedArrayLengthKHR
-            | Op::UntypedAccessChainKHR
-            | Op::UntypedInBoundsAccessChainKHR
-            | Op::CooperativeMatrixLoadKHR
-            | Op::CooperativeMatrixLoadNV
-            | Op::CooperativeMatrixStoreKHR
-            | Op::CooperativeMatrixStoreNV
-            | Op::TraceRayKHR
-            | Op::ExecuteCallableKHR
-            | Op::EmitMeshTasksEXT
-            | Op::RawAccessChainNV
-    ) || super::atomics::is_atomic(op)
-        || matches!(
-            op,
-            Op::AtomicFlagTestAndSet
-                | Op::AtomicFlagClear
-                | Op::AtomicCompareExchangeWeak
-                | Op::AtomicFAddEXT
-                | Op::AtomicFMinEXT
-                | Op::AtomicFMaxEXT
-        )
+    LOGICAL_POINTER_USERS.contains(op)
 }
+
+/// The opcodes of [`takes_logical_pointer_listed`].
+const LOGICAL_POINTER_USERS: OpSet = OpSet::of(&[
+    Op::Load,
+    Op::Store,
+    Op::AccessChain,
+    Op::InBoundsAccessChain,
+    Op::FunctionCall,
+    Op::ImageTexelPointer,
+    Op::CopyMemory,
+    Op::CopyMemorySized,
+    Op::CopyObject,
+    Op::ArrayLength,
+    Op::ExtInst,
+    Op::Decorate,
+    Op::DecorateId,
+    Op::DecorateString,
+    Op::GroupDecorate,
+    Op::EntryPoint,
+    Op::Name,
+    Op::UntypedArrayLengthKHR,
+    Op::UntypedAccessChainKHR,
+    Op::UntypedInBoundsAccessChainKHR,
+    Op::CooperativeMatrixLoadKHR,
+    Op::CooperativeMatrixLoadNV,
+    Op::CooperativeMatrixStoreKHR,
+    Op::CooperativeMatrixStoreNV,
+    Op::TraceRayKHR,
+    Op::ExecuteCallableKHR,
+    Op::EmitMeshTasksEXT,
+    Op::RawAccessChainNV,
+    Op::AtomicFlagTestAndSet,
+    Op::AtomicFlagClear,
+    Op::AtomicCompareExchangeWeak,
+    Op::AtomicFAddEXT,
+    Op::AtomicFMinEXT,
+    Op::AtomicFMaxEXT,
+])
+.with(super::atomics::ATOMIC_OPS);
 
 /// Instructions that may take a logical pointer operand with variable pointers.
 fn takes_variable_pointer(op: Op) -> bool {
