@@ -324,7 +324,6 @@ impl<'m> Index<'m> {
             if facts.annotation {
                 annotations.push(index);
             }
-            undecoded += u32::from(!facts.decoded);
             insts.push(Inst {
                 index,
                 words,
@@ -356,6 +355,7 @@ impl<'m> Index<'m> {
         by_op.clear();
         by_op.resize(total as usize, 0);
         for (k, inst) in insts.iter().enumerate() {
+            undecoded += u32::from(!inst.decoded);
             if let Some(group) = op_groups.get_mut(usize::from(inst.slot)) {
                 if let Some(slot) = by_op.get_mut(group.1 as usize) {
                     *slot = k as u32;

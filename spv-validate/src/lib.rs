@@ -61,6 +61,7 @@ mod info;
 pub mod limits;
 pub mod mutate;
 mod operands;
+mod opset;
 mod scratch;
 
 pub use diag::{Diagnostic, Diagnostics};

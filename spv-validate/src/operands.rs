@@ -199,6 +199,8 @@ impl Fixed {
     /// Decodes `words` (as `decode_plan` would): appends the referring ids to `out`;
     /// whether the operands decode, `None` when optional operands are present that only the
     /// plan decodes.
+    // Inlined into the index's loop (its one caller, once per instruction).
+    #[inline(always)]
     fn decode(
         &self,
         module: &Module,

@@ -32,6 +32,26 @@ pub(crate) fn is_atomic(op: Op) -> bool {
     )
 }
 
+/// The opcodes of [`is_atomic`], for the opcode sets of other rules (`is_atomic` itself
+/// keeps its `matches!`, which the per-instruction dispatch folds into its jump table).
+pub(crate) const ATOMIC_OPS: &[Op] = &[
+    Op::AtomicLoad,
+    Op::AtomicStore,
+    Op::AtomicExchange,
+    Op::AtomicCompareExchange,
+    Op::AtomicIIncrement,
+    Op::AtomicIDecrement,
+    Op::AtomicIAdd,
+    Op::AtomicISub,
+    Op::AtomicSMin,
+    Op::AtomicUMin,
+    Op::AtomicSMax,
+    Op::AtomicUMax,
+    Op::AtomicAnd,
+    Op::AtomicOr,
+    Op::AtomicXor,
+];
+
 /// Checks one atomic instruction.
 pub(crate) fn check(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op) {
     // The words after Result Type and Result, as the reader delimits them.
@@ -125,6 +145,20 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op) {
                 &[operand],
                 format!("Op{op:?}: scope and memory semantics must be OpConstant in a shader"),
             );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spv_reader::rspirv::grammar;
+
+    #[test]
+    fn atomic_ops_lists_the_atomics() {
+        for inst in grammar::INSTRUCTION_TABLE.iter() {
+            let op = inst.opcode;
+            assert_eq!(is_atomic(op), ATOMIC_OPS.contains(&op), "{op:?}");
         }
     }
 }

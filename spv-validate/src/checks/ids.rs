@@ -13,59 +13,64 @@ use crate::checks::layout::{is_non_semantic, is_type_decl};
 use crate::ctx::{Ctx, Inst, NONE};
 use crate::diag::opcode_name;
 use crate::operands::Kind;
+use crate::opset::OpSet;
 
-/// Whether every id operand of `op` may name anything (annotations, debug names, entry
-/// points and modes, type declarations, which have their own checks).
+/// The opcodes whose id operands may name anything (annotations, debug names, entry points
+/// and modes, type declarations, which have their own checks).
+const ANY_IDS: OpSet = OpSet::of(&[
+    Op::Name,
+    Op::MemberName,
+    Op::Decorate,
+    Op::MemberDecorate,
+    Op::DecorateId,
+    Op::DecorateString,
+    Op::MemberDecorateString,
+    Op::GroupDecorate,
+    Op::GroupMemberDecorate,
+    Op::EntryPoint,
+    Op::ExecutionMode,
+    Op::ExecutionModeId,
+    Op::Line,
+    Op::Source,
+    Op::SelectionMerge,
+    Op::LoopMerge,
+    Op::Branch,
+]);
+
+/// [`ANY_IDS`] and the opcodes [`names_non_value`] makes exceptions for, with OpPhi,
+/// OpExtInst and OpSizeOf, which have their own exceptions: every other opcode is [`plain`].
+const NOT_PLAIN: OpSet = ANY_IDS.with(&[
+    Op::BranchConditional,
+    Op::Switch,
+    Op::Phi,
+    Op::FunctionCall,
+    Op::ExtInst,
+    Op::Function,
+    Op::CooperativeMatrixLengthKHR,
+    Op::CooperativeMatrixLengthNV,
+    Op::UntypedVariableKHR,
+    Op::UntypedAccessChainKHR,
+    Op::UntypedInBoundsAccessChainKHR,
+    Op::EnqueueKernel,
+    Op::GetKernelNDrangeSubGroupCount,
+    Op::GetKernelNDrangeMaxSubGroupSize,
+    Op::GetKernelWorkGroupSize,
+    Op::GetKernelPreferredWorkGroupSizeMultiple,
+    Op::GetKernelLocalSizeForSubgroupCount,
+    Op::GetKernelMaxNumSubgroups,
+    Op::SizeOf,
+]);
+
+/// Whether every id operand of `op` may name anything ([`ANY_IDS`]).
 fn takes_any_ids(op: Op) -> bool {
-    matches!(
-        op,
-        Op::Name
-            | Op::MemberName
-            | Op::Decorate
-            | Op::MemberDecorate
-            | Op::DecorateId
-            | Op::DecorateString
-            | Op::MemberDecorateString
-            | Op::GroupDecorate
-            | Op::GroupMemberDecorate
-            | Op::EntryPoint
-            | Op::ExecutionMode
-            | Op::ExecutionModeId
-            | Op::Line
-            | Op::Source
-            | Op::SelectionMerge
-            | Op::LoopMerge
-            | Op::Branch
-    )
+    ANY_IDS.contains(op)
 }
 
 /// Whether every `<id>` operand of `op` (Result Type and Result aside) names a value by
 /// design: none of [`takes_any_ids`] or [`names_non_value`] applies, and it is not OpPhi,
 /// OpExtInst or OpSizeOf, which have their own exceptions.
 fn plain(op: Op) -> bool {
-    !(takes_any_ids(op)
-        || matches!(
-            op,
-            Op::BranchConditional
-                | Op::Switch
-                | Op::Phi
-                | Op::FunctionCall
-                | Op::ExtInst
-                | Op::Function
-                | Op::CooperativeMatrixLengthKHR
-                | Op::CooperativeMatrixLengthNV
-                | Op::UntypedVariableKHR
-                | Op::UntypedAccessChainKHR
-                | Op::UntypedInBoundsAccessChainKHR
-                | Op::EnqueueKernel
-                | Op::GetKernelNDrangeSubGroupCount
-                | Op::GetKernelNDrangeMaxSubGroupSize
-                | Op::GetKernelWorkGroupSize
-                | Op::GetKernelPreferredWorkGroupSizeMultiple
-                | Op::GetKernelLocalSizeForSubgroupCount
-                | Op::GetKernelMaxNumSubgroups
-                | Op::SizeOf
-        ))
+    !NOT_PLAIN.contains(op)
 }
 
 /// Whether the `n`-th IdRef operand (0-based, Result Type and Result not counted) of `op`

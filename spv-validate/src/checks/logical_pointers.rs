@@ -19,6 +19,7 @@ use crate::checks::layout::is_non_semantic;
 use crate::ctx::{Ctx, Inst};
 use crate::limits::MAX_TYPE_DEPTH;
 use crate::operands::Kind;
+use crate::opset::OpSet;
 
 /// Most propagation rounds of the variable-pointer fixed point: module order settles
 /// everything but pointers passed back to earlier functions' parameters, which need a round
@@ -40,7 +41,7 @@ fn logical_class_of_type(ctx: &Ctx<'_>, ty: Id) -> Option<u32> {
 }
 
 /// What the rules look up per value and per callee, gathered in one walk over the
-/// instructions.
+/// instructions (which is also the first round of [`variable_pointers`]).
 struct Values {
     /// Per id: the storage class of the logical pointer value it is, `None` when it is not
     /// one.
@@ -50,11 +51,16 @@ struct Values {
 }
 
 impl Values {
-    fn new(ctx: &Ctx<'_>) -> Values {
+    /// The values, and the variable pointers as the first round of [`variable_pointers`]
+    /// finds them with how many of them are logical pointers and whether there are any.
+    fn new(ctx: &Ctx<'_>) -> (Values, Vec<bool>, usize, bool) {
         let mut class = vec![None; ctx.ix.id_count()];
         // Per type id, `logical_class_of_type` once known.
         let mut type_class: Vec<Option<Option<u32>>> = vec![None; ctx.ix.id_count()];
         let mut calls = vec![Vec::new(); ctx.m.functions().len()];
+        let mut var = vec![false; ctx.ix.id_count()];
+        let mut logical_vars = 0usize;
+        let mut changed = false;
         for inst in ctx.ix.insts() {
             if let (Some(r), Some(ty)) = (inst.result_id(), inst.result_type()) {
                 let c = match type_class.get_mut(ty.0 as usize) {
@@ -80,13 +86,63 @@ impl Values {
             {
                 list.push(inst.index());
             }
+            // The first round of `variable_pointers`: its parameter step finds nothing yet
+            // (no value is a variable pointer before it), and the classes and variable
+            // pointers of the operands it looks at are those of earlier instructions, known
+            // by now (a later id is no variable pointer yet in the first round).
+            if let Some(r) = inst.result_id()
+                && variable_result(ctx, inst, &var, &class, logical_vars)
+                && let Some(slot) = var.get_mut(r.0 as usize)
+                && !*slot
+            {
+                *slot = true;
+                changed = true;
+                if class.get(r.0 as usize).copied().flatten().is_some() {
+                    logical_vars += 1;
+                }
+            }
         }
-        Values { class, calls }
+        (Values { class, calls }, var, logical_vars, changed)
     }
 
     /// The storage class of a logical pointer value (`None` when `id` is not one).
     fn logical_class(&self, id: Id) -> Option<u32> {
         self.class.get(id.0 as usize).copied().flatten()
+    }
+}
+
+/// The opcodes whose results are variable pointers whatever their operands.
+const VARIABLE_POINTER_SOURCES: OpSet = OpSet::of(&[
+    Op::PtrAccessChain,
+    Op::UntypedPtrAccessChainKHR,
+    Op::UntypedInBoundsPtrAccessChainKHR,
+    Op::Load,
+    Op::Select,
+    Op::Phi,
+    Op::FunctionCall,
+    Op::ConstantNull,
+]);
+
+/// Whether the result of `inst` is a variable pointer given the variable pointers `var`
+/// found so far (`logical_vars` of them logical pointers) and the logical pointer classes
+/// `class` (see the module documentation).
+fn variable_result(
+    ctx: &Ctx<'_>,
+    inst: &Inst<'_>,
+    var: &[bool],
+    class: &[Option<u32>],
+    logical_vars: usize,
+) -> bool {
+    match inst.opcode() {
+        Some(op) if VARIABLE_POINTER_SOURCES.contains(op) => true,
+        Some(Op::FunctionParameter) => false,
+        _ => {
+            logical_vars > 0
+                && id_operands(ctx, inst).any(|id| {
+                    var.get(id.0 as usize).copied().unwrap_or(false)
+                        && class.get(id.0 as usize).copied().flatten().is_some()
+                })
+        }
     }
 }
 
@@ -116,47 +172,47 @@ fn takes_logical_pointer(op: Op) -> bool {
 /// The opcodes [`takes_logical_pointer`] names one by one (it also accepts the ray query
 /// and hit object families): the cheap part of the test.
 fn takes_logical_pointer_listed(op: Op) -> bool {
-    matches!(
-        op,
-        Op::Load
-            | Op::Store
-            | Op::AccessChain
-            | Op::InBoundsAccessChain
-            | Op::FunctionCall
-            | Op::ImageTexelPointer
-            | Op::CopyMemory
-            | Op::CopyMemorySized
-            | Op::CopyObject
-            | Op::ArrayLength
-            | Op::ExtInst
-            | Op::Decorate
-            | Op::DecorateId
-            | Op::DecorateString
-            | Op::GroupDecorate
-            | Op::EntryPoint
-            | Op::Name
-            | Op::UntypedArrayLengthKHR
-            | Op::UntypedAccessChainKHR
-            | Op::UntypedInBoundsAccessChainKHR
-            | Op::CooperativeMatrixLoadKHR
-            | Op::CooperativeMatrixLoadNV
-            | Op::CooperativeMatrixStoreKHR
-            | Op::CooperativeMatrixStoreNV
-            | Op::TraceRayKHR
-            | Op::ExecuteCallableKHR
-            | Op::EmitMeshTasksEXT
-            | Op::RawAccessChainNV
-    ) || super::atomics::is_atomic(op)
-        || matches!(
-            op,
-            Op::AtomicFlagTestAndSet
-                | Op::AtomicFlagClear
-                | Op::AtomicCompareExchangeWeak
-                | Op::AtomicFAddEXT
-                | Op::AtomicFMinEXT
-                | Op::AtomicFMaxEXT
-        )
+    LOGICAL_POINTER_USERS.contains(op)
 }
+
+/// The opcodes of [`takes_logical_pointer_listed`].
+const LOGICAL_POINTER_USERS: OpSet = OpSet::of(&[
+    Op::Load,
+    Op::Store,
+    Op::AccessChain,
+    Op::InBoundsAccessChain,
+    Op::FunctionCall,
+    Op::ImageTexelPointer,
+    Op::CopyMemory,
+    Op::CopyMemorySized,
+    Op::CopyObject,
+    Op::ArrayLength,
+    Op::ExtInst,
+    Op::Decorate,
+    Op::DecorateId,
+    Op::DecorateString,
+    Op::GroupDecorate,
+    Op::EntryPoint,
+    Op::Name,
+    Op::UntypedArrayLengthKHR,
+    Op::UntypedAccessChainKHR,
+    Op::UntypedInBoundsAccessChainKHR,
+    Op::CooperativeMatrixLoadKHR,
+    Op::CooperativeMatrixLoadNV,
+    Op::CooperativeMatrixStoreKHR,
+    Op::CooperativeMatrixStoreNV,
+    Op::TraceRayKHR,
+    Op::ExecuteCallableKHR,
+    Op::EmitMeshTasksEXT,
+    Op::RawAccessChainNV,
+    Op::AtomicFlagTestAndSet,
+    Op::AtomicFlagClear,
+    Op::AtomicCompareExchangeWeak,
+    Op::AtomicFAddEXT,
+    Op::AtomicFMinEXT,
+    Op::AtomicFMaxEXT,
+])
+.with(super::atomics::ATOMIC_OPS);
 
 /// Instructions that may take a logical pointer operand with variable pointers.
 fn takes_variable_pointer(op: Op) -> bool {
@@ -174,9 +230,15 @@ fn takes_variable_pointer(op: Op) -> bool {
     )
 }
 
-/// Which values are variable pointers, indexed by id (see the module documentation).
-fn variable_pointers(ctx: &Ctx<'_>, values: &Values) -> Vec<bool> {
-    let mut var = vec![false; ctx.ix.id_count()];
+/// Which values are variable pointers, indexed by id (see the module documentation), from
+/// the first round's `var`, `logical_vars` and `changed` (see [`Values::new`]).
+fn variable_pointers(
+    ctx: &Ctx<'_>,
+    values: &Values,
+    mut var: Vec<bool>,
+    mut logical_vars: usize,
+    changed: bool,
+) -> Vec<bool> {
     let is_var = |var: &[bool], id: Id| var.get(id.0 as usize).copied().unwrap_or(false);
     // The arguments of call `at`: the words after the callee.
     let args = |at: InstIndex| ctx.ix.inst(at).and_then(|i| i.words().get(4..));
@@ -185,18 +247,22 @@ fn variable_pointers(ctx: &Ctx<'_>, values: &Values) -> Vec<bool> {
     // OpExtInst, or a function or label (never variable pointers): the instruction loop sees
     // every other operand final, and a round after a change matters only when it can reach
     // a parameter (through some call's arguments) or a non-semantic OpExtInst.
-    let later_rounds_matter = ctx
-        .ix
-        .with_op(Op::FunctionCall)
-        .any(|call| call.words().len() > 4)
-        || ctx
+    let later_rounds_matter = changed
+        && (ctx
             .ix
-            .with_op(Op::ExtInst)
-            .any(|inst| is_non_semantic(ctx, inst));
-    // How many ids are both variable pointers and logical pointers: while there are none,
-    // no operand can make a result a variable pointer, so the operands need no look.
-    let mut logical_vars = 0usize;
-    for _ in 0..MAX_ROUNDS {
+            .with_op(Op::FunctionCall)
+            .any(|call| call.words().len() > 4)
+            || ctx
+                .ix
+                .with_op(Op::ExtInst)
+                .any(|inst| is_non_semantic(ctx, inst)));
+    if !later_rounds_matter {
+        return var;
+    }
+    // `logical_vars` counts the ids that are both variable pointers and logical pointers:
+    // while there are none, no operand can make a result a variable pointer, so the
+    // operands need no look.
+    for _ in 1..MAX_ROUNDS {
         let mut changed = false;
         for (f, calls) in ctx.m.functions().iter().zip(&values.calls) {
             for (k, &p) in f.params.iter().enumerate() {
@@ -221,25 +287,9 @@ fn variable_pointers(ctx: &Ctx<'_>, values: &Values) -> Vec<bool> {
             if is_var(&var, r) {
                 continue;
             }
-            let v = match inst.opcode() {
-                Some(
-                    Op::PtrAccessChain
-                    | Op::UntypedPtrAccessChainKHR
-                    | Op::UntypedInBoundsPtrAccessChainKHR
-                    | Op::Load
-                    | Op::Select
-                    | Op::Phi
-                    | Op::FunctionCall
-                    | Op::ConstantNull,
-                ) => true,
-                Some(Op::FunctionParameter) => false,
-                _ => {
-                    logical_vars > 0
-                        && id_operands(ctx, inst)
-                            .any(|id| is_var(&var, id) && values.logical_class(id).is_some())
-                }
-            };
-            if v && let Some(slot) = var.get_mut(r.0 as usize) {
+            if variable_result(ctx, inst, &var, &values.class, logical_vars)
+                && let Some(slot) = var.get_mut(r.0 as usize)
+            {
                 *slot = true;
                 changed = true;
                 if values.logical_class(r).is_some() {
@@ -247,7 +297,7 @@ fn variable_pointers(ctx: &Ctx<'_>, values: &Values) -> Vec<bool> {
                 }
             }
         }
-        if !changed || !later_rounds_matter {
+        if !changed {
             break;
         }
     }
@@ -260,8 +310,8 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     if ctx.addressing != 0 && ctx.addressing != 5348 {
         return;
     }
-    let values = Values::new(ctx);
-    let var = variable_pointers(ctx, &values);
+    let (values, first_round, logical_vars, changed) = Values::new(ctx);
+    let var = variable_pointers(ctx, &values, first_round, logical_vars, changed);
     let is_var = |id: Id| var.get(id.0 as usize).copied().unwrap_or(false);
     let vpsb = ctx.has_cap(C::VariablePointersStorageBuffer);
     let mut problems: Vec<(&'static str, Inst<'_>, Id, String)> = Vec::new();

@@ -20,8 +20,8 @@ use spv_reader::spirv::{
 };
 use spv_reader::{Id, Type};
 
-use crate::ctx::{Ctx, Inst};
-use crate::operands::{Kind, OperandKinds};
+use crate::ctx::{Ctx, Index, Inst};
+use crate::operands::{Kind, OperandKinds, operand_kinds};
 
 /// Memory-semantics bits (SPIR-V §3.2.24).
 const ACQUIRE: u32 = 0x2;
@@ -77,20 +77,35 @@ fn int32_value(ctx: &Ctx<'_>, id: Id) -> (bool, Option<u32>) {
     (is_int32, value)
 }
 
+/// The instructions that may have a Scope, Memory Semantics or Memory Access operand, in
+/// module order: those of the opcodes whose grammar has one (but OpDecorateId and
+/// OpExecutionModeId, whose ids are no operands of theirs), where loads and stores count only
+/// with their optional memory-operand mask (SPIR-V §3.3.8: the word after the pointer, and
+/// the object for a store), which few have.
+fn candidates<'m>(ix: &'m Index<'m>) -> Vec<&'m Inst<'m>> {
+    let kinds = OperandKinds::SCOPE | OperandKinds::SEMANTICS | OperandKinds::MEMORY_ACCESS;
+    let mut found = ix.with_ops_where(|op| {
+        !matches!(
+            op,
+            Op::DecorateId | Op::ExecutionModeId | Op::Load | Op::Store
+        ) && u16::try_from(op as u32).map_or(0, operand_kinds) & kinds != 0
+    });
+    let before = found.len();
+    found.extend(ix.with_op(Op::Load).filter(|inst| inst.words().len() > 4));
+    found.extend(ix.with_op(Op::Store).filter(|inst| inst.words().len() > 3));
+    if found.len() > before {
+        found.sort_unstable_by_key(|inst| inst.index());
+    }
+    found
+}
+
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut problems: Vec<(&'static str, Inst<'_>, Id, String)> = Vec::new();
     let vulkan_model = ctx.memory_model == MemoryModel::Vulkan as u32;
-    for inst in ctx.ix.insts() {
+    for inst in candidates(ctx.ix) {
         let Some(op) = ctx.reader_op(inst) else {
             continue;
         };
-        if matches!(op, Op::DecorateId | Op::ExecutionModeId) {
-            continue;
-        }
-        let kinds = OperandKinds::SCOPE | OperandKinds::SEMANTICS | OperandKinds::MEMORY_ACCESS;
-        if !ctx.may_have_operand(inst, kinds) {
-            continue;
-        }
         // The common loads and stores without a memory-operand mask have none of these
         // operands (SPIR-V §3.3.8: the mask is the optional word after the pointer, and the
         // object for a store); no need to decode them.
