@@ -55,6 +55,23 @@ enum Block {
     Macro,
 }
 
+/// What [`Verifier::run`] carries from one instruction to the next.
+#[derive(Default)]
+struct Walk {
+    /// Declared objects.
+    declared: Declared,
+    /// Open blocks.
+    stack: Vec<Block>,
+    /// Whether `endmain` has been seen.
+    after_endmain: bool,
+    /// The labels of the `func`s seen so far.
+    func_labels: HashSet<u32>,
+    /// The labels of every `func` of the program, gathered at the first `call`.
+    labels: Option<HashSet<u32>>,
+    /// For the exclusion rules.
+    seen: Seen,
+}
+
 /// Instructions and registers seen so far, for the mutual-exclusion rules of Appendix C.3.
 #[derive(Default)]
 struct Seen {
@@ -608,90 +625,33 @@ impl Verifier<'_> {
                 message: "the program must end with `end` (guide §4.1)".into(),
             }),
         }
-        // The `func` labels, gathered at the first `call` (most programs have none).
-        let mut labels: Option<HashSet<u32>> = None;
-        let mut declared = Declared::default();
-        let mut stack: Vec<Block> = Vec::new();
-        let mut after_endmain = false;
-        let mut func_labels = HashSet::new();
-        let mut seen = Seen::default();
+        let mut walk = Walk::default();
         self.check_macros();
         for (at, inst) in body.iter().enumerate() {
             self.at = at;
-            // The table has one row per opcode code, so the default is never taken.
             // The table has one row per opcode code, so the default is never taken.
             let facts = self
                 .facts
                 .get(usize::from(inst.op.code()))
                 .unwrap_or(&NO_FACTS);
+            // Most instructions take part in no block structure and pass the quick checks;
+            // they are handled here, everything else by `check_one` (kept out of line, so
+            // that this loop holds little state).
             if quick
-                && inst.op == Opcode::DclLiteral
-                && self.quick_literal(
-                    inst,
-                    facts,
-                    &mut declared,
-                    after_endmain && stack.is_empty(),
-                )
+                && facts.quick
+                && !facts.structural
+                && self.quick(inst, facts, &walk.declared, walk.seen.vertex_declared)
             {
-                continue;
-            }
-            if quick && facts.quick && self.quick(inst, facts, &declared, seen.vertex_declared) {
                 // Every rule but block structure holds; of the structure rules only the one on
                 // what may follow `endmain` concerns an instruction without a block role.
-                if !facts.structural {
-                    if after_endmain && stack.is_empty() {
-                        self.err(AFTER_ENDMAIN);
-                    }
-                } else {
-                    self.check_structure(
-                        inst,
-                        &mut stack,
-                        &mut after_endmain,
-                        &mut func_labels,
-                        &mut labels,
-                    );
+                if walk.after_endmain && walk.stack.is_empty() {
+                    self.err(AFTER_ENDMAIN);
                 }
                 continue;
             }
-            let facts = *facts;
-            self.check_shape(inst, facts);
-            self.check_device(inst);
-            self.check_structure(
-                inst,
-                &mut stack,
-                &mut after_endmain,
-                &mut func_labels,
-                &mut labels,
-            );
-            let operands = OperandSummary::of(inst);
-            self.check_declarations(inst, facts, operands, &mut declared);
-            self.check_operand_rules(inst, facts, operands);
-            self.check_exclusions(inst, operands, &mut seen);
-            if matches!(inst.op, Opcode::Dclv | Opcode::Initv) {
-                seen.vertex_declared = true;
-            }
-            // Declaration operands name the registers they declare; they are not accesses.
-            if !facts.declaration {
-                let plain = !operands.nested
-                    && !operands.dst_indexed
-                    && operands.dst_types & !self.masks.writable == 0
-                    && operands.src_types & !self.masks.readable == 0;
-                if plain {
-                    // Nothing `check_dst`/`check_reg` could report; only the model is noted.
-                    self.note_types(operands.types());
-                } else {
-                    for dst in &inst.dst {
-                        self.check_dst(dst);
-                    }
-                    for src in &inst.src {
-                        self.check_reg(&src.reg, false);
-                    }
-                }
-            }
-            if !seen.vertex_declared && !facts.declaration && operands.uses(inst, RegType::Vertex) {
-                self.err("VERTEX registers need a `dclv` or `initv` first (guide §4.1)");
-            }
+            self.check_one(inst, facts, quick, &mut walk);
         }
+        let stack = walk.stack;
         if let (Some(a), Some(b)) = (self.saw_sm40, self.saw_sm30) {
             self.errors.push(VerifyError {
                 inst: Some(a.max(b)),
@@ -708,13 +668,83 @@ impl Verifier<'_> {
         }
     }
 
+    /// The checks of one instruction that [`Verifier::run`] does not finish itself: the quick
+    /// paths of `dcl_literal` and of instructions with a block role, then the full checks.
+    #[inline(never)]
+    fn check_one(&mut self, inst: &Inst, facts: &OpFacts, quick: bool, walk: &mut Walk) {
+        if quick
+            && inst.op == Opcode::DclLiteral
+            && self.quick_literal(
+                inst,
+                facts,
+                &mut walk.declared,
+                walk.after_endmain && walk.stack.is_empty(),
+            )
+        {
+            return;
+        }
+        if quick
+            && facts.quick
+            && facts.structural
+            && self.quick(inst, facts, &walk.declared, walk.seen.vertex_declared)
+        {
+            self.check_structure(
+                inst,
+                &mut walk.stack,
+                &mut walk.after_endmain,
+                &mut walk.func_labels,
+                &mut walk.labels,
+            );
+            return;
+        }
+        let facts = *facts;
+        self.check_shape(inst, facts);
+        self.check_device(inst);
+        self.check_structure(
+            inst,
+            &mut walk.stack,
+            &mut walk.after_endmain,
+            &mut walk.func_labels,
+            &mut walk.labels,
+        );
+        let operands = OperandSummary::of(inst);
+        self.check_declarations(inst, facts, operands, &mut walk.declared);
+        self.check_operand_rules(inst, facts, operands);
+        self.check_exclusions(inst, operands, &mut walk.seen);
+        if matches!(inst.op, Opcode::Dclv | Opcode::Initv) {
+            walk.seen.vertex_declared = true;
+        }
+        // Declaration operands name the registers they declare; they are not accesses.
+        if !facts.declaration {
+            let plain = !operands.nested
+                && !operands.dst_indexed
+                && operands.dst_types & !self.masks.writable == 0
+                && operands.src_types & !self.masks.readable == 0;
+            if plain {
+                // Nothing `check_dst`/`check_reg` could report; only the model is noted.
+                self.note_types(operands.types());
+            } else {
+                for dst in &inst.dst {
+                    self.check_dst(dst);
+                }
+                for src in &inst.src {
+                    self.check_reg(&src.reg, false);
+                }
+            }
+        }
+        if !walk.seen.vertex_declared && !facts.declaration && operands.uses(inst, RegType::Vertex)
+        {
+            self.err("VERTEX registers need a `dclv` or `initv` first (guide §4.1)");
+        }
+    }
+
     /// Checks an instruction of a [`OpFacts::quick`] opcode against every rule except block
     /// structure, for the common shape only: no modifier tokens, operands without
     /// register-relative indices or second dimensions, no indexed destination, nothing that needs
     /// a message. Returns `true` (noting the shader model of the instruction and its registers,
     /// as the full checks do) when no rule is broken; returns `false`, having changed nothing,
     /// when some rule might be, so that the full checks run and report it.
-    #[inline]
+    #[inline(always)]
     fn quick(
         &mut self,
         inst: &Inst,

@@ -14,7 +14,7 @@ use std::rc::Rc;
 
 use il_model::{Inst, Opcode, Reg, RegType};
 use spv_cfg::{BlockIdx, Cfg, Cond, Region, Strategy, Structured, Var};
-use spv_reader::{Function, Id, Inst as SpvInst, InstIndex, spirv};
+use spv_reader::{Function, Id, Inst as SpvInst, spirv};
 
 use super::memory::located;
 use super::types;
@@ -466,10 +466,8 @@ impl<'m> Lowerer<'m> {
     /// The instructions of one block, phis excluded (their copies happen on the edges).
     fn lower_block(&mut self, context: &FlowContext<'_>, block: BlockIdx) -> Result<(), Error> {
         let block = self.block(context, block)?;
-        for index in block.body() {
-            let Some(inst) = self.module.inst(InstIndex(index)) else {
-                continue;
-            };
+        let module = self.module;
+        for inst in module.instructions_in(block.body()) {
             if has_opcode(inst, spirv::Op::Phi) {
                 continue;
             }

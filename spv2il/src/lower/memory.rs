@@ -941,12 +941,22 @@ impl<'m> Lowerer<'m> {
     /// Copies `count` elements starting at component `first` of `reg` into a fresh temporary.
     fn load_components(&mut self, reg: Reg, first: u8, count: u8) -> Value {
         let copy = self.regs.temp();
-        let mut source = Value::in_reg(reg, count);
-        source.comps.rotate_left(usize::from(first.min(3)));
+        // The source reads components `first..first + count` of `reg` into positions
+        // `0..count`, and repeats the last one after them, as `Value::src` of the
+        // components would (built directly: no value is needed to make one source).
+        let mut swizzle = XYZW;
+        swizzle.rotate_left(usize::from(first.min(3)));
+        let last = usize::from(count.clamp(1, 4)) - 1;
+        let last_comp = swizzle[last];
+        for comp in swizzle.iter_mut().skip(last + 1) {
+            *comp = last_comp;
+        }
+        let mut source = Src::new(reg);
+        source.swizzle = swizzle;
         self.emit(
             Inst::new(Opcode::Mov)
                 .dst(dst_first(copy, count))
-                .src(source.src()),
+                .src(source),
         );
         temp_value(copy, count)
     }

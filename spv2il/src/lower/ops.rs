@@ -610,7 +610,11 @@ impl Lowerer<'_> {
     ) -> Value {
         // The sources arrive as arrays (or iterators), so that building an instruction
         // allocates nothing: at most three go into the inline list.
-        self.alu_srcs(op, ctrl, count, sources.into_iter().collect())
+        let mut srcs = Srcs::new();
+        for source in sources {
+            srcs.push(source);
+        }
+        self.alu_srcs(op, ctrl, count, srcs)
     }
 
     /// [`Lowerer::alu_c`] with the sources already in an instruction's inline source list.

@@ -75,12 +75,7 @@ impl Resources {
             let Some((class, pointee)) = types::pointer_parts(module, variable.ty) else {
                 continue;
             };
-            let set =
-                types::decoration_literal(module, variable.id, spirv::Decoration::DescriptorSet)
-                    .unwrap_or(0);
-            let binding =
-                types::decoration_literal(module, variable.id, spirv::Decoration::Binding)
-                    .unwrap_or(0);
+            let (set, binding) = set_and_binding(module, variable.id);
             let buffer_block = module
                 .decoration(pointee, spirv::Decoration::BufferBlock)
                 .is_some();
@@ -479,4 +474,28 @@ pub fn natural_member_offset(
             }),
         _ => None,
     }
+}
+
+/// The `DescriptorSet` and `Binding` literals of `variable` (0 where absent), from one walk
+/// over its decorations: the first decoration of each kind counts, as
+/// [`types::decoration_literal`] would find it, and finding a variable's decorations is a
+/// search of the module's table.
+fn set_and_binding(module: &Module, variable: Id) -> (u32, u32) {
+    let (mut set, mut binding) = (None, None);
+    for decoration in module.decorations(variable) {
+        let slot = if decoration.kind == spirv::Decoration::DescriptorSet as u32 {
+            &mut set
+        } else if decoration.kind == spirv::Decoration::Binding as u32 {
+            &mut binding
+        } else {
+            continue;
+        };
+        if slot.is_none() {
+            *slot = Some(decoration.operands.first().copied());
+        }
+        if set.is_some() && binding.is_some() {
+            break;
+        }
+    }
+    (set.flatten().unwrap_or(0), binding.flatten().unwrap_or(0))
 }
