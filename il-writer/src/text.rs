@@ -14,13 +14,15 @@
 //! fixed-size copy and a truncation instead of a copy of variable length. The rare forms (unknown
 //! control bits, modifier tokens, floats) use `write!` into the same buffer.
 
+use std::cell::RefCell;
 use std::io::Write;
 use std::sync::OnceLock;
 
 use il_model::enums::{ElementFormat, PixTexUsage};
 use il_model::{
     CompSel, ControlLayout, CtrlField, DivComp, Dst, DstComp, Extra, FieldKind, Flow, IDENTITY,
-    Index, Inst, OPCODES, Opcode, Program, REG_TYPES, Reg, RegType, ShaderKind, ShiftScale, Src,
+    Index, Inst, OPCODE_COUNT, OPCODES, Opcode, Program, REG_TYPES, Reg, RegType, ShaderKind,
+    ShiftScale, Src,
 };
 
 /// Indentation per nesting level.
@@ -61,11 +63,38 @@ pub fn to_text(program: &Program) -> String {
         out.extend_from_slice(b"_rt");
     }
     out.push(b'\n');
+    // The suffixes rendered are kept for the next program of the thread; without the thread's
+    // cache (while the thread ends) a fresh one does the same.
+    let kept = CONTROLS.try_with(|cell| match cell.try_borrow_mut() {
+        Ok(mut controls) => {
+            write_body(&mut out, program, tables, regs, &mut controls);
+            true
+        }
+        Err(_) => false,
+    });
+    if kept != Ok(true) {
+        write_body(&mut out, program, tables, regs, &mut ControlCache::new());
+    }
+    into_string(out)
+}
+
+thread_local! {
+    /// The control suffixes met by [`to_text`] on this thread.
+    static CONTROLS: RefCell<ControlCache> = RefCell::new(ControlCache::new());
+}
+
+/// Appends the lines of `program.body`.
+fn write_body(
+    out: &mut Buf,
+    program: &Program,
+    tables: &Tables,
+    regs: &RegNames,
+    controls: &mut ControlCache,
+) {
     let mut layout = Layout::default();
     let mut prec = None;
     let mut pending = [0; 2 * PENDING];
     let mut pending_len = 0;
-    let mut controls = ControlCache::new();
     for (i, inst) in program.body.iter().enumerate() {
         if let Some(mask) = foldable_prefix(inst)
             && program
@@ -76,28 +105,29 @@ pub fn to_text(program: &Program) -> String {
             prec = Some(mask);
             continue;
         }
-        let depth = layout.depth_for(inst.info().flow);
+        let op = tables.op(inst.op);
+        let depth = layout.depth_for(op.flow);
         if !write_fast(
             &mut pending,
             &mut pending_len,
-            &mut out,
+            out,
             inst,
+            op,
             depth,
             tables,
             regs,
             prec,
-            &mut controls,
+            controls,
         ) {
-            drain(&pending, pending_len, &mut out);
+            drain(&pending, pending_len, out);
             pending_len = 0;
-            push_indent(&mut out, depth);
-            write_inst(&mut out, inst, tables, regs, prec);
+            push_indent(out, depth);
+            write_inst(out, inst, tables, regs, prec);
             out.push(b'\n');
         }
         prec = None;
     }
-    drain(&pending, pending_len, &mut out);
-    into_string(out)
+    drain(&pending, pending_len, out);
 }
 
 /// The text of `bytes`, which hold only `&str` pieces and ASCII, so the conversion always
@@ -154,33 +184,38 @@ struct Tables {
     /// Per opcode code: whether a zero control field prints nothing (no field is printed when
     /// zero and the layout has no fixed spelling), so [`render_fields`] can be skipped.
     quiet_zero: Vec<bool>,
-    /// Per opcode code: how [`write_fast`] writes it, if it can.
-    fast: Vec<Option<Fast>>,
+    /// Per opcode code: what the per-line loop needs, in one entry.
+    ops: [OpText; OP_SLOTS],
     /// Register names outside vertex shaders, then inside them.
     regs: [RegNames; 2],
     /// Per swizzle (selector values `s0 + 6·s1 + 36·s2 + 216·s3`): its text after the register,
     /// empty for `.xyzw`.
-    swizzles: Vec<Short>,
+    swizzles: [Short; SWIZZLES],
     /// Per write mask (component values `m0 + 4·m1 + 16·m2 + 64·m3`): its text after the
     /// register, empty for `.xyzw`.
-    masks: Vec<Short>,
+    masks: [Short; MASKS],
 }
 
-/// Up to eight bytes of text and their count, appended with one fixed-size copy.
+/// Swizzles: six selectors in four positions.
+const SWIZZLES: usize = 6 * 6 * 6 * 6;
+
+/// Write masks: four component modes in four positions.
+const MASKS: usize = 4 * 4 * 4 * 4;
+
+/// Up to seven bytes of text (little-endian from the low byte) and their count in the top
+/// byte, appended with one 8-byte store.
 #[derive(Clone, Copy, Default)]
-struct Short {
-    bytes: [u8; 8],
-    len: usize,
-}
+struct Short(u64);
 
 impl Short {
     fn new(text: &[u8]) -> Short {
-        let mut short = Short::default();
-        for (slot, b) in short.bytes.iter_mut().zip(text) {
+        let mut bytes = [0; 8];
+        let len = text.len().min(7);
+        for (slot, b) in bytes.iter_mut().zip(text.iter().take(len)) {
             *slot = *b;
         }
-        short.len = text.len().min(8);
-        short
+        bytes[7] = len as u8;
+        Short(u64::from_le_bytes(bytes))
     }
 }
 
@@ -306,32 +341,35 @@ impl Tables {
                 .iter()
                 .map(|info| zero_control_is_silent(info.control))
                 .collect(),
-            fast: OPCODES.iter().map(Fast::of).collect(),
+            ops: std::array::from_fn(|code| OpText::of(OPCODES.get(code))),
             regs: [
                 RegNames::new(ShaderKind::Compute),
                 RegNames::new(ShaderKind::Vertex),
             ],
-            swizzles: (0..SELECTORS.len().pow(4))
-                .map(|i| {
-                    let sel = |k: u32| SELECTORS[i / SELECTORS.len().pow(k) % SELECTORS.len()];
-                    let sw = [sel(0), sel(1), sel(2), sel(3)];
-                    let mut chunk = Chunk::new();
-                    chunk.with(|c| push_swizzle(c, sw));
-                    Short::new(chunk.bytes.get(..chunk.len).unwrap_or(&[]))
-                })
-                .collect(),
-            masks: (0..DST_COMPS.len().pow(4))
-                .map(|i| {
-                    let comp = |k: u32| DST_COMPS[i / DST_COMPS.len().pow(k) % DST_COMPS.len()];
-                    let mask = [comp(0), comp(1), comp(2), comp(3)];
-                    let mut chunk = Chunk::new();
-                    if mask != [DstComp::Write; 4] {
-                        chunk.with(|c| push_mask(c, mask));
-                    }
-                    Short::new(chunk.bytes.get(..chunk.len).unwrap_or(&[]))
-                })
-                .collect(),
+            swizzles: std::array::from_fn(|i| {
+                let sel = |k: u32| SELECTORS[i / SELECTORS.len().pow(k) % SELECTORS.len()];
+                let sw = [sel(0), sel(1), sel(2), sel(3)];
+                let mut chunk = Chunk::new();
+                chunk.with(|c| push_swizzle(c, sw));
+                Short::new(chunk.bytes.get(..chunk.len).unwrap_or(&[]))
+            }),
+            masks: std::array::from_fn(|i| {
+                let comp = |k: u32| DST_COMPS[i / DST_COMPS.len().pow(k) % DST_COMPS.len()];
+                let mask = [comp(0), comp(1), comp(2), comp(3)];
+                let mut chunk = Chunk::new();
+                if mask != [DstComp::Write; 4] {
+                    chunk.with(|c| push_mask(c, mask));
+                }
+                Short::new(chunk.bytes.get(..chunk.len).unwrap_or(&[]))
+            }),
         }
+    }
+
+    /// The entry of `op` (opcode codes index [`il_model::OPCODES`], which has fewer than
+    /// [`OP_SLOTS`] entries, so the mask changes nothing and saves the bounds check).
+    #[inline(always)]
+    fn op(&self, op: Opcode) -> &OpText {
+        &self.ops[usize::from(op.code()) & (OP_SLOTS - 1)]
     }
 
     /// The register names for a program of kind `shader`.
@@ -342,6 +380,46 @@ impl Tables {
         } else {
             other
         }
+    }
+}
+
+/// Entries of [`Tables::ops`]: a power of two above [`OPCODE_COUNT`].
+const OP_SLOTS: usize = {
+    assert!(OPCODE_COUNT <= 512);
+    512
+};
+
+/// What the per-line loop of [`to_text`] needs of an opcode.
+#[derive(Clone, Copy)]
+struct OpText {
+    /// The mnemonic, then zeros (only fast-path opcodes use it, whose mnemonics fit).
+    mnemonic: [u8; PAD],
+    /// The mnemonic's length (at most [`PAD`]).
+    len: u8,
+    /// The block role, for indentation.
+    flow: Flow,
+    /// How [`write_fast`] writes it, if it can.
+    fast: Option<Fast>,
+}
+
+impl OpText {
+    /// The entry of an opcode, or an unused one (no fast path, no block role) past the table.
+    fn of(info: Option<&il_model::OpInfo>) -> OpText {
+        let mut op = OpText {
+            mnemonic: [0; PAD],
+            len: 0,
+            flow: Flow::None,
+            fast: None,
+        };
+        if let Some(info) = info {
+            for (slot, b) in op.mnemonic.iter_mut().zip(info.mnemonic.bytes()) {
+                *slot = b;
+            }
+            op.len = info.mnemonic.len().min(PAD) as u8;
+            op.flow = info.flow;
+            op.fast = Fast::of(info);
+        }
+        op
     }
 }
 
@@ -394,9 +472,9 @@ impl Fast {
 }
 
 /// Entries of a [`ControlCache`] (a power of two).
-const CONTROL_CACHE: usize = 32;
+const CONTROL_CACHE: usize = 64;
 
-/// The control suffixes (`_id(3)`, `_ieee`, `_zeroop(infinity)`) met in one program, by opcode
+/// The control suffixes (`_id(3)`, `_ieee`, `_zeroop(infinity)`) met on one thread, by opcode
 /// and control value: real programs use a handful of combinations many times, and the text of one
 /// depends on nothing else, so it is rendered once by [`write_control`] (the general path's own
 /// code) and then copied. Direct-mapped: a collision only renders again.
@@ -425,7 +503,8 @@ impl ControlCache {
     fn get(&mut self, op: Opcode, ctrl: u16) -> Option<&Padded> {
         let key = u32::from(op.code()) << 16 | u32::from(ctrl);
         // Fibonacci hashing: the top bits of the product mix every bit of the key.
-        let slot = (key.wrapping_mul(0x9E37_79B1) >> 27) as usize % CONTROL_CACHE;
+        let slot =
+            (key.wrapping_mul(0x9E37_79B1) >> (32 - CONTROL_CACHE.trailing_zeros())) as usize;
         let entry = self.slots.get_mut(slot)?;
         if entry.0 != key {
             self.scratch.clear();
@@ -481,15 +560,14 @@ fn write_fast(
     pending_len: &mut usize,
     out: &mut Buf,
     inst: &Inst,
+    op: &OpText,
     depth: usize,
     tables: &Tables,
     regs: &RegNames,
     prec: Option<u16>,
     controls: &mut ControlCache,
 ) -> bool {
-    let code = usize::from(inst.op.code());
-    let (Some(Some(fast)), Some(mnemonic)) = (tables.fast.get(code), tables.mnemonics.get(code))
-    else {
+    let Some(fast) = op.fast else {
         return false;
     };
     let ctrl = if fast.ignores_control { 0 } else { inst.ctrl.0 };
@@ -523,7 +601,7 @@ fn write_fast(
         line.drain_into(out);
     }
     line.indent(depth);
-    line.name(mnemonic);
+    line.fixed(&op.mnemonic, usize::from(op.len));
     if let Some(suffix) = suffix {
         line.name(suffix);
     }
@@ -781,6 +859,18 @@ impl<const N: usize> Cursor<'_, N> {
         }
     }
 
+    /// Appends the first `len` bytes of `bytes` (its padding is overwritten by what follows).
+    #[inline(always)]
+    fn fixed<const K: usize>(&mut self, bytes: &[u8; K], len: usize) {
+        let at = self.at();
+        if let Some(room) = self.bytes.get_mut(at..at + K)
+            && let Ok(room) = <&mut [u8; K]>::try_from(room)
+        {
+            *room = *bytes;
+        }
+        self.len += len.min(K);
+    }
+
     /// Appends a register name that fits its entry (its padding is overwritten by what
     /// follows).
     #[inline(always)]
@@ -794,20 +884,16 @@ impl<const N: usize> Cursor<'_, N> {
         self.len += usize::from(name.len);
     }
 
-    /// Appends a [`Short`].
+    /// Appends a [`Short`] (the count byte is overwritten by what follows).
     #[inline(always)]
     fn short(&mut self, short: &Short) {
         let at = self.at();
         if let Some(room) = self.bytes.get_mut(at..at + 8)
             && let Ok(room) = <&mut [u8; 8]>::try_from(room)
         {
-            *room = short.bytes;
-            self.len += short.len;
-        } else {
-            for b in short.bytes.iter().take(short.len) {
-                self.byte(*b);
-            }
+            *room = short.0.to_le_bytes();
         }
+        self.len += (short.0 >> 56) as usize;
     }
 
     /// Appends `value` in decimal.
@@ -1904,6 +1990,8 @@ mod tests {
         let lines: Vec<&str> = text.lines().skip(1).collect();
         assert_eq!(lines, expected);
         assert!(lines.iter().any(|l| l.contains("_control(")));
+        // The thread's cache now holds suffixes of this program: a second run gives the same.
+        assert_eq!(to_text(&program), text);
     }
 
     /// A few lines spelled out (checked by hand against amd-il.md §3.3–§3.7: masks, replicated

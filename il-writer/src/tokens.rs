@@ -33,7 +33,7 @@ pub fn to_tokens(program: &Program) -> Vec<u32> {
             | u32::from(program.realtime) << 25,
     );
     let facts = FastFacts::table();
-    let mut words = [0; PENDING];
+    let mut words = [0; 2 * PENDING];
     let mut pending = Pending {
         words: &mut words,
         len: 0,
@@ -48,8 +48,15 @@ pub fn to_tokens(program: &Program) -> Vec<u32> {
     out
 }
 
-/// Words of [`Pending`].
+/// Words of [`Pending`] used (a power of two).
 const PENDING: usize = 256;
+
+/// Entries of [`FastFacts::table`]: a power of two above [`il_model::OPCODE_COUNT`], so that a
+/// masked code indexes it without a bounds check.
+const OP_SLOTS: usize = {
+    assert!(il_model::OPCODE_COUNT <= 512);
+    512
+};
 
 /// Most sources of a fast-path packet.
 const FAST_MAX_SRCS: usize = 4;
@@ -62,20 +69,23 @@ const FAST_MAX_EXTRA: usize = 8;
 const FAST_PACKET_MAX: usize = 1 + (1 + FAST_MAX_SRCS) * 3 + FAST_MAX_EXTRA;
 
 /// Packets of the fast path, appended to the output when the next might not fit, before any
-/// packet of the general path, and at the end. Writes past the end are dropped; [`encode_fast`]
-/// makes room for [`FAST_PACKET_MAX`] words first.
+/// packet of the general path, and at the end. [`encode_fast`] makes room for
+/// [`FAST_PACKET_MAX`] words first, so the length stays below [`PENDING`].
 ///
 /// The array is borrowed rather than held, so that the length is a value of its own that stays
-/// in a register (a length stored next to the array is reloaded after every word written).
+/// in a register (a length stored next to the array is reloaded after every word written). It
+/// is twice [`PENDING`] long and positions are masked below [`PENDING`] (which changes nothing,
+/// the length being below it), so the compiler sees every write inside the array and drops the
+/// bounds checks.
 struct Pending<'a> {
-    words: &'a mut [u32; PENDING],
+    words: &'a mut [u32; 2 * PENDING],
     len: usize,
 }
 
 impl Pending<'_> {
     #[inline(always)]
     fn push(&mut self, word: u32) {
-        if let Some(slot) = self.words.get_mut(self.len) {
+        if let Some(slot) = self.words.get_mut(self.len & (PENDING - 1)) {
             *slot = word;
         }
         self.len += 1;
@@ -117,10 +127,13 @@ impl FastFacts {
         }
     }
 
-    /// The facts of every opcode, indexed by code; built on first use.
-    fn table() -> &'static [FastFacts] {
-        static TABLE: OnceLock<Vec<FastFacts>> = OnceLock::new();
-        TABLE.get_or_init(|| OPCODES.iter().map(FastFacts::of).collect())
+    /// The facts of every opcode, indexed by code (the slots past [`OPCODES`] take no fast
+    /// path); built on first use.
+    fn table() -> &'static [FastFacts; OP_SLOTS] {
+        static TABLE: OnceLock<[FastFacts; OP_SLOTS]> = OnceLock::new();
+        TABLE.get_or_init(|| {
+            std::array::from_fn(|code| OPCODES.get(code).map(FastFacts::of).unwrap_or_default())
+        })
     }
 }
 
@@ -134,11 +147,9 @@ fn encode_fast(
     pending: &mut Pending<'_>,
     out: &mut Vec<u32>,
     inst: &Inst,
-    facts: &[FastFacts],
+    facts: &[FastFacts; OP_SLOTS],
 ) -> bool {
-    let Some(facts) = facts.get(usize::from(inst.op.code())) else {
-        return false;
-    };
+    let facts = &facts[usize::from(inst.op.code()) & (OP_SLOTS - 1)];
     if !facts.fast
         || inst.pri_mod.is_some()
         || inst.sec_mod.is_some()
