@@ -427,7 +427,9 @@ impl Reader {
         Ok(())
     }
 
-    /// The constant an instruction defines, if it is a constant instruction.
+    /// The constant an instruction defines, if it is a constant instruction. Inlined, so that
+    /// the shortest path builds the constant where it stores it.
+    #[inline(always)]
     pub(super) fn constant_of(
         &mut self,
         at: Site,
@@ -583,6 +585,8 @@ pub(super) fn type_of(
 
 /// The type the type declaration `op` declares, or `Err(i)` if word `i` is missing. Its id
 /// list, if it has one, comes from `lists` when that is not empty (see `crate::spare`).
+/// Inlined, so that the shortest path builds the type where it stores it.
+#[inline(always)]
 pub(super) fn decode_type(op: Op, words: &[u32], lists: &mut Vec<Vec<Id>>) -> Result<Type, usize> {
     let w = |i: usize| words.get(i).copied().ok_or(i);
     let id = |i: usize| w(i).map(Id);
