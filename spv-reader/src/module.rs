@@ -284,6 +284,9 @@ pub(crate) struct ExtImport {
 
 /// A SPIR-V module read by [`crate::read`]: its words, the location of every instruction
 /// and dense tables indexed by id.
+///
+/// Dropping a module keeps its emptied buffers (about 1 MiB at most) for the next read on
+/// the same thread, which then allocates next to nothing.
 pub struct Module {
     pub(crate) header: Header,
     /// Every word of the module including the header, in native order.
