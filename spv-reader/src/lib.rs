@@ -27,7 +27,8 @@
 //! general path, `parse::fast` checks plain operand layouts without the generic walk,
 //! `parse::record` fills the tables), `operands` the grammar walk shared with the
 //! disassembler, `grammar` the per-opcode facts derived once from rspirv's tables, `module`
-//! and `types` the public model.
+//! and `types` the public model, `spare` the buffers a dropped module leaves for the next read
+//! on its thread.
 //!
 //! ```
 //! use spv_reader::rspirv::dr::Builder;

@@ -12,13 +12,21 @@
 use std::cell::Cell;
 use std::mem::size_of;
 
+use crate::Id;
 use crate::module::{ExtImport, IdSlot, Span};
-use crate::types::{Constant, EntryPoint, ExecutionMode, Function, GlobalVariable, Type};
+use crate::types::{Block, Constant, EntryPoint, ExecutionMode, Function, GlobalVariable, Type};
 
 /// The most bytes of buffer capacity a thread keeps between reads (a sizing choice: the
 /// modules of the corpus need far less). Buffers of a module whose tables need more are
 /// freed as usual.
 pub(crate) const MAX_SPARE_BYTES: usize = 1 << 20;
+
+/// The most emptied lists of each kind ([`Spare::id_lists`], [`Spare::block_lists`]) kept,
+/// and the most entries a kept list has room for (sizing choices: a module of the corpus has
+/// a few dozen lists, most of a few entries). What they hold is thus bounded apart from
+/// [`MAX_SPARE_BYTES`], without adding up their capacities on every drop.
+const MAX_SPARE_LISTS: usize = 64;
+const MAX_SPARE_LIST_LEN: usize = 64;
 
 /// The vectors of a [`Module`]'s tables, empty; their capacity is what is kept.
 #[derive(Default)]
@@ -37,6 +45,22 @@ pub(crate) struct Spare {
     pub(crate) execution_modes: Vec<ExecutionMode>,
     pub(crate) global_variables: Vec<GlobalVariable>,
     pub(crate) functions: Vec<Function>,
+    /// Emptied id lists of the public records (struct members, function type and function
+    /// parameters, composite parts, entry-point interfaces), for the next module's.
+    pub(crate) id_lists: Vec<Vec<Id>>,
+    /// Emptied block lists of functions.
+    pub(crate) block_lists: Vec<Vec<Block>>,
+}
+
+/// The list of `ids`, in a kept list when there is one (no list for no ids, as `collect`
+/// would give).
+pub(crate) fn id_list(lists: &mut Vec<Vec<Id>>, ids: &[u32]) -> Vec<Id> {
+    if ids.is_empty() {
+        return Vec::new();
+    }
+    let mut list = lists.pop().unwrap_or_default();
+    list.extend(ids.iter().map(|&id| Id(id)));
+    list
 }
 
 impl Spare {
@@ -60,9 +84,50 @@ impl Spare {
             held(&self.execution_modes),
             held(&self.global_variables),
             held(&self.functions),
+            held(&self.id_lists),
+            held(&self.block_lists),
         ]
-        .iter()
-        .fold(0, |sum: usize, &b| sum.saturating_add(b))
+        .into_iter()
+        .fold(0, usize::saturating_add)
+    }
+
+    /// Moves the lists the public records own into [`Spare::id_lists`] and
+    /// [`Spare::block_lists`], emptied, up to [`MAX_SPARE_LISTS`] of each.
+    fn harvest(&mut self) {
+        let lists = &mut self.id_lists;
+        let mut keep_ids = |list: &mut Vec<Id>| {
+            let capacity = list.capacity();
+            if capacity != 0 && capacity <= MAX_SPARE_LIST_LEN && lists.len() < MAX_SPARE_LISTS {
+                let mut list = std::mem::take(list);
+                list.clear();
+                lists.push(list);
+            }
+        };
+        for ty in &mut self.types {
+            if let Type::Struct { members: list } | Type::Function { params: list, .. } = ty {
+                keep_ids(list);
+            }
+        }
+        for constant in &mut self.constants {
+            if let Constant::Composite { parts, .. } = constant {
+                keep_ids(parts);
+            }
+        }
+        for entry_point in &mut self.entry_points {
+            keep_ids(&mut entry_point.interface);
+        }
+        for function in &mut self.functions {
+            keep_ids(&mut function.params);
+            let capacity = function.blocks.capacity();
+            if capacity != 0
+                && capacity <= MAX_SPARE_LIST_LEN
+                && self.block_lists.len() < MAX_SPARE_LISTS
+            {
+                let mut blocks = std::mem::take(&mut function.blocks);
+                blocks.clear();
+                self.block_lists.push(blocks);
+            }
+        }
     }
 
     /// Empties every vector (dropping what the public records own), keeping capacity.
@@ -100,6 +165,7 @@ pub(crate) fn take() -> Spare {
 /// Keeps `spare`'s buffers for the next read on this thread, emptied, unless they hold
 /// more than [`MAX_SPARE_BYTES`] (or the thread is ending).
 pub(crate) fn keep(mut spare: Spare) {
+    spare.harvest();
     if spare.bytes() > MAX_SPARE_BYTES {
         return;
     }

@@ -134,6 +134,8 @@ impl Reader {
             execution_modes,
             mut global_variables,
             mut functions,
+            id_lists,
+            block_lists,
         } = spare;
         let n = words.len();
         // Every defined id takes an instruction of at least two words, so the id table never
@@ -172,6 +174,8 @@ impl Reader {
                 global_variables,
                 functions,
                 warnings: Vec::new(),
+                id_lists,
+                block_lists,
             },
             open: None,
             group_uses: Vec::new(),

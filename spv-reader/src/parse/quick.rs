@@ -14,6 +14,7 @@ use crate::limits::MAX_NESTING_DEPTH;
 use crate::module::{self, NONE, Span};
 use crate::operands;
 use crate::rspirv::grammar::OperandKind as K;
+use crate::spare::id_list;
 use crate::spirv::Op;
 use crate::types::{Block, ExecutionMode, GlobalVariable, Type};
 use crate::{Id, InstIndex, Location};
@@ -244,7 +245,7 @@ impl Reader {
     fn type_declaration(&mut self, op: Op, words: &[u32], index: u32) -> bool {
         // The type is decoded before the result is defined, so that nothing is changed if
         // it cannot be. Types have a result and no result type.
-        let Ok(ty) = decode_type(op, words) else {
+        let Ok(ty) = decode_type(op, words, &mut self.module.id_lists) else {
             return false;
         };
         let result = word(words, 1);
@@ -549,7 +550,7 @@ impl Reader {
         }
         self.section = Section::EntryPoints;
         let span = self.keep_ascii(name);
-        let interface = interface.iter().map(|&id| Id(id)).collect();
+        let interface = id_list(&mut self.module.id_lists, interface);
         self.entry_point(index, model, function, span, interface);
         true
     }

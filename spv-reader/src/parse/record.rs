@@ -9,6 +9,7 @@ use crate::grammar::op_info;
 use crate::limits::MAX_NESTING_DEPTH;
 use crate::module::{CONSTANT, DecorationRecord, ExtImport, NONE, Span};
 use crate::operands::decode_string;
+use crate::spare::id_list;
 use crate::spirv::Op;
 use crate::types::{Block, Constant, EntryPoint, ExecutionMode, Function, GlobalVariable, Type};
 use crate::{Id, InstIndex};
@@ -290,7 +291,7 @@ impl Reader {
         result: Option<u32>,
     ) -> Result<(), ReadError> {
         if op_info(op as u16).declares_type {
-            if let Some(ty) = type_of(op, words) {
+            if let Some(ty) = type_of(op, words, &mut self.module.id_lists) {
                 let ty = ty.map_err(|i| at.missing_operand(i))?;
                 self.declare_type(at, op, words, result, ty)?;
             }
@@ -334,13 +335,22 @@ impl Reader {
                 function_type: Id(function_type),
                 control,
                 params: Vec::new(),
-                blocks: Vec::with_capacity(self.block_capacity(at)),
+                blocks: self.block_list(at),
                 def: InstIndex(at.location.index),
                 end: InstIndex(at.location.index),
             },
             block: None,
         });
         Ok(())
+    }
+
+    /// An empty block list for the function starting at `at`, with room for
+    /// [`Reader::block_capacity`] blocks (a kept list when there is one, see `crate::spare`).
+    fn block_list(&mut self, at: Site) -> Vec<Block> {
+        let capacity = self.block_capacity(at);
+        let mut blocks = self.module.block_lists.pop().unwrap_or_default();
+        blocks.reserve(capacity);
+        blocks
     }
 
     /// A guess at how many blocks the function starting at `at` has, so that its block list
@@ -417,9 +427,11 @@ impl Reader {
         Ok(())
     }
 
-    /// The constant an instruction defines, if it is a constant instruction.
+    /// The constant an instruction defines, if it is a constant instruction. Inlined, so that
+    /// the shortest path builds the constant where it stores it.
+    #[inline(always)]
     pub(super) fn constant_of(
-        &self,
+        &mut self,
         at: Site,
         op: Op,
         words: &[u32],
@@ -459,7 +471,7 @@ impl Reader {
             | Op::ConstantCompositeReplicateEXT
             | Op::SpecConstantCompositeReplicateEXT => Constant::Composite {
                 ty,
-                parts: rest.iter().map(|&w| Id(w)).collect(),
+                parts: id_list(&mut self.module.id_lists, rest),
                 spec,
             },
             Op::ConstantNull => Constant::Null { ty },
@@ -561,24 +573,24 @@ const MAX_BLOCK_CAPACITY: usize = 256;
 
 /// The type a type-declaring opcode declares: `None` if `op` declares no type,
 /// `Some(Err(i))` if word `i` is missing.
-pub(super) fn type_of(op: Op, words: &[u32]) -> Option<Result<Type, usize>> {
+pub(super) fn type_of(
+    op: Op,
+    words: &[u32],
+    lists: &mut Vec<Vec<Id>>,
+) -> Option<Result<Type, usize>> {
     op_info(op as u16)
         .declares_type
-        .then(|| decode_type(op, words))
+        .then(|| decode_type(op, words, lists))
 }
 
-/// The type the type declaration `op` declares, or `Err(i)` if word `i` is missing.
-pub(super) fn decode_type(op: Op, words: &[u32]) -> Result<Type, usize> {
+/// The type the type declaration `op` declares, or `Err(i)` if word `i` is missing. Its id
+/// list, if it has one, comes from `lists` when that is not empty (see `crate::spare`).
+/// Inlined, so that the shortest path builds the type where it stores it.
+#[inline(always)]
+pub(super) fn decode_type(op: Op, words: &[u32], lists: &mut Vec<Vec<Id>>) -> Result<Type, usize> {
     let w = |i: usize| words.get(i).copied().ok_or(i);
     let id = |i: usize| w(i).map(Id);
-    let rest = |i: usize| {
-        words
-            .get(i..)
-            .unwrap_or(&[])
-            .iter()
-            .map(|&x| Id(x))
-            .collect::<Vec<_>>()
-    };
+    let mut rest = |i: usize| id_list(lists, words.get(i..).unwrap_or(&[]));
     Ok(match op {
         Op::TypeVoid => Type::Void,
         Op::TypeBool => Type::Bool,
