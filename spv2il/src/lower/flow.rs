@@ -383,12 +383,8 @@ impl<'m> Lowerer<'m> {
             }
             Region::SetVar { var, value } => {
                 let reg = var_register(context, *var)?;
-                let literal = self.regs.scalar(*value);
-                self.emit(
-                    Inst::new(Opcode::Mov)
-                        .dst(dst_first(reg, 1))
-                        .src(literal.element(0)),
-                );
+                let literal = self.regs.scalar_src(*value);
+                self.emit(Inst::new(Opcode::Mov).dst(dst_first(reg, 1)).src(literal));
                 Ok(())
             }
             Region::Return { block } => {
@@ -564,7 +560,7 @@ impl<'m> Lowerer<'m> {
                     )
                     .into());
                 };
-                let condition = self.value(Id(*condition), terminator)?.element(0);
+                let condition = self.value_element(Id(*condition), terminator, 0)?;
                 // Booleans are 0 / 0xFFFFFFFF; `if_logicalnz` tests any bit (amd-il.md §0.2).
                 Ok(if value {
                     Test::NonZero(condition)
@@ -587,13 +583,13 @@ impl Lowerer<'_> {
         value: u32,
     ) -> Result<il_model::Src, Error> {
         let reg = var_register(context, var)?;
-        let literal = self.regs.scalar(value);
+        let literal = self.regs.scalar_src(value);
         let test = self.regs.temp();
         self.emit(
             Inst::new(Opcode::IEq)
                 .dst(dst_first(test, 1))
                 .src(Value::in_reg(Reg::new(RegType::Temp, reg), 1).element(0))
-                .src(literal.element(0)),
+                .src(literal),
         );
         Ok(Value::in_reg(Reg::new(RegType::Temp, test), 1).element(0))
     }

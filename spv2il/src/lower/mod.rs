@@ -516,6 +516,15 @@ impl<'m> Lowerer<'m> {
         .into())
     }
 
+    /// Element `i` of the value of `id` as a scalar source ([`Value::element`]), read in place
+    /// when `id` has been lowered (no copy of the value is made).
+    fn value_element(&mut self, id: Id, at: SpvInst<'_>, i: usize) -> Result<il_model::Src, Error> {
+        if let Some(value) = self.values.get(id) {
+            return Ok(value.element(i));
+        }
+        Ok(self.value(id, at)?.element(i))
+    }
+
     /// Records the value of result `id`.
     fn set_value(&mut self, id: Id, value: Value) {
         self.values.set(id, value);
