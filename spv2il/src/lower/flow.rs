@@ -504,13 +504,26 @@ impl<'m> Lowerer<'m> {
                 )
                 .into());
             };
-            let destination = self.value(result, inst)?;
-            let source = self.value(Id(incoming), inst)?;
+            // Both values are read in place once they are in the table (a constant operand is
+            // put there by its first use).
+            self.resolve_value(result, inst)?;
+            self.resolve_value(Id(incoming), inst)?;
             // Aggregates are copied leaf by leaf (one register per scalar or vector).
             destinations.clear();
             sources.clear();
-            leaves(&destination, &mut destinations);
-            leaves(&source, &mut sources);
+            if let (Some(destination), Some(source)) =
+                (self.values.get(result), self.values.get(Id(incoming)))
+            {
+                leaves(destination, &mut destinations);
+                leaves(source, &mut sources);
+            } else {
+                // Only an id past the module's bound is kept out of the table; the reader
+                // allows none, but the copies are made the same way for one.
+                let destination = self.value(result, inst)?;
+                let source = self.value(Id(incoming), inst)?;
+                leaves(&destination, &mut destinations);
+                leaves(&source, &mut sources);
+            }
             if destinations.len() != sources.len() {
                 return Err(Unsupported::at(
                     module,

@@ -525,6 +525,15 @@ impl<'m> Lowerer<'m> {
         Ok(self.value(id, at)?.element(i))
     }
 
+    /// Makes sure the value table holds the value of `id` ([`Lowerer::value`], whose errors
+    /// it reports), so that it can be read in place.
+    fn resolve_value(&mut self, id: Id, at: SpvInst<'_>) -> Result<(), Error> {
+        if self.values.get(id).is_none() {
+            self.value(id, at)?;
+        }
+        Ok(())
+    }
+
     /// Records the value of result `id`.
     fn set_value(&mut self, id: Id, value: Value) {
         self.values.set(id, value);
