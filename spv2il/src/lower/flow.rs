@@ -383,12 +383,8 @@ impl<'m> Lowerer<'m> {
             }
             Region::SetVar { var, value } => {
                 let reg = var_register(context, *var)?;
-                let literal = self.regs.scalar(*value);
-                self.emit(
-                    Inst::new(Opcode::Mov)
-                        .dst(dst_first(reg, 1))
-                        .src(literal.element(0)),
-                );
+                let literal = self.regs.scalar_src(*value);
+                self.emit(Inst::new(Opcode::Mov).dst(dst_first(reg, 1)).src(literal));
                 Ok(())
             }
             Region::Return { block } => {
@@ -508,13 +504,26 @@ impl<'m> Lowerer<'m> {
                 )
                 .into());
             };
-            let destination = self.value(result, inst)?;
-            let source = self.value(Id(incoming), inst)?;
+            // Both values are read in place once they are in the table (a constant operand is
+            // put there by its first use).
+            self.resolve_value(result, inst)?;
+            self.resolve_value(Id(incoming), inst)?;
             // Aggregates are copied leaf by leaf (one register per scalar or vector).
             destinations.clear();
             sources.clear();
-            leaves(&destination, &mut destinations);
-            leaves(&source, &mut sources);
+            if let (Some(destination), Some(source)) =
+                (self.values.get(result), self.values.get(Id(incoming)))
+            {
+                leaves(destination, &mut destinations);
+                leaves(source, &mut sources);
+            } else {
+                // Only an id past the module's bound is kept out of the table; the reader
+                // allows none, but the copies are made the same way for one.
+                let destination = self.value(result, inst)?;
+                let source = self.value(Id(incoming), inst)?;
+                leaves(&destination, &mut destinations);
+                leaves(&source, &mut sources);
+            }
             if destinations.len() != sources.len() {
                 return Err(Unsupported::at(
                     module,
@@ -564,7 +573,7 @@ impl<'m> Lowerer<'m> {
                     )
                     .into());
                 };
-                let condition = self.value(Id(*condition), terminator)?.element(0);
+                let condition = self.value_element(Id(*condition), terminator, 0)?;
                 // Booleans are 0 / 0xFFFFFFFF; `if_logicalnz` tests any bit (amd-il.md §0.2).
                 Ok(if value {
                     Test::NonZero(condition)
@@ -587,13 +596,13 @@ impl Lowerer<'_> {
         value: u32,
     ) -> Result<il_model::Src, Error> {
         let reg = var_register(context, var)?;
-        let literal = self.regs.scalar(value);
+        let literal = self.regs.scalar_src(value);
         let test = self.regs.temp();
         self.emit(
             Inst::new(Opcode::IEq)
                 .dst(dst_first(test, 1))
                 .src(Value::in_reg(Reg::new(RegType::Temp, reg), 1).element(0))
-                .src(literal.element(0)),
+                .src(literal),
         );
         Ok(Value::in_reg(Reg::new(RegType::Temp, test), 1).element(0))
     }

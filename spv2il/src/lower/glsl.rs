@@ -144,8 +144,8 @@ impl Lowerer<'_> {
         // OpExtInst has a Result Type and a Result id: the instruction is split once.
         let (result_type, result, operands) = super::typed_parts(inst);
         let set = self.operand_id(inst, 0)?;
-        let name = self.module.ext_inst_set(set).unwrap_or("an unknown set");
-        if name != "GLSL.std.450" {
+        if self.ext_set(set) != super::ExtSet::Glsl {
+            let name = self.module.ext_inst_set(set).unwrap_or("an unknown set");
             return Err(self.unsupported(inst, format!("extended instructions of {name}")));
         }
         let Some(number) = operands.get(1).copied() else {

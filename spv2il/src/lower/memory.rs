@@ -776,23 +776,23 @@ impl<'m> Lowerer<'m> {
             }
             Err(id) => id,
         };
-        let index = self.value(id, inst)?;
+        let index = self.value_element(id, inst, 0)?;
         let scaled = self.regs.temp();
         if stride.is_power_of_two() {
-            let shift = self.regs.scalar(stride.trailing_zeros());
+            let shift = self.regs.scalar_src(stride.trailing_zeros());
             self.emit(
                 Inst::new(Opcode::IShl)
                     .dst(dst_first(scaled, 1))
-                    .src(index.element(0))
-                    .src(shift.element(0)),
+                    .src(index)
+                    .src(shift),
             );
         } else {
-            let factor = self.regs.scalar(stride);
+            let factor = self.regs.scalar_src(stride);
             self.emit(
                 Inst::new(Opcode::IMul)
                     .dst(dst_first(scaled, 1))
-                    .src(index.element(0))
-                    .src(factor.element(0)),
+                    .src(index)
+                    .src(factor),
             );
         }
         offset.dynamic_aligned_16 &= stride.is_multiple_of(16);
@@ -816,18 +816,21 @@ impl<'m> Lowerer<'m> {
     /// The byte address of an access as a scalar source.
     fn address(&mut self, offset: &ByteOffset) -> Src {
         match &offset.dynamic {
-            None => self.regs.scalar(offset.constant).element(0),
+            None => self.regs.scalar_src(offset.constant),
             Some(dynamic) if offset.constant == 0 => dynamic.element(0),
             Some(dynamic) => {
-                let constant = self.regs.scalar(offset.constant);
+                let constant = self.regs.scalar_src(offset.constant);
                 let sum = self.regs.temp();
                 self.emit(
                     Inst::new(Opcode::IAdd)
                         .dst(dst_first(sum, 1))
                         .src(dynamic.element(0))
-                        .src(constant.element(0)),
+                        .src(constant),
                 );
-                temp_value(sum, 1).element(0)
+                // `.element(0)` of the one-element sum.
+                let mut src = Src::temp(sum);
+                src.swizzle = [CompSel::X; 4];
+                src
             }
         }
     }
@@ -1405,12 +1408,12 @@ impl<'m> Lowerer<'m> {
             .dst(dst_first(result, 1))
             .src(address);
         match operand {
-            AtomicOperand::One => il = il.src(self.regs.scalar(1).element(0)),
+            AtomicOperand::One => il = il.src(self.regs.scalar_src(1)),
             AtomicOperand::Value(n) => {
                 let id = value_at(n).ok_or_else(|| {
                     Unsupported::at(module, inst.index(), "a missing atomic operand")
                 })?;
-                il = il.src(self.value(id, inst)?.element(0));
+                il = il.src(self.value_element(id, inst, 0)?);
             }
             AtomicOperand::ValueComparator => {
                 // OpAtomicCompareExchange: pointer, scope, equal, unequal, Value, Comparator.
@@ -1419,8 +1422,8 @@ impl<'m> Lowerer<'m> {
                         Unsupported::at(module, inst.index(), "a missing atomic operand").into(),
                     );
                 };
-                let value = self.value(value, inst)?.element(0);
-                let comparator = self.value(comparator, inst)?.element(0);
+                let value = self.value_element(value, inst, 0)?;
+                let comparator = self.value_element(comparator, inst, 0)?;
                 // UAV: src1 = new value, src2 = comparand; LDS: src1 = comparand, src2 = new
                 // value (amd-il.md §0.7).
                 il = match space {

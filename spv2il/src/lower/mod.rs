@@ -345,6 +345,17 @@ const NO_MEMBER: u32 = u32::MAX;
 /// How deeply constant structs and arrays may nest.
 const MAX_CONSTANT_NESTING: u32 = 64;
 
+/// An imported extended-instruction set, as far as the lowering cares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ExtSet {
+    /// `GLSL.std.450`.
+    Glsl,
+    /// A `NonSemantic.*` set, whose instructions have no effect.
+    NonSemantic,
+    /// Any other set (or an id that names none).
+    Other,
+}
+
 /// The state of one translation.
 pub(crate) struct Lowerer<'m> {
     module: &'m Module,
@@ -378,6 +389,9 @@ pub(crate) struct Lowerer<'m> {
     constants: spec::ConstantEvaluator<'m>,
     /// The code emitted so far, in program order.
     code: Vec<Inst>,
+    /// The kind of each extended-instruction set asked about so far (see
+    /// [`Lowerer::ext_set`]); a module imports a handful.
+    ext_sets: Vec<(Id, ExtSet)>,
     /// The region tree of each function structured so far, by function id (looked up, never
     /// iterated, so the map's order cannot reach the output).
     structured: HashMap<Id, Rc<spv_cfg::Structured>>,
@@ -407,6 +421,7 @@ impl<'m> Lowerer<'m> {
             call_depth: 0,
             constants: spec::ConstantEvaluator::new(module, &options.spec_overrides),
             code: Vec::new(),
+            ext_sets: Vec::new(),
             structured: HashMap::new(),
         }
     }
@@ -514,6 +529,24 @@ impl<'m> Lowerer<'m> {
             format!("operand {id} (its definition is not lowered)"),
         )
         .into())
+    }
+
+    /// Element `i` of the value of `id` as a scalar source ([`Value::element`]), read in place
+    /// when `id` has been lowered (no copy of the value is made).
+    fn value_element(&mut self, id: Id, at: SpvInst<'_>, i: usize) -> Result<il_model::Src, Error> {
+        if let Some(value) = self.values.get(id) {
+            return Ok(value.element(i));
+        }
+        Ok(self.value(id, at)?.element(i))
+    }
+
+    /// Makes sure the value table holds the value of `id` ([`Lowerer::value`], whose errors
+    /// it reports), so that it can be read in place.
+    fn resolve_value(&mut self, id: Id, at: SpvInst<'_>) -> Result<(), Error> {
+        if self.values.get(id).is_none() {
+            self.value(id, at)?;
+        }
+        Ok(())
     }
 
     /// Records the value of result `id`.
@@ -671,13 +704,25 @@ impl<'m> Lowerer<'m> {
     }
 
     /// Whether `inst` is an `OpExtInst` of a `NonSemantic.*` set, which has no effect.
-    fn is_non_semantic(&self, inst: SpvInst<'_>) -> bool {
+    fn is_non_semantic(&mut self, inst: SpvInst<'_>) -> bool {
+        let set = inst.operands().first().copied();
         has_opcode(inst, spirv::Op::ExtInst)
-            && inst
-                .operands()
-                .first()
-                .and_then(|set| self.module.ext_inst_set(Id(*set)))
-                .is_some_and(|name| name.starts_with("NonSemantic."))
+            && set.is_some_and(|set| self.ext_set(Id(set)) == ExtSet::NonSemantic)
+    }
+
+    /// What the extended-instruction set imported as `set` is, remembered: every
+    /// `OpExtInst` asks, and naming the set decodes its name string.
+    fn ext_set(&mut self, set: Id) -> ExtSet {
+        if let Some((_, kind)) = self.ext_sets.iter().find(|(id, _)| *id == set) {
+            return *kind;
+        }
+        let kind = match self.module.ext_inst_set(set) {
+            Some("GLSL.std.450") => ExtSet::Glsl,
+            Some(name) if name.starts_with("NonSemantic.") => ExtSet::NonSemantic,
+            _ => ExtSet::Other,
+        };
+        self.ext_sets.push((set, kind));
+        kind
     }
 
     /// The finished program: declarations first, then the code, then `end`.

@@ -353,6 +353,14 @@ impl Registers {
         Reg::new(RegType::Literal, u32::try_from(index).unwrap_or(u32::MAX))
     }
 
+    /// [`Registers::scalar`] as the source reading its element (`.element(0)` of it), made
+    /// without a value in between.
+    pub fn scalar_src(&mut self, word: u32) -> Src {
+        let mut src = Src::new(self.literal([word; 4]));
+        src.swizzle = [CompSel::X; 4];
+        src
+    }
+
     /// A scalar literal, replicated in all four components so any swizzle reads it.
     pub fn scalar(&mut self, word: u32) -> Value {
         Value {
