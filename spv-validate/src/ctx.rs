@@ -4,8 +4,8 @@
 //!
 //! The passes walk the [`Index`] (read once per module) rather than build the reader's
 //! view of every instruction again: a pass about a few opcodes visits only their
-//! instructions ([`Index::with_op`], [`Index::with_ops`], [`Index::annotations`],
-//! [`Index::type_decls`]); the others walk [`Index::insts`].
+//! instructions ([`Index::with_op`], [`Index::with_ops`], [`Index::with_ops_where`],
+//! [`Index::annotations`], [`Index::type_decls`]); the others walk [`Index::insts`].
 //!
 //! It also holds the small type queries the rules keep asking ("is this an integer
 //! vector?", "how many components?"), so that every check answers them the same way.
