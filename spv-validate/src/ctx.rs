@@ -4,8 +4,8 @@
 //!
 //! The passes walk the [`Index`] (read once per module) rather than build the reader's
 //! view of every instruction again: a pass about a few opcodes visits only their
-//! instructions ([`Index::with_op`], [`Index::with_ops`], [`Index::annotations`],
-//! [`Index::type_decls`]); the others walk [`Index::insts`].
+//! instructions ([`Index::with_op`], [`Index::with_ops`], [`Index::with_ops_where`],
+//! [`Index::annotations`], [`Index::type_decls`]); the others walk [`Index::insts`].
 //!
 //! It also holds the small type queries the rules keep asking ("is this an integer
 //! vector?", "how many components?"), so that every check answers them the same way.
@@ -301,14 +301,22 @@ impl<'m> Index<'m> {
             if let Some(r) = result {
                 let at = r.0 as usize;
                 largest = largest.max(at);
+                let info = IdInfo {
+                    def: index,
+                    op: facts.op,
+                    type_decl: facts.type_decl,
+                    typed: result_type.is_some(),
+                    ..IdInfo::UNDEFINED
+                };
+                // Ids mostly ascend one by one: then the entry is just appended. (The other
+                // fields are filled after this loop.)
                 if at >= table.len() {
-                    table.resize(at + 1, IdInfo::UNDEFINED);
-                }
-                if let Some(slot) = table.get_mut(at) {
-                    slot.def = index;
-                    slot.op = facts.op;
-                    slot.type_decl = facts.type_decl;
-                    slot.typed = result_type.is_some();
+                    if at > table.len() {
+                        table.resize(at, IdInfo::UNDEFINED);
+                    }
+                    table.push(info);
+                } else if let Some(slot) = table.get_mut(at) {
+                    *slot = info;
                 }
             }
             if facts.type_decl {

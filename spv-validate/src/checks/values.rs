@@ -12,6 +12,7 @@ use spv_reader::{Id, Type};
 
 use crate::ctx::{Ctx, Inst};
 use crate::limits::MAX_ACCESS_CHAIN_INDEXES;
+use crate::opset::OpSet;
 
 /// Fills `out` with the operand ids after Result Type and Result.
 fn args<'a>(inst: &Inst<'_>, out: &'a mut Vec<Id>) -> &'a [Id] {
@@ -86,104 +87,106 @@ fn fail(ctx: &mut Ctx<'_>, rule: &'static str, inst: &Inst<'_>, ids: &[Id], msg:
 /// Whether [`check`] has rules for `op`: exactly the opcodes its match names (a test reads
 /// them from the source).
 fn has_rules(op: Op) -> bool {
-    matches!(
-        op,
-        Op::FAdd
-            | Op::FSub
-            | Op::FMul
-            | Op::FDiv
-            | Op::FRem
-            | Op::FMod
-            | Op::FNegate
-            | Op::UDiv
-            | Op::UMod
-            | Op::IAdd
-            | Op::ISub
-            | Op::IMul
-            | Op::SDiv
-            | Op::SRem
-            | Op::SMod
-            | Op::SNegate
-            | Op::BitwiseOr
-            | Op::BitwiseXor
-            | Op::BitwiseAnd
-            | Op::Not
-            | Op::ShiftRightLogical
-            | Op::ShiftRightArithmetic
-            | Op::ShiftLeftLogical
-            | Op::BitFieldInsert
-            | Op::BitFieldSExtract
-            | Op::BitFieldUExtract
-            | Op::BitReverse
-            | Op::BitCount
-            | Op::Dot
-            | Op::VectorTimesScalar
-            | Op::MatrixTimesScalar
-            | Op::VectorTimesMatrix
-            | Op::MatrixTimesVector
-            | Op::MatrixTimesMatrix
-            | Op::OuterProduct
-            | Op::IAddCarry
-            | Op::ISubBorrow
-            | Op::UMulExtended
-            | Op::SMulExtended
-            | Op::Any
-            | Op::All
-            | Op::IsNan
-            | Op::IsInf
-            | Op::IsFinite
-            | Op::IsNormal
-            | Op::SignBitSet
-            | Op::LessOrGreater
-            | Op::Ordered
-            | Op::Unordered
-            | Op::FOrdEqual
-            | Op::FUnordEqual
-            | Op::FOrdNotEqual
-            | Op::FUnordNotEqual
-            | Op::FOrdLessThan
-            | Op::FUnordLessThan
-            | Op::FOrdGreaterThan
-            | Op::FUnordGreaterThan
-            | Op::FOrdLessThanEqual
-            | Op::FUnordLessThanEqual
-            | Op::FOrdGreaterThanEqual
-            | Op::FUnordGreaterThanEqual
-            | Op::LogicalEqual
-            | Op::LogicalNotEqual
-            | Op::LogicalOr
-            | Op::LogicalAnd
-            | Op::LogicalNot
-            | Op::IEqual
-            | Op::INotEqual
-            | Op::UGreaterThan
-            | Op::SGreaterThan
-            | Op::UGreaterThanEqual
-            | Op::SGreaterThanEqual
-            | Op::ULessThan
-            | Op::SLessThan
-            | Op::ULessThanEqual
-            | Op::SLessThanEqual
-            | Op::Select
-            | Op::ConvertFToU
-            | Op::ConvertFToS
-            | Op::ConvertSToF
-            | Op::ConvertUToF
-            | Op::UConvert
-            | Op::SConvert
-            | Op::FConvert
-            | Op::QuantizeToF16
-            | Op::Bitcast
-            | Op::VectorExtractDynamic
-            | Op::VectorInsertDynamic
-            | Op::VectorShuffle
-            | Op::CompositeConstruct
-            | Op::CompositeExtract
-            | Op::CompositeInsert
-            | Op::Transpose
-            | Op::Undef
-    )
+    WITH_RULES.contains(op)
 }
+
+/// The opcodes of [`has_rules`].
+const WITH_RULES: OpSet = OpSet::of(&[
+    Op::FAdd,
+    Op::FSub,
+    Op::FMul,
+    Op::FDiv,
+    Op::FRem,
+    Op::FMod,
+    Op::FNegate,
+    Op::UDiv,
+    Op::UMod,
+    Op::IAdd,
+    Op::ISub,
+    Op::IMul,
+    Op::SDiv,
+    Op::SRem,
+    Op::SMod,
+    Op::SNegate,
+    Op::BitwiseOr,
+    Op::BitwiseXor,
+    Op::BitwiseAnd,
+    Op::Not,
+    Op::ShiftRightLogical,
+    Op::ShiftRightArithmetic,
+    Op::ShiftLeftLogical,
+    Op::BitFieldInsert,
+    Op::BitFieldSExtract,
+    Op::BitFieldUExtract,
+    Op::BitReverse,
+    Op::BitCount,
+    Op::Dot,
+    Op::VectorTimesScalar,
+    Op::MatrixTimesScalar,
+    Op::VectorTimesMatrix,
+    Op::MatrixTimesVector,
+    Op::MatrixTimesMatrix,
+    Op::OuterProduct,
+    Op::IAddCarry,
+    Op::ISubBorrow,
+    Op::UMulExtended,
+    Op::SMulExtended,
+    Op::Any,
+    Op::All,
+    Op::IsNan,
+    Op::IsInf,
+    Op::IsFinite,
+    Op::IsNormal,
+    Op::SignBitSet,
+    Op::LessOrGreater,
+    Op::Ordered,
+    Op::Unordered,
+    Op::FOrdEqual,
+    Op::FUnordEqual,
+    Op::FOrdNotEqual,
+    Op::FUnordNotEqual,
+    Op::FOrdLessThan,
+    Op::FUnordLessThan,
+    Op::FOrdGreaterThan,
+    Op::FUnordGreaterThan,
+    Op::FOrdLessThanEqual,
+    Op::FUnordLessThanEqual,
+    Op::FOrdGreaterThanEqual,
+    Op::FUnordGreaterThanEqual,
+    Op::LogicalEqual,
+    Op::LogicalNotEqual,
+    Op::LogicalOr,
+    Op::LogicalAnd,
+    Op::LogicalNot,
+    Op::IEqual,
+    Op::INotEqual,
+    Op::UGreaterThan,
+    Op::SGreaterThan,
+    Op::UGreaterThanEqual,
+    Op::SGreaterThanEqual,
+    Op::ULessThan,
+    Op::SLessThan,
+    Op::ULessThanEqual,
+    Op::SLessThanEqual,
+    Op::Select,
+    Op::ConvertFToU,
+    Op::ConvertFToS,
+    Op::ConvertSToF,
+    Op::ConvertUToF,
+    Op::UConvert,
+    Op::SConvert,
+    Op::FConvert,
+    Op::QuantizeToF16,
+    Op::Bitcast,
+    Op::VectorExtractDynamic,
+    Op::VectorInsertDynamic,
+    Op::VectorShuffle,
+    Op::CompositeConstruct,
+    Op::CompositeExtract,
+    Op::CompositeInsert,
+    Op::Transpose,
+    Op::Undef,
+]);
 
 /// Checks one instruction; `scratch` is reused between calls to hold its operand ids.
 // Inlined so that the many instructions without value rules cost only the opcode test.
