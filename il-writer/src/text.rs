@@ -11,8 +11,11 @@
 //! register, no `format!` on the paths real programs take). Mnemonics and register names come
 //! from tables padded to a fixed width ([`Tables`], built once), and an operand's register,
 //! number and swizzle or mask are gathered in a stack [`Chunk`]; both are appended with one
-//! fixed-size copy and a truncation instead of a copy of variable length. The rare forms (unknown
-//! control bits, modifier tokens, floats) use `write!` into the same buffer.
+//! fixed-size copy and a truncation instead of a copy of variable length. Lines of the common
+//! shape are gathered in a stack buffer by [`write_fast`], with the control suffix (`_id(3)`)
+//! taken from a per-thread [`ControlCache`]; stack buffers are twice what is written into them
+//! and positions are masked below the middle, so fixed-size writes need no bounds checks. The
+//! rare forms (unknown control bits, modifier tokens, floats) use `write!` into the same buffer.
 
 use std::cell::RefCell;
 use std::io::Write;
@@ -1992,6 +1995,48 @@ mod tests {
         assert!(lines.iter().any(|l| l.contains("_control(")));
         // The thread's cache now holds suffixes of this program: a second run gives the same.
         assert_eq!(to_text(&program), text);
+    }
+
+    /// The longest lines the fast path takes (the longest register name, ten-digit numbers and
+    /// indices, non-identity swizzles and masks, a shift, `_sat`, a control suffix, four sources
+    /// and four ten-digit trailing words) at every depth it indents, many times over so that
+    /// they start at every offset of the pending buffer, are those of the general path: the
+    /// bound on a fast line's length (which keeps its writes inside the buffer) holds.
+    #[test]
+    fn longest_fast_lines_match_the_general_path() {
+        let big = u32::MAX;
+        let operand = || Src::new(Reg::new(RegType::OcpId, big).at(big)).swz("xyzy");
+        let longest = Inst::new(Opcode::UavRawLoad)
+            .ctrl(Control::id(0x3FF) | Control::CACHED)
+            .dst(Dst {
+                sat: true,
+                shift: ShiftScale::D8,
+                ..Dst::new(Reg::new(RegType::OcpId, big).at(big)).mask("x_z1")
+            })
+            .src(operand())
+            .src(operand())
+            .src(operand())
+            .src(operand())
+            .extra(&[big; 4]);
+        let mut program = Program::new(ShaderKind::Hull);
+        let mut expected = Vec::new();
+        let open = Inst::new(Opcode::IfLogicalnz).src(Src::temp(0).swz("x"));
+        for level in 0..=FAST_MAX_DEPTH {
+            for _ in 0..7 {
+                expected.push((level, inst_text(&longest, program.shader)));
+                program.push(longest.clone());
+            }
+            expected.push((level, inst_text(&open, program.shader)));
+            program.push(open.clone());
+        }
+        let text = to_text(&program);
+        assert!(text.len() > 4 * PENDING);
+        let lines: Vec<&str> = text.lines().skip(1).collect();
+        assert_eq!(lines.len(), expected.len());
+        for (line, (level, inst)) in lines.iter().zip(&expected) {
+            assert_eq!(*line, format!("{}{inst}", INDENT.repeat(*level)));
+        }
+        assert!(expected.iter().any(|(_, line)| line.len() > 200));
     }
 
     /// A few lines spelled out (checked by hand against amd-il.md §3.3–§3.7: masks, replicated
