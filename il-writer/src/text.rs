@@ -653,9 +653,7 @@ fn write_fast(
         line.separator(first);
         first = false;
         if fast.hex_extra {
-            for b in hex8(*w) {
-                line.byte(b);
-            }
+            line.fixed(&hex8(*w), 10);
         } else {
             line.dec(*w);
         }
@@ -998,11 +996,19 @@ fn push_signed(out: &mut Buf, value: i32) {
 /// The `0x%08X` spelling of `value` (the literal and immediate-constant spelling, amd-il.md §3.7).
 #[inline]
 fn hex8(value: u32) -> [u8; 10] {
-    const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+    // Nibble k of `value` is spread to byte k of a word (halves, then bytes, then nibbles move
+    // up into lanes twice as wide), every byte is turned into its digit at once (`'0' + d`, and
+    // 7 more for d >= 10, which is when `d + 0x76` sets the byte's top bit; no byte carries into
+    // the next), and the bytes are read most significant first.
+    let mut n = u64::from(value);
+    n = (n & 0xFFFF_0000) << 16 | (n & 0xFFFF);
+    n = (n & 0x0000_FF00_0000_FF00) << 8 | (n & 0x0000_00FF_0000_00FF);
+    n = (n & 0x00F0_00F0_00F0_00F0) << 4 | (n & 0x000F_000F_000F_000F);
+    let letters = ((n + 0x7676_7676_7676_7676) >> 7) & 0x0101_0101_0101_0101;
+    let digits = (n + 0x3030_3030_3030_3030 + letters * 7).to_be_bytes();
     let mut text = *b"0x00000000";
-    for (i, slot) in text.iter_mut().skip(2).enumerate() {
-        // The nibble is masked to 0..=15, so the index is always in range.
-        *slot = DIGITS[((value >> (28 - 4 * i)) & 0xF) as usize];
+    for (slot, digit) in text.iter_mut().skip(2).zip(digits) {
+        *slot = digit;
     }
     text
 }
@@ -2037,6 +2043,25 @@ mod tests {
             assert_eq!(*line, format!("{}{inst}", INDENT.repeat(*level)));
         }
         assert!(expected.iter().any(|(_, line)| line.len() > 200));
+    }
+
+    /// `hex8` spells every value as `format!("0x{:08X}")` does (checked for every digit at
+    /// every position and a run of pseudo-random values).
+    #[test]
+    fn hex8_matches_std_formatting() {
+        let mut values: Vec<u32> = (0..8)
+            .flat_map(|k| (0..16u32).map(move |d| d << (4 * k)))
+            .collect();
+        let mut x = 0x1234_5678u32;
+        for _ in 0..10_000 {
+            // A 32-bit linear congruential sequence (Numerical Recipes constants).
+            x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            values.push(x);
+        }
+        values.extend([0, u32::MAX, 0x8000_0000, 0x3F80_0000]);
+        for v in values {
+            assert_eq!(super::hex8(v), format!("0x{v:08X}").as_bytes(), "{v:#x}");
+        }
     }
 
     /// A few lines spelled out (checked by hand against amd-il.md §3.3–§3.7: masks, replicated
