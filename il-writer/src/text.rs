@@ -251,9 +251,11 @@ fn swizzle_index(sw: [CompSel; 4]) -> usize {
 /// The index of `mask` in [`Tables::masks`].
 #[inline(always)]
 fn mask_index(mask: [DstComp; 4]) -> usize {
-    mask.iter()
-        .rev()
-        .fold(0, |acc, c| acc * DST_COMPS.len() + c.value() as usize)
+    // The four modes (values 0..=3) as the bytes of one word, moved from bits 8k to bits 2k
+    // (the same packing as the IL_Dst_Mod token): `m0 + 4·m1 + 16·m2 + 64·m3`.
+    let bytes = u32::from_le_bytes(mask.map(|c| c.value() as u8));
+    let pairs = (bytes | bytes >> 6) & 0x000F_000F;
+    ((pairs | pairs >> 12) & 0xFF) as usize
 }
 
 /// Register type values are below this (six bits, amd-il.md §1.5), so a value masked with
@@ -1887,7 +1889,7 @@ fn write_reg(out: &mut Buf, reg: &Reg, regs: &RegNames) {
 mod tests {
     use super::{FAST_MAX_DEPTH, INDENT, PENDING, inst_text, to_text};
     use il_model::{
-        Control, Dst, Inst, Opcode, Program, Reg, RegType, ShaderKind, ShiftScale, Src,
+        Control, Dst, DstComp, Inst, Opcode, Program, Reg, RegType, ShaderKind, ShiftScale, Src,
     };
 
     /// Instructions that take the fast path and instructions that leave it half-way (an operand
@@ -2061,6 +2063,26 @@ mod tests {
         values.extend([0, u32::MAX, 0x8000_0000, 0x3F80_0000]);
         for v in values {
             assert_eq!(super::hex8(v), format!("0x{v:08X}").as_bytes(), "{v:#x}");
+        }
+    }
+
+    /// Every write mask's text in the fast path's table, found through `mask_index`, is what
+    /// the general path writes for it (`dst_text`).
+    #[test]
+    fn mask_table_matches_the_general_path() {
+        let tables = super::Tables::get();
+        for i in 0..256u32 {
+            let comp = |k: u32| DstComp::ALL[(i >> (2 * k) & 3) as usize];
+            let dst = Dst::temp(0);
+            let dst = Dst {
+                mask: [comp(0), comp(1), comp(2), comp(3)],
+                ..dst
+            };
+            let short = tables.masks[super::mask_index(dst.mask)].0;
+            let len = (short >> 56) as usize;
+            let text = &short.to_le_bytes()[..len];
+            let general = super::dst_text(&dst, ShaderKind::Compute);
+            assert_eq!(format!("r0{}", String::from_utf8_lossy(text)), general);
         }
     }
 
