@@ -11,8 +11,11 @@
 //! register, no `format!` on the paths real programs take). Mnemonics and register names come
 //! from tables padded to a fixed width ([`Tables`], built once), and an operand's register,
 //! number and swizzle or mask are gathered in a stack [`Chunk`]; both are appended with one
-//! fixed-size copy and a truncation instead of a copy of variable length. The rare forms (unknown
-//! control bits, modifier tokens, floats) use `write!` into the same buffer.
+//! fixed-size copy and a truncation instead of a copy of variable length. Lines of the common
+//! shape are gathered in a stack buffer by [`write_fast`], with the control suffix (`_id(3)`)
+//! taken from a per-thread [`ControlCache`]; stack buffers are twice what is written into them
+//! and positions are masked below the middle, so fixed-size writes need no bounds checks. The
+//! rare forms (unknown control bits, modifier tokens, floats) use `write!` into the same buffer.
 
 use std::cell::RefCell;
 use std::io::Write;
@@ -248,9 +251,11 @@ fn swizzle_index(sw: [CompSel; 4]) -> usize {
 /// The index of `mask` in [`Tables::masks`].
 #[inline(always)]
 fn mask_index(mask: [DstComp; 4]) -> usize {
-    mask.iter()
-        .rev()
-        .fold(0, |acc, c| acc * DST_COMPS.len() + c.value() as usize)
+    // The four modes (values 0..=3) as the bytes of one word, moved from bits 8k to bits 2k
+    // (the same packing as the IL_Dst_Mod token): `m0 + 4·m1 + 16·m2 + 64·m3`.
+    let bytes = u32::from_le_bytes(mask.map(|c| c.value() as u8));
+    let pairs = (bytes | bytes >> 6) & 0x000F_000F;
+    ((pairs | pairs >> 12) & 0xFF) as usize
 }
 
 /// Register type values are below this (six bits, amd-il.md §1.5), so a value masked with
@@ -650,9 +655,7 @@ fn write_fast(
         line.separator(first);
         first = false;
         if fast.hex_extra {
-            for b in hex8(*w) {
-                line.byte(b);
-            }
+            line.fixed(&hex8(*w), 10);
         } else {
             line.dec(*w);
         }
@@ -995,11 +998,19 @@ fn push_signed(out: &mut Buf, value: i32) {
 /// The `0x%08X` spelling of `value` (the literal and immediate-constant spelling, amd-il.md §3.7).
 #[inline]
 fn hex8(value: u32) -> [u8; 10] {
-    const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+    // Nibble k of `value` is spread to byte k of a word (halves, then bytes, then nibbles move
+    // up into lanes twice as wide), every byte is turned into its digit at once (`'0' + d`, and
+    // 7 more for d >= 10, which is when `d + 0x76` sets the byte's top bit; no byte carries into
+    // the next), and the bytes are read most significant first.
+    let mut n = u64::from(value);
+    n = (n & 0xFFFF_0000) << 16 | (n & 0xFFFF);
+    n = (n & 0x0000_FF00_0000_FF00) << 8 | (n & 0x0000_00FF_0000_00FF);
+    n = (n & 0x00F0_00F0_00F0_00F0) << 4 | (n & 0x000F_000F_000F_000F);
+    let letters = ((n + 0x7676_7676_7676_7676) >> 7) & 0x0101_0101_0101_0101;
+    let digits = (n + 0x3030_3030_3030_3030 + letters * 7).to_be_bytes();
     let mut text = *b"0x00000000";
-    for (i, slot) in text.iter_mut().skip(2).enumerate() {
-        // The nibble is masked to 0..=15, so the index is always in range.
-        *slot = DIGITS[((value >> (28 - 4 * i)) & 0xF) as usize];
+    for (slot, digit) in text.iter_mut().skip(2).zip(digits) {
+        *slot = digit;
     }
     text
 }
@@ -1878,7 +1889,7 @@ fn write_reg(out: &mut Buf, reg: &Reg, regs: &RegNames) {
 mod tests {
     use super::{FAST_MAX_DEPTH, INDENT, PENDING, inst_text, to_text};
     use il_model::{
-        Control, Dst, Inst, Opcode, Program, Reg, RegType, ShaderKind, ShiftScale, Src,
+        Control, Dst, DstComp, Inst, Opcode, Program, Reg, RegType, ShaderKind, ShiftScale, Src,
     };
 
     /// Instructions that take the fast path and instructions that leave it half-way (an operand
@@ -1992,6 +2003,87 @@ mod tests {
         assert!(lines.iter().any(|l| l.contains("_control(")));
         // The thread's cache now holds suffixes of this program: a second run gives the same.
         assert_eq!(to_text(&program), text);
+    }
+
+    /// The longest lines the fast path takes (the longest register name, ten-digit numbers and
+    /// indices, non-identity swizzles and masks, a shift, `_sat`, a control suffix, four sources
+    /// and four ten-digit trailing words) at every depth it indents, many times over so that
+    /// they start at every offset of the pending buffer, are those of the general path: the
+    /// bound on a fast line's length (which keeps its writes inside the buffer) holds.
+    #[test]
+    fn longest_fast_lines_match_the_general_path() {
+        let big = u32::MAX;
+        let operand = || Src::new(Reg::new(RegType::OcpId, big).at(big)).swz("xyzy");
+        let longest = Inst::new(Opcode::UavRawLoad)
+            .ctrl(Control::id(0x3FF) | Control::CACHED)
+            .dst(Dst {
+                sat: true,
+                shift: ShiftScale::D8,
+                ..Dst::new(Reg::new(RegType::OcpId, big).at(big)).mask("x_z1")
+            })
+            .src(operand())
+            .src(operand())
+            .src(operand())
+            .src(operand())
+            .extra(&[big; 4]);
+        let mut program = Program::new(ShaderKind::Hull);
+        let mut expected = Vec::new();
+        let open = Inst::new(Opcode::IfLogicalnz).src(Src::temp(0).swz("x"));
+        for level in 0..=FAST_MAX_DEPTH {
+            for _ in 0..7 {
+                expected.push((level, inst_text(&longest, program.shader)));
+                program.push(longest.clone());
+            }
+            expected.push((level, inst_text(&open, program.shader)));
+            program.push(open.clone());
+        }
+        let text = to_text(&program);
+        assert!(text.len() > 4 * PENDING);
+        let lines: Vec<&str> = text.lines().skip(1).collect();
+        assert_eq!(lines.len(), expected.len());
+        for (line, (level, inst)) in lines.iter().zip(&expected) {
+            assert_eq!(*line, format!("{}{inst}", INDENT.repeat(*level)));
+        }
+        assert!(expected.iter().any(|(_, line)| line.len() > 200));
+    }
+
+    /// `hex8` spells every value as `format!("0x{:08X}")` does (checked for every digit at
+    /// every position and a run of pseudo-random values).
+    #[test]
+    fn hex8_matches_std_formatting() {
+        let mut values: Vec<u32> = (0..8)
+            .flat_map(|k| (0..16u32).map(move |d| d << (4 * k)))
+            .collect();
+        let mut x = 0x1234_5678u32;
+        for _ in 0..10_000 {
+            // A 32-bit linear congruential sequence (Numerical Recipes constants).
+            x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            values.push(x);
+        }
+        values.extend([0, u32::MAX, 0x8000_0000, 0x3F80_0000]);
+        for v in values {
+            assert_eq!(super::hex8(v), format!("0x{v:08X}").as_bytes(), "{v:#x}");
+        }
+    }
+
+    /// Every write mask's text in the fast path's table, found through `mask_index`, is what
+    /// the general path writes for it (`dst_text`).
+    #[test]
+    fn mask_table_matches_the_general_path() {
+        let tables = super::Tables::get();
+        for i in 0..256u32 {
+            let comp = |k: u32| DstComp::ALL[(i >> (2 * k) & 3) as usize];
+            let dst = Dst::temp(0);
+            let dst = Dst {
+                mask: [comp(0), comp(1), comp(2), comp(3)],
+                ..dst
+            };
+            let short = tables.masks[super::mask_index(dst.mask)].0;
+            let len = (short >> 56) as usize;
+            let text = &short.to_le_bytes()[..len];
+            let general = super::dst_text(&dst, ShaderKind::Compute);
+            assert_eq!(format!("r0{}", String::from_utf8_lossy(text)), general);
+        }
     }
 
     /// A few lines spelled out (checked by hand against amd-il.md §3.3–§3.7: masks, replicated
