@@ -117,16 +117,9 @@ pub struct BlockInfo {
 /// Builds the facts of a module that passed every check.
 pub(crate) fn build(ctx: &Ctx<'_>, facts: &mut Facts) -> ModuleInfo {
     let m = ctx.m;
-    // Sized by the largest result id actually defined (as the index is), not by the
-    // header's bound.
-    let mut value_types = vec![0u32; ctx.ix.id_count()];
-    for inst in ctx.ix.insts() {
-        if let (Some(r), Some(t)) = (inst.result_id(), inst.result_type())
-            && let Some(slot) = value_types.get_mut(r.0 as usize)
-        {
-            *slot = t.0;
-        }
-    }
+    // Gathered by the ids pass (sized by the largest result id actually defined, as the
+    // index is, not by the header's bound).
+    let value_types = std::mem::take(&mut facts.value_types);
     let mut functions = Vec::with_capacity(m.functions().len());
     // The CFGs are in function order (declarations have none).
     let mut cfgs = facts.cfgs.iter().peekable();

@@ -5,11 +5,16 @@
 //! (not types, labels, functions or imports).
 //!
 //! Dominance of definitions over uses (V-SSA-2/3) needs the CFG and lives in `ssa.rs`.
+//!
+//! The walk over the instructions is shared: it also gathers facts that need no diagnostics
+//! (the value types of [`crate::ModuleInfo`], the logical-pointer facts of
+//! `logical_pointers.rs`), so those need no walk of their own.
 
 use spv_reader::spirv::Op;
 use spv_reader::{Id, Type};
 
 use crate::checks::layout::{is_non_semantic, is_type_decl};
+use crate::checks::logical_pointers::PointerFacts;
 use crate::ctx::{Ctx, Inst, NONE};
 use crate::diag::opcode_name;
 use crate::operands::Kind;
@@ -95,7 +100,15 @@ fn names_non_value(op: Op, n: usize) -> bool {
     }
 }
 
-pub(crate) fn check(ctx: &mut Ctx<'_>) {
+/// Checks every instruction's ids. The same walk feeds each instruction, in module order,
+/// to the facts that later passes gather without diagnostics of their own (so that they
+/// need no walk of their own): every value's Result Type into `value_types` (indexed by
+/// id, for [`crate::ModuleInfo`]) and the logical-pointer facts into `pointer_facts`.
+pub(crate) fn check(
+    ctx: &mut Ctx<'_>,
+    value_types: &mut [u32],
+    pointer_facts: &mut Option<PointerFacts>,
+) {
     let ix = ctx.ix;
     // OpTypeForwardPointer declarations: pointer id → instruction index.
     let mut forward_declared: Vec<(Id, u32)> = Vec::new();
@@ -108,6 +121,14 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     }
     forward_declared.sort_unstable();
     for inst in ix.insts() {
+        if let (Some(r), Some(t)) = (inst.result_id(), inst.result_type())
+            && let Some(slot) = value_types.get_mut(r.0 as usize)
+        {
+            *slot = t.0;
+        }
+        if let Some(facts) = pointer_facts {
+            facts.visit(ctx, inst);
+        }
         let Some(op) = inst.opcode() else { continue };
         if !clearly_fine(ctx, inst, op) {
             check_inst(ctx, inst, op, &forward_declared);

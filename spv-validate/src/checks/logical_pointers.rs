@@ -9,6 +9,9 @@
 //! A variable pointer is, as spirv-val 2025.5 computes it, the result of OpPtrAccessChain,
 //! OpLoad, OpSelect, OpPhi, OpFunctionCall or OpConstantNull, a pointer parameter some call
 //! passes a variable pointer to, or any instruction with a variable pointer operand.
+//!
+//! The per-value facts ([`PointerFacts`]) are gathered during the ids pass's walk, which
+//! runs first; the rules apply only when that pass found every id sound.
 
 use std::collections::{HashMap, HashSet};
 
@@ -50,61 +53,87 @@ struct Values {
     calls: Vec<Vec<InstIndex>>,
 }
 
-impl Values {
-    /// The values, and the variable pointers as the first round of [`variable_pointers`]
-    /// finds them with how many of them are logical pointers and whether there are any.
-    fn new(ctx: &Ctx<'_>) -> (Values, Vec<bool>, usize, bool) {
-        let mut class = vec![None; ctx.ix.id_count()];
-        // Per type id, `logical_class_of_type` once known.
-        let mut type_class: Vec<Option<Option<u32>>> = vec![None; ctx.ix.id_count()];
-        let mut calls = vec![Vec::new(); ctx.m.functions().len()];
-        let mut var = vec![false; ctx.ix.id_count()];
-        let mut logical_vars = 0usize;
-        let mut changed = false;
-        for inst in ctx.ix.insts() {
-            if let (Some(r), Some(ty)) = (inst.result_id(), inst.result_type()) {
-                let c = match type_class.get_mut(ty.0 as usize) {
-                    Some(Some(known)) => *known,
-                    memo => {
-                        let c = logical_class_of_type(ctx, ty);
-                        if let Some(slot) = memo {
-                            *slot = Some(c);
-                        }
-                        c
-                    }
-                };
-                if let Some(slot) = class.get_mut(r.0 as usize) {
-                    *slot = c;
-                }
-            }
-            if inst.opcode() == Some(Op::FunctionCall)
-                && let Some(&callee) = inst.words().get(3)
-                && let Some(list) = ctx
-                    .ix
-                    .function_index(Id(callee))
-                    .and_then(|f| calls.get_mut(f))
-            {
-                list.push(inst.index());
-            }
-            // The first round of `variable_pointers`: its parameter step finds nothing yet
-            // (no value is a variable pointer before it), and the classes and variable
-            // pointers of the operands it looks at are those of earlier instructions, known
-            // by now (a later id is no variable pointer yet in the first round).
-            if let Some(r) = inst.result_id()
-                && variable_result(ctx, inst, &var, &class, logical_vars)
-                && let Some(slot) = var.get_mut(r.0 as usize)
-                && !*slot
-            {
-                *slot = true;
-                changed = true;
-                if class.get(r.0 as usize).copied().flatten().is_some() {
-                    logical_vars += 1;
-                }
-            }
+/// [`Values`] and the first round of [`variable_pointers`] while they are being gathered:
+/// the ids pass's walk over the instructions feeds each one to [`PointerFacts::visit`], so
+/// that this pass needs no walk of its own to gather them.
+pub(crate) struct PointerFacts {
+    /// [`Values::class`] so far.
+    class: Vec<Option<u32>>,
+    /// Per type id, `logical_class_of_type` once known.
+    type_class: Vec<Option<Option<u32>>>,
+    /// [`Values::calls`] so far.
+    calls: Vec<Vec<InstIndex>>,
+    /// Per id: whether the first round of [`variable_pointers`] finds a variable pointer.
+    var: Vec<bool>,
+    /// How many of those are logical pointers.
+    logical_vars: usize,
+    /// Whether the first round found any.
+    changed: bool,
+}
+
+impl PointerFacts {
+    /// Empty facts for the module in `ctx`; `None` when its addressing model has no logical
+    /// pointers (only Logical = 0 and PhysicalStorageBuffer64 = 5348 have them), so that
+    /// [`check`] has nothing to do.
+    pub(crate) fn new(ctx: &Ctx<'_>) -> Option<PointerFacts> {
+        if ctx.addressing != 0 && ctx.addressing != 5348 {
+            return None;
         }
-        (Values { class, calls }, var, logical_vars, changed)
+        Some(PointerFacts {
+            class: vec![None; ctx.ix.id_count()],
+            type_class: vec![None; ctx.ix.id_count()],
+            calls: vec![Vec::new(); ctx.m.functions().len()],
+            var: vec![false; ctx.ix.id_count()],
+            logical_vars: 0,
+            changed: false,
+        })
     }
 
+    /// Takes in the next instruction in module order.
+    pub(crate) fn visit(&mut self, ctx: &Ctx<'_>, inst: &Inst<'_>) {
+        if let (Some(r), Some(ty)) = (inst.result_id(), inst.result_type()) {
+            let c = match self.type_class.get_mut(ty.0 as usize) {
+                Some(Some(known)) => *known,
+                memo => {
+                    let c = logical_class_of_type(ctx, ty);
+                    if let Some(slot) = memo {
+                        *slot = Some(c);
+                    }
+                    c
+                }
+            };
+            if let Some(slot) = self.class.get_mut(r.0 as usize) {
+                *slot = c;
+            }
+        }
+        if inst.opcode() == Some(Op::FunctionCall)
+            && let Some(&callee) = inst.words().get(3)
+            && let Some(list) = ctx
+                .ix
+                .function_index(Id(callee))
+                .and_then(|f| self.calls.get_mut(f))
+        {
+            list.push(inst.index());
+        }
+        // The first round of `variable_pointers`: its parameter step finds nothing yet
+        // (no value is a variable pointer before it), and the classes and variable
+        // pointers of the operands it looks at are those of earlier instructions, known
+        // by now (a later id is no variable pointer yet in the first round).
+        if let Some(r) = inst.result_id()
+            && variable_result(ctx, inst, &self.var, &self.class, self.logical_vars)
+            && let Some(slot) = self.var.get_mut(r.0 as usize)
+            && !*slot
+        {
+            *slot = true;
+            self.changed = true;
+            if self.class.get(r.0 as usize).copied().flatten().is_some() {
+                self.logical_vars += 1;
+            }
+        }
+    }
+}
+
+impl Values {
     /// The storage class of a logical pointer value (`None` when `id` is not one).
     fn logical_class(&self, id: Id) -> Option<u32> {
         self.class.get(id.0 as usize).copied().flatten()
@@ -231,7 +260,7 @@ fn takes_variable_pointer(op: Op) -> bool {
 }
 
 /// Which values are variable pointers, indexed by id (see the module documentation), from
-/// the first round's `var`, `logical_vars` and `changed` (see [`Values::new`]).
+/// the first round's `var`, `logical_vars` and `changed` (see [`PointerFacts::visit`]).
 fn variable_pointers(
     ctx: &Ctx<'_>,
     values: &Values,
@@ -304,13 +333,21 @@ fn variable_pointers(
     var
 }
 
-pub(crate) fn check(ctx: &mut Ctx<'_>) {
-    // Only these addressing models have logical pointers (Logical = 0,
-    // PhysicalStorageBuffer64 = 5348).
-    if ctx.addressing != 0 && ctx.addressing != 5348 {
+/// Applies the rules, with the facts the ids pass gathered (`None` when the addressing
+/// model has no logical pointers).
+pub(crate) fn check(ctx: &mut Ctx<'_>, facts: Option<PointerFacts>) {
+    let Some(facts) = facts else {
         return;
-    }
-    let (values, first_round, logical_vars, changed) = Values::new(ctx);
+    };
+    let PointerFacts {
+        class,
+        calls,
+        var: first_round,
+        logical_vars,
+        changed,
+        type_class: _,
+    } = facts;
+    let values = Values { class, calls };
     let var = variable_pointers(ctx, &values, first_round, logical_vars, changed);
     let is_var = |id: Id| var.get(id.0 as usize).copied().unwrap_or(false);
     let vpsb = ctx.has_cap(C::VariablePointersStorageBuffer);

@@ -27,7 +27,7 @@ mod images;
 mod instructions;
 pub(crate) mod layout;
 mod linkage;
-mod logical_pointers;
+pub(crate) mod logical_pointers;
 mod memory;
 mod memory_model;
 mod pointer_instructions;
@@ -57,6 +57,8 @@ pub(crate) struct Facts {
     pub(crate) call_trees: Vec<Vec<Id>>,
     /// Per entry point: the module-scope variables its call tree references.
     pub(crate) entry_globals: Vec<Vec<Id>>,
+    /// Result Type of each id (0 when the id has none), indexed by id.
+    pub(crate) value_types: Vec<u32>,
 }
 
 /// Runs every pass over the module in `ctx`, with `scratch` as working memory.
@@ -68,7 +70,10 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, scratch: &mut Scratch) -> Facts {
     layout::check(ctx);
     enums::check(ctx);
     let before_ids = ctx.diags.len();
-    ids::check(ctx);
+    // Gathered during the ids pass's walk (see `ids::check`).
+    facts.value_types = vec![0u32; ctx.ix.id_count()];
+    let mut pointer_facts = logical_pointers::PointerFacts::new(ctx);
+    ids::check(ctx, &mut facts.value_types, &mut pointer_facts);
     let ids_ok = ctx.diags.len() == before_ids;
     types::check(ctx, scratch);
     if !ids_ok {
@@ -77,7 +82,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, scratch: &mut Scratch) -> Facts {
     instructions::check(ctx, &mut scratch.args);
     decorations::check(ctx, scratch);
     memory_model::check(ctx);
-    logical_pointers::check(ctx);
+    logical_pointers::check(ctx, pointer_facts);
     spec_constants::check(ctx);
     image_capabilities::check(ctx);
     image_coordinates::check(ctx);

@@ -408,6 +408,20 @@ fn continue_of(cfg: &FuncCfg, b: u32) -> u32 {
 }
 
 fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg, scratch: &mut Scratch) {
+    // One block without a merge instruction that ends without branching has no structural
+    // edge: no back edge, loop header, construct or selection, so no rule below applies
+    // (and most functions of straight-line shaders are like this).
+    if let [None] = cfg.merges.as_slice()
+        && cfg.succs(0).is_empty()
+        && terminator(ctx, cfg, 0).is_some_and(|t| {
+            !matches!(
+                ctx.op_of(t),
+                Some(Op::Branch | Op::BranchConditional | Op::Switch)
+            )
+        })
+    {
+        return;
+    }
     let Scratch {
         structure: s,
         structure_scratch,
