@@ -109,3 +109,53 @@ fn call_trees_and_block_lists_match_the_sources() {
     // SPIR-V 1.4+ interfaces list every global (glslang does so for 1.5).
     assert_eq!(saxpy.entry_points[0].interface.len(), 4);
 }
+
+/// Everything `validate` says about a module: the facts, or every diagnostic.
+fn outcome(bytes: &[u8], env: TargetEnv) -> String {
+    let module = spv_reader::read(bytes).unwrap();
+    match validate(&module, &Options::new(env)) {
+        Ok(info) => format!("{info:?}"),
+        Err(diagnostics) => format!("{diagnostics}"),
+    }
+}
+
+#[test]
+fn validating_after_other_modules_gives_what_a_fresh_thread_gives() {
+    // The validator keeps its working tables per thread between calls (src/scratch.rs), so a
+    // module validated after larger, smaller or invalid ones must see nothing of them.
+    let invalid = std::fs::read(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/rules/invalid_aligned_not_power_of_two.spv"),
+    )
+    .unwrap();
+    let mut modules: Vec<Vec<u8>> = SHADERS
+        .iter()
+        .map(|name| shader(&format!("{name}.vk12.spv")))
+        .collect();
+    modules.push(invalid);
+    let env = TargetEnv::ModuleVersion;
+    let fresh: Vec<String> = modules
+        .iter()
+        .map(|bytes| {
+            let bytes = bytes.clone();
+            std::thread::spawn(move || outcome(&bytes, env))
+                .join()
+                .unwrap()
+        })
+        .collect();
+    // Every order of two, on this one thread: each module after each other one.
+    for (i, first) in modules.iter().enumerate() {
+        for (j, second) in modules.iter().enumerate() {
+            assert_eq!(outcome(first, env), fresh[i]);
+            assert_eq!(
+                outcome(second, env),
+                fresh[j],
+                "module {j} after module {i}"
+            );
+        }
+    }
+    // The invalid module's outcome is a diagnostic and the valid ones' are facts, so the
+    // comparisons above are between different texts.
+    assert!(fresh[3].contains("V-"), "{}", fresh[3]);
+    assert_ne!(fresh[0], fresh[1]);
+}
