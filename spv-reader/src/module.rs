@@ -571,32 +571,37 @@ impl Module {
     }
 
     /// The type declared by `id`.
+    // `#[inline]`: later stages look types up constantly; the rare second value is out of line.
+    #[inline]
     pub fn ty(&self, id: Id) -> Option<&Type> {
-        let slot = self.slot(id)?;
-        let index = if slot.is_type() {
-            slot.value
-        } else {
-            self.second_value(id, false)?
-        };
+        let slot = self.ids.get(id.0 as usize)?;
+        if slot.is_type() {
+            return self.types.get(slot.value as usize);
+        }
+        if self.type_and_constant.is_empty() {
+            return None;
+        }
+        let index = self.second_value(id, false)?;
         self.types.get(index as usize)
     }
 
     /// The constant (or `OpUndef`) defined by `id`.
+    #[inline]
     pub fn constant(&self, id: Id) -> Option<&Constant> {
-        let slot = self.slot(id)?;
-        let value = if slot.is_constant() {
-            slot.value
-        } else {
-            self.second_value(id, true)?
-        };
+        let slot = self.ids.get(id.0 as usize)?;
+        if slot.is_constant() {
+            return self.constants.get((slot.value & !CONSTANT) as usize);
+        }
+        if self.type_and_constant.is_empty() {
+            return None;
+        }
+        let value = self.second_value(id, true)?;
         self.constants.get((value & !CONSTANT) as usize)
     }
 
     /// The value of `id` in `type_and_constant`: its constant if `constant`, else its type.
+    #[cold]
     fn second_value(&self, id: Id, constant: bool) -> Option<u32> {
-        if self.type_and_constant.is_empty() {
-            return None;
-        }
         self.type_and_constant
             .iter()
             .find(|&&(i, value)| i == id.0 && (value >= CONSTANT) == constant)
