@@ -206,16 +206,16 @@ impl Lowerer<'_> {
                 return Err(self.unsupported(inst, format!("Op{op:?} between 32-bit types")));
             }
             Op::SatConvertSToU => {
-                let a = self.operand_in(inst, operands, 0)?;
-                let zero = self.word(0);
+                let a = self.operand_src_in(inst, operands, 0)?;
+                let zero = self.regs.scalar_src(0);
                 let count = self.shape_of_result(inst, result_type)?.count;
-                self.alu(Opcode::IMax, count, [a.src(), zero.src()])
+                self.alu(Opcode::IMax, count, [a, zero])
             }
             Op::SatConvertUToS => {
-                let a = self.operand_in(inst, operands, 0)?;
-                let max = self.word(MAGNITUDE_BITS);
+                let a = self.operand_src_in(inst, operands, 0)?;
+                let max = self.regs.scalar_src(MAGNITUDE_BITS);
                 let count = self.shape_of_result(inst, result_type)?.count;
-                self.alu(Opcode::UMin, count, [a.src(), max.src()])
+                self.alu(Opcode::UMin, count, [a, max])
             }
             Op::QuantizeToF16 => self.lower_quantize(inst)?,
             Op::CompositeConstruct => self.lower_composite_construct(inst)?,
@@ -264,9 +264,9 @@ impl Lowerer<'_> {
                 )
             }
             Op::FNegate => {
-                let a = self.operand_in(inst, operands, 0)?;
+                let a = self.operand_src_in(inst, operands, 0)?;
                 let count = self.shape_of_result(inst, result_type)?.count;
-                self.alu(Opcode::Mov, count, [negated(a.src())])
+                self.alu(Opcode::Mov, count, [negated(a)])
             }
             Op::ShiftLeftLogical => self.lower_shift(Opcode::IShl, inst)?,
             Op::ShiftRightArithmetic => self.lower_shift(Opcode::IShr, inst)?,
@@ -322,15 +322,10 @@ impl Lowerer<'_> {
                 self.dot(&a, &b, 1)
             }
             Op::VectorTimesScalar => {
-                let vector = self.operand_in(inst, operands, 0)?;
-                let scalar = self.operand_in(inst, operands, 1)?;
+                let vector = self.operand_src_in(inst, operands, 0)?;
+                let scalar = self.operand_element_in(inst, operands, 1, 0)?;
                 let count = self.shape_of_result(inst, result_type)?.count;
-                self.alu_c(
-                    Opcode::Mul,
-                    Control::IEEE,
-                    count,
-                    [vector.src(), scalar.element(0)],
-                )
+                self.alu_c(Opcode::Mul, Control::IEEE, count, [vector, scalar])
             }
             Op::MatrixTimesScalar => {
                 let matrix = self.operand_in(inst, operands, 0)?;
@@ -499,6 +494,30 @@ impl Lowerer<'_> {
     ) -> Result<Value, Error> {
         let id = self.operand_id_in(inst, operands, n)?;
         self.operand_value(id, inst)
+    }
+
+    /// [`Lowerer::operand_in`] as a source operand ([`Value::src`]), read in place.
+    fn operand_src_in(
+        &mut self,
+        inst: SpvInst<'_>,
+        operands: &[u32],
+        n: usize,
+    ) -> Result<Src, Error> {
+        let id = self.operand_id_in(inst, operands, n)?;
+        self.id_src(id, inst)
+    }
+
+    /// Element `element` of [`Lowerer::operand_in`] as a scalar source ([`Value::element`]),
+    /// read in place.
+    fn operand_element_in(
+        &mut self,
+        inst: SpvInst<'_>,
+        operands: &[u32],
+        n: usize,
+        element: usize,
+    ) -> Result<Src, Error> {
+        let id = self.operand_id_in(inst, operands, n)?;
+        self.value_element(id, inst, element)
     }
 
     /// The value of `id`, an operand of `inst`, as a source operand ([`Value::src`]); a lowered
