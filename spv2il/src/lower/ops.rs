@@ -497,7 +497,7 @@ impl Lowerer<'_> {
     }
 
     /// [`Lowerer::operand_in`] as a source operand ([`Value::src`]), read in place.
-    fn operand_src_in(
+    pub(super) fn operand_src_in(
         &mut self,
         inst: SpvInst<'_>,
         operands: &[u32],
@@ -792,9 +792,9 @@ impl Lowerer<'_> {
     fn unary_checked(&mut self, op: Opcode, inst: SpvInst<'_>) -> Result<Value, Error> {
         let (result_type, _, operands) = inst.split();
         self.require(inst, op)?;
-        let a = self.operand_in(inst, operands, 0)?;
+        let a = self.operand_src_in(inst, operands, 0)?;
         let count = self.shape_of_result(inst, result_type)?.count;
-        Ok(self.alu(op, count, [a.src()]))
+        Ok(self.alu(op, count, [a]))
     }
 
     /// OpBitcast between 32-bit types of the same component count: the bits stay where they
