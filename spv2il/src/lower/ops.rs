@@ -225,6 +225,9 @@ impl Lowerer<'_> {
             Op::VectorExtractDynamic => self.lower_extract_dynamic(inst)?,
             Op::VectorInsertDynamic => self.lower_insert_dynamic(inst)?,
             Op::Select => {
+                if let Some(value) = self.select_in_place(inst, operands)? {
+                    return self.define_result(inst, result, value);
+                }
                 let condition = self.operand_in(inst, operands, 0)?;
                 let accept = self.operand_in(inst, operands, 1)?;
                 let reject = self.operand_in(inst, operands, 2)?;
@@ -317,6 +320,9 @@ impl Lowerer<'_> {
                 self.reduce(il, &vector)
             }
             Op::Dot => {
+                if let Some(value) = self.dot_in_place(inst, operands)? {
+                    return self.define_result(inst, result, value);
+                }
                 let a = self.operand_in(inst, operands, 0)?;
                 let b = self.operand_in(inst, operands, 1)?;
                 self.dot(&a, &b, 1)
@@ -1111,6 +1117,55 @@ impl Lowerer<'_> {
         ))
     }
 
+    /// OpSelect of lowered scalars or vectors, read in place (no copies of the operand
+    /// values); `None` when an operand is not in the value table yet or the values are
+    /// aggregates or 64-bit, which [`Lowerer::select`] handles. The operand ids are looked up
+    /// in operand order, so a missing operand is reported as [`Lowerer::operand_in`] would.
+    fn select_in_place(
+        &mut self,
+        inst: SpvInst<'_>,
+        operands: &[u32],
+    ) -> Result<Option<Value>, Error> {
+        let mut values = [None; 3];
+        for (n, value) in values.iter_mut().enumerate() {
+            let id = self.operand_id_in(inst, operands, n)?;
+            let Some(lowered) = self.values.get(id) else {
+                return Ok(None);
+            };
+            *value = Some(lowered);
+        }
+        let [Some(condition), Some(accept), Some(reject)] = values else {
+            return Ok(None);
+        };
+        if accept.is_aggregate() || accept.wide {
+            return Ok(None);
+        }
+        let count = accept.count;
+        let sources = [condition.src(), accept.src(), reject.src()];
+        Ok(Some(self.alu(Opcode::CmovLogical, count, sources)))
+    }
+
+    /// OpDot of two lowered vectors, read in place (no copies of the operand values); `None`
+    /// when an operand is not in the value table yet. Operand ids are looked up in operand
+    /// order, so a missing operand is reported as [`Lowerer::operand_in`] would.
+    fn dot_in_place(
+        &mut self,
+        inst: SpvInst<'_>,
+        operands: &[u32],
+    ) -> Result<Option<Value>, Error> {
+        let a = self.operand_id_in(inst, operands, 0)?;
+        if self.values.get(a).is_none() {
+            return Ok(None);
+        }
+        let b = self.operand_id_in(inst, operands, 1)?;
+        let (Some(a), Some(b)) = (self.values.get(a), self.values.get(b)) else {
+            return Ok(None);
+        };
+        let op = dot_opcode(a);
+        let sources = [a.src(), b.src()];
+        Ok(Some(self.alu_c(op, Control::IEEE, 1, sources)))
+    }
+
     /// a / b. IL's default divide returns ±FLT_MAX for a zero divisor; `div_zeroop(infinity)`
     /// gives ±Inf with the sign of the dividend, and +Inf for 0/0 (amd-il.md §0.6). Vulkan
     /// allows that by default: a non-zero divided by zero must be an infinity, but the sign of
@@ -1352,13 +1407,7 @@ impl Lowerer<'_> {
 
     /// `dot(a, b)` (`dp2/dp3/dp4_ieee`, amd-il.md §0.3), broadcast into `count` components.
     pub(super) fn dot(&mut self, a: &Value, b: &Value, count: u8) -> Value {
-        let op = match a.width() {
-            2 => Opcode::Dp2,
-            3 => Opcode::Dp3,
-            4 => Opcode::Dp4,
-            _ => Opcode::Mul,
-        };
-        self.alu_c(op, Control::IEEE, count, [a.src(), b.src()])
+        self.alu_c(dot_opcode(a), Control::IEEE, count, [a.src(), b.src()])
     }
 
     /// The column vectors of a matrix value.
@@ -1511,4 +1560,14 @@ fn same_register(elements: &[Value]) -> Option<Value> {
         members: Vec::new(),
         wide: false,
     })
+}
+
+/// The IL dot-product opcode for vectors as wide as `a` (a plain multiply for scalars).
+fn dot_opcode(a: &Value) -> Opcode {
+    match a.width() {
+        2 => Opcode::Dp2,
+        3 => Opcode::Dp3,
+        4 => Opcode::Dp4,
+        _ => Opcode::Mul,
+    }
 }
