@@ -853,7 +853,8 @@ impl Lowerer<'_> {
             Layout::Vector(shape) => {
                 // Vector constituents are concatenated (SPIR-V OpCompositeConstruct). A lowered
                 // constituent is read in place; only its elements are copied.
-                let mut elements = Vec::with_capacity(usize::from(shape.count));
+                let mut elements = std::mem::take(&mut self.element_scratch);
+                elements.clear();
                 let mut any_aggregate = false;
                 let mut add = |part: &Value| {
                     elements.extend((0..part.width()).map(|i| part.extract(i)));
@@ -869,7 +870,10 @@ impl Lowerer<'_> {
                 if elements.len() != usize::from(shape.count) || any_aggregate {
                     return Err(self.unsupported(inst, "a vector with a wrong element count"));
                 }
-                Ok(self.gather(&elements))
+                let value = self.gather(&elements);
+                elements.clear();
+                self.element_scratch = elements;
+                Ok(value)
             }
         }
     }
@@ -961,6 +965,8 @@ impl Lowerer<'_> {
 
     fn lower_vector_shuffle(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
         let (_, _, operands) = inst.split();
+        let mut elements = std::mem::take(&mut self.element_scratch);
+        elements.clear();
         // Lowered operands are read in place; only the others are computed (in operand order,
         // as `operand` would).
         let first_id = self.operand_id_in(inst, operands, 0)?;
@@ -990,7 +996,6 @@ impl Lowerer<'_> {
             .find_map(|s| pick(*s as usize))
             .or_else(|| pick(0))
             .ok_or_else(|| self.unsupported(inst, "a shuffle of empty vectors"))?;
-        let mut elements = Vec::with_capacity(selectors.len());
         for selector in selectors {
             let element = match pick(*selector as usize) {
                 Some(element) => element,
@@ -1002,7 +1007,10 @@ impl Lowerer<'_> {
         if elements.is_empty() || elements.len() > 4 {
             return Err(self.unsupported(inst, "a shuffle of more than four components"));
         }
-        Ok(self.gather(&elements))
+        let value = self.gather(&elements);
+        elements.clear();
+        self.element_scratch = elements;
+        Ok(value)
     }
 
     /// The value of operand `id` of `inst` when it is not a lowered result (those are read in
