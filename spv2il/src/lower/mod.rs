@@ -392,6 +392,8 @@ pub(crate) struct Lowerer<'m> {
     /// Scratch list of the elements a vector is gathered from (OpVectorShuffle,
     /// OpCompositeConstruct), kept between instructions so that each does not allocate one.
     element_scratch: Vec<Value>,
+    /// Working lists of the phi copies of an edge (see [`flow::EdgeScratch`]).
+    edge_scratch: flow::EdgeScratch,
     /// The kind of each extended-instruction set asked about so far (see
     /// [`Lowerer::ext_set`]); a module imports a handful.
     ext_sets: Vec<(Id, ExtSet)>,
@@ -425,6 +427,7 @@ impl<'m> Lowerer<'m> {
             constants: spec::ConstantEvaluator::new(module, &options.spec_overrides),
             code: Vec::new(),
             element_scratch: Vec::new(),
+            edge_scratch: flow::EdgeScratch::default(),
             ext_sets: Vec::new(),
             structured: HashMap::new(),
         }
