@@ -20,7 +20,7 @@
 //! * fp32 denormals are flushed by every IL float instruction (amd-il.md §7.2); Vulkan allows
 //!   that unless the module asks for DenormPreserve.
 
-use il_model::{Control, Inst, Opcode, Src, ZeroOp};
+use il_model::{Control, Inst, Opcode, Src, Srcs, ZeroOp};
 use spv_reader::Inst as SpvInst;
 
 use super::Lowerer;
@@ -204,11 +204,12 @@ impl Lowerer<'_> {
         };
         if let Some(op) = simple {
             let count = self.shape_of_result(inst, result_type)?.count;
-            let mut sources = Vec::new();
+            // At most three arguments: they stay inline, no allocation.
+            let mut sources = Srcs::new();
             for k in 0..operands.len().saturating_sub(2) {
                 sources.push(self.arg_src(inst, operands, k)?);
             }
-            return Ok(self.alu(op, count, sources));
+            return Ok(self.alu_srcs(op, Control::NONE, count, sources));
         }
         match number {
             // IEEE-754r minNum/maxNum: a NaN operand loses, which is also NMin/NMax's rule.

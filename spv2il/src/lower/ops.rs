@@ -643,7 +643,13 @@ impl Lowerer<'_> {
     }
 
     /// [`Lowerer::alu_c`] with the sources already in an instruction's inline source list.
-    fn alu_srcs(&mut self, op: Opcode, ctrl: Control, count: u8, sources: Srcs) -> Value {
+    pub(super) fn alu_srcs(
+        &mut self,
+        op: Opcode,
+        ctrl: Control,
+        count: u8,
+        sources: Srcs,
+    ) -> Value {
         let reg = self.regs.temp();
         let mut il = Inst::new(op).ctrl(ctrl).dst(dst_first(reg, count));
         il.src = sources;
