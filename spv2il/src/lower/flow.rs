@@ -481,12 +481,30 @@ impl<'m> Lowerer<'m> {
         from: BlockIdx,
         to: BlockIdx,
     ) -> Result<(), Error> {
+        // The lists are kept between edges (see `EdgeScratch`), lent out for this one.
+        let mut scratch = std::mem::take(&mut self.edge_scratch);
+        let lowered = self.lower_edge_with(context, from, to, &mut scratch);
+        self.edge_scratch = scratch;
+        lowered
+    }
+
+    /// [`Lowerer::lower_edge`] with its working lists.
+    fn lower_edge_with(
+        &mut self,
+        context: &FlowContext<'_>,
+        from: BlockIdx,
+        to: BlockIdx,
+        scratch: &mut EdgeScratch,
+    ) -> Result<(), Error> {
         let from_label = self.block(context, from)?.label;
         let to_block = self.block(context, to)?;
         let module = self.module;
-        let mut copies: Vec<(Value, Value)> = Vec::new();
-        // Leaf lists of one phi at a time, reused across the phis of the edge.
-        let (mut destinations, mut sources) = (Vec::new(), Vec::new());
+        let EdgeScratch {
+            copies,
+            destinations,
+            sources,
+        } = scratch;
+        copies.clear();
         for inst in phis(module, &to_block) {
             // An OpPhi has a Result Type and a Result id: its words are read once.
             let (_, Some(result), operands) = super::typed_parts(inst) else {
@@ -514,15 +532,15 @@ impl<'m> Lowerer<'m> {
             if let (Some(destination), Some(source)) =
                 (self.values.get(result), self.values.get(Id(incoming)))
             {
-                leaves(destination, &mut destinations);
-                leaves(source, &mut sources);
+                leaves(destination, destinations);
+                leaves(source, sources);
             } else {
                 // Only an id past the module's bound is kept out of the table; the reader
                 // allows none, but the copies are made the same way for one.
                 let destination = self.value(result, inst)?;
                 let source = self.value(Id(incoming), inst)?;
-                leaves(&destination, &mut destinations);
-                leaves(&source, &mut sources);
+                leaves(&destination, destinations);
+                leaves(&source, sources);
             }
             if destinations.len() != sources.len() {
                 return Err(Unsupported::at(
@@ -539,7 +557,7 @@ impl<'m> Lowerer<'m> {
             .any(|(_, source)| copies.iter().any(|(dst, _)| dst.reg == source.reg));
         if overlapping {
             let mut staged = Vec::with_capacity(copies.len());
-            for (destination, source) in copies {
+            for (destination, source) in copies.drain(..) {
                 let temp = self.regs.temp();
                 self.emit(
                     Inst::new(Opcode::Mov)
@@ -551,9 +569,9 @@ impl<'m> Lowerer<'m> {
                     Value::in_reg(Reg::new(RegType::Temp, temp), source.count),
                 ));
             }
-            copies = staged;
+            *copies = staged;
         }
-        for (destination, source) in copies {
+        for (destination, source) in copies.drain(..) {
             let dst = dst_first(destination.reg.num, destination.count);
             self.emit(Inst::new(Opcode::Mov).dst(dst).src(source.src()));
         }
@@ -623,6 +641,16 @@ impl Lowerer<'_> {
             }
         }
     }
+}
+
+/// The working lists of [`Lowerer::lower_edge`], kept in the lowerer between edges so that an
+/// edge's phi copies allocate nothing once the lists have grown: the copies of the edge, and
+/// the leaves of one phi's destination and source.
+#[derive(Default)]
+pub(super) struct EdgeScratch {
+    copies: Vec<(Value, Value)>,
+    destinations: Vec<Value>,
+    sources: Vec<Value>,
 }
 
 /// The single-register leaves of a value, in order: its scalars and vectors (both registers of a

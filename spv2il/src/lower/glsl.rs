@@ -20,7 +20,7 @@
 //! * fp32 denormals are flushed by every IL float instruction (amd-il.md §7.2); Vulkan allows
 //!   that unless the module asks for DenormPreserve.
 
-use il_model::{Control, Inst, Opcode, Src, ZeroOp};
+use il_model::{Control, Inst, Opcode, Src, Srcs, ZeroOp};
 use spv_reader::Inst as SpvInst;
 
 use super::Lowerer;
@@ -168,6 +168,11 @@ impl Lowerer<'_> {
         self.operand_in(inst, operands, 2 + k)
     }
 
+    /// [`Lowerer::arg`] as a source operand, read in place (no copy of the value).
+    fn arg_src(&mut self, inst: SpvInst<'_>, operands: &[u32], k: usize) -> Result<Src, Error> {
+        self.operand_src_in(inst, operands, 2 + k)
+    }
+
     /// One GLSL.std.450 instruction's value.
     fn lower_glsl(&mut self, code: u32, inst: SpvInst<'_>) -> Result<Value, Error> {
         // Reached from OpExtInst, which has a Result Type and a Result id.
@@ -199,42 +204,43 @@ impl Lowerer<'_> {
         };
         if let Some(op) = simple {
             let count = self.shape_of_result(inst, result_type)?.count;
-            let mut sources = Vec::new();
+            // At most three arguments: they stay inline, no allocation.
+            let mut sources = Srcs::new();
             for k in 0..operands.len().saturating_sub(2) {
-                sources.push(self.arg(inst, operands, k)?.src());
+                sources.push(self.arg_src(inst, operands, k)?);
             }
-            return Ok(self.alu(op, count, sources));
+            return Ok(self.alu_srcs(op, Control::NONE, count, sources));
         }
         match number {
             // IEEE-754r minNum/maxNum: a NaN operand loses, which is also NMin/NMax's rule.
             n::F_MIN | n::N_MIN | n::F_MAX | n::N_MAX => {
-                let x = self.arg(inst, operands, 0)?;
-                let y = self.arg(inst, operands, 1)?;
+                let x = self.arg_src(inst, operands, 0)?;
+                let y = self.arg_src(inst, operands, 1)?;
                 let count = self.shape_of_result(inst, result_type)?.count;
                 let op = if matches!(number, n::F_MIN | n::N_MIN) {
                     Opcode::Min
                 } else {
                     Opcode::Max
                 };
-                Ok(self.alu_c(op, Control::IEEE, count, [x.src(), y.src()]))
+                Ok(self.alu_c(op, Control::IEEE, count, [x, y]))
             }
             n::N_CLAMP | n::U_CLAMP | n::S_CLAMP => {
-                let x = self.arg(inst, operands, 0)?;
-                let low = self.arg(inst, operands, 1)?;
-                let high = self.arg(inst, operands, 2)?;
+                let x = self.arg_src(inst, operands, 0)?;
+                let low = self.arg_src(inst, operands, 1)?;
+                let high = self.arg_src(inst, operands, 2)?;
                 let count = self.shape_of_result(inst, result_type)?.count;
                 let (max, min, ctrl) = match number {
                     n::N_CLAMP => (Opcode::Max, Opcode::Min, Control::IEEE),
                     n::U_CLAMP => (Opcode::UMax, Opcode::UMin, Control::NONE),
                     _ => (Opcode::IMax, Opcode::IMin, Control::NONE),
                 };
-                let raised = self.alu_c(max, ctrl, count, [x.src(), low.src()]);
-                Ok(self.alu_c(min, ctrl, count, [raised.src(), high.src()]))
+                let raised = self.alu_c(max, ctrl, count, [x, low]);
+                Ok(self.alu_c(min, ctrl, count, [raised.src(), high]))
             }
             n::F_ABS => {
-                let x = self.arg(inst, operands, 0)?;
+                let x = self.arg_src(inst, operands, 0)?;
                 let count = self.shape_of_result(inst, result_type)?.count;
-                Ok(self.alu(Opcode::Mov, count, [absolute(x.src())]))
+                Ok(self.alu(Opcode::Mov, count, [absolute(x)]))
             }
             n::S_ABS => {
                 // imax(x, −x): INT_MIN stays INT_MIN, the wrapped value SPIR-V expects.
@@ -290,11 +296,11 @@ impl Lowerer<'_> {
             n::SINH | n::COSH | n::TANH => self.hyperbolic(number, inst),
             n::ASINH | n::ACOSH | n::ATANH => self.inverse_hyperbolic(number, inst),
             n::POW => {
-                let x = self.arg(inst, operands, 0)?;
-                let y = self.arg(inst, operands, 1)?;
+                let x = self.arg_src(inst, operands, 0)?;
+                let y = self.arg_src(inst, operands, 1)?;
                 let count = self.shape_of_result(inst, result_type)?.count;
-                let log = self.alu(Opcode::LogVec, count, [x.src()]);
-                let product = self.alu_c(Opcode::Mul, Control::IEEE, count, [y.src(), log.src()]);
+                let log = self.alu(Opcode::LogVec, count, [x]);
+                let product = self.alu_c(Opcode::Mul, Control::IEEE, count, [y, log.src()]);
                 Ok(self.alu(Opcode::ExpVec, count, [product.src()]))
             }
             n::EXP => {
@@ -344,11 +350,11 @@ impl Lowerer<'_> {
             }
             n::F_MIX => {
                 // lrp t, a, b = a·t + b·(1 − t) (guide LRP): y·a + x·(1 − a).
-                let x = self.arg(inst, operands, 0)?;
-                let y = self.arg(inst, operands, 1)?;
-                let a = self.arg(inst, operands, 2)?;
+                let x = self.arg_src(inst, operands, 0)?;
+                let y = self.arg_src(inst, operands, 1)?;
+                let a = self.arg_src(inst, operands, 2)?;
                 let count = self.shape_of_result(inst, result_type)?.count;
-                Ok(self.alu(Opcode::Lrp, count, [a.src(), y.src(), x.src()]))
+                Ok(self.alu(Opcode::Lrp, count, [a, y, x]))
             }
             n::STEP => {
                 // 0.0 if x < edge, else 1.0 (also for NaN).

@@ -1178,13 +1178,24 @@ impl<'m> Lowerer<'m> {
         let [_, pointer, object, ..] = inst.words() else {
             return Err(Unsupported::at(module, inst.index(), "a store without operands").into());
         };
-        let value = self.value(Id(*object), inst)?;
+        let object = Id(*object);
+        self.resolve_value(object, inst)?;
         let place = self.place(Id(*pointer), inst)?;
         let ty = self
             .info
-            .value_type(Id(*object))
+            .value_type(object)
             .ok_or_else(|| Unsupported::at(module, inst.index(), "a store of an untyped value"))?;
-        self.store_place(inst, place, ty, &value, 0)
+        // The stored value is lent out of the table for the store and put back after it, not
+        // copied: a store reads no value of the table (its place is already resolved).
+        let Some(entry) = self.values.get_mut(object) else {
+            return Err(
+                Unsupported::at(module, inst.index(), "a store of an unlowered value").into(),
+            );
+        };
+        let value = std::mem::replace(entry, Value::aggregate(Vec::new()));
+        let stored = self.store_place(inst, place, ty, &value, 0);
+        self.values.set(object, value);
+        stored
     }
 
     /// Stores `value` (of type `ty`) into the whole of `place`, aggregates member by member.

@@ -389,6 +389,11 @@ pub(crate) struct Lowerer<'m> {
     constants: spec::ConstantEvaluator<'m>,
     /// The code emitted so far, in program order.
     code: Vec<Inst>,
+    /// Scratch list of the elements a vector is gathered from (OpVectorShuffle,
+    /// OpCompositeConstruct), kept between instructions so that each does not allocate one.
+    element_scratch: Vec<Value>,
+    /// Working lists of the phi copies of an edge (see [`flow::EdgeScratch`]).
+    edge_scratch: flow::EdgeScratch,
     /// The kind of each extended-instruction set asked about so far (see
     /// [`Lowerer::ext_set`]); a module imports a handful.
     ext_sets: Vec<(Id, ExtSet)>,
@@ -421,6 +426,8 @@ impl<'m> Lowerer<'m> {
             call_depth: 0,
             constants: spec::ConstantEvaluator::new(module, &options.spec_overrides),
             code: Vec::new(),
+            element_scratch: Vec::new(),
+            edge_scratch: flow::EdgeScratch::default(),
             ext_sets: Vec::new(),
             structured: HashMap::new(),
         }

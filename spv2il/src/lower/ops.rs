@@ -206,16 +206,16 @@ impl Lowerer<'_> {
                 return Err(self.unsupported(inst, format!("Op{op:?} between 32-bit types")));
             }
             Op::SatConvertSToU => {
-                let a = self.operand_in(inst, operands, 0)?;
-                let zero = self.word(0);
+                let a = self.operand_src_in(inst, operands, 0)?;
+                let zero = self.regs.scalar_src(0);
                 let count = self.shape_of_result(inst, result_type)?.count;
-                self.alu(Opcode::IMax, count, [a.src(), zero.src()])
+                self.alu(Opcode::IMax, count, [a, zero])
             }
             Op::SatConvertUToS => {
-                let a = self.operand_in(inst, operands, 0)?;
-                let max = self.word(MAGNITUDE_BITS);
+                let a = self.operand_src_in(inst, operands, 0)?;
+                let max = self.regs.scalar_src(MAGNITUDE_BITS);
                 let count = self.shape_of_result(inst, result_type)?.count;
-                self.alu(Opcode::UMin, count, [a.src(), max.src()])
+                self.alu(Opcode::UMin, count, [a, max])
             }
             Op::QuantizeToF16 => self.lower_quantize(inst)?,
             Op::CompositeConstruct => self.lower_composite_construct(inst)?,
@@ -225,6 +225,9 @@ impl Lowerer<'_> {
             Op::VectorExtractDynamic => self.lower_extract_dynamic(inst)?,
             Op::VectorInsertDynamic => self.lower_insert_dynamic(inst)?,
             Op::Select => {
+                if let Some(value) = self.select_in_place(inst, operands)? {
+                    return self.define_result(inst, result, value);
+                }
                 let condition = self.operand_in(inst, operands, 0)?;
                 let accept = self.operand_in(inst, operands, 1)?;
                 let reject = self.operand_in(inst, operands, 2)?;
@@ -264,9 +267,9 @@ impl Lowerer<'_> {
                 )
             }
             Op::FNegate => {
-                let a = self.operand_in(inst, operands, 0)?;
+                let a = self.operand_src_in(inst, operands, 0)?;
                 let count = self.shape_of_result(inst, result_type)?.count;
-                self.alu(Opcode::Mov, count, [negated(a.src())])
+                self.alu(Opcode::Mov, count, [negated(a)])
             }
             Op::ShiftLeftLogical => self.lower_shift(Opcode::IShl, inst)?,
             Op::ShiftRightArithmetic => self.lower_shift(Opcode::IShr, inst)?,
@@ -317,20 +320,18 @@ impl Lowerer<'_> {
                 self.reduce(il, &vector)
             }
             Op::Dot => {
+                if let Some(value) = self.dot_in_place(inst, operands)? {
+                    return self.define_result(inst, result, value);
+                }
                 let a = self.operand_in(inst, operands, 0)?;
                 let b = self.operand_in(inst, operands, 1)?;
                 self.dot(&a, &b, 1)
             }
             Op::VectorTimesScalar => {
-                let vector = self.operand_in(inst, operands, 0)?;
-                let scalar = self.operand_in(inst, operands, 1)?;
+                let vector = self.operand_src_in(inst, operands, 0)?;
+                let scalar = self.operand_element_in(inst, operands, 1, 0)?;
                 let count = self.shape_of_result(inst, result_type)?.count;
-                self.alu_c(
-                    Opcode::Mul,
-                    Control::IEEE,
-                    count,
-                    [vector.src(), scalar.element(0)],
-                )
+                self.alu_c(Opcode::Mul, Control::IEEE, count, [vector, scalar])
             }
             Op::MatrixTimesScalar => {
                 let matrix = self.operand_in(inst, operands, 0)?;
@@ -501,6 +502,30 @@ impl Lowerer<'_> {
         self.operand_value(id, inst)
     }
 
+    /// [`Lowerer::operand_in`] as a source operand ([`Value::src`]), read in place.
+    pub(super) fn operand_src_in(
+        &mut self,
+        inst: SpvInst<'_>,
+        operands: &[u32],
+        n: usize,
+    ) -> Result<Src, Error> {
+        let id = self.operand_id_in(inst, operands, n)?;
+        self.id_src(id, inst)
+    }
+
+    /// Element `element` of [`Lowerer::operand_in`] as a scalar source ([`Value::element`]),
+    /// read in place.
+    fn operand_element_in(
+        &mut self,
+        inst: SpvInst<'_>,
+        operands: &[u32],
+        n: usize,
+        element: usize,
+    ) -> Result<Src, Error> {
+        let id = self.operand_id_in(inst, operands, n)?;
+        self.value_element(id, inst, element)
+    }
+
     /// The value of `id`, an operand of `inst`, as a source operand ([`Value::src`]); a lowered
     /// result is read in place rather than copied out first.
     fn id_src(&mut self, id: Id, inst: SpvInst<'_>) -> Result<Src, Error> {
@@ -618,7 +643,13 @@ impl Lowerer<'_> {
     }
 
     /// [`Lowerer::alu_c`] with the sources already in an instruction's inline source list.
-    fn alu_srcs(&mut self, op: Opcode, ctrl: Control, count: u8, sources: Srcs) -> Value {
+    pub(super) fn alu_srcs(
+        &mut self,
+        op: Opcode,
+        ctrl: Control,
+        count: u8,
+        sources: Srcs,
+    ) -> Value {
         let reg = self.regs.temp();
         let mut il = Inst::new(op).ctrl(ctrl).dst(dst_first(reg, count));
         il.src = sources;
@@ -773,9 +804,9 @@ impl Lowerer<'_> {
     fn unary_checked(&mut self, op: Opcode, inst: SpvInst<'_>) -> Result<Value, Error> {
         let (result_type, _, operands) = inst.split();
         self.require(inst, op)?;
-        let a = self.operand_in(inst, operands, 0)?;
+        let a = self.operand_src_in(inst, operands, 0)?;
         let count = self.shape_of_result(inst, result_type)?.count;
-        Ok(self.alu(op, count, [a.src()]))
+        Ok(self.alu(op, count, [a]))
     }
 
     /// OpBitcast between 32-bit types of the same component count: the bits stay where they
@@ -828,7 +859,8 @@ impl Lowerer<'_> {
             Layout::Vector(shape) => {
                 // Vector constituents are concatenated (SPIR-V OpCompositeConstruct). A lowered
                 // constituent is read in place; only its elements are copied.
-                let mut elements = Vec::with_capacity(usize::from(shape.count));
+                let mut elements = std::mem::take(&mut self.element_scratch);
+                elements.clear();
                 let mut any_aggregate = false;
                 let mut add = |part: &Value| {
                     elements.extend((0..part.width()).map(|i| part.extract(i)));
@@ -844,7 +876,10 @@ impl Lowerer<'_> {
                 if elements.len() != usize::from(shape.count) || any_aggregate {
                     return Err(self.unsupported(inst, "a vector with a wrong element count"));
                 }
-                Ok(self.gather(&elements))
+                let value = self.gather(&elements);
+                elements.clear();
+                self.element_scratch = elements;
+                Ok(value)
             }
         }
     }
@@ -936,6 +971,8 @@ impl Lowerer<'_> {
 
     fn lower_vector_shuffle(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
         let (_, _, operands) = inst.split();
+        let mut elements = std::mem::take(&mut self.element_scratch);
+        elements.clear();
         // Lowered operands are read in place; only the others are computed (in operand order,
         // as `operand` would).
         let first_id = self.operand_id_in(inst, operands, 0)?;
@@ -965,7 +1002,6 @@ impl Lowerer<'_> {
             .find_map(|s| pick(*s as usize))
             .or_else(|| pick(0))
             .ok_or_else(|| self.unsupported(inst, "a shuffle of empty vectors"))?;
-        let mut elements = Vec::with_capacity(selectors.len());
         for selector in selectors {
             let element = match pick(*selector as usize) {
                 Some(element) => element,
@@ -977,7 +1013,10 @@ impl Lowerer<'_> {
         if elements.is_empty() || elements.len() > 4 {
             return Err(self.unsupported(inst, "a shuffle of more than four components"));
         }
-        Ok(self.gather(&elements))
+        let value = self.gather(&elements);
+        elements.clear();
+        self.element_scratch = elements;
+        Ok(value)
     }
 
     /// The value of operand `id` of `inst` when it is not a lowered result (those are read in
@@ -1090,6 +1129,55 @@ impl Lowerer<'_> {
             accept.count,
             [condition.src(), accept.src(), reject.src()],
         ))
+    }
+
+    /// OpSelect of lowered scalars or vectors, read in place (no copies of the operand
+    /// values); `None` when an operand is not in the value table yet or the values are
+    /// aggregates or 64-bit, which [`Lowerer::select`] handles. The operand ids are looked up
+    /// in operand order, so a missing operand is reported as [`Lowerer::operand_in`] would.
+    fn select_in_place(
+        &mut self,
+        inst: SpvInst<'_>,
+        operands: &[u32],
+    ) -> Result<Option<Value>, Error> {
+        let mut values = [None; 3];
+        for (n, value) in values.iter_mut().enumerate() {
+            let id = self.operand_id_in(inst, operands, n)?;
+            let Some(lowered) = self.values.get(id) else {
+                return Ok(None);
+            };
+            *value = Some(lowered);
+        }
+        let [Some(condition), Some(accept), Some(reject)] = values else {
+            return Ok(None);
+        };
+        if accept.is_aggregate() || accept.wide {
+            return Ok(None);
+        }
+        let count = accept.count;
+        let sources = [condition.src(), accept.src(), reject.src()];
+        Ok(Some(self.alu(Opcode::CmovLogical, count, sources)))
+    }
+
+    /// OpDot of two lowered vectors, read in place (no copies of the operand values); `None`
+    /// when an operand is not in the value table yet. Operand ids are looked up in operand
+    /// order, so a missing operand is reported as [`Lowerer::operand_in`] would.
+    fn dot_in_place(
+        &mut self,
+        inst: SpvInst<'_>,
+        operands: &[u32],
+    ) -> Result<Option<Value>, Error> {
+        let a = self.operand_id_in(inst, operands, 0)?;
+        if self.values.get(a).is_none() {
+            return Ok(None);
+        }
+        let b = self.operand_id_in(inst, operands, 1)?;
+        let (Some(a), Some(b)) = (self.values.get(a), self.values.get(b)) else {
+            return Ok(None);
+        };
+        let op = dot_opcode(a);
+        let sources = [a.src(), b.src()];
+        Ok(Some(self.alu_c(op, Control::IEEE, 1, sources)))
     }
 
     /// a / b. IL's default divide returns ±FLT_MAX for a zero divisor; `div_zeroop(infinity)`
@@ -1333,13 +1421,7 @@ impl Lowerer<'_> {
 
     /// `dot(a, b)` (`dp2/dp3/dp4_ieee`, amd-il.md §0.3), broadcast into `count` components.
     pub(super) fn dot(&mut self, a: &Value, b: &Value, count: u8) -> Value {
-        let op = match a.width() {
-            2 => Opcode::Dp2,
-            3 => Opcode::Dp3,
-            4 => Opcode::Dp4,
-            _ => Opcode::Mul,
-        };
-        self.alu_c(op, Control::IEEE, count, [a.src(), b.src()])
+        self.alu_c(dot_opcode(a), Control::IEEE, count, [a.src(), b.src()])
     }
 
     /// The column vectors of a matrix value.
@@ -1492,4 +1574,14 @@ fn same_register(elements: &[Value]) -> Option<Value> {
         members: Vec::new(),
         wide: false,
     })
+}
+
+/// The IL dot-product opcode for vectors as wide as `a` (a plain multiply for scalars).
+fn dot_opcode(a: &Value) -> Opcode {
+    match a.width() {
+        2 => Opcode::Dp2,
+        3 => Opcode::Dp3,
+        4 => Opcode::Dp4,
+        _ => Opcode::Mul,
+    }
 }
