@@ -688,25 +688,13 @@ impl Verifier<'_> {
             && facts.structural
             && self.quick(inst, facts, &walk.declared, walk.seen.vertex_declared)
         {
-            self.check_structure(
-                inst,
-                &mut walk.stack,
-                &mut walk.after_endmain,
-                &mut walk.func_labels,
-                &mut walk.labels,
-            );
+            self.check_structure(inst, walk);
             return;
         }
         let facts = *facts;
         self.check_shape(inst, facts);
         self.check_device(inst);
-        self.check_structure(
-            inst,
-            &mut walk.stack,
-            &mut walk.after_endmain,
-            &mut walk.func_labels,
-            &mut walk.labels,
-        );
+        self.check_structure(inst, walk);
         let operands = OperandSummary::of(inst);
         self.check_declarations(inst, facts, operands, &mut walk.declared);
         self.check_operand_rules(inst, facts, operands);
@@ -1025,14 +1013,14 @@ impl Verifier<'_> {
     }
 
     /// Block balance and placement (guide §4.1, §7.4).
-    fn check_structure(
-        &mut self,
-        inst: &Inst,
-        stack: &mut Vec<Block>,
-        after_endmain: &mut bool,
-        func_labels: &mut HashSet<u32>,
-        labels: &mut Option<HashSet<u32>>,
-    ) {
+    fn check_structure(&mut self, inst: &Inst, walk: &mut Walk) {
+        let Walk {
+            stack,
+            after_endmain,
+            func_labels,
+            labels,
+            ..
+        } = walk;
         let info = inst.info();
         if *after_endmain && stack.is_empty() && !matches!(info.flow, Flow::Func | Flow::End) {
             self.err(AFTER_ENDMAIN);

@@ -222,23 +222,11 @@ impl Short {
     }
 }
 
-/// The component selectors in value order (`CompSel::value`).
-const SELECTORS: [CompSel; 6] = [
-    CompSel::X,
-    CompSel::Y,
-    CompSel::Z,
-    CompSel::W,
-    CompSel::Zero,
-    CompSel::One,
-];
+/// The component selectors in value order (`CompSel::value`; il-model lists them so).
+const SELECTORS: &[CompSel] = CompSel::ALL;
 
 /// The destination component modes in value order (`DstComp::value`).
-const DST_COMPS: [DstComp; 4] = [
-    DstComp::NoWrite,
-    DstComp::Write,
-    DstComp::Zero,
-    DstComp::One,
-];
+const DST_COMPS: &[DstComp] = DstComp::ALL;
 
 /// The index of `sw` in [`Tables::swizzles`].
 #[inline(always)]
