@@ -712,12 +712,19 @@ impl<'m> Ctx<'m> {
     /// the few rules that need operand kinds or positions, after they filtered by opcode.
     pub(crate) fn operands(&self, i: InstIndex) -> Vec<Operand> {
         let mut out = Vec::new();
+        self.operands_into(i, &mut out);
+        out
+    }
+
+    /// [`Ctx::operands`] into `out` (replacing its contents), so that a rule decoding many
+    /// instructions reuses one buffer.
+    pub(crate) fn operands_into(&self, i: InstIndex, out: &mut Vec<Operand>) {
+        out.clear();
         if let Some(inst) = self.m.inst(i)
-            && decode(inst, &mut out).is_err()
+            && decode(inst, out).is_err()
         {
             out.clear();
         }
-        out
     }
 
     /// Whether the grammar gives `inst`'s opcode an operand of one of the kinds in `kinds` (a
@@ -753,8 +760,15 @@ impl<'m> Ctx<'m> {
         self.ix.id(id).map(|info| &info.func)
     }
 
-    /// The shared state over `m` and its index `ix`.
-    pub(crate) fn new(m: &'m Module, ix: &'m Index<'m>, env: TargetEnv) -> Self {
+    /// The shared state over `m` and its index `ix`; `holds` is storage (of an earlier
+    /// module, emptied here) for the memo of [`Ctx::holds`].
+    pub(crate) fn new(
+        m: &'m Module,
+        ix: &'m Index<'m>,
+        env: TargetEnv,
+        mut holds: Vec<u8>,
+    ) -> Self {
+        holds.clear();
         let version = m.header().version.1;
         let caps = CapabilitySet::new(m.capabilities());
         let shader = caps.has(spirv::Capability::Shader);
@@ -771,8 +785,13 @@ impl<'m> Ctx<'m> {
             addressing,
             memory_model,
             diags: Vec::new(),
-            holds: std::cell::RefCell::new(Vec::new()),
+            holds: std::cell::RefCell::new(holds),
         }
+    }
+
+    /// Gives back the storage of the [`Ctx::holds`] memo, for another module.
+    pub(crate) fn into_holds(self) -> Vec<u8> {
+        self.holds.into_inner()
     }
 
     /// Records a diagnostic about instruction `at` (or the whole module when `None`).

@@ -94,14 +94,14 @@ pub fn validate(module: &Module, options: &Options) -> Result<ModuleInfo, Diagno
     };
     scratch::with(module.words().len(), |scratch| {
         let index = ctx::Index::new(module, std::mem::take(&mut scratch.index));
-        let mut ctx = ctx::Ctx::new(module, &index, env);
+        let mut ctx = ctx::Ctx::new(module, &index, env, std::mem::take(&mut scratch.holds));
         let mut facts = checks::run(&mut ctx, scratch);
         let result = if ctx.diags.is_empty() {
             Ok(info::build(&ctx, &mut facts))
         } else {
             Err(Diagnostics(std::mem::take(&mut ctx.diags)))
         };
-        drop(ctx);
+        scratch.holds = ctx.into_holds();
         scratch.index = index.into_storage();
         // The CFGs are in `facts` when the passes got as far as building them.
         if scratch.cfgs.is_empty() {

@@ -24,6 +24,8 @@ pub(crate) const MAX_KEPT_WORDS: usize = 1 << 20;
 pub(crate) struct Scratch {
     /// The storage of the instruction index.
     pub(crate) index: crate::ctx::IndexStorage,
+    /// The memo of `Ctx::holds`.
+    pub(crate) holds: Vec<u8>,
     /// Control-flow graphs of an earlier module, rebuilt in place.
     pub(crate) cfgs: Vec<crate::cfg::FuncCfg>,
     /// Structured-control-flow workspace.

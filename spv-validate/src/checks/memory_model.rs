@@ -102,6 +102,8 @@ fn candidates<'m>(ix: &'m Index<'m>) -> Vec<&'m Inst<'m>> {
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut problems: Vec<(&'static str, Inst<'_>, Id, String)> = Vec::new();
     let vulkan_model = ctx.memory_model == MemoryModel::Vulkan as u32;
+    // One buffer for the operands of every candidate.
+    let mut operands = Vec::new();
     for inst in candidates(ctx.ix) {
         let Some(op) = ctx.reader_op(inst) else {
             continue;
@@ -115,7 +117,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
         }
         // Copied only past the cheap filters.
         let inst = *inst;
-        let operands = ctx.operands(inst.index());
+        ctx.operands_into(inst.index(), &mut operands);
         if !operands.iter().any(|o| {
             matches!(
                 o.kind,

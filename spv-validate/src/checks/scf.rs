@@ -206,16 +206,16 @@ impl Structure {
         } else {
             self.dom.clear();
         }
-        if merges
-            .clone()
-            .any(|m| m.merge != NONE && m.cont.is_some_and(|c| c != NONE))
-        {
-            reverse_augmented(&self.graph, scratch);
-            self.post
-                .rebuild(&scratch.reversed, n as u32, &mut scratch.dom);
-        } else {
-            self.post.clear();
-        }
+        // Built by `build_post` when a continue construct needs it.
+        self.post.clear();
+    }
+
+    /// Builds the post-dominator tree (over the reversed graph with a pseudo exit, which
+    /// reaches every block, so every block is in the tree).
+    fn build_post(&mut self, scratch: &mut StructureScratch) {
+        reverse_augmented(&self.graph, scratch);
+        self.post
+            .rebuild(&scratch.reversed, self.graph.len() as u32, &mut scratch.dom);
     }
 
     fn reachable(&self, b: u32) -> bool {
@@ -352,12 +352,14 @@ pub(crate) struct Scratch {
     clearing: ClearScratch,
     cleared: Vec<bool>,
     walk: Walk,
+    /// The merge blocks seen by [`check_merge_uniqueness`].
+    merges: Marks,
 }
 
 /// Runs the pass; `scratch` is its working memory.
 pub(crate) fn check(ctx: &mut Ctx<'_>, cfgs: &[FuncCfg], scratch: &mut Scratch) {
     for cfg in cfgs {
-        check_merge_uniqueness(ctx, cfg);
+        check_merge_uniqueness(ctx, cfg, &mut scratch.merges);
     }
     if !ctx.shader {
         return;
@@ -368,8 +370,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, cfgs: &[FuncCfg], scratch: &mut Scratch) 
 }
 
 /// V-SCF-4: a block is the merge block of at most one header (all modules).
-fn check_merge_uniqueness(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
-    let mut merges = Marks::default();
+fn check_merge_uniqueness(ctx: &mut Ctx<'_>, cfg: &FuncCfg, merges: &mut Marks) {
     merges.reset(cfg.merges.len());
     for mg in cfg.merges.iter().flatten() {
         if mg.merge != NONE && !merges.insert(mg.merge) {
@@ -432,9 +433,9 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg, scratch: &mut Scratch) {
         clearing,
         cleared,
         walk,
+        merges: _,
     } = scratch;
     s.rebuild(cfg, structure_scratch);
-    let s = &*s;
     let n = cfg.merges.len();
     let is_loop_header =
         |b: u32| matches!(cfg.merges.get(b as usize), Some(Some(m)) if m.cont.is_some());
@@ -527,6 +528,18 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg, scratch: &mut Scratch) {
     }
     nesting.rebuild(cfg, s, constructs);
     nesting.clear(ctx, cfg, s, constructs, clearing, cleared);
+    // Post-dominance matters only to continue constructs: V-SCF-10 (which holds without
+    // asking when the continue target is the back-edge block: every block is in the
+    // post-dominator tree, and dominance is reflexive) and the walk of a construct the
+    // nesting lists did not clear. Most functions need neither, and skip the tree.
+    if constructs
+        .iter()
+        .zip(cleared.iter())
+        .any(|(c, &cleared)| c.kind == Kind::Continue && (c.entry != c.exit || !cleared))
+    {
+        s.build_post(structure_scratch);
+    }
+    let s = &*s;
     walk.blocks.reset(n);
     for (c, &cleared) in constructs.iter().zip(cleared.iter()) {
         if check_construct(ctx, cfg, s, c, cleared, walk).is_err() {
@@ -968,7 +981,7 @@ fn check_construct(
         );
         return Err(());
     }
-    if c.kind == Kind::Continue && !s.post.dominates(c.exit, c.entry) {
+    if c.kind == Kind::Continue && c.entry != c.exit && !s.post.dominates(c.exit, c.entry) {
         ctx.report(
             "V-SCF-10",
             cfg.merges.get(c.loop_header as usize).copied().flatten().map(|m| m.inst),
