@@ -25,19 +25,50 @@ impl Graph {
     /// outside `0..n` are ignored), reusing the storage. Each node's successors, and its
     /// predecessors, keep the edges' order.
     pub(crate) fn rebuild(&mut self, n: usize, edges: &[(u32, u32)]) {
-        let inside = |&&(a, b): &&(u32, u32)| (a as usize) < n && (b as usize) < n;
-        group(
-            n,
-            edges.iter().filter(inside).map(|&(a, b)| (a, b)),
-            &mut self.succ_start,
-            &mut self.succ,
-        );
-        group(
-            n,
-            edges.iter().filter(inside).map(|&(a, b)| (b, a)),
-            &mut self.pred_start,
-            &mut self.pred,
-        );
+        // One counting sort for both directions: count into start[k + 2], prefix-sum so
+        // that start[k + 1] is where node k's run begins, then fill by bumping start[k + 1]:
+        // it ends where node k's run ends, which is node k + 1's start.
+        let Graph {
+            succ_start,
+            succ,
+            pred_start,
+            pred,
+        } = self;
+        for start in [&mut *succ_start, &mut *pred_start] {
+            start.clear();
+            start.resize(n + 2, 0);
+        }
+        let mut total = 0usize;
+        for &(a, b) in edges {
+            if (a as usize) < n && (b as usize) < n {
+                total += 1;
+                if let Some(c) = succ_start.get_mut(a as usize + 2) {
+                    *c += 1;
+                }
+                if let Some(c) = pred_start.get_mut(b as usize + 2) {
+                    *c += 1;
+                }
+            }
+        }
+        for start in [&mut *succ_start, &mut *pred_start] {
+            let mut sum = 0;
+            for c in start.iter_mut().skip(2) {
+                sum += *c;
+                *c = sum;
+            }
+        }
+        for values in [&mut *succ, &mut *pred] {
+            values.clear();
+            values.resize(total, 0);
+        }
+        for &(a, b) in edges {
+            if (a as usize) < n && (b as usize) < n {
+                place(succ_start, succ, a, b);
+                place(pred_start, pred, b, a);
+            }
+        }
+        succ_start.truncate(n + 1);
+        pred_start.truncate(n + 1);
     }
 
     /// Number of nodes.
@@ -89,40 +120,14 @@ impl Graph {
     }
 }
 
-/// Groups `(key, value)` pairs by key (keys below `n`), keeping their order: `start` gets
-/// the start of each key's run (and the end of the last), `values` the values.
-fn group(
-    n: usize,
-    pairs: impl Iterator<Item = (u32, u32)> + Clone,
-    start: &mut Vec<u32>,
-    values: &mut Vec<u32>,
-) {
-    start.clear();
-    start.resize(n + 2, 0);
-    // Count into start[k + 2], prefix-sum so that start[k + 1] is where key k begins, then
-    // fill by bumping start[k + 1]: it ends where key k ends, which is key k + 1's start.
-    for (k, _) in pairs.clone() {
-        if let Some(c) = start.get_mut(k as usize + 2) {
-            *c += 1;
+/// Puts `value` at the next free place of `key`'s run (see [`Graph::rebuild`]).
+fn place(start: &mut [u32], values: &mut [u32], key: u32, value: u32) {
+    if let Some(at) = start.get_mut(key as usize + 1) {
+        if let Some(slot) = values.get_mut(*at as usize) {
+            *slot = value;
         }
+        *at += 1;
     }
-    for i in 2..n + 2 {
-        let before = start.get(i - 1).copied().unwrap_or(0);
-        if let Some(c) = start.get_mut(i) {
-            *c += before;
-        }
-    }
-    values.clear();
-    values.resize(start.get(n + 1).copied().unwrap_or(0) as usize, 0);
-    for (k, v) in pairs {
-        if let Some(at) = start.get_mut(k as usize + 1) {
-            if let Some(slot) = values.get_mut(*at as usize) {
-                *slot = v;
-            }
-            *at += 1;
-        }
-    }
-    start.truncate(n + 1);
 }
 
 /// The run of node `b` in grouped lists.
