@@ -206,16 +206,16 @@ impl Structure {
         } else {
             self.dom.clear();
         }
-        // Built by `build_post` when a continue construct needs it.
-        self.post.clear();
-    }
-
-    /// Builds the post-dominator tree (over the reversed graph with a pseudo exit, which
-    /// reaches every block, so every block is in the tree).
-    fn build_post(&mut self, scratch: &mut StructureScratch) {
-        reverse_augmented(&self.graph, scratch);
-        self.post
-            .rebuild(&scratch.reversed, self.graph.len() as u32, &mut scratch.dom);
+        if merges
+            .clone()
+            .any(|m| m.merge != NONE && m.cont.is_some_and(|c| c != NONE))
+        {
+            reverse_augmented(&self.graph, scratch);
+            self.post
+                .rebuild(&scratch.reversed, n as u32, &mut scratch.dom);
+        } else {
+            self.post.clear();
+        }
     }
 
     fn reachable(&self, b: u32) -> bool {
@@ -436,6 +436,7 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg, scratch: &mut Scratch) {
         merges: _,
     } = scratch;
     s.rebuild(cfg, structure_scratch);
+    let s = &*s;
     let n = cfg.merges.len();
     let is_loop_header =
         |b: u32| matches!(cfg.merges.get(b as usize), Some(Some(m)) if m.cont.is_some());
@@ -528,18 +529,6 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg, scratch: &mut Scratch) {
     }
     nesting.rebuild(cfg, s, constructs);
     nesting.clear(ctx, cfg, s, constructs, clearing, cleared);
-    // Post-dominance matters only to continue constructs: V-SCF-10 (which holds without
-    // asking when the continue target is the back-edge block: every block is in the
-    // post-dominator tree, and dominance is reflexive) and the walk of a construct the
-    // nesting lists did not clear. Most functions need neither, and skip the tree.
-    if constructs
-        .iter()
-        .zip(cleared.iter())
-        .any(|(c, &cleared)| c.kind == Kind::Continue && (c.entry != c.exit || !cleared))
-    {
-        s.build_post(structure_scratch);
-    }
-    let s = &*s;
     walk.blocks.reset(n);
     for (c, &cleared) in constructs.iter().zip(cleared.iter()) {
         if check_construct(ctx, cfg, s, c, cleared, walk).is_err() {
@@ -981,7 +970,7 @@ fn check_construct(
         );
         return Err(());
     }
-    if c.kind == Kind::Continue && c.entry != c.exit && !s.post.dominates(c.exit, c.entry) {
+    if c.kind == Kind::Continue && !s.post.dominates(c.exit, c.entry) {
         ctx.report(
             "V-SCF-10",
             cfg.merges.get(c.loop_header as usize).copied().flatten().map(|m| m.inst),
