@@ -24,7 +24,10 @@ fn implies(cap: C) -> Vec<C> {
 impl CapabilitySet {
     /// The closure of the declared capabilities `declared` (raw values) under implication.
     pub(crate) fn new(declared: &[u32]) -> Self {
-        let mut raw: Vec<u32> = declared.to_vec();
+        // Room for what the declared capabilities typically imply, so that the closure
+        // rarely grows the vector again.
+        let mut raw: Vec<u32> = Vec::with_capacity(2 * declared.len() + 8);
+        raw.extend_from_slice(declared);
         let mut i = 0;
         // Each round adds only values not yet present, and there are finitely many
         // capabilities, so the loop ends.
