@@ -46,6 +46,8 @@ pub(crate) struct Scratch {
     pub(crate) keys: Vec<(u32, u32, u32, usize)>,
     /// Sort keys of the type rules: (instruction, position, id).
     pub(crate) type_keys: Vec<(u32, usize, Id)>,
+    /// Structure depths of the type rules.
+    pub(crate) depths: crate::checks::types::DepthMemo,
     /// First declarations of repeated types.
     pub(crate) firsts: Vec<Option<Id>>,
     /// Operand ids of one instruction.

@@ -36,7 +36,7 @@ pub(crate) mod scf;
 mod shader_call_operands;
 mod small_types;
 mod spec_constants;
-mod types;
+pub(crate) mod types;
 mod values;
 mod vulkan_builtins;
 mod vulkan_interfaces;

@@ -82,7 +82,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, scratch: &mut Scratch) {
             }
             k += 1;
         }
-        check_type(ctx, inst, id, &forward);
+        check_type(ctx, inst, id, &forward, &mut scratch.depths);
     }
 }
 
@@ -113,7 +113,13 @@ fn forward_class(forward: &[(u32, u32)], id: Id) -> Option<u32> {
         .map(|&(_, sc)| sc)
 }
 
-fn check_type(ctx: &mut Ctx<'_>, inst: &Inst<'_>, id: Id, forward: &[(u32, u32)]) {
+fn check_type(
+    ctx: &mut Ctx<'_>,
+    inst: &Inst<'_>,
+    id: Id,
+    forward: &[(u32, u32)],
+    depths: &mut DepthMemo,
+) {
     let i = inst.index();
     let Some(ty) = ctx.ty(id) else { return };
     match ty {
@@ -312,7 +318,7 @@ fn check_type(ctx: &mut Ctx<'_>, inst: &Inst<'_>, id: Id, forward: &[(u32, u32)]
                     _ => {}
                 }
             }
-            if struct_depth(ctx, id, 0) > MAX_STRUCT_DEPTH {
+            if struct_depth(ctx, id, depths) > MAX_STRUCT_DEPTH {
                 ctx.err(
                     "V-LIM-1",
                     i,
@@ -513,17 +519,51 @@ fn contains_runtime_array(ctx: &Ctx<'_>, ty: Id) -> bool {
 /// Nesting depth of structures inside `ty`. Each type is measured once (`memo`), so types
 /// that share members cost their size, not their unfolded size; past
 /// [`MAX_STRUCT_DEPTH`] + 1 levels the walk stops with a depth over the limit.
-fn struct_depth(ctx: &Ctx<'_>, ty: Id, depth: usize) -> usize {
-    let mut memo: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
-    struct_depth_memo(ctx, ty, depth, &mut memo)
+fn struct_depth(ctx: &Ctx<'_>, ty: Id, memo: &mut DepthMemo) -> usize {
+    memo.start(ctx.ix.id_count());
+    struct_depth_memo(ctx, ty, 0, memo)
 }
 
-fn struct_depth_memo(
-    ctx: &Ctx<'_>,
-    ty: Id,
-    depth: usize,
-    memo: &mut std::collections::HashMap<u32, usize>,
-) -> usize {
+/// The memo of one [`struct_depth`] call: depths by type id, over generation stamps so that
+/// each call starts empty without clearing the table (kept in the pass's scratch).
+#[derive(Default)]
+pub(crate) struct DepthMemo {
+    /// Per id: (generation that wrote it, depth).
+    slots: Vec<(u32, u32)>,
+    generation: u32,
+}
+
+impl DepthMemo {
+    /// Empties the memo, with room for the ids below `ids` (defined types are among them).
+    fn start(&mut self, ids: usize) {
+        if self.slots.len() < ids {
+            // New slots hold generation 0, below every generation in use.
+            self.slots.resize(ids, (0, 0));
+        }
+        if self.generation == u32::MAX {
+            self.slots.fill((0, 0));
+            self.generation = 0;
+        }
+        self.generation += 1;
+    }
+
+    fn get(&self, ty: Id) -> Option<usize> {
+        match self.slots.get(ty.0 as usize) {
+            Some(&(g, depth)) if g == self.generation => Some(depth as usize),
+            _ => None,
+        }
+    }
+
+    /// Records the depth of `ty` (an id beyond the table is simply not memoized).
+    fn insert(&mut self, ty: Id, depth: usize) {
+        if let Some(slot) = self.slots.get_mut(ty.0 as usize) {
+            // Depths stop just past MAX_STRUCT_DEPTH + 1, far inside u32.
+            *slot = (self.generation, depth as u32);
+        }
+    }
+}
+
+fn struct_depth_memo(ctx: &Ctx<'_>, ty: Id, depth: usize, memo: &mut DepthMemo) -> usize {
     if depth > MAX_STRUCT_DEPTH + 1 {
         return MAX_STRUCT_DEPTH + 2;
     }
@@ -536,7 +576,7 @@ fn struct_depth_memo(
     ) {
         return 0;
     }
-    if let Some(&known) = memo.get(&ty.0) {
+    if let Some(known) = memo.get(ty) {
         return known;
     }
     let below = match t {
@@ -552,7 +592,7 @@ fn struct_depth_memo(
         }
         _ => 0,
     };
-    memo.insert(ty.0, below);
+    memo.insert(ty, below);
     below
 }
 
