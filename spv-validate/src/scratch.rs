@@ -44,8 +44,8 @@ pub(crate) struct Scratch {
     pub(crate) calls: entry::CallGraph,
     /// Sort keys of the decoration rules.
     pub(crate) keys: Vec<(u32, u32, u32, usize)>,
-    /// Sort keys of the type rules: (instruction, position, id).
-    pub(crate) type_keys: Vec<(u32, usize, Id)>,
+    /// Sort keys of the type rules.
+    pub(crate) type_keys: Vec<crate::checks::types::TypeKey>,
     /// Structure depths of the type rules.
     pub(crate) depths: crate::checks::types::DepthMemo,
     /// First declarations of repeated types.

@@ -39,26 +39,32 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, scratch: &mut Scratch) {
     let words = |i: u32| ix.inst(InstIndex(i)).map_or(&[][..], |inst| inst.words());
     let keys = &mut scratch.type_keys;
     keys.clear();
+    // Each key starts with the first two words of `type_key` (the first word and the first
+    // word after the result id), which order the keys as `type_key` does wherever they
+    // differ: most comparisons end there, without looking the instructions up again.
     keys.extend(
         declarations()
             .filter(|&(_, op, _)| !aggregate_or_pointer(op))
             .enumerate()
-            .map(|(k, (inst, _, id))| (inst.index().0, k, id)),
+            .map(|(k, (inst, _, id))| {
+                let prefix = (inst.words().first().copied(), inst.words().get(2).copied());
+                (prefix, inst.index().0, k, id)
+            }),
     );
+    let same_key =
+        |a: &TypeKey, b: &TypeKey| a.0 == b.0 && type_key(words(a.1)) == type_key(words(b.1));
     keys.sort_unstable_by(|a, b| {
-        type_key(words(a.0))
-            .cmp(&type_key(words(b.0)))
-            .then(a.1.cmp(&b.1))
+        a.0.cmp(&b.0)
+            .then_with(|| type_key(words(a.1)).cmp(&type_key(words(b.1))))
+            .then(a.2.cmp(&b.2))
     });
     let first_of = &mut scratch.firsts;
     first_of.clear();
     first_of.resize(keys.len(), None);
     let mut group_first = None;
-    for (k, &(i, at, id)) in keys.iter().enumerate() {
-        let same = k > 0
-            && keys
-                .get(k - 1)
-                .is_some_and(|p| type_key(words(p.0)) == type_key(words(i)));
+    for (k, key) in keys.iter().enumerate() {
+        let &(_, _, at, id) = key;
+        let same = k > 0 && keys.get(k - 1).is_some_and(|p| same_key(p, key));
         if !same {
             group_first = Some(id);
         } else if let Some(slot) = first_of.get_mut(at) {
@@ -100,6 +106,10 @@ fn aggregate_or_pointer(op: Op) -> bool {
 
 /// The V-TYPE-1 identity of a type declaration: its opcode word and the words after the
 /// Result id.
+/// A V-TYPE-1 sort key: the first two words of [`type_key`], the declaration's instruction
+/// index and its position among the keyed declarations, and its result id.
+pub(crate) type TypeKey = ((Option<u32>, Option<u32>), u32, usize, Id);
+
 fn type_key(words: &[u32]) -> (Option<u32>, &[u32]) {
     (words.first().copied(), words.get(2..).unwrap_or(&[]))
 }
