@@ -20,7 +20,7 @@ use crate::checks::layout::Section;
 use crate::diag::{Diagnostic, disassemble};
 use crate::env::TargetEnv;
 use crate::operands::{
-    Kind, Operand, decode, op_slot, op_slot_count, operand_kinds, read_instruction, slot_op,
+    Kind, Operand, decode, op_slot, op_slot_count, operand_kinds, read_instruction,
 };
 
 /// Words of the module header before the first instruction (SPIR-V §2.3).
@@ -176,10 +176,14 @@ pub(crate) struct Index<'m> {
     /// Per opcode slot (`operands::op_slot`): its group's range in `by_op`, `(0, 0)` for
     /// the opcodes the module does not use.
     op_groups: Vec<(u32, u32)>,
-    /// The slots of the opcodes the module uses, in order of first use: the entries of
-    /// `op_groups` to reset for the next module (so that the table, as long as the
-    /// grammar, is neither cleared nor summed whole per module).
-    op_used: Vec<u16>,
+    /// The slots of the opcodes the module uses, with the opcodes, in order of first use:
+    /// the entries of `op_groups` to reset for the next module (so that the table, as long
+    /// as the grammar, is neither cleared nor summed whole per module).
+    op_used: Vec<(u16, Op)>,
+    /// A bit per raw opcode (SPIR-V opcodes are 16 bits), set for the opcodes in
+    /// `op_used`: [`Index::with_ops`] asks mostly about absent opcodes, which this answers
+    /// without the grammar's tables. Cleared through `op_used` between modules.
+    op_bits: Vec<u64>,
     /// How many instructions have an opcode the grammar lacks or operands that do not
     /// decode.
     undecoded: u32,
@@ -198,8 +202,19 @@ pub(crate) struct IndexStorage {
     by_op: Vec<u32>,
     /// Kept all `(0, 0)` between modules.
     op_groups: Vec<(u32, u32)>,
-    op_used: Vec<u16>,
+    op_used: Vec<(u16, Op)>,
+    /// Kept all zero between modules.
+    op_bits: Vec<u64>,
     operands: Vec<crate::operands::Operand>,
+}
+
+/// Words of [`Index`]'s opcode bit set: one bit per 16-bit opcode.
+const OP_BIT_WORDS: usize = (u16::MAX as usize + 1) / 64;
+
+/// The word and bit of raw opcode `op` in the opcode bit set.
+fn op_bit(op: Op) -> (usize, u64) {
+    let raw = op as u32 as usize;
+    (raw / 64, 1u64 << (raw % 64))
 }
 
 /// An empty vector of instruction views for another module, reusing `v`'s allocation (the
@@ -256,8 +271,14 @@ impl<'m> Index<'m> {
             mut by_op,
             mut op_groups,
             mut op_used,
+            mut op_bits,
             operands: mut scratch,
         } = storage;
+        // All zero when it has its full length (see `into_storage`).
+        if op_bits.len() != OP_BIT_WORDS {
+            op_bits.clear();
+            op_bits.resize(OP_BIT_WORDS, 0);
+        }
         // The table is all `(0, 0)` when it has the grammar's length (see `into_storage`).
         if op_groups.len() != op_slot_count() {
             op_groups.clear();
@@ -324,8 +345,15 @@ impl<'m> Index<'m> {
             }
             // Count the opcode's instructions (in the group's end for now).
             if let Some(group) = op_groups.get_mut(usize::from(facts.slot)) {
-                if group.1 == 0 {
-                    op_used.push(facts.slot);
+                // A slot inside the table is an opcode the grammar knows.
+                if group.1 == 0
+                    && let Some(op) = facts.op
+                {
+                    op_used.push((facts.slot, op));
+                    let (word, bit) = op_bit(op);
+                    if let Some(w) = op_bits.get_mut(word) {
+                        *w |= bit;
+                    }
                 }
                 group.1 += 1;
             }
@@ -353,7 +381,7 @@ impl<'m> Index<'m> {
         // Each used group starts where the previous one ends; placing its instructions
         // moves its end from its start to its final place.
         let mut total = 0u32;
-        for &slot in &op_used {
+        for &(slot, _) in &op_used {
             if let Some(group) = op_groups.get_mut(usize::from(slot)) {
                 let count = group.1;
                 *group = (total, total);
@@ -415,6 +443,7 @@ impl<'m> Index<'m> {
             by_op,
             op_groups,
             op_used,
+            op_bits,
             undecoded,
             operands: scratch,
         }
@@ -431,6 +460,7 @@ impl<'m> Index<'m> {
             mut by_op,
             mut op_groups,
             mut op_used,
+            mut op_bits,
             undecoded: _,
             mut operands,
         } = self;
@@ -440,9 +470,12 @@ impl<'m> Index<'m> {
         annotations.clear();
         ids.clear();
         by_op.clear();
-        for &slot in &op_used {
+        for &(slot, op) in &op_used {
             if let Some(group) = op_groups.get_mut(usize::from(slot)) {
                 *group = (0, 0);
+            }
+            if let Some(w) = op_bits.get_mut(op_bit(op).0) {
+                *w = 0;
             }
         }
         op_used.clear();
@@ -456,6 +489,7 @@ impl<'m> Index<'m> {
             by_op,
             op_groups,
             op_used,
+            op_bits,
             operands,
         }
     }
@@ -521,8 +555,8 @@ impl<'m> Index<'m> {
     pub(crate) fn with_ops_where(&self, mut pred: impl FnMut(Op) -> bool) -> Vec<&Inst<'m>> {
         let mut found: Vec<&Inst<'m>> = Vec::new();
         let mut groups = 0;
-        for &slot in &self.op_used {
-            if !slot_op(slot).is_some_and(&mut pred) {
+        for &(slot, op) in &self.op_used {
+            if !pred(op) {
                 continue;
             }
             let group = self
@@ -547,6 +581,10 @@ impl<'m> Index<'m> {
 
     /// The positions in `insts` of the instructions with opcode `op`, in module order.
     fn group(&self, op: Op) -> &[u32] {
+        let (word, bit) = op_bit(op);
+        if self.op_bits.get(word).is_none_or(|&w| w & bit == 0) {
+            return &[];
+        }
         u16::try_from(op as u32)
             .ok()
             .and_then(op_slot)

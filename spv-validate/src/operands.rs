@@ -458,14 +458,6 @@ pub(crate) fn op_slot(opcode: u16) -> Option<usize> {
     usize::from(k).checked_sub(1)
 }
 
-/// The opcode whose [`op_slot`] is `slot`.
-pub(crate) fn slot_op(slot: u16) -> Option<Op> {
-    table()
-        .entries
-        .get(usize::from(slot))
-        .map(|e| e.grammar.opcode)
-}
-
 /// How many opcodes the grammar knows: one more than the largest [`op_slot`].
 pub(crate) fn op_slot_count() -> usize {
     table().entries.len()
