@@ -188,6 +188,47 @@ fn indexed_reg(array: u32, element: u32, dynamic: Option<&Value>) -> Reg {
     }
 }
 
+/// How many instructions after a load [`Lowerer::forwards_load`] searches for its uses.
+const MAX_FORWARD_SCAN: u32 = 64;
+
+/// How many opcode numbers [`Lowerer::is_elementwise_opcode`] remembers (the arithmetic,
+/// relational, bit and conversion opcodes are numbered below it; larger ones are decoded each
+/// time they are asked about).
+pub(super) const ELEMENTWISE_CACHED: usize = 256;
+
+/// How many access chains into a variable made after a load [`Lowerer::forwards_load`]
+/// follows; one more keeps the copy.
+const MAX_FORWARD_CHAINS: usize = 4;
+
+/// Elements `first..first + count` of variable register `reg`, read in place (what the copy
+/// [`Lowerer::load_components`] makes holds in positions `0..count`).
+fn register_value(reg: u32, first: u8, count: u8) -> Value {
+    let mut comps = XYZW;
+    comps.rotate_left(usize::from(first.min(3)));
+    Value {
+        reg: Reg::new(RegType::Temp, reg),
+        comps,
+        count,
+        members: Vec::new(),
+        wide: false,
+    }
+}
+
+/// Whether `place` is, or contains, variable register `reg`. Composite places nest as deeply
+/// as the variable's type, which [`MAX_PRIVATE_NESTING`] bounds; deeper ones answer yes.
+fn place_holds_register(place: &Place, reg: u32, depth: u32) -> bool {
+    match place {
+        Place::Register { reg: r, .. } => *r == reg,
+        Place::Composite(members) => {
+            depth > MAX_PRIVATE_NESTING
+                || members
+                    .iter()
+                    .any(|member| place_holds_register(member, reg, depth + 1))
+        }
+        _ => false,
+    }
+}
+
 /// A temporary holding one element, as a value.
 fn temp_value(reg: u32, count: u8) -> Value {
     Value::in_reg(Reg::new(RegType::Temp, reg), count)
@@ -857,9 +898,174 @@ impl<'m> Lowerer<'m> {
             self.set_place(result, Place::Image(image));
             return Ok(());
         }
+        if let Place::Register { reg, first, .. } = place {
+            let shape = self.shape_of(ty).map_err(|u| located(module, inst, u))?;
+            let whole = !matches!(
+                module.ty(ty),
+                Some(Type::Struct { .. } | Type::Array { .. })
+            );
+            if whole && !shape.is_wide() && self.forwards_load(inst, result, reg) {
+                // The copy's temporary is still handed out, unused: the temporaries of the rest
+                // of the program keep their numbers, and the register budget (and its error,
+                // amd-il.md §8.5) counts what it counted before forwarding.
+                self.regs.temp();
+                self.set_value(result, register_value(reg, first, shape.count));
+                return Ok(());
+            }
+        }
         let value = self.load_place(inst, place, ty, 0)?;
         self.set_value(result, value);
         Ok(())
+    }
+
+    /// Load forwarding: whether the value `result` that `load` reads from variable register
+    /// `reg` may be read from `reg` itself instead of from a copy. It may when every use of
+    /// `result` is an instruction of the same block after `load` that reads it at once, and
+    /// nothing before the last of them can write the variable:
+    ///
+    /// * the uses are counted against [`Lowerer::uses`] (which counts every word naming
+    ///   `result` in the reachable functions, its definition included), so a use in another
+    ///   block, in an `OpPhi` (whose copy is made on an edge), or in the block's terminator
+    ///   (a branch condition, switch selector or returned value, lowered after the body) is
+    ///   one not found, and the copy is kept;
+    /// * each use must be an elementwise operation on 32-bit values (one IL instruction reading
+    ///   its operands where they are, [`super::ops::is_elementwise`]) or an `OpStore` of the
+    ///   value (whose IL reads it at once): operations that re-label components (composite
+    ///   extracts, shuffles, copies, calls passing the value) would carry the register on to
+    ///   readers not looked at here;
+    /// * a block body is lowered in order, its instructions one after another with nothing in
+    ///   between (`lower_block`), so "between" in SPIR-V is between in the IL;
+    /// * any `OpFunctionCall` in between may write the variable (through a pointer argument, or
+    ///   a Private variable directly), and so may any other instruction naming a pointer into
+    ///   it (`OpStore`, `OpCopyMemory`, atomics, GLSL.std.450 Modf/Frexp, SPIR-V §3.3.8, or a
+    ///   copy of such a pointer): the pointer is `reg`'s own place, one of its parts, or an
+    ///   access chain into one made in between. Loads and access chains write nothing. A store
+    ///   into the variable may be the last use itself: its IL copy reads before it writes.
+    ///
+    /// The search stops after [`MAX_FORWARD_SCAN`] instructions (the copy is then kept).
+    fn forwards_load(&mut self, load: SpvInst<'_>, result: Id, reg: u32) -> bool {
+        use spirv::Op;
+        let module = self.module;
+        // The definition is one of the words naming `result`.
+        let Some(mut remaining) = self
+            .uses
+            .get(result.0 as usize)
+            .and_then(|n| n.checked_sub(1))
+        else {
+            return false;
+        };
+        if remaining == 0 {
+            return true;
+        }
+        // The words from the end of the load to the end of the block body, walked without a
+        // view of each instruction (SPIR-V §2.3: the word count is the high half of an
+        // instruction's first word; the reader checked each is at least 1 and fits).
+        let offset = load.location().byte_offset;
+        // `byte_offset` saturates; a saturated one cannot be trusted.
+        if offset == u32::MAX {
+            return false;
+        }
+        let first = offset as usize / 4 + load.words().len();
+        let Some(mut rest) = module.words().get(first..self.block_body_end) else {
+            return false;
+        };
+        // Access chains into the variable made after the load (at most a few are followed).
+        let mut chains = [0u32; MAX_FORWARD_CHAINS];
+        let mut chain_count = 0;
+        for _ in 0..MAX_FORWARD_SCAN {
+            let Some(&head) = rest.first() else {
+                return false;
+            };
+            let count = (head >> 16) as usize;
+            let (Some(words), Some(next)) = (rest.get(..count), rest.get(count..)) else {
+                return false;
+            };
+            if count == 0 {
+                return false;
+            }
+            rest = next;
+            let op = head & 0xFFFF;
+            let operands = words.get(1..).unwrap_or(&[]);
+            if op == Op::FunctionCall as u32 {
+                return false;
+            }
+            let mentions = operands.iter().filter(|&&w| w == result.0).count() as u32;
+            if mentions > 0 {
+                if mentions > remaining || !self.consumes_at_once(op, words, result) {
+                    return false;
+                }
+                remaining -= mentions;
+                if remaining == 0 {
+                    // The last use; a store of the value may write the variable itself, since
+                    // its IL copy reads before it writes, and an elementwise operation writes
+                    // no variable.
+                    return true;
+                }
+            }
+            if op == Op::Load as u32 || op == Op::Line as u32 || op == Op::NoLine as u32 {
+                continue;
+            }
+            if op == Op::AccessChain as u32 || op == Op::InBoundsAccessChain as u32 {
+                // OpAccessChain: Result Type, Result id, Base, Indexes (SPIR-V §3.3.8).
+                if let (Some(&chain), Some(&base)) = (words.get(2), words.get(3))
+                    && (chains[..chain_count].contains(&base) || self.points_into(base, reg))
+                {
+                    let Some(slot) = chains.get_mut(chain_count) else {
+                        return false;
+                    };
+                    *slot = chain;
+                    chain_count += 1;
+                }
+                continue;
+            }
+            let writes = operands
+                .iter()
+                .any(|&w| chains[..chain_count].contains(&w) || self.points_into(w, reg));
+            if writes {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// Whether the instruction with opcode `op` and `words`, which names `value`, reads it at
+    /// once into IL of its own and keeps no reference to its register: an elementwise
+    /// operation on 32-bit values, or an `OpStore` of `value` (not through it).
+    fn consumes_at_once(&mut self, op: u32, words: &[u32], value: Id) -> bool {
+        if op == spirv::Op::Store as u32 {
+            // OpStore: Pointer, Object (SPIR-V §3.3.8).
+            return words.get(1) != Some(&value.0) && words.get(2) == Some(&value.0);
+        }
+        if !self.is_elementwise_opcode(op) {
+            return false;
+        }
+        // Every elementwise opcode has a Result Type and a Result id (SPIR-V §3.3).
+        let result_type = words.get(1).map(|&w| Id(w));
+        let operands = words.get(3..).unwrap_or(&[]);
+        !self.touches_wide_parts(result_type, operands)
+    }
+
+    /// Whether opcode number `op` is elementwise ([`super::ops::is_elementwise`]), remembered
+    /// for the opcodes below [`ELEMENTWISE_CACHED`]: decoding an opcode number is a large match.
+    fn is_elementwise_opcode(&mut self, op: u32) -> bool {
+        const UNKNOWN: u8 = 0;
+        const NO: u8 = 1;
+        const YES: u8 = 2;
+        let decode = || spirv::Op::from_u32(op).is_some_and(super::ops::is_elementwise);
+        let Some(slot) = self.elementwise_opcodes.get_mut(op as usize) else {
+            return decode();
+        };
+        if *slot == UNKNOWN {
+            *slot = if decode() { YES } else { NO };
+        }
+        *slot == YES
+    }
+
+    /// Whether `id` is a lowered pointer whose place is variable register `reg` or contains it.
+    fn points_into(&self, id: u32, reg: u32) -> bool {
+        self.places
+            .get(Id(id))
+            .is_some_and(|place| place_holds_register(place, reg, 0))
     }
 
     /// Loads the whole of `place`, whose type is `ty`: aggregates member by member (struct
@@ -1193,9 +1399,79 @@ impl<'m> Lowerer<'m> {
             );
         };
         let value = std::mem::replace(entry, Value::aggregate(Vec::new()));
-        let stored = self.store_place(inst, place, ty, &value, 0);
+        let stored = if self.forwards_store(inst, object, &place, &value) {
+            Ok(())
+        } else {
+            self.store_place(inst, place, ty, &value, 0)
+        };
         self.values.set(object, value);
         stored
+    }
+
+    /// Store forwarding: when `store` writes `value` (the result `object`) into the whole of a
+    /// variable register from its first element, and the instruction just before `store`
+    /// computed `object` with an elementwise operation, the IL instruction that operation
+    /// emitted last (writing `value`'s fresh temporary, elements `0..count` in positions
+    /// `0..count`) is made to write the variable instead, and no copy is emitted. Returns
+    /// whether it was. Sound because:
+    ///
+    /// * `object` has no use but this store ([`Lowerer::uses`] counts its definition and this
+    ///   operand, and nothing else), and an elementwise result is no other value's register
+    ///   (only ids derived from `object`, which would be uses, could share it), so nothing else
+    ///   reads the temporary;
+    /// * the store follows the definition directly in the block, so no IL comes between them
+    ///   (a block body is lowered in order), and the rewritten instruction writes exactly the
+    ///   components the copy would have written, with the same bits; reading the variable in
+    ///   its own sources is fine, as IL reads an instruction's sources before it writes.
+    fn forwards_store(
+        &mut self,
+        store: SpvInst<'_>,
+        object: Id,
+        place: &Place,
+        value: &Value,
+    ) -> bool {
+        let Place::Register { reg, first: 0, .. } = place else {
+            return false;
+        };
+        if value.wide
+            || value.count == 0
+            || value.comps != XYZW
+            || value.reg.ty != RegType::Temp
+            || self.uses.get(object.0 as usize) != Some(&2)
+        {
+            return false;
+        }
+        let module = self.module;
+        let Some(definition) = store
+            .index()
+            .0
+            .checked_sub(1)
+            .and_then(|i| module.inst(spv_reader::InstIndex(i)))
+        else {
+            return false;
+        };
+        let (_, defined, _) = super::typed_parts(definition);
+        let elementwise = definition.opcode().is_some_and(super::ops::is_elementwise);
+        if defined != Some(object) || !elementwise {
+            return false;
+        }
+        let mask = dst_first(0, value.count).mask;
+        let Some(last) = self.code.last_mut() else {
+            return false;
+        };
+        match &mut last.dst[..] {
+            [dst]
+                if dst.reg.ty == RegType::Temp
+                    && dst.reg.num == value.reg.num
+                    && dst.reg.index.is_none()
+                    && dst.reg.dim2.is_none()
+                    && dst.mask == mask =>
+            {
+                dst.reg.num = *reg;
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Stores `value` (of type `ty`) into the whole of `place`, aggregates member by member.
