@@ -196,6 +196,41 @@ const MAX_FORWARD_SCAN: u32 = 64;
 /// time they are asked about).
 pub(super) const ELEMENTWISE_CACHED: usize = 256;
 
+/// Opcodes besides the elementwise ones whose 32-bit lowering (`Lowerer::lower_op`) only
+/// reads its operands, while it is lowered, into IL instructions writing fresh temporaries
+/// (`alu`, `float_divide`, `unsigned_divide`, `lower_shift`, `dot`), so that a loaded value
+/// they use is read at once.
+const READ_AT_ONCE: [u32; 10] = [
+    spirv::Op::FDiv as u32,
+    spirv::Op::UDiv as u32,
+    spirv::Op::UMod as u32,
+    spirv::Op::FMod as u32,
+    spirv::Op::FNegate as u32,
+    spirv::Op::ShiftLeftLogical as u32,
+    spirv::Op::ShiftRightArithmetic as u32,
+    spirv::Op::ShiftRightLogical as u32,
+    spirv::Op::Dot as u32,
+    spirv::Op::VectorTimesScalar as u32,
+];
+
+/// How many values [`Lowerer::forwards_load`] follows: the loaded one and those re-labelled
+/// from it; one more keeps the copy.
+const MAX_FORWARD_ALIASES: usize = 4;
+
+/// The result of `words` (an instruction with opcode `op`) when it is an `OpCompositeExtract`,
+/// `OpVectorShuffle` or `OpCopyObject`, whose lowering may re-label the components of its
+/// operands without emitting anything ([`super::values`]): a value read from a variable's
+/// register then reaches its result, whose uses must be looked at too. (When the lowering
+/// copies instead, following the result is merely cautious.)
+fn relabelled(op: u32, words: &[u32]) -> Option<u32> {
+    use spirv::Op;
+    let relabels = op == Op::CompositeExtract as u32
+        || op == Op::VectorShuffle as u32
+        || op == Op::CopyObject as u32;
+    // Each has a Result Type and a Result id (SPIR-V §3.3).
+    relabels.then(|| words.get(2).copied()).flatten()
+}
+
 /// How many access chains into a variable made after a load [`Lowerer::forwards_load`]
 /// follows; one more keeps the copy.
 const MAX_FORWARD_CHAINS: usize = 4;
@@ -929,10 +964,12 @@ impl<'m> Lowerer<'m> {
     ///   (a branch condition, switch selector or returned value, lowered after the body) is
     ///   one not found, and the copy is kept;
     /// * each use must be an elementwise operation on 32-bit values (one IL instruction reading
-    ///   its operands where they are, [`super::ops::is_elementwise`]) or an `OpStore` of the
-    ///   value (whose IL reads it at once): operations that re-label components (composite
-    ///   extracts, shuffles, copies, calls passing the value) would carry the register on to
-    ///   readers not looked at here;
+    ///   its operands where they are, [`super::ops::is_elementwise`]), one of [`READ_AT_ONCE`],
+    ///   or an `OpStore` of the value (whose IL reads it at once); an `OpCompositeExtract`,
+    ///   `OpVectorShuffle` or `OpCopyObject` may re-label the register into its result
+    ///   ([`relabelled`]), whose uses are then held to the same rules (at most
+    ///   [`MAX_FORWARD_ALIASES`] values are followed). Anything else (a call argument, an
+    ///   access-chain index, an extended instruction, ...) keeps the copy;
     /// * a block body is lowered in order, its instructions one after another with nothing in
     ///   between (`lower_block`), so "between" in SPIR-V is between in the IL;
     /// * any `OpFunctionCall` in between may write the variable (through a pointer argument, or
@@ -946,17 +983,19 @@ impl<'m> Lowerer<'m> {
     fn forwards_load(&mut self, load: SpvInst<'_>, result: Id, reg: u32) -> bool {
         use spirv::Op;
         let module = self.module;
-        // The definition is one of the words naming `result`.
-        let Some(mut remaining) = self
-            .uses
-            .get(result.0 as usize)
-            .and_then(|n| n.checked_sub(1))
-        else {
+        // The values that read the variable's register: the loaded one, and those re-labelled
+        // from it (see `relabelled`), with how many of their uses are still to be found. The
+        // definition is one of the words naming a value.
+        let mut aliases = [(0u32, 0u32); MAX_FORWARD_ALIASES];
+        let Some(unfound) = self.unfound_uses(result.0) else {
             return false;
         };
-        if remaining == 0 {
+        if unfound == 0 {
             return true;
         }
+        aliases[0] = (result.0, unfound);
+        let mut alias_count = 1;
+        let mut remaining = unfound;
         // The words from the end of the load to the end of the block body, walked without a
         // view of each instruction (SPIR-V §2.3: the word count is the high half of an
         // instruction's first word; the reader checked each is at least 1 and fits).
@@ -989,16 +1028,40 @@ impl<'m> Lowerer<'m> {
             if op == Op::FunctionCall as u32 {
                 return false;
             }
-            let mentions = operands.iter().filter(|&&w| w == result.0).count() as u32;
-            if mentions > 0 {
-                if mentions > remaining || !self.consumes_at_once(op, words, result) {
+            let mut mentioned = false;
+            for (alias, left) in aliases.iter_mut().take(alias_count) {
+                let mentions = operands.iter().filter(|&&w| w == *alias).count() as u32;
+                if mentions > *left {
                     return false;
                 }
+                *left -= mentions;
                 remaining -= mentions;
+                mentioned |= mentions > 0;
+            }
+            if mentioned {
+                let names = |w: Option<&u32>| {
+                    w.is_some_and(|w| aliases[..alias_count].iter().any(|(a, _)| a == w))
+                };
+                if let Some(relabelled) = relabelled(op, words) {
+                    // Its result reads the register too: its uses are looked for as well.
+                    let Some(unfound) = self.unfound_uses(relabelled) else {
+                        return false;
+                    };
+                    if unfound > 0 {
+                        let Some(slot) = aliases.get_mut(alias_count) else {
+                            return false;
+                        };
+                        *slot = (relabelled, unfound);
+                        alias_count += 1;
+                        remaining += unfound;
+                    }
+                } else if !self.consumes_at_once(op, words, names) {
+                    return false;
+                }
                 if remaining == 0 {
                     // The last use; a store of the value may write the variable itself, since
-                    // its IL copy reads before it writes, and an elementwise operation writes
-                    // no variable.
+                    // its IL copy reads before it writes, and the other uses write no
+                    // variable.
                     return true;
                 }
             }
@@ -1028,18 +1091,29 @@ impl<'m> Lowerer<'m> {
         false
     }
 
-    /// Whether the instruction with opcode `op` and `words`, which names `value`, reads it at
-    /// once into IL of its own and keeps no reference to its register: an elementwise
-    /// operation on 32-bit values, or an `OpStore` of `value` (not through it).
-    fn consumes_at_once(&mut self, op: u32, words: &[u32], value: Id) -> bool {
+    /// How many uses of the value `id` there are ([`Lowerer::uses`] less its definition).
+    fn unfound_uses(&self, id: u32) -> Option<u32> {
+        self.uses.get(id as usize).and_then(|n| n.checked_sub(1))
+    }
+
+    /// Whether the instruction with opcode `op` and `words`, which names a value (`is_value`
+    /// tells its words), reads it at once into IL of its own and keeps no reference to its
+    /// register: an elementwise operation or one of [`READ_AT_ONCE`] on 32-bit values, or an
+    /// `OpStore` of the value (not through it).
+    fn consumes_at_once(
+        &mut self,
+        op: u32,
+        words: &[u32],
+        is_value: impl Fn(Option<&u32>) -> bool,
+    ) -> bool {
         if op == spirv::Op::Store as u32 {
             // OpStore: Pointer, Object (SPIR-V §3.3.8).
-            return words.get(1) != Some(&value.0) && words.get(2) == Some(&value.0);
+            return !is_value(words.get(1)) && is_value(words.get(2));
         }
-        if !self.is_elementwise_opcode(op) {
+        if !self.is_elementwise_opcode(op) && !READ_AT_ONCE.contains(&op) {
             return false;
         }
-        // Every elementwise opcode has a Result Type and a Result id (SPIR-V §3.3).
+        // Every one of these opcodes has a Result Type and a Result id (SPIR-V §3.3).
         let result_type = words.get(1).map(|&w| Id(w));
         let operands = words.get(3..).unwrap_or(&[]);
         !self.touches_wide_parts(result_type, operands)
