@@ -10,6 +10,11 @@
 //!   buffers come from the module's explicit layout (SPIR-V §2.18.1); Workgroup memory, which
 //!   has none, uses the packed layout of [`resources::natural_size`].
 //!
+//! A load of a register-backed variable reads the variable's register in place when every use
+//! of the loaded value follows in the same block before anything can write the variable (load
+//! forwarding), and a store of a value computed just before by an elementwise operation makes
+//! that operation write the variable (store forwarding); otherwise loads and stores copy.
+//!
 //! All UAV and LDS addresses are byte addresses (amd-il.md §0.8); constant buffers are read in
 //! 16-byte elements (amd-il.md §9 "Storage classes").
 

@@ -10,7 +10,9 @@
 //! A [`Value`] names components rather than owning a register: extracting an element,
 //! shuffling the elements of one vector or copying an object re-labels components and emits
 //! nothing. This is sound because a temporary that holds an SSA value is written once (phi
-//! registers are written on edges only, where SSA dominance keeps every alias of them current).
+//! registers are written on edges only, where SSA dominance keeps every alias of them current),
+//! and a loaded value that names its variable's register instead of a copy (load forwarding,
+//! [`super::memory`]) is only read before anything can write the variable again.
 //!
 //! Structs, arrays and matrices (as arrays of column vectors, SPIR-V §2.2.2) are aggregates:
 //! a value whose [`Value::members`] hold one value per member (amd-il.md §9 "Types":
