@@ -463,13 +463,28 @@ impl<'m> Lowerer<'m> {
     fn lower_block(&mut self, context: &FlowContext<'_>, block: BlockIdx) -> Result<(), Error> {
         let block = self.block(context, block)?;
         let module = self.module;
+        // An inlined call lowers the callee's blocks in the middle of this one; the end of the
+        // enclosing block is put back afterwards.
+        let body_end = block.body().end;
+        let body_end_word = module
+            .inst(spv_reader::InstIndex(body_end))
+            .map(|inst| inst.location().byte_offset)
+            // `byte_offset` saturates; a saturated one cannot be trusted (0 stops the search).
+            .filter(|&offset| offset != u32::MAX)
+            .map_or(0, |offset| offset as usize / 4);
+        let enclosing = std::mem::replace(&mut self.block_body_end, body_end_word);
+        let mut lowered = Ok(());
         for inst in module.instructions_in(block.body()) {
             if has_opcode(inst, spirv::Op::Phi) {
                 continue;
             }
-            self.lower_inst(inst)?;
+            lowered = self.lower_inst(inst);
+            if lowered.is_err() {
+                break;
+            }
         }
-        Ok(())
+        self.block_body_end = enclosing;
+        lowered
     }
 
     /// The phi copies of the edge `from → to`, as one parallel copy: when a source reads a

@@ -10,6 +10,11 @@
 //!   buffers come from the module's explicit layout (SPIR-V §2.18.1); Workgroup memory, which
 //!   has none, uses the packed layout of [`resources::natural_size`].
 //!
+//! A load of a register-backed variable reads the variable's register in place when every use
+//! of the loaded value follows in the same block before anything can write the variable (load
+//! forwarding), and a store of a value computed just before by an elementwise operation makes
+//! that operation write the variable (store forwarding); otherwise loads and stores copy.
+//!
 //! All UAV and LDS addresses are byte addresses (amd-il.md §0.8); constant buffers are read in
 //! 16-byte elements (amd-il.md §9 "Storage classes").
 
@@ -185,6 +190,82 @@ fn indexed_reg(array: u32, element: u32, dynamic: Option<&Value>) -> Reg {
     match dynamic {
         None => reg.at(element),
         Some(index) => reg.rel(index.element(0), (element != 0).then_some(element)),
+    }
+}
+
+/// How many instructions after a load [`Lowerer::forwards_load`] searches for its uses.
+const MAX_FORWARD_SCAN: u32 = 64;
+
+/// How many opcode numbers [`Lowerer::is_elementwise_opcode`] remembers (the arithmetic,
+/// relational, bit and conversion opcodes are numbered below it; larger ones are decoded each
+/// time they are asked about).
+pub(super) const ELEMENTWISE_CACHED: usize = 256;
+
+/// Opcodes besides the elementwise ones whose 32-bit lowering (`Lowerer::lower_op`) only
+/// reads its operands, while it is lowered, into IL instructions writing fresh temporaries
+/// (`alu`, `float_divide`, `unsigned_divide`, `lower_shift`, `dot`), so that a loaded value
+/// they use is read at once.
+const READ_AT_ONCE: [u32; 10] = [
+    spirv::Op::FDiv as u32,
+    spirv::Op::UDiv as u32,
+    spirv::Op::UMod as u32,
+    spirv::Op::FMod as u32,
+    spirv::Op::FNegate as u32,
+    spirv::Op::ShiftLeftLogical as u32,
+    spirv::Op::ShiftRightArithmetic as u32,
+    spirv::Op::ShiftRightLogical as u32,
+    spirv::Op::Dot as u32,
+    spirv::Op::VectorTimesScalar as u32,
+];
+
+/// How many values [`Lowerer::forwards_load`] follows: the loaded one and those re-labelled
+/// from it; one more keeps the copy.
+const MAX_FORWARD_ALIASES: usize = 4;
+
+/// The result of `words` (an instruction with opcode `op`) when it is an `OpCompositeExtract`,
+/// `OpVectorShuffle` or `OpCopyObject`, whose lowering may re-label the components of its
+/// operands without emitting anything ([`super::values`]): a value read from a variable's
+/// register then reaches its result, whose uses must be looked at too. (When the lowering
+/// copies instead, following the result is merely cautious.)
+fn relabelled(op: u32, words: &[u32]) -> Option<u32> {
+    use spirv::Op;
+    let relabels = op == Op::CompositeExtract as u32
+        || op == Op::VectorShuffle as u32
+        || op == Op::CopyObject as u32;
+    // Each has a Result Type and a Result id (SPIR-V §3.3).
+    relabels.then(|| words.get(2).copied()).flatten()
+}
+
+/// How many access chains into a variable made after a load [`Lowerer::forwards_load`]
+/// follows; one more keeps the copy.
+const MAX_FORWARD_CHAINS: usize = 4;
+
+/// Elements `first..first + count` of variable register `reg`, read in place (what the copy
+/// [`Lowerer::load_components`] makes holds in positions `0..count`).
+fn register_value(reg: u32, first: u8, count: u8) -> Value {
+    let mut comps = XYZW;
+    comps.rotate_left(usize::from(first.min(3)));
+    Value {
+        reg: Reg::new(RegType::Temp, reg),
+        comps,
+        count,
+        members: Vec::new(),
+        wide: false,
+    }
+}
+
+/// Whether `place` is, or contains, variable register `reg`. Composite places nest as deeply
+/// as the variable's type, which [`MAX_PRIVATE_NESTING`] bounds; deeper ones answer yes.
+fn place_holds_register(place: &Place, reg: u32, depth: u32) -> bool {
+    match place {
+        Place::Register { reg: r, .. } => *r == reg,
+        Place::Composite(members) => {
+            depth > MAX_PRIVATE_NESTING
+                || members
+                    .iter()
+                    .any(|member| place_holds_register(member, reg, depth + 1))
+        }
+        _ => false,
     }
 }
 
@@ -857,9 +938,213 @@ impl<'m> Lowerer<'m> {
             self.set_place(result, Place::Image(image));
             return Ok(());
         }
+        if let Place::Register { reg, first, .. } = place {
+            let shape = self.shape_of(ty).map_err(|u| located(module, inst, u))?;
+            let whole = !matches!(
+                module.ty(ty),
+                Some(Type::Struct { .. } | Type::Array { .. })
+            );
+            if whole && !shape.is_wide() && self.forwards_load(inst, result, reg) {
+                // The copy's temporary is still handed out, unused: the temporaries of the rest
+                // of the program keep their numbers, and the register budget (and its error,
+                // amd-il.md §8.5) counts what it counted before forwarding.
+                self.regs.temp();
+                self.set_value(result, register_value(reg, first, shape.count));
+                return Ok(());
+            }
+        }
         let value = self.load_place(inst, place, ty, 0)?;
         self.set_value(result, value);
         Ok(())
+    }
+
+    /// Load forwarding: whether the value `result` that `load` reads from variable register
+    /// `reg` may be read from `reg` itself instead of from a copy. It may when every use of
+    /// `result` is an instruction of the same block after `load` that reads it at once, and
+    /// nothing before the last of them can write the variable:
+    ///
+    /// * the uses are counted against [`Lowerer::uses`] (which counts every word naming
+    ///   `result` in the reachable functions, its definition included), so a use in another
+    ///   block, in an `OpPhi` (whose copy is made on an edge), or in the block's terminator
+    ///   (a branch condition, switch selector or returned value, lowered after the body) is
+    ///   one not found, and the copy is kept;
+    /// * each use must be an elementwise operation on 32-bit values (one IL instruction reading
+    ///   its operands where they are, [`super::ops::is_elementwise`]), one of [`READ_AT_ONCE`],
+    ///   or an `OpStore` of the value (whose IL reads it at once); an `OpCompositeExtract`,
+    ///   `OpVectorShuffle` or `OpCopyObject` may re-label the register into its result
+    ///   ([`relabelled`]), whose uses are then held to the same rules (at most
+    ///   [`MAX_FORWARD_ALIASES`] values are followed). Anything else (a call argument, an
+    ///   access-chain index, an extended instruction, ...) keeps the copy;
+    /// * a block body is lowered in order, its instructions one after another with nothing in
+    ///   between (`lower_block`), so "between" in SPIR-V is between in the IL;
+    /// * any `OpFunctionCall` in between may write the variable (through a pointer argument, or
+    ///   a Private variable directly), and so may any other instruction naming a pointer into
+    ///   it (`OpStore`, `OpCopyMemory`, atomics, GLSL.std.450 Modf/Frexp, SPIR-V §3.3.8, or a
+    ///   copy of such a pointer): the pointer is `reg`'s own place, one of its parts, or an
+    ///   access chain into one made in between. Loads and access chains write nothing. A store
+    ///   into the variable may be the last use itself: its IL copy reads before it writes.
+    ///
+    /// The search stops after [`MAX_FORWARD_SCAN`] instructions (the copy is then kept).
+    fn forwards_load(&mut self, load: SpvInst<'_>, result: Id, reg: u32) -> bool {
+        use spirv::Op;
+        let module = self.module;
+        // The values that read the variable's register: the loaded one, and those re-labelled
+        // from it (see `relabelled`), with how many of their uses are still to be found. The
+        // definition is one of the words naming a value.
+        let mut aliases = [(0u32, 0u32); MAX_FORWARD_ALIASES];
+        let Some(unfound) = self.unfound_uses(result.0) else {
+            return false;
+        };
+        if unfound == 0 {
+            return true;
+        }
+        aliases[0] = (result.0, unfound);
+        let mut alias_count = 1;
+        let mut remaining = unfound;
+        // The words from the end of the load to the end of the block body, walked without a
+        // view of each instruction (SPIR-V §2.3: the word count is the high half of an
+        // instruction's first word; the reader checked each is at least 1 and fits).
+        let offset = load.location().byte_offset;
+        // `byte_offset` saturates; a saturated one cannot be trusted.
+        if offset == u32::MAX {
+            return false;
+        }
+        let first = offset as usize / 4 + load.words().len();
+        let Some(mut rest) = module.words().get(first..self.block_body_end) else {
+            return false;
+        };
+        // Access chains into the variable made after the load (at most a few are followed).
+        let mut chains = [0u32; MAX_FORWARD_CHAINS];
+        let mut chain_count = 0;
+        for _ in 0..MAX_FORWARD_SCAN {
+            let Some(&head) = rest.first() else {
+                return false;
+            };
+            let count = (head >> 16) as usize;
+            let (Some(words), Some(next)) = (rest.get(..count), rest.get(count..)) else {
+                return false;
+            };
+            if count == 0 {
+                return false;
+            }
+            rest = next;
+            let op = head & 0xFFFF;
+            let operands = words.get(1..).unwrap_or(&[]);
+            if op == Op::FunctionCall as u32 {
+                return false;
+            }
+            let mut mentioned = false;
+            for (alias, left) in aliases.iter_mut().take(alias_count) {
+                let mentions = operands.iter().filter(|&&w| w == *alias).count() as u32;
+                if mentions > *left {
+                    return false;
+                }
+                *left -= mentions;
+                remaining -= mentions;
+                mentioned |= mentions > 0;
+            }
+            if mentioned {
+                let names = |w: Option<&u32>| {
+                    w.is_some_and(|w| aliases[..alias_count].iter().any(|(a, _)| a == w))
+                };
+                if let Some(relabelled) = relabelled(op, words) {
+                    // Its result reads the register too: its uses are looked for as well.
+                    let Some(unfound) = self.unfound_uses(relabelled) else {
+                        return false;
+                    };
+                    if unfound > 0 {
+                        let Some(slot) = aliases.get_mut(alias_count) else {
+                            return false;
+                        };
+                        *slot = (relabelled, unfound);
+                        alias_count += 1;
+                        remaining += unfound;
+                    }
+                } else if !self.consumes_at_once(op, words, names) {
+                    return false;
+                }
+                if remaining == 0 {
+                    // The last use; a store of the value may write the variable itself, since
+                    // its IL copy reads before it writes, and the other uses write no
+                    // variable.
+                    return true;
+                }
+            }
+            if op == Op::Load as u32 || op == Op::Line as u32 || op == Op::NoLine as u32 {
+                continue;
+            }
+            if op == Op::AccessChain as u32 || op == Op::InBoundsAccessChain as u32 {
+                // OpAccessChain: Result Type, Result id, Base, Indexes (SPIR-V §3.3.8).
+                if let (Some(&chain), Some(&base)) = (words.get(2), words.get(3))
+                    && (chains[..chain_count].contains(&base) || self.points_into(base, reg))
+                {
+                    let Some(slot) = chains.get_mut(chain_count) else {
+                        return false;
+                    };
+                    *slot = chain;
+                    chain_count += 1;
+                }
+                continue;
+            }
+            let writes = operands
+                .iter()
+                .any(|&w| chains[..chain_count].contains(&w) || self.points_into(w, reg));
+            if writes {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// How many uses of the value `id` there are ([`Lowerer::uses`] less its definition).
+    fn unfound_uses(&self, id: u32) -> Option<u32> {
+        self.uses.get(id as usize).and_then(|n| n.checked_sub(1))
+    }
+
+    /// Whether the instruction with opcode `op` and `words`, which names a value (`is_value`
+    /// tells its words), reads it at once into IL of its own and keeps no reference to its
+    /// register: an elementwise operation or one of [`READ_AT_ONCE`] on 32-bit values, or an
+    /// `OpStore` of the value (not through it).
+    fn consumes_at_once(
+        &mut self,
+        op: u32,
+        words: &[u32],
+        is_value: impl Fn(Option<&u32>) -> bool,
+    ) -> bool {
+        if op == spirv::Op::Store as u32 {
+            // OpStore: Pointer, Object (SPIR-V §3.3.8).
+            return !is_value(words.get(1)) && is_value(words.get(2));
+        }
+        if !self.is_elementwise_opcode(op) && !READ_AT_ONCE.contains(&op) {
+            return false;
+        }
+        // Every one of these opcodes has a Result Type and a Result id (SPIR-V §3.3).
+        let result_type = words.get(1).map(|&w| Id(w));
+        let operands = words.get(3..).unwrap_or(&[]);
+        !self.touches_wide_parts(result_type, operands)
+    }
+
+    /// Whether opcode number `op` is elementwise ([`super::ops::is_elementwise`]), remembered
+    /// for the opcodes below [`ELEMENTWISE_CACHED`]: decoding an opcode number is a large match.
+    fn is_elementwise_opcode(&mut self, op: u32) -> bool {
+        const UNKNOWN: u8 = 0;
+        const NO: u8 = 1;
+        const YES: u8 = 2;
+        let decode = || spirv::Op::from_u32(op).is_some_and(super::ops::is_elementwise);
+        let Some(slot) = self.elementwise_opcodes.get_mut(op as usize) else {
+            return decode();
+        };
+        if *slot == UNKNOWN {
+            *slot = if decode() { YES } else { NO };
+        }
+        *slot == YES
+    }
+
+    /// Whether `id` is a lowered pointer whose place is variable register `reg` or contains it.
+    fn points_into(&self, id: u32, reg: u32) -> bool {
+        self.places
+            .get(Id(id))
+            .is_some_and(|place| place_holds_register(place, reg, 0))
     }
 
     /// Loads the whole of `place`, whose type is `ty`: aggregates member by member (struct
@@ -1193,9 +1478,79 @@ impl<'m> Lowerer<'m> {
             );
         };
         let value = std::mem::replace(entry, Value::aggregate(Vec::new()));
-        let stored = self.store_place(inst, place, ty, &value, 0);
+        let stored = if self.forwards_store(inst, object, &place, &value) {
+            Ok(())
+        } else {
+            self.store_place(inst, place, ty, &value, 0)
+        };
         self.values.set(object, value);
         stored
+    }
+
+    /// Store forwarding: when `store` writes `value` (the result `object`) into the whole of a
+    /// variable register from its first element, and the instruction just before `store`
+    /// computed `object` with an elementwise operation, the IL instruction that operation
+    /// emitted last (writing `value`'s fresh temporary, elements `0..count` in positions
+    /// `0..count`) is made to write the variable instead, and no copy is emitted. Returns
+    /// whether it was. Sound because:
+    ///
+    /// * `object` has no use but this store ([`Lowerer::uses`] counts its definition and this
+    ///   operand, and nothing else), and an elementwise result is no other value's register
+    ///   (only ids derived from `object`, which would be uses, could share it), so nothing else
+    ///   reads the temporary;
+    /// * the store follows the definition directly in the block, so no IL comes between them
+    ///   (a block body is lowered in order), and the rewritten instruction writes exactly the
+    ///   components the copy would have written, with the same bits; reading the variable in
+    ///   its own sources is fine, as IL reads an instruction's sources before it writes.
+    fn forwards_store(
+        &mut self,
+        store: SpvInst<'_>,
+        object: Id,
+        place: &Place,
+        value: &Value,
+    ) -> bool {
+        let Place::Register { reg, first: 0, .. } = place else {
+            return false;
+        };
+        if value.wide
+            || value.count == 0
+            || value.comps != XYZW
+            || value.reg.ty != RegType::Temp
+            || self.uses.get(object.0 as usize) != Some(&2)
+        {
+            return false;
+        }
+        let module = self.module;
+        let Some(definition) = store
+            .index()
+            .0
+            .checked_sub(1)
+            .and_then(|i| module.inst(spv_reader::InstIndex(i)))
+        else {
+            return false;
+        };
+        let (_, defined, _) = super::typed_parts(definition);
+        let elementwise = definition.opcode().is_some_and(super::ops::is_elementwise);
+        if defined != Some(object) || !elementwise {
+            return false;
+        }
+        let mask = dst_first(0, value.count).mask;
+        let Some(last) = self.code.last_mut() else {
+            return false;
+        };
+        match &mut last.dst[..] {
+            [dst]
+                if dst.reg.ty == RegType::Temp
+                    && dst.reg.num == value.reg.num
+                    && dst.reg.index.is_none()
+                    && dst.reg.dim2.is_none()
+                    && dst.mask == mask =>
+            {
+                dst.reg.num = *reg;
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Stores `value` (of type `ty`) into the whole of `place`, aggregates member by member.

@@ -66,6 +66,7 @@ pub fn lower(
         needs_driver_cb,
         &mut lowerer.constants,
     )?;
+    lowerer.uses = reachable.mentioned;
     lowerer.declare_private_globals()?;
     lowerer.lower_function_body(function)?;
     lowerer.check_register_budget()?;
@@ -160,10 +161,11 @@ fn workgroup_size_candidates(module: &Module) -> Vec<Id> {
 struct Reachable<'m> {
     /// The entry function and every function it calls, directly or not, in discovery order.
     functions: Vec<&'m Function>,
-    /// Indexed by id: whether a word of an instruction of those functions (after the opcode
-    /// word) names it. A literal that happens to equal a variable id only costs an unused
-    /// declaration.
-    mentioned: Vec<bool>,
+    /// Indexed by id: how many words of the instructions of those functions (after their
+    /// opcode words) equal it: the result id of its definition, and its uses as an operand. A
+    /// literal that happens to equal an id counts too, which only costs an unused declaration
+    /// (of a variable) or a copy that is kept (see [`Lowerer::uses`]).
+    mentioned: Vec<u32>,
     /// Whether one of those functions has `OpArrayLength` or `OpImageQuerySize`, whose sizes
     /// come from the driver constants.
     queries_sizes: bool,
@@ -176,8 +178,8 @@ impl<'m> Reachable<'m> {
         // those are types and function-local results, never module-scope variables, the
         // only ids `mentioned` is asked about; skipping them would cost a grammar lookup.
         for word in words.iter().skip(1) {
-            if let Some(flag) = self.mentioned.get_mut(*word as usize) {
-                *flag = true;
+            if let Some(count) = self.mentioned.get_mut(*word as usize) {
+                *count = count.saturating_add(1);
             }
         }
         // The opcode is compared as a number (see `has_opcode`).
@@ -223,7 +225,7 @@ fn function_words(module: &Module, range: Range<u32>) -> Option<&[u32]> {
 fn reachable_functions<'m>(module: &'m Module, entry: &'m Function) -> Reachable<'m> {
     let mut reachable = Reachable {
         functions: vec![entry],
-        mentioned: vec![false; module.header().bound as usize],
+        mentioned: vec![0; module.header().bound as usize],
         queries_sizes: false,
     };
     let mut next = 0;
@@ -377,6 +379,16 @@ pub(crate) struct Lowerer<'m> {
     /// iterated.
     layout_decorations: HashMap<(u32, u32), Option<u32>, BuildHasherDefault<values::WordHasher>>,
     resources: Resources,
+    /// Per id, how many words of the reachable functions' instructions name it (see
+    /// `Reachable::mentioned`): one for its definition plus one per use, at least. Load and
+    /// store forwarding ([`memory`]) rely on it to know every use of a value.
+    uses: Vec<u32>,
+    /// The end (exclusive) of the body of the block being lowered, as a word offset into the
+    /// module: load forwarding looks for the uses of a loaded value up to it.
+    block_body_end: usize,
+    /// Per opcode number below [`memory::ELEMENTWISE_CACHED`]: whether it is elementwise,
+    /// once asked (0 = not yet, 1 = no, 2 = yes).
+    elementwise_opcodes: [u8; memory::ELEMENTWISE_CACHED],
     /// Element counts of the indexed temporary arrays `x0`, `x1`, ... declared so far.
     indexed_temps: Vec<u32>,
     /// IL subroutines made from called functions that return early, in label order.
@@ -420,6 +432,9 @@ impl<'m> Lowerer<'m> {
             shapes: vec![Cell::new(None); bound],
             layout_decorations: HashMap::default(),
             resources: Resources::default(),
+            uses: Vec::new(),
+            block_body_end: 0,
+            elementwise_opcodes: [0; memory::ELEMENTWISE_CACHED],
             indexed_temps: Vec::new(),
             subroutines: Vec::new(),
             last_subroutine_label: 0,

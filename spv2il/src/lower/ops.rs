@@ -104,6 +104,13 @@ const fn not(mapping: Elementwise) -> Elementwise {
     }
 }
 
+/// Whether `op` is lowered by [`Lowerer::lower_elementwise`] (when no operand or result is
+/// 64-bit): one IL instruction, or two for the inverted comparisons, reading the operands where
+/// they are and writing a fresh temporary.
+pub(super) fn is_elementwise(op: spirv::Op) -> bool {
+    elementwise(op).is_some()
+}
+
 /// The component-wise mapping of `op`, if it has one.
 fn elementwise(op: spirv::Op) -> Option<Elementwise> {
     use spirv::Op;

@@ -56,12 +56,13 @@ pub struct Resources {
 
 impl Resources {
     /// Finds the module-scope variables that the translated functions refer to and assigns
-    /// their IL ids. `used` says per id whether some instruction of those functions has it as
-    /// an operand word (a literal that happens to equal a variable id only costs an unused
+    /// their IL ids. `used` says per id how many words of the instructions of those functions
+    /// (after their opcode words) equal it, so non-zero when some instruction has it as an
+    /// operand word (a literal that happens to equal a variable id only costs an unused
     /// declaration). `needs_driver_cb` reserves the driver constant buffer.
     pub fn collect(
         module: &Module,
-        used: &[bool],
+        used: &[u32],
         needs_driver_cb: bool,
         constants: &mut super::spec::ConstantEvaluator<'_>,
     ) -> Result<Resources, Error> {
@@ -69,7 +70,7 @@ impl Resources {
         let mut uniforms = Vec::new();
         let mut push_constant = None;
         for variable in module.global_variables() {
-            if !used.get(variable.id.0 as usize).copied().unwrap_or(false) {
+            if used.get(variable.id.0 as usize).copied().unwrap_or(0) == 0 {
                 continue;
             }
             let Some((class, pointee)) = types::pointer_parts(module, variable.ty) else {

@@ -10,7 +10,9 @@
 //! A [`Value`] names components rather than owning a register: extracting an element,
 //! shuffling the elements of one vector or copying an object re-labels components and emits
 //! nothing. This is sound because a temporary that holds an SSA value is written once (phi
-//! registers are written on edges only, where SSA dominance keeps every alias of them current).
+//! registers are written on edges only, where SSA dominance keeps every alias of them current),
+//! and a loaded value that names its variable's register instead of a copy (load forwarding,
+//! [`super::memory`]) is only read before anything can write the variable again.
 //!
 //! Structs, arrays and matrices (as arrays of column vectors, SPIR-V §2.2.2) are aggregates:
 //! a value whose [`Value::members`] hold one value per member (amd-il.md §9 "Types":
@@ -18,6 +20,24 @@
 
 use il_model::{CompSel, Dst, DstComp, Inst, Reg, RegType, Src};
 use indexmap::IndexSet;
+
+/// The component words of a constant value ([`Registers::constant_words`]): at most four, kept
+/// inline so that asking whether a value is a constant allocates nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConstantWords {
+    words: [u32; 4],
+    /// How many of `words` are the value's (1–4; the count of a value is at most 4).
+    len: usize,
+}
+
+impl std::ops::Deref for ConstantWords {
+    type Target = [u32];
+
+    fn deref(&self) -> &[u32] {
+        // `len` is at most 4: `constant_words` pushes at most four words.
+        self.words.get(..self.len).unwrap_or(&self.words)
+    }
+}
 
 /// The component selects x, y, z, w in order.
 pub const XYZW: [CompSel; 4] = [CompSel::X, CompSel::Y, CompSel::Z, CompSel::W];
@@ -426,21 +446,30 @@ impl Registers {
 
     /// The component words of `value` when it is held in a literal (a constant); `None` for
     /// aggregates and split 64-bit vectors.
-    pub fn constant_words(&self, value: &Value) -> Option<Vec<u32>> {
+    pub fn constant_words(&self, value: &Value) -> Option<ConstantWords> {
         if value.count == 0 {
             return None;
         }
         let words = self.literal_words(&value.reg)?;
-        value.comps[..usize::from(value.count.min(4))]
-            .iter()
-            .map(|comp| match comp {
-                CompSel::X => Some(words[0]),
-                CompSel::Y => Some(words[1]),
-                CompSel::Z => Some(words[2]),
-                CompSel::W => Some(words[3]),
-                CompSel::Zero | CompSel::One => None,
-            })
-            .collect()
+        let mut constant = ConstantWords {
+            words: [0; 4],
+            len: 0,
+        };
+        for comp in &value.comps[..usize::from(value.count.min(4))] {
+            let word = match comp {
+                CompSel::X => words[0],
+                CompSel::Y => words[1],
+                CompSel::Z => words[2],
+                CompSel::W => words[3],
+                CompSel::Zero | CompSel::One => return None,
+            };
+            // At most four components are looked at, so every word has a slot.
+            if let Some(slot) = constant.words.get_mut(constant.len) {
+                *slot = word;
+                constant.len += 1;
+            }
+        }
+        Some(constant)
     }
 
     /// The `dcl_literal` declarations, in literal-number order.
