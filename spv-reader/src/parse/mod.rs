@@ -136,6 +136,7 @@ impl Reader {
             mut functions,
             id_lists,
             block_lists,
+            name_strings,
         } = spare;
         let n = words.len();
         // Every defined id takes an instruction of at least two words, so the id table never
@@ -176,6 +177,7 @@ impl Reader {
                 warnings: Vec::new(),
                 id_lists,
                 block_lists,
+                name_strings,
             },
             open: None,
             group_uses: Vec::new(),
