@@ -679,6 +679,10 @@ impl Module {
 impl Drop for Module {
     fn drop(&mut self) {
         use std::mem::take;
+        if crate::spare::holds() {
+            // The thread keeps a set already: the fields are simply dropped.
+            return;
+        }
         crate::spare::keep(crate::spare::Spare {
             words: take(&mut self.words),
             starts: take(&mut self.starts),

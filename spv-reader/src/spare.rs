@@ -176,13 +176,20 @@ pub(crate) fn take() -> Spare {
         .unwrap_or_default()
 }
 
+/// Whether this thread keeps a set of buffers (or is ending): a module dropped then is
+/// freed as it is. A caller that drops many modules at once (after keeping them all) would
+/// otherwise gather, harvest, empty and replace a kept set on every drop, only for the last
+/// to be used; the first set dropped is kept instead.
+#[inline]
+pub(crate) fn holds() -> bool {
+    HELD.try_with(Cell::get).unwrap_or(true)
+}
+
 /// Keeps `spare`'s buffers for the next read on this thread, emptied, unless they hold
-/// more than [`MAX_SPARE_BYTES`], the thread already keeps a set (or the thread is ending).
+/// more than [`MAX_SPARE_BYTES`], the thread already keeps a set (see [`holds`]) or is
+/// ending.
 pub(crate) fn keep(mut spare: Spare) {
-    // A caller that drops many modules at once (after keeping them all) would otherwise
-    // harvest, empty and replace a kept set on every drop, only for the last to be used:
-    // the first set dropped is kept and the others are freed as they are.
-    if HELD.try_with(Cell::get).unwrap_or(true) {
+    if holds() {
         return;
     }
     spare.harvest();
