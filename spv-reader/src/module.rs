@@ -323,6 +323,7 @@ pub struct Module {
     /// kept for the next (see `crate::spare`).
     pub(crate) id_lists: Vec<Vec<Id>>,
     pub(crate) block_lists: Vec<Vec<crate::types::Block>>,
+    pub(crate) name_strings: Vec<String>,
 }
 
 /// A view of one instruction of a [`Module`]: two words wide, `Copy`.
@@ -678,6 +679,10 @@ impl Module {
 impl Drop for Module {
     fn drop(&mut self) {
         use std::mem::take;
+        if crate::spare::holds() {
+            // The thread keeps a set already: the fields are simply dropped.
+            return;
+        }
         crate::spare::keep(crate::spare::Spare {
             words: take(&mut self.words),
             starts: take(&mut self.starts),
@@ -695,6 +700,7 @@ impl Drop for Module {
             functions: take(&mut self.functions),
             id_lists: take(&mut self.id_lists),
             block_lists: take(&mut self.block_lists),
+            name_strings: take(&mut self.name_strings),
         });
     }
 }

@@ -267,9 +267,10 @@ impl Reader {
             .strings
             .get(span.start as usize..span.end as usize);
         // The reader kept only strings it checked to be UTF-8.
-        let name = std::str::from_utf8(bytes.unwrap_or(&[]))
-            .unwrap_or("")
-            .to_owned();
+        let text = std::str::from_utf8(bytes.unwrap_or(&[])).unwrap_or("");
+        // A name the previous module on this thread left, when there is one (see `spare`).
+        let mut name = self.module.name_strings.pop().unwrap_or_default();
+        name.push_str(text);
         self.module.entry_points.push(EntryPoint {
             inst: InstIndex(index),
             execution_model,
