@@ -32,8 +32,8 @@ pub use optable::{
     ShaderSet,
 };
 pub use program::{
-    Control, Dst, Dsts, ExtraWords, IDENTITY, Index, Inst, Program, Reg, Src, Srcs, parse_mask,
-    parse_swizzle,
+    Control, Dst, Dsts, ExtraWords, IDENTITY, Index, Inst, PacketMods, Program, Reg, Src, Srcs,
+    parse_mask, parse_swizzle,
 };
 pub use regs::{REG_TYPES, RegInfo, RegType};
 pub use verify::{VerifyError, verify};

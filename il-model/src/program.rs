@@ -110,14 +110,9 @@ pub struct Inst {
     pub op: Opcode,
     /// Control field.
     pub ctrl: Control,
-    /// Primary modifier token (opcode bit 31, for layouts that do not own that bit).
-    pub pri_mod: Option<u32>,
-    /// Secondary modifier token (opcode bit 30, for layouts that do not own that bit).
-    pub sec_mod: Option<u32>,
-    /// Resource-format token of the sample/load family (present iff `_ext`, control bit 28).
-    pub resource_format: Option<u32>,
-    /// Address-offset token of the sample/load family (`_aoffimmi(u,v,w)`; sets control bit 29).
-    pub addr_offset: Option<u32>,
+    /// The optional tokens between the opcode and the operands, boxed because few
+    /// instructions have any (see [`PacketMods`]); `None` when there are none.
+    pub mods: Option<Box<PacketMods>>,
     /// Destination operands (0 or 1 for every opcode except `mcall`).
     pub dst: Dsts,
     /// Source operands, in syntax order.
@@ -126,19 +121,38 @@ pub struct Inst {
     pub extra: ExtraWords,
 }
 
+/// The optional tokens that follow an instruction's opcode token, in token order (amd-il.md
+/// §1.3). Kept out of line in [`Inst::mods`]: they belong to a few sample and load forms and to
+/// hand-written IL, and four inline options would add a sixth to the size of every instruction
+/// the program holds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PacketMods {
+    /// Primary modifier token (opcode bit 31, for layouts that do not own that bit).
+    pub pri_mod: Option<u32>,
+    /// Secondary modifier token (opcode bit 30, for layouts that do not own that bit).
+    pub sec_mod: Option<u32>,
+    /// Resource-format token of the sample/load family (present iff `_ext`, control bit 28).
+    pub resource_format: Option<u32>,
+    /// Address-offset token of the sample/load family (`_aoffimmi(u,v,w)`; sets control bit 29).
+    pub addr_offset: Option<u32>,
+}
+
 /// An instruction's destinations: inline up to one, since only `mcall` has more, so that
 /// building an instruction allocates nothing in the common case.
 pub type Dsts = SmallVec<[Dst; 1]>;
 
-/// An instruction's sources: inline up to three (most ALU and memory instructions take at
-/// most three; the rest spill to the heap).
-pub type Srcs = SmallVec<[Src; 3]>;
+/// An instruction's sources: inline up to two. Most instructions take one or two; the three-
+/// source ones (`cmov_logical`, `mad`, `dmad`, bit-field extracts, `clamp`: about one in
+/// fifteen of the instructions in our translation snapshots) spill to the heap, which costs
+/// less than carrying a third 48-byte source in every instruction through the verifier, both
+/// writers and drop.
+pub type Srcs = SmallVec<[Src; 2]>;
 
 /// An instruction's trailing tokens: inline up to four (a `dcl_literal`'s four values).
 pub type ExtraWords = SmallVec<[u32; 4]>;
 
 impl Inst {
-    // The builders move the whole instruction (a few hundred bytes with its inline operands)
+    // The builders move the whole instruction (about two hundred bytes with its inline operands)
     // through every call; `#[inline]` lets other crates build it in place.
     /// An instruction with no control bits and no operands.
     #[inline]
@@ -146,10 +160,7 @@ impl Inst {
         Inst {
             op,
             ctrl: Control::NONE,
-            pri_mod: None,
-            sec_mod: None,
-            resource_format: None,
-            addr_offset: None,
+            mods: None,
             dst: Dsts::new(),
             src: Srcs::new(),
             extra: ExtraWords::new(),
@@ -159,6 +170,38 @@ impl Inst {
     /// The opcode's table row.
     pub fn info(&self) -> &'static OpInfo {
         self.op.info()
+    }
+
+    /// The primary modifier token, if present.
+    pub fn pri_mod(&self) -> Option<u32> {
+        self.mods.as_ref().and_then(|m| m.pri_mod)
+    }
+
+    /// The secondary modifier token, if present.
+    pub fn sec_mod(&self) -> Option<u32> {
+        self.mods.as_ref().and_then(|m| m.sec_mod)
+    }
+
+    /// The resource-format token, if present.
+    pub fn resource_format(&self) -> Option<u32> {
+        self.mods.as_ref().and_then(|m| m.resource_format)
+    }
+
+    /// The address-offset token, if present.
+    pub fn addr_offset(&self) -> Option<u32> {
+        self.mods.as_ref().and_then(|m| m.addr_offset)
+    }
+
+    /// Whether any of the optional tokens of [`PacketMods`] is present.
+    pub fn has_packet_mods(&self) -> bool {
+        self.mods
+            .as_deref()
+            .is_some_and(|m| *m != PacketMods::default())
+    }
+
+    /// The optional tokens, for setting them (allocated on first use).
+    pub fn mods_mut(&mut self) -> &mut PacketMods {
+        self.mods.get_or_insert_with(Box::default)
     }
 
     /// Sets the control field.

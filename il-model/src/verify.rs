@@ -848,10 +848,7 @@ impl Verifier<'_> {
         let extra_ok =
             facts.want_extra == ANY_EXTRA || inst.extra.len() == usize::from(facts.want_extra);
         ctrl & !facts.defined_bits == 0
-            && inst.pri_mod.is_none()
-            && inst.sec_mod.is_none()
-            && inst.resource_format.is_none()
-            && inst.addr_offset.is_none()
+            && !inst.has_packet_mods()
             && inst.dst.len() == usize::from(facts.want_dst)
             && inst.src.len() == usize::from(want_src)
             && extra_ok
@@ -903,7 +900,7 @@ impl Verifier<'_> {
                 info.mnemonic
             ));
         }
-        if facts.owns_modifier_bits && (inst.pri_mod.is_some() || inst.sec_mod.is_some()) {
+        if facts.owns_modifier_bits && (inst.pri_mod().is_some() || inst.sec_mod().is_some()) {
             self.err(format!(
                 "`{}` uses opcode bits 31:30 itself; no modifier tokens (amd-il.md §1.4)",
                 info.mnemonic
@@ -917,12 +914,12 @@ impl Verifier<'_> {
                 | ControlLayout::BufInfo
         );
         let ext = ctrl & (1 << 12) != 0;
-        if inst.resource_format.is_some() && !(ext_layout && ext) {
+        if inst.resource_format().is_some() && !(ext_layout && ext) {
             self.err(
                 "a resource-format token needs an `_ext` sample/load instruction (amd-il.md §1.10)",
             );
         }
-        if inst.addr_offset.is_some()
+        if inst.addr_offset().is_some()
             && !matches!(layout, ControlLayout::Sample | ControlLayout::Load)
         {
             self.err("an address-offset token needs a sample/load instruction (amd-il.md §1.10)");
@@ -1634,8 +1631,8 @@ fn is_declaration(op: Opcode) -> bool {
 mod tests {
     use super::{DENSE_NUMBERS, NumSet, Paths, verify, verify_with};
     use crate::{
-        Control, Dst, Family, Index, Inst, Opcode, Program, Reg, RegType, ShaderKind, ShiftScale,
-        Src,
+        Control, Dst, Family, Index, Inst, Opcode, PacketMods, Program, Reg, RegType, ShaderKind,
+        ShiftScale, Src,
     };
 
     /// One instruction for each condition of the quick paths, alone or breaking its rule, each
@@ -1664,11 +1661,17 @@ mod tests {
             vec![iadd()],
             vec![iadd().ctrl(Control(0x0200))],
             vec![Inst {
-                pri_mod: Some(1),
+                mods: Some(Box::new(PacketMods {
+                    pri_mod: Some(1),
+                    ..PacketMods::default()
+                })),
                 ..iadd()
             }],
             vec![Inst {
-                addr_offset: Some(0),
+                mods: Some(Box::new(PacketMods {
+                    addr_offset: Some(0),
+                    ..PacketMods::default()
+                })),
                 ..iadd()
             }],
             vec![iadd().src(Src::temp(3))],

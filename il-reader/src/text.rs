@@ -439,7 +439,7 @@ impl Line<'_> {
                 "control bits 31:30 are the modifier-present flags here (amd-il.md §1.4)",
             ));
         }
-        if layout.owns_modifier_bits() && (inst.pri_mod.is_some() || inst.sec_mod.is_some()) {
+        if layout.owns_modifier_bits() && (inst.pri_mod().is_some() || inst.sec_mod().is_some()) {
             return Err(self.err(
                 at,
                 "this instruction has no modifier tokens (amd-il.md §1.4)",
@@ -458,7 +458,7 @@ impl Line<'_> {
                 "write `_aoffimmi(u,v,w)` rather than control bit 29 (amd-il.md §1.10)",
             ));
         }
-        if inst.addr_offset.is_some() && !sample_like {
+        if inst.addr_offset().is_some() && !sample_like {
             return Err(self.err(
                 at,
                 "only sample/load instructions take `_aoffimmi` (amd-il.md §1.10)",
@@ -467,9 +467,9 @@ impl Line<'_> {
         let ext_layout =
             sample_like || matches!(layout, ControlLayout::ResInfo | ControlLayout::BufInfo);
         let ext = ext_layout && ctrl & (1 << 12) != 0;
-        match (ext, inst.resource_format) {
+        match (ext, inst.resource_format()) {
             // `_ext` without `_resourcetype(…)`: the token is still present; its value is UNKNOWN.
-            (true, None) => inst.resource_format = Some(0),
+            (true, None) => inst.mods_mut().resource_format = Some(0),
             (false, Some(_)) => {
                 return Err(self.err(
                     at,
@@ -768,25 +768,25 @@ impl Line<'_> {
                 return Ok(());
             }
             ("primod", Some(_)) => {
-                inst.pri_mod = Some(inst.pri_mod.unwrap_or(0) | number(self)?);
+                inst.mods_mut().pri_mod = Some(inst.pri_mod().unwrap_or(0) | number(self)?);
                 return Ok(());
             }
             ("secmod", Some(_)) => {
-                inst.sec_mod = Some(number(self)?);
+                inst.mods_mut().sec_mod = Some(number(self)?);
                 return Ok(());
             }
             ("resourceformat", Some(_)) => {
-                inst.resource_format = Some(number(self)?);
+                inst.mods_mut().resource_format = Some(number(self)?);
                 return Ok(());
             }
             ("resourcetype", Some(a)) => {
                 let usage = PixTexUsage::from_name(a)
                     .ok_or_else(|| self.err(at, format!("`{a}` is not a resource type")))?;
-                inst.resource_format = Some(usage.value());
+                inst.mods_mut().resource_format = Some(usage.value());
                 return Ok(());
             }
             ("addroffset", Some(_)) => {
-                inst.addr_offset = Some(number(self)?);
+                inst.mods_mut().addr_offset = Some(number(self)?);
                 return Ok(());
             }
             ("aoffimmi" | "addroffimmi", Some(a)) => {
@@ -809,7 +809,7 @@ impl Line<'_> {
                     }
                     word |= u32::from(twice as i8 as u8) << (8 * i);
                 }
-                inst.addr_offset = Some(word);
+                inst.mods_mut().addr_offset = Some(word);
                 return Ok(());
             }
             ("prec", None) => {
@@ -921,7 +921,7 @@ impl Line<'_> {
             return Ok(());
         }
         if let Some(bits) = self.field_value(layout.primary_fields(), name, arg, at)? {
-            inst.pri_mod = Some(inst.pri_mod.unwrap_or(0) | u32::from(bits));
+            inst.mods_mut().pri_mod = Some(inst.pri_mod().unwrap_or(0) | u32::from(bits));
             return Ok(());
         }
         Err(self.err(

@@ -146,10 +146,10 @@ impl Decoder<'_> {
         if !layout.owns_modifier_bits() {
             ctrl &= 0x3FFF;
             if high & 0x8000 != 0 {
-                inst.pri_mod = Some(self.next("the primary modifier token")?);
+                inst.mods_mut().pri_mod = Some(self.next("the primary modifier token")?);
             }
             if high & 0x4000 != 0 {
-                inst.sec_mod = Some(self.next("the secondary modifier token")?);
+                inst.mods_mut().sec_mod = Some(self.next("the secondary modifier token")?);
             }
         }
         if matches!(
@@ -160,10 +160,10 @@ impl Decoder<'_> {
                 | ControlLayout::BufInfo
         ) && ctrl & (1 << 12) != 0
         {
-            inst.resource_format = Some(self.next("the resource-format token")?);
+            inst.mods_mut().resource_format = Some(self.next("the resource-format token")?);
         }
         if matches!(layout, ControlLayout::Sample | ControlLayout::Load) && ctrl & (1 << 13) != 0 {
-            inst.addr_offset = Some(self.next("the address-offset token")?);
+            inst.mods_mut().addr_offset = Some(self.next("the address-offset token")?);
             ctrl &= !(1 << 13);
         }
         let mut counted = 0;

@@ -54,7 +54,7 @@ fn exemplar(info: &OpInfo) -> Inst {
     }
     let primary = layout.primary_fields();
     if !primary.is_empty() {
-        inst.pri_mod = Some(u32::from(sample_bits(primary)));
+        inst.mods_mut().pri_mod = Some(u32::from(sample_bits(primary)));
     }
     if matches!(
         layout,
@@ -65,10 +65,10 @@ fn exemplar(info: &OpInfo) -> Inst {
     ) {
         // `_ext`: indexed resource, with its resource-type token (amd-il.md §1.10).
         inst.ctrl.0 |= 1 << 12;
-        inst.resource_format = Some(PixTexUsage::Tex2dArray.value());
+        inst.mods_mut().resource_format = Some(PixTexUsage::Tex2dArray.value());
     }
     if matches!(layout, ControlLayout::Sample | ControlLayout::Load) {
-        inst.addr_offset = Some(0x00_FF_02); // u = 1, v = -0.5, w = 0
+        inst.mods_mut().addr_offset = Some(0x00_FF_02); // u = 1, v = -0.5, w = 0
     }
     let n_dst = if info.op == Opcode::Macrocall {
         2

@@ -1364,7 +1364,7 @@ impl Machine<'_> {
 
     /// The declaration and bound image of the resource an instruction names.
     fn texture(&self, inst: &Inst) -> Res<(Shape, &Image)> {
-        if ctrl_field(inst, "ext") == Some(1) || inst.addr_offset.is_some() {
+        if ctrl_field(inst, "ext") == Some(1) || inst.addr_offset().is_some() {
             return Err(Fault::unsupported(
                 "indexed (_ext) resources and address offsets are not simulated",
             ));

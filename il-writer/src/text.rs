@@ -567,10 +567,7 @@ fn write_fast(
     let silent = ctrl == 0 && fast.quiet_zero;
     if (!silent && !fast.suffix_only)
         || prec.is_some()
-        || inst.pri_mod.is_some()
-        || inst.sec_mod.is_some()
-        || inst.resource_format.is_some()
-        || inst.addr_offset.is_some()
+        || inst.has_packet_mods()
         || inst.dst.len() > 1
         || inst.src.len() > FAST_MAX_SRCS
         || inst.extra.len() > FAST_MAX_EXTRA
@@ -1016,8 +1013,8 @@ fn foldable_prefix(inst: &Inst) -> Option<u16> {
         return None;
     }
     let plain = (1..=0xF).contains(&inst.ctrl.0)
-        && inst.pri_mod.is_none()
-        && inst.sec_mod.is_none()
+        && inst.pri_mod().is_none()
+        && inst.sec_mod().is_none()
         && inst.dst.is_empty()
         && inst.src.is_empty()
         && inst.extra.is_empty();
@@ -1312,10 +1309,7 @@ fn write_inst(out: &mut Buf, inst: &Inst, tables: &Tables, regs: &RegNames, prec
     if !silent {
         write_control(out, layout, ctrl);
     }
-    let rare = inst.pri_mod.is_some()
-        || inst.sec_mod.is_some()
-        || inst.resource_format.is_some()
-        || inst.addr_offset.is_some()
+    let rare = inst.has_packet_mods()
         || !matches!(info.extra, Extra::None | Extra::Words(_) | Extra::Label)
         || inst.op == Opcode::Macrodef;
     if rare {
@@ -1442,7 +1436,7 @@ fn write_control(out: &mut Buf, layout: ControlLayout, ctrl: u16) {
 /// (resource formats, strides, macro signatures).
 fn write_modifiers(out: &mut Buf, inst: &Inst, layout: ControlLayout) {
     let info = inst.info();
-    if let Some(p) = inst.pri_mod {
+    if let Some(p) = inst.pri_mod() {
         let fields = layout.primary_fields();
         let defined = fields.iter().fold(0u32, |m, f| m | u32::from(f.mask()));
         let before = out.len();
@@ -1454,10 +1448,10 @@ fn write_modifiers(out: &mut Buf, inst: &Inst, layout: ControlLayout) {
             let _ = write!(out, "_primod({p:#010x})");
         }
     }
-    if let Some(s) = inst.sec_mod {
+    if let Some(s) = inst.sec_mod() {
         let _ = write!(out, "_secmod({s:#010x})");
     }
-    if let Some(f) = inst.resource_format {
+    if let Some(f) = inst.resource_format() {
         match PixTexUsage::from_value(f) {
             Some(u) => {
                 out.extend_from_slice(b"_resourcetype(");
@@ -1469,7 +1463,7 @@ fn write_modifiers(out: &mut Buf, inst: &Inst, layout: ControlLayout) {
             }
         }
     }
-    if let Some(a) = inst.addr_offset {
+    if let Some(a) = inst.addr_offset() {
         if a >> 24 == 0 {
             out.extend_from_slice(b"_aoffimmi(");
             push_half(out, a & 0xFF);

@@ -151,10 +151,7 @@ fn encode_fast(
 ) -> bool {
     let facts = &facts[usize::from(inst.op.code()) & (OP_SLOTS - 1)];
     if !facts.fast
-        || inst.pri_mod.is_some()
-        || inst.sec_mod.is_some()
-        || inst.resource_format.is_some()
-        || inst.addr_offset.is_some()
+        || inst.has_packet_mods()
         || inst.dst.len() > 1
         || inst.src.len() > FAST_MAX_SRCS
         || inst.extra.len() > FAST_MAX_EXTRA
@@ -240,14 +237,16 @@ pub(crate) fn opcode_high_bits(inst: &Inst) -> u16 {
         // §1.11: the number of values (1–3) is the control field.
         ctrl = (ctrl & !0x3FFF) | (inst.extra.len().min(0x3FFF) as u16);
     }
-    if matches!(layout, ControlLayout::Sample | ControlLayout::Load) && inst.addr_offset.is_some() {
+    if matches!(layout, ControlLayout::Sample | ControlLayout::Load) && inst.addr_offset().is_some()
+    {
         // §1.10: bit 29 = aoffimmi present.
         ctrl |= 1 << 13;
     }
     if !layout.owns_modifier_bits() {
         // §1.4: bit 31 = primary modifier present, bit 30 = secondary modifier present.
         ctrl &= 0x3FFF;
-        ctrl |= u16::from(inst.pri_mod.is_some()) << 15 | u16::from(inst.sec_mod.is_some()) << 14;
+        ctrl |=
+            u16::from(inst.pri_mod().is_some()) << 15 | u16::from(inst.sec_mod().is_some()) << 14;
     }
     ctrl
 }
@@ -255,10 +254,10 @@ pub(crate) fn opcode_high_bits(inst: &Inst) -> u16 {
 fn encode_inst(inst: &Inst, out: &mut Vec<u32>) {
     let info = inst.info();
     out.push(u32::from(inst.op.code()) | u32::from(opcode_high_bits(inst)) << 16);
-    out.extend(inst.pri_mod);
-    out.extend(inst.sec_mod);
-    out.extend(inst.resource_format);
-    out.extend(inst.addr_offset);
+    out.extend(inst.pri_mod());
+    out.extend(inst.sec_mod());
+    out.extend(inst.resource_format());
+    out.extend(inst.addr_offset());
     if inst.op == Opcode::Macrocall {
         // §1.11: mcall(k) · {outputs 15:0, inputs 31:16} · dst tokens · src tokens.
         out.push((inst.dst.len() as u32 & 0xFFFF) | (inst.src.len() as u32 & 0xFFFF) << 16);
@@ -407,8 +406,8 @@ fn encode_operand(reg: &Reg, modifier: Option<u32>, out: &mut Vec<u32>) {
 mod tests {
     use super::{PENDING, dst_mod, encode_inst, src_mod, to_tokens};
     use il_model::{
-        CompSel, Control, Dst, DstComp, Inst, Opcode, Program, Reg, RegType, ShaderKind,
-        ShiftScale, Src,
+        CompSel, Control, Dst, DstComp, Inst, Opcode, PacketMods, Program, Reg, RegType,
+        ShaderKind, ShiftScale, Src,
     };
 
     /// The packed modifier tokens equal the field-by-field formulas of amd-il.md §1.5 and §1.6
@@ -488,7 +487,10 @@ mod tests {
                         .src(Src::temp(0).swz("x")),
                 )
                 .push(Inst {
-                    pri_mod: Some(1),
+                    mods: Some(Box::new(PacketMods {
+                        pri_mod: Some(1),
+                        ..PacketMods::default()
+                    })),
                     ..Inst::new(Opcode::Mov).dst(Dst::temp(0)).src(Src::temp(1))
                 })
                 .push(Inst::new(Opcode::DclNumThreadPerGroup).extra(&[64, 1, 1]))

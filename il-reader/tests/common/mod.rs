@@ -207,7 +207,7 @@ pub fn random_inst(rng: &mut Rng) -> Inst {
     if matches!(layout, ControlLayout::Sample | ControlLayout::Load) {
         ctrl &= !(1 << 13); // derived from `addr_offset`
         if rng.chance(2) {
-            inst.addr_offset = Some(if rng.chance(2) {
+            inst.mods_mut().addr_offset = Some(if rng.chance(2) {
                 rng.u32() & 0xFF_FFFF
             } else {
                 rng.u32()
@@ -226,7 +226,7 @@ pub fn random_inst(rng: &mut Rng) -> Inst {
             | ControlLayout::BufInfo
     ) && ctrl & (1 << 12) != 0
     {
-        inst.resource_format = Some(if rng.chance(2) {
+        inst.mods_mut().resource_format = Some(if rng.chance(2) {
             rng.below(14) as u32
         } else {
             rng.u32()
@@ -238,14 +238,14 @@ pub fn random_inst(rng: &mut Rng) -> Inst {
                 .primary_fields()
                 .iter()
                 .fold(0u32, |m, f| m | u32::from(f.mask()));
-            inst.pri_mod = Some(if rng.chance(2) {
+            inst.mods_mut().pri_mod = Some(if rng.chance(2) {
                 rng.u32() & defined
             } else {
                 rng.u32()
             });
         }
         if rng.chance(6) {
-            inst.sec_mod = Some(rng.u32());
+            inst.mods_mut().sec_mod = Some(rng.u32());
         }
     }
     let immediate_cb = info.op == Opcode::DclConstBuffer && ctrl & 0x8000 != 0;
