@@ -157,6 +157,17 @@ fn workgroup_size_candidates(module: &Module) -> Vec<Id> {
     candidates
 }
 
+/// Capabilities that neither are nor imply (directly or through others, SPIR-V §3.2.30)
+/// `Int64` or `Float64`; the test `narrow_only_capabilities_imply_no_64_bit_one` checks it
+/// against the grammar.
+const NARROW_ONLY_CAPABILITIES: [u32; 5] = [
+    spirv::Capability::Matrix as u32,
+    spirv::Capability::Shader as u32,
+    spirv::Capability::StorageImageExtendedFormats as u32,
+    spirv::Capability::ImageQuery as u32,
+    spirv::Capability::VulkanMemoryModel as u32,
+];
+
 /// Whether `module` declares a 64-bit integer or float type (`OpTypeInt 64` or
 /// `OpTypeFloat 64`, SPIR-V §3.3.6). Types are declared before the first `OpFunction` (SPIR-V
 /// §2.4 logical layout, checked by the validator), so the walk stops there; the words are read
@@ -164,6 +175,17 @@ fn workgroup_size_candidates(module: &Module) -> Vec<Id> {
 /// built on one of these, so a module without one has no 64-bit value.
 fn declares_wide_type(module: &Module) -> bool {
     const HEADER_WORDS: usize = 5;
+    // The validator refuses a 64-bit integer type without the Int64 capability and a 64-bit
+    // float type without Float64, counting those the declared ones imply (SPIR-V §2.16.1,
+    // §3.2.30); lowering only sees validated modules. When every declared capability is one
+    // that implies neither, no declaration needs reading.
+    if module
+        .capabilities()
+        .iter()
+        .all(|cap| NARROW_ONLY_CAPABILITIES.contains(cap))
+    {
+        return false;
+    }
     let words = module.words();
     let mut start = HEADER_WORDS;
     while let Some(&first) = words.get(start) {
@@ -847,5 +869,35 @@ impl<'m> Lowerer<'m> {
         program.body = body;
         program.push(Inst::new(Opcode::End));
         program
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spv_reader::rspirv::dr::Operand;
+    use spv_reader::spirv::Capability;
+
+    /// The closure of each of [`NARROW_ONLY_CAPABILITIES`] under "Implicitly Declares", read
+    /// from the SPIR-V grammar tables rspirv carries (as the validator reads it), holds neither
+    /// `Int64` nor `Float64`.
+    #[test]
+    fn narrow_only_capabilities_imply_no_64_bit_one() {
+        for &raw in &NARROW_ONLY_CAPABILITIES {
+            let mut closure = vec![Capability::from_u32(raw).expect("a known capability")];
+            let mut next = 0;
+            while let Some(&cap) = closure.get(next) {
+                for implied in Operand::Capability(cap).required_capabilities() {
+                    if !closure.contains(&implied) {
+                        closure.push(implied);
+                    }
+                }
+                next += 1;
+            }
+            assert!(
+                !closure.contains(&Capability::Int64) && !closure.contains(&Capability::Float64),
+                "{closure:?}"
+            );
+        }
     }
 }
