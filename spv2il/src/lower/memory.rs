@@ -95,9 +95,9 @@ pub enum Place {
 }
 
 impl Clone for Place {
-    // A place is cloned each time a pointer is used (`Lowerer::place`); written out so that
-    // it is inlined there and the register-backed variables, the common case, copy a few
-    // words without the out-of-line derived code.
+    // A place is cloned each time a pointer is used (`Lowerer::place`, which copies the
+    // common register-backed variables itself); written out so that the variants without
+    // owned data copy their words directly.
     #[inline]
     fn clone(&self) -> Place {
         match self {
@@ -406,6 +406,11 @@ impl<'m> Lowerer<'m> {
     /// variable seen for the first time.
     pub(super) fn place(&mut self, id: Id, at: SpvInst<'_>) -> Result<Place, Error> {
         if let Some(place) = self.places.get(id) {
+            // Most pointers are register-backed variables: copied here, without the call
+            // of the general clone (too large to be inlined).
+            if let Place::Register { reg, shape, first } = *place {
+                return Ok(Place::Register { reg, shape, first });
+            }
             return Ok(place.clone());
         }
         let place = self.global_place(id, at)?;
