@@ -50,6 +50,7 @@ impl<T> IdTable<T> {
 
     /// Sets the entry of `id`; an id at or past the bound is ignored (the reader guarantees
     /// every id of a module is below its bound, so none arrives here).
+    #[inline]
     pub(crate) fn set(&mut self, id: Id, entry: T) {
         let Some(slot) = self.slots.get_mut(id.0 as usize) else {
             return;

@@ -48,7 +48,7 @@ impl Space {
 }
 
 /// What a pointer id designates.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub enum Place {
     /// A register-backed variable, or elements `first..first+shape.count` of one.
     Register {
@@ -92,6 +92,49 @@ pub enum Place {
         /// The pointee type.
         pointee: Id,
     },
+}
+
+impl Clone for Place {
+    // A place is cloned each time a pointer is used (`Lowerer::place`, which copies the
+    // common register-backed variables itself); written out so that the variants without
+    // owned data copy their words directly.
+    #[inline]
+    fn clone(&self) -> Place {
+        match self {
+            Place::Register { reg, shape, first } => Place::Register {
+                reg: *reg,
+                shape: *shape,
+                first: *first,
+            },
+            Place::Indexed {
+                array,
+                element,
+                dynamic,
+                shape,
+                first,
+                whole_array,
+            } => Place::Indexed {
+                array: *array,
+                element: *element,
+                dynamic: dynamic.clone(),
+                shape: *shape,
+                first: *first,
+                whole_array: *whole_array,
+            },
+            Place::Composite(members) => Place::Composite(Rc::clone(members)),
+            Place::Image(image) => Place::Image(*image),
+            Place::Builtin(value) => Place::Builtin(value.clone()),
+            Place::Memory {
+                space,
+                offset,
+                pointee,
+            } => Place::Memory {
+                space: *space,
+                offset: offset.clone(),
+                pointee: *pointee,
+            },
+        }
+    }
 }
 
 /// The IL object an image handle names.
@@ -269,6 +312,16 @@ fn place_holds_register(place: &Place, reg: u32, depth: u32) -> bool {
     }
 }
 
+/// The error for a composite variable whose members do not match its type's.
+fn mismatched_parts(module: &Module, inst: SpvInst<'_>) -> Error {
+    Unsupported::at(
+        module,
+        inst.index(),
+        "an aggregate whose parts do not match its type",
+    )
+    .into()
+}
+
 /// A temporary holding one element, as a value.
 fn temp_value(reg: u32, count: u8) -> Value {
     Value::in_reg(Reg::new(RegType::Temp, reg), count)
@@ -353,6 +406,11 @@ impl<'m> Lowerer<'m> {
     /// variable seen for the first time.
     pub(super) fn place(&mut self, id: Id, at: SpvInst<'_>) -> Result<Place, Error> {
         if let Some(place) = self.places.get(id) {
+            // Most pointers are register-backed variables: copied here, without the call
+            // of the general clone (too large to be inlined).
+            if let Place::Register { reg, shape, first } = *place {
+                return Ok(Place::Register { reg, shape, first });
+            }
             return Ok(place.clone());
         }
         let place = self.global_place(id, at)?;
@@ -1271,43 +1329,56 @@ impl<'m> Lowerer<'m> {
         ty: Id,
     ) -> Result<Option<Vec<(Place, Id)>>, Error> {
         let module = self.module;
-        let member_types: Vec<Id> = match module.ty(ty) {
-            Some(Type::Struct { members }) => members.clone(),
-            Some(Type::Matrix { column, count }) => vec![*column; *count as usize],
+        // The member types, borrowed from the module or one type repeated: the parts are
+        // built in one list, with no list of types or places beside it.
+        let (listed, repeated, count): (&[Id], Id, usize) = match module.ty(ty) {
+            Some(Type::Struct { members }) => (members, ty, members.len()),
+            Some(Type::Matrix { column, count }) => (&[], *column, *count as usize),
             Some(Type::Array { element, length }) => {
                 let length = types::constant_u32(module, *length)
                     .filter(|n| *n as usize <= types::MAX_AGGREGATE_LEAVES)
                     .ok_or_else(|| {
                         Unsupported::at(module, inst.index(), "an array value of this length")
                     })?;
-                vec![*element; length as usize]
+                (&[], *element, length as usize)
             }
             _ => return Ok(None),
         };
-        let places: Vec<Place> = match place {
-            Place::Composite(members) => members.to_vec(),
+        let member_type = |index: usize| listed.get(index).copied().unwrap_or(repeated);
+        let mut parts = Vec::with_capacity(count);
+        match place {
+            Place::Composite(members) => {
+                if members.len() != count {
+                    return Err(mismatched_parts(module, inst));
+                }
+                for (index, member) in members.iter().enumerate() {
+                    parts.push((member.clone(), member_type(index)));
+                }
+            }
             Place::Indexed {
                 array,
                 shape,
                 whole_array: true,
                 ..
-            } => (0..member_types.len() as u32)
-                .map(|element| Place::Indexed {
-                    array: *array,
-                    element,
-                    dynamic: None,
-                    shape: *shape,
-                    first: 0,
-                    whole_array: false,
-                })
-                .collect(),
+            } => {
+                for element in 0..count as u32 {
+                    let part = Place::Indexed {
+                        array: *array,
+                        element,
+                        dynamic: None,
+                        shape: *shape,
+                        first: 0,
+                        whole_array: false,
+                    };
+                    parts.push((part, member_type(element as usize)));
+                }
+            }
             Place::Memory {
                 space,
                 offset,
                 pointee,
             } => {
-                let mut places = Vec::with_capacity(member_types.len());
-                for index in 0..member_types.len() as u32 {
+                for index in 0..count as u32 {
                     let (offset, pointee) = self.memory_step(
                         inst,
                         *space,
@@ -1315,29 +1386,21 @@ impl<'m> Lowerer<'m> {
                         *pointee,
                         Index::Constant(index),
                     )?;
-                    places.push(Place::Memory {
+                    let part = Place::Memory {
                         space: *space,
                         offset,
                         pointee,
-                    });
+                    };
+                    parts.push((part, member_type(index as usize)));
                 }
-                places
             }
             _ => {
                 return Err(
                     Unsupported::at(module, inst.index(), "an aggregate in this storage").into(),
                 );
             }
-        };
-        if places.len() != member_types.len() {
-            return Err(Unsupported::at(
-                module,
-                inst.index(),
-                "an aggregate whose parts do not match its type",
-            )
-            .into());
         }
-        Ok(Some(places.into_iter().zip(member_types).collect()))
+        Ok(Some(parts))
     }
 
     /// Loads `count` consecutive dwords from memory into a fresh temporary.

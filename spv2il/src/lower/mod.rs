@@ -157,6 +157,58 @@ fn workgroup_size_candidates(module: &Module) -> Vec<Id> {
     candidates
 }
 
+/// Capabilities that neither are nor imply (directly or through others, SPIR-V §3.2.30)
+/// `Int64` or `Float64`; the test `narrow_only_capabilities_imply_no_64_bit_one` checks it
+/// against the grammar.
+const NARROW_ONLY_CAPABILITIES: [u32; 5] = [
+    spirv::Capability::Matrix as u32,
+    spirv::Capability::Shader as u32,
+    spirv::Capability::StorageImageExtendedFormats as u32,
+    spirv::Capability::ImageQuery as u32,
+    spirv::Capability::VulkanMemoryModel as u32,
+];
+
+/// Whether `module` declares a 64-bit integer or float type (`OpTypeInt 64` or
+/// `OpTypeFloat 64`, SPIR-V §3.3.6). Types are declared before the first `OpFunction` (SPIR-V
+/// §2.4 logical layout, checked by the validator), so the walk stops there; the words are read
+/// directly, as in [`workgroup_size_candidates`]. Every 64-bit scalar, vector or matrix type is
+/// built on one of these, so a module without one has no 64-bit value.
+fn declares_wide_type(module: &Module) -> bool {
+    const HEADER_WORDS: usize = 5;
+    // The validator refuses a 64-bit integer type without the Int64 capability and a 64-bit
+    // float type without Float64, counting those the declared ones imply (SPIR-V §2.16.1,
+    // §3.2.30); lowering only sees validated modules. When every declared capability is one
+    // that implies neither, no declaration needs reading.
+    if module
+        .capabilities()
+        .iter()
+        .all(|cap| NARROW_ONLY_CAPABILITIES.contains(cap))
+    {
+        return false;
+    }
+    let words = module.words();
+    let mut start = HEADER_WORDS;
+    while let Some(&first) = words.get(start) {
+        let (count, op) = ((first >> 16) as usize, first & 0xFFFF);
+        if op == spirv::Op::Function as u32 {
+            return false;
+        }
+        // The reader checked every word count is at least 1; a zero would not advance, and
+        // "yes" keeps every type asked about one by one.
+        if count == 0 {
+            return true;
+        }
+        // OpTypeInt and OpTypeFloat: Result id, then Width (SPIR-V §3.3.6).
+        if (op == spirv::Op::TypeInt as u32 || op == spirv::Op::TypeFloat as u32)
+            && words.get(start + 2) == Some(&64)
+        {
+            return true;
+        }
+        start += count;
+    }
+    false
+}
+
 /// What one walk over the reachable functions' instructions finds.
 struct Reachable<'m> {
     /// The entry function and every function it calls, directly or not, in discovery order.
@@ -370,6 +422,9 @@ pub(crate) struct Lowerer<'m> {
     places: IdTable<Place>,
     /// What validation found out about the module (result types by id).
     info: &'m spv_validate::ModuleInfo,
+    /// Whether the module declares a 64-bit integer or float type ([`declares_wide_type`]):
+    /// without one no type is 64-bit, and the wide-type questions answer at once.
+    declares_wide: bool,
     /// Per type id: whether it is a 64-bit type (0 = not yet asked, 1 = no, 2 = yes).
     wide_types: Vec<u8>,
     /// Per type id: its register shape, once asked for (see [`Lowerer::shape_of`]).
@@ -421,6 +476,7 @@ impl<'m> Lowerer<'m> {
         options: &'m Options,
     ) -> Lowerer<'m> {
         let bound = module.header().bound as usize;
+        let declares_wide = declares_wide_type(module);
         Lowerer {
             module,
             options,
@@ -428,7 +484,13 @@ impl<'m> Lowerer<'m> {
             values: IdTable::new(bound),
             places: IdTable::new(bound),
             info,
-            wide_types: vec![0; bound],
+            declares_wide,
+            // Only asked when the module declares a 64-bit type (see `is_wide_type_cached`).
+            wide_types: if declares_wide {
+                vec![0; bound]
+            } else {
+                Vec::new()
+            },
             shapes: vec![Cell::new(None); bound],
             layout_decorations: HashMap::default(),
             resources: Resources::default(),
@@ -807,5 +869,35 @@ impl<'m> Lowerer<'m> {
         program.body = body;
         program.push(Inst::new(Opcode::End));
         program
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spv_reader::rspirv::dr::Operand;
+    use spv_reader::spirv::Capability;
+
+    /// The closure of each of [`NARROW_ONLY_CAPABILITIES`] under "Implicitly Declares", read
+    /// from the SPIR-V grammar tables rspirv carries (as the validator reads it), holds neither
+    /// `Int64` nor `Float64`.
+    #[test]
+    fn narrow_only_capabilities_imply_no_64_bit_one() {
+        for &raw in &NARROW_ONLY_CAPABILITIES {
+            let mut closure = vec![Capability::from_u32(raw).expect("a known capability")];
+            let mut next = 0;
+            while let Some(&cap) = closure.get(next) {
+                for implied in Operand::Capability(cap).required_capabilities() {
+                    if !closure.contains(&implied) {
+                        closure.push(implied);
+                    }
+                }
+                next += 1;
+            }
+            assert!(
+                !closure.contains(&Capability::Int64) && !closure.contains(&Capability::Float64),
+                "{closure:?}"
+            );
+        }
     }
 }

@@ -85,6 +85,9 @@ const DIVISION_STEPS: u32 = 64;
 impl Lowerer<'_> {
     /// Whether `ty` is a 64-bit scalar, or a vector or matrix of them.
     pub(super) fn is_wide_type(&self, ty: Id) -> bool {
+        if !self.declares_wide {
+            return false;
+        }
         let vector = match self.module.ty(ty) {
             Some(Type::Matrix { column, .. }) => *column,
             _ => ty,
@@ -102,6 +105,10 @@ impl Lowerer<'_> {
     /// Whether an instruction has a 64-bit result (`result_type`), or an id operand of a 64-bit
     /// type among `operands` (the operand words to look at, from [`SpvInst::split`]).
     pub(super) fn touches_wide_parts(&mut self, result_type: Option<Id>, operands: &[u32]) -> bool {
+        // Without a 64-bit type in the module no value is 64-bit: no per-operand lookups.
+        if !self.declares_wide {
+            return false;
+        }
         if result_type.is_some_and(|ty| self.is_wide_type_cached(ty)) {
             return true;
         }
