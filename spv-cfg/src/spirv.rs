@@ -9,6 +9,7 @@ use crate::cfg::{BlockData, BlockIdx, Cfg, Merge, Terminator};
 use crate::error::{CfgError, SpirvError};
 use spv_reader::spirv::Op;
 use spv_reader::{Function, Id, Inst, InstIndex, Module, Type};
+use std::cell::Cell;
 
 struct Reader<'m> {
     module: &'m Module,
@@ -176,18 +177,43 @@ impl Cfg {
     /// does not end in a terminator, a switch selector is not an integer, or an `OpSwitch`
     /// repeats a literal.
     pub fn from_function(module: &Module, function: &Function) -> Result<Cfg, CfgError> {
-        let mut labels: Vec<(u32, u32)> = function
-            .blocks
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (b.label.0, i as u32))
-            .collect();
+        let mut labels = LABELS.take();
+        labels.clear();
+        labels.extend(
+            function
+                .blocks
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (b.label.0, i as u32)),
+        );
         labels.sort_unstable();
         let r = Reader {
             module,
             function: function.id,
             labels,
         };
+        let result = r.build(function);
+        // Kept for the next function unless one huge function grew it.
+        if r.labels.capacity() <= MAX_KEPT_LABELS {
+            LABELS.set(r.labels);
+        }
+        result
+    }
+}
+
+/// The most entries the kept [`LABELS`] table may have room for.
+const MAX_KEPT_LABELS: usize = 1 << 14;
+
+thread_local! {
+    /// This thread's label table for [`Reader::labels`], taken while one function's CFG is
+    /// built so that a function costs no allocation for it.
+    static LABELS: Cell<Vec<(u32, u32)>> = const { Cell::new(Vec::new()) };
+}
+
+impl Reader<'_> {
+    /// The CFG of `function`, whose labels `self.labels` holds.
+    fn build(&self, function: &Function) -> Result<Cfg, CfgError> {
+        let (module, r) = (self.module, self);
         if function.blocks.is_empty() {
             return Err(r.err(
                 module.inst(function.def),
