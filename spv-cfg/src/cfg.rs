@@ -192,8 +192,22 @@ impl Cfg {
                     Err(CfgError::TargetOutOfRange { block, target: t.0 })
                 }
             };
-            for t in b.terminator.targets() {
-                check(t)?;
+            match &b.terminator {
+                Terminator::Branch(t) => check(*t)?,
+                Terminator::BranchConditional {
+                    true_target,
+                    false_target,
+                } => {
+                    check(*true_target)?;
+                    check(*false_target)?;
+                }
+                Terminator::Switch { default, cases, .. } => {
+                    check(*default)?;
+                    for &(_, t) in cases {
+                        check(t)?;
+                    }
+                }
+                _ => {}
             }
             match b.merge {
                 Merge::None => {}
@@ -231,8 +245,17 @@ impl Cfg {
         // is checked against its own list, a long one against a per-block table made the
         // first time one is met.
         let mut succ_start = Vec::with_capacity(n + 1);
-        let mut succ =
-            Vec::with_capacity(blocks.iter().map(|b| b.terminator.targets().count()).sum());
+        let mut succ = Vec::with_capacity(
+            blocks
+                .iter()
+                .map(|b| match &b.terminator {
+                    Terminator::Branch(_) => 1,
+                    Terminator::BranchConditional { .. } => 2,
+                    Terminator::Switch { cases, .. } => 1 + cases.len(),
+                    _ => 0,
+                })
+                .sum(),
+        );
         let mut seen: Vec<u32> = Vec::new();
         for (i, b) in blocks.iter().enumerate() {
             let start = succ.len();
@@ -256,7 +279,15 @@ impl Cfg {
                         }
                     }
                 }
-                _ => succ.extend(b.terminator.targets()),
+                Terminator::Branch(t) => succ.push(*t),
+                Terminator::BranchConditional {
+                    true_target,
+                    false_target,
+                } => {
+                    succ.push(*true_target);
+                    succ.push(*false_target);
+                }
+                _ => {}
             }
         }
         succ_start.push(succ.len() as u32);
