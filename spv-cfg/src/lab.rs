@@ -260,6 +260,9 @@ pub(crate) fn lower_exits(
 trait Items {
     fn next_item(&mut self) -> Option<Lab>;
     fn is_empty(&self) -> bool;
+    /// `self` as a trait object, for the paths that read a sequence's rest through a
+    /// [`Chain`] (the common paths are compiled for the concrete source).
+    fn as_dyn(&mut self) -> &mut dyn Items;
 }
 
 /// A labeled sequence read front to back. Draining leaves the buffer empty but allocated, so
@@ -270,6 +273,9 @@ impl Items for std::vec::Drain<'_, Lab> {
     }
     fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+    fn as_dyn(&mut self) -> &mut dyn Items {
+        self
     }
 }
 
@@ -285,6 +291,9 @@ impl Items for Chain<'_, '_> {
     }
     fn is_empty(&self) -> bool {
         self.head.len() == 0 && self.tail.is_empty()
+    }
+    fn as_dyn(&mut self) -> &mut dyn Items {
+        self
     }
 }
 
@@ -475,9 +484,9 @@ impl Lowerer<'_> {
     }
 
     /// Lowers the sequence `items` onto the end of `out`.
-    fn seq_into(
+    fn seq_into<I: Items + ?Sized>(
         &mut self,
-        items: &mut dyn Items,
+        items: &mut I,
         tail: Tail,
         out: &mut Vec<Region>,
     ) -> Result<Pending, CfgError> {
@@ -487,25 +496,34 @@ impl Lowerer<'_> {
         r
     }
 
-    fn seq_inner(
+    fn seq_inner<I: Items + ?Sized>(
         &mut self,
-        items: &mut dyn Items,
+        items: &mut I,
         tail: Tail,
         out: &mut Vec<Region>,
     ) -> Result<Pending, CfgError> {
         while let Some(item) = items.next_item() {
             self.budget.charge(1)?;
+            // A leaf is one region that never leaves an exit pending, wherever it stands.
+            let item = match leaf(item) {
+                Ok(region) => {
+                    out.push(region);
+                    continue;
+                }
+                Err(item) => item,
+            };
             if items.is_empty() {
                 return self.stmt(item, tail, out);
             }
-            if let Some(p) = self.followed(item, items, tail, out)? {
+            if let Some(p) = self.followed(item, items.as_dyn(), tail, out)? {
                 return Ok(p);
             }
         }
         Ok(Vec::new())
     }
 
-    /// Lowers `item`, which `rest` follows, into `out`. Returns `Some(pending)` when it also
+    /// Lowers `item` (a construct or a jump), which `rest` follows, into `out`. Returns
+    /// `Some(pending)` when it also
     /// consumed `rest` (moved into an arm, or guarded because an exit may be pending).
     fn followed(
         &mut self,
@@ -514,14 +532,6 @@ impl Lowerer<'_> {
         tail: Tail,
         out: &mut Vec<Region>,
     ) -> Result<Option<Pending>, CfgError> {
-        // A leaf is one region that never leaves an exit pending; it is pushed directly.
-        let item = match leaf(item) {
-            Ok(region) => {
-                out.push(region);
-                return Ok(None);
-            }
-            Err(item) => item,
-        };
         let item = match self.push_in(item)? {
             Ok((cond, jump, other, jump_is_then)) => {
                 // The rest of the sequence continues the non-jumping arm; it is read from
