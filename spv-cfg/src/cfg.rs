@@ -183,6 +183,23 @@ impl Cfg {
         }
         // One buffer for every switch's sorted literals.
         let mut lits: Vec<u64> = Vec::new();
+        // Successor lists (distinct, operand order) in compressed form, built in the same
+        // pass as the checks. Only a switch can name a target twice (equal conditional
+        // targets are normalised first); a short one is checked against its own list, a long
+        // one against a per-block table made the first time one is met.
+        let mut succ_start = Vec::with_capacity(n + 1);
+        let mut succ = Vec::with_capacity(
+            blocks
+                .iter()
+                .map(|b| match &b.terminator {
+                    Terminator::Branch(_) => 1,
+                    Terminator::BranchConditional { .. } => 2,
+                    Terminator::Switch { cases, .. } => 1 + cases.len(),
+                    _ => 0,
+                })
+                .sum(),
+        );
+        let mut seen: Vec<u32> = Vec::new();
         for (i, b) in blocks.iter_mut().enumerate() {
             let block = BlockIdx(i as u32);
             let check = |t: BlockIdx| {
@@ -239,25 +256,6 @@ impl Cfg {
                     });
                 }
             }
-        }
-        // Successor lists (distinct, operand order) in compressed form. Only a switch can
-        // name a target twice (equal conditional targets were normalised above); a short one
-        // is checked against its own list, a long one against a per-block table made the
-        // first time one is met.
-        let mut succ_start = Vec::with_capacity(n + 1);
-        let mut succ = Vec::with_capacity(
-            blocks
-                .iter()
-                .map(|b| match &b.terminator {
-                    Terminator::Branch(_) => 1,
-                    Terminator::BranchConditional { .. } => 2,
-                    Terminator::Switch { cases, .. } => 1 + cases.len(),
-                    _ => 0,
-                })
-                .sum(),
-        );
-        let mut seen: Vec<u32> = Vec::new();
-        for (i, b) in blocks.iter().enumerate() {
             let start = succ.len();
             succ_start.push(start as u32);
             match &b.terminator {

@@ -179,6 +179,7 @@ pub(crate) fn keep_lab_pool(pool: LabPool) {
 }
 
 /// An empty sequence with room for at least `capacity` items, from `pool` when it has one.
+#[inline]
 pub(crate) fn pooled_seq(pool: &mut LabPool, capacity: usize) -> Vec<Lab> {
     match pool.pop() {
         Some(mut seq) => {
@@ -190,6 +191,7 @@ pub(crate) fn pooled_seq(pool: &mut LabPool, capacity: usize) -> Vec<Lab> {
 }
 
 /// Empties `seq` and keeps its buffer in `pool`, within the pool's bounds.
+#[inline]
 pub(crate) fn recycle_seq(pool: &mut LabPool, mut seq: Vec<Lab>) {
     let capacity = seq.capacity();
     if capacity > 0 && capacity <= MAX_POOLED_CAPACITY && pool.len() < MAX_POOLED {
