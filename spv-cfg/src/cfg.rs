@@ -13,6 +13,10 @@
 use crate::error::CfgError;
 use std::fmt;
 
+/// Switches with at most this many cases find repeated targets by scanning their own
+/// successor list instead of a per-block table.
+const SHORT_SWITCH: usize = 16;
+
 /// Dense index of a block inside one function, in the order the blocks appear in the module.
 /// The entry block is `BlockIdx(0)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -177,6 +181,25 @@ impl Cfg {
         if u32::try_from(n).is_err() {
             return Err(CfgError::TooManyBlocks { count: n });
         }
+        // One buffer for every switch's sorted literals.
+        let mut lits: Vec<u64> = Vec::new();
+        // Successor lists (distinct, operand order) in compressed form, built in the same
+        // pass as the checks. Only a switch can name a target twice (equal conditional
+        // targets are normalised first); a short one is checked against its own list, a long
+        // one against a per-block table made the first time one is met.
+        let mut succ_start = Vec::with_capacity(n + 1);
+        let mut succ = Vec::with_capacity(
+            blocks
+                .iter()
+                .map(|b| match &b.terminator {
+                    Terminator::Branch(_) => 1,
+                    Terminator::BranchConditional { .. } => 2,
+                    Terminator::Switch { cases, .. } => 1 + cases.len(),
+                    _ => 0,
+                })
+                .sum(),
+        );
+        let mut seen: Vec<u32> = Vec::new();
         for (i, b) in blocks.iter_mut().enumerate() {
             let block = BlockIdx(i as u32);
             let check = |t: BlockIdx| {
@@ -186,8 +209,22 @@ impl Cfg {
                     Err(CfgError::TargetOutOfRange { block, target: t.0 })
                 }
             };
-            for t in b.terminator.targets() {
-                check(t)?;
+            match &b.terminator {
+                Terminator::Branch(t) => check(*t)?,
+                Terminator::BranchConditional {
+                    true_target,
+                    false_target,
+                } => {
+                    check(*true_target)?;
+                    check(*false_target)?;
+                }
+                Terminator::Switch { default, cases, .. } => {
+                    check(*default)?;
+                    for &(_, t) in cases {
+                        check(t)?;
+                    }
+                }
+                _ => {}
             }
             match b.merge {
                 Merge::None => {}
@@ -209,7 +246,8 @@ impl Cfg {
                 b.terminator = Terminator::Branch(true_target);
             }
             if let Terminator::Switch { cases, .. } = &b.terminator {
-                let mut lits: Vec<u64> = cases.iter().map(|c| c.0).collect();
+                lits.clear();
+                lits.extend(cases.iter().map(|c| c.0));
                 lits.sort_unstable();
                 if let Some(w) = lits.windows(2).find(|w| w[0] == w[1]) {
                     return Err(CfgError::DuplicateCaseLiteral {
@@ -218,39 +256,59 @@ impl Cfg {
                     });
                 }
             }
-        }
-        // Successor lists (distinct, operand order) in compressed form.
-        let mut succ_start = Vec::with_capacity(n + 1);
-        let mut succ =
-            Vec::with_capacity(blocks.iter().map(|b| b.terminator.targets().count()).sum());
-        let mut seen = vec![u32::MAX; n];
-        for (i, b) in blocks.iter().enumerate() {
-            succ_start.push(succ.len() as u32);
-            for t in b.terminator.targets() {
-                if seen[t.index()] != i as u32 {
-                    seen[t.index()] = i as u32;
-                    succ.push(t);
+            let start = succ.len();
+            succ_start.push(start as u32);
+            match &b.terminator {
+                Terminator::Switch { cases, .. } if cases.len() > SHORT_SWITCH => {
+                    if seen.is_empty() {
+                        seen = vec![u32::MAX; n];
+                    }
+                    for t in b.terminator.targets() {
+                        if seen[t.index()] != i as u32 {
+                            seen[t.index()] = i as u32;
+                            succ.push(t);
+                        }
+                    }
                 }
+                Terminator::Switch { .. } => {
+                    for t in b.terminator.targets() {
+                        if !succ[start..].contains(&t) {
+                            succ.push(t);
+                        }
+                    }
+                }
+                Terminator::Branch(t) => succ.push(*t),
+                Terminator::BranchConditional {
+                    true_target,
+                    false_target,
+                } => {
+                    succ.push(*true_target);
+                    succ.push(*false_target);
+                }
+                _ => {}
             }
         }
         succ_start.push(succ.len() as u32);
         // Predecessor lists by counting sort; visiting sources in index order sorts them.
-        let mut count = vec![0u32; n + 1];
+        // `pred_start[t + 1]` first counts `t`'s predecessors; the prefix sums make
+        // `pred_start[t]` the start of `t`'s list, which then serves as its fill cursor and
+        // ends as the start of `t + 1`'s list, so a shift by one restores the starts.
+        let mut pred_start = vec![0u32; n + 1];
         for t in &succ {
-            count[t.index() + 1] += 1;
+            pred_start[t.index() + 1] += 1;
         }
         for i in 0..n {
-            count[i + 1] += count[i];
+            pred_start[i + 1] += pred_start[i];
         }
-        let pred_start = count.clone();
-        let mut fill = count;
         let mut pred = vec![BlockIdx(0); succ.len()];
         for i in 0..n {
             for t in &succ[succ_start[i] as usize..succ_start[i + 1] as usize] {
-                pred[fill[t.index()] as usize] = BlockIdx(i as u32);
-                fill[t.index()] += 1;
+                pred[pred_start[t.index()] as usize] = BlockIdx(i as u32);
+                pred_start[t.index()] += 1;
             }
         }
+        pred_start.copy_within(0..n, 1);
+        pred_start[0] = 0;
         Ok(Cfg {
             blocks,
             succ_start,
@@ -327,8 +385,18 @@ impl Cfg {
 
     /// Blocks reachable from the entry along branch edges, as a per-block flag.
     pub fn reachable(&self) -> Vec<bool> {
-        let mut seen = vec![false; self.len()];
-        let mut stack = vec![self.entry()];
+        let mut seen = Vec::new();
+        self.fill_reachable(&mut seen, &mut Vec::new());
+        seen
+    }
+
+    /// [`Cfg::reachable`] into `seen` (resized to one flag per block), with `stack` as the
+    /// search's work list: callers that keep both between functions allocate nothing.
+    pub(crate) fn fill_reachable(&self, seen: &mut Vec<bool>, stack: &mut Vec<BlockIdx>) {
+        seen.clear();
+        seen.resize(self.len(), false);
+        stack.clear();
+        stack.push(self.entry());
         seen[0] = true;
         while let Some(b) = stack.pop() {
             for &s in self.succs(b) {
@@ -338,7 +406,6 @@ impl Cfg {
                 }
             }
         }
-        seen
     }
 
     /// Whether any block carries a merge instruction.

@@ -34,6 +34,7 @@ use crate::cfg::BlockIdx;
 use crate::error::CfgError;
 use crate::limits::{Budget, MAX_REGION_DEPTH};
 use crate::region::{Cond, Region, SwitchArm, Var};
+use std::cell::Cell;
 
 /// A jump label: the node whose code runs after the jump.
 pub(crate) type Label = u32;
@@ -148,6 +149,67 @@ struct Lowerer<'b> {
     exit_used: bool,
     depth: usize,
     budget: &'b mut Budget,
+    /// Where the sequences read go (see [`LabPool`]).
+    pool: LabPool,
+}
+
+/// Empty labeled-sequence buffers, handed from the lowering (which reads every sequence once)
+/// back to the structurizers (which build them), so that most sequences cost no allocation.
+pub(crate) type LabPool = Vec<Vec<Lab>>;
+
+/// The most buffers a [`LabPool`] keeps.
+const MAX_POOLED: usize = 256;
+
+/// The largest capacity of a buffer a [`LabPool`] keeps.
+const MAX_POOLED_CAPACITY: usize = 64;
+
+thread_local! {
+    /// This thread's [`LabPool`], taken for the length of one walk or lowering.
+    static LAB_POOL: Cell<LabPool> = const { Cell::new(Vec::new()) };
+}
+
+/// Takes this thread's [`LabPool`]; give it back with [`keep_lab_pool`].
+pub(crate) fn take_lab_pool() -> LabPool {
+    LAB_POOL.take()
+}
+
+/// Gives a pool taken with [`take_lab_pool`] back to this thread.
+pub(crate) fn keep_lab_pool(pool: LabPool) {
+    LAB_POOL.set(pool);
+}
+
+/// An empty sequence with room for at least `capacity` items, from `pool` when it has one.
+#[inline]
+pub(crate) fn pooled_seq(pool: &mut LabPool, capacity: usize) -> Vec<Lab> {
+    match pool.pop() {
+        Some(mut seq) => {
+            seq.reserve(capacity);
+            seq
+        }
+        None => Vec::with_capacity(capacity),
+    }
+}
+
+/// Empties `seq` and keeps its buffer in `pool`, within the pool's bounds.
+#[inline]
+pub(crate) fn recycle_seq(pool: &mut LabPool, mut seq: Vec<Lab>) {
+    let capacity = seq.capacity();
+    if capacity > 0 && capacity <= MAX_POOLED_CAPACITY && pool.len() < MAX_POOLED {
+        seq.clear();
+        pool.push(seq);
+    }
+}
+
+/// [`Lowerer::frames`] and [`Lowerer::tails`], kept between lowerings.
+type LowerTables = (Vec<Frame>, Vec<(Label, Tail)>);
+
+/// The most entries a kept table of [`LOWER_TABLES`] may have room for.
+const MAX_KEPT_ENTRIES: usize = 1 << 14;
+
+thread_local! {
+    /// This thread's [`Lowerer::frames`] and [`Lowerer::tails`] tables, taken for the length
+    /// of one lowering so that a function costs no allocation for them.
+    static LOWER_TABLES: Cell<LowerTables> = const { Cell::new((Vec::new(), Vec::new())) };
 }
 
 /// Lowers a labeled body to region-tree form, using `exit` as the exit variable. Returns the
@@ -157,15 +219,26 @@ pub(crate) fn lower_exits(
     exit: Var,
     budget: &mut Budget,
 ) -> Result<(Vec<Region>, bool), CfgError> {
+    let (frames, tails) = LOWER_TABLES.take();
     let mut l = Lowerer {
-        frames: Vec::new(),
-        tails: Vec::new(),
+        frames,
+        tails,
+        pool: take_lab_pool(),
         exit,
         exit_used: false,
         depth: 0,
         budget,
     };
-    let (mut out, pending) = l.seq(body, Tail::EMPTY)?;
+    l.frames.clear();
+    l.tails.clear();
+    let result = l.seq(body, Tail::EMPTY);
+    // Kept for the next function unless one huge function grew them (its memory must not
+    // stay pinned for the rest of the thread's life).
+    keep_lab_pool(std::mem::take(&mut l.pool));
+    if l.frames.capacity().max(l.tails.capacity()) <= MAX_KEPT_ENTRIES {
+        LOWER_TABLES.set((l.frames, l.tails));
+    }
+    let (mut out, pending) = result?;
     if !pending.is_empty() {
         return Err(CfgError::Internal(
             "exit pending at the end of the function",
@@ -189,38 +262,40 @@ pub(crate) fn lower_exits(
 trait Items {
     fn next_item(&mut self) -> Option<Lab>;
     fn is_empty(&self) -> bool;
+    /// `self` as a trait object, for the paths that read a sequence's rest through a
+    /// [`Chain`] (the common paths are compiled for the concrete source).
+    fn as_dyn(&mut self) -> &mut dyn Items;
 }
 
-impl Items for std::vec::IntoIter<Lab> {
+/// A labeled sequence read front to back. Draining leaves the buffer empty but allocated, so
+/// that it can go back to the [`LabPool`] once read.
+impl Items for std::vec::Drain<'_, Lab> {
     fn next_item(&mut self) -> Option<Lab> {
         self.next()
     }
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
-}
-
-/// `head` followed by what is left of `tail`.
-struct Chain<'t> {
-    head: std::vec::IntoIter<Lab>,
-    tail: &'t mut dyn Items,
-}
-
-impl<'t> Chain<'t> {
-    fn new(head: Vec<Lab>, tail: &'t mut dyn Items) -> Chain<'t> {
-        Chain {
-            head: head.into_iter(),
-            tail,
-        }
+    fn as_dyn(&mut self) -> &mut dyn Items {
+        self
     }
 }
 
-impl Items for Chain<'_> {
+/// `head` followed by what is left of `tail`.
+struct Chain<'h, 't> {
+    head: std::vec::Drain<'h, Lab>,
+    tail: &'t mut dyn Items,
+}
+
+impl Items for Chain<'_, '_> {
     fn next_item(&mut self) -> Option<Lab> {
         self.head.next().or_else(|| self.tail.next_item())
     }
     fn is_empty(&self) -> bool {
         self.head.len() == 0 && self.tail.is_empty()
+    }
+    fn as_dyn(&mut self) -> &mut dyn Items {
+        self
     }
 }
 
@@ -404,14 +479,16 @@ impl Lowerer<'_> {
     fn seq(&mut self, items: Vec<Lab>, tail: Tail) -> Result<(Vec<Region>, Pending), CfgError> {
         // About one region per item (scopes add their bodies, jumps may vanish).
         let mut out = Vec::with_capacity(items.len());
-        let pending = self.seq_into(&mut items.into_iter(), tail, &mut out)?;
-        Ok((out, pending))
+        let mut items = items;
+        let pending = self.seq_into(&mut items.drain(..), tail, &mut out);
+        recycle_seq(&mut self.pool, items);
+        Ok((out, pending?))
     }
 
     /// Lowers the sequence `items` onto the end of `out`.
-    fn seq_into(
+    fn seq_into<I: Items + ?Sized>(
         &mut self,
-        items: &mut dyn Items,
+        items: &mut I,
         tail: Tail,
         out: &mut Vec<Region>,
     ) -> Result<Pending, CfgError> {
@@ -421,25 +498,34 @@ impl Lowerer<'_> {
         r
     }
 
-    fn seq_inner(
+    fn seq_inner<I: Items + ?Sized>(
         &mut self,
-        items: &mut dyn Items,
+        items: &mut I,
         tail: Tail,
         out: &mut Vec<Region>,
     ) -> Result<Pending, CfgError> {
         while let Some(item) = items.next_item() {
             self.budget.charge(1)?;
+            // A leaf is one region that never leaves an exit pending, wherever it stands.
+            let item = match leaf(item) {
+                Ok(region) => {
+                    out.push(region);
+                    continue;
+                }
+                Err(item) => item,
+            };
             if items.is_empty() {
                 return self.stmt(item, tail, out);
             }
-            if let Some(p) = self.followed(item, items, tail, out)? {
+            if let Some(p) = self.followed(item, items.as_dyn(), tail, out)? {
                 return Ok(p);
             }
         }
         Ok(Vec::new())
     }
 
-    /// Lowers `item`, which `rest` follows, into `out`. Returns `Some(pending)` when it also
+    /// Lowers `item` (a construct or a jump), which `rest` follows, into `out`. Returns
+    /// `Some(pending)` when it also
     /// consumed `rest` (moved into an arm, or guarded because an exit may be pending).
     fn followed(
         &mut self,
@@ -448,21 +534,23 @@ impl Lowerer<'_> {
         tail: Tail,
         out: &mut Vec<Region>,
     ) -> Result<Option<Pending>, CfgError> {
-        // A leaf is one region that never leaves an exit pending; it is pushed directly.
-        let item = match leaf(item) {
-            Ok(region) => {
-                out.push(region);
-                return Ok(None);
-            }
-            Err(item) => item,
-        };
         let item = match self.push_in(item)? {
             Ok((cond, jump, other, jump_is_then)) => {
                 // The rest of the sequence continues the non-jumping arm; it is read from
                 // `rest` in place, never copied.
                 let (rj, pj) = self.seq(jump, tail)?;
                 let mut ro = Vec::new();
-                let po = self.seq_into(&mut Chain::new(other, rest), tail, &mut ro)?;
+                let mut other = other;
+                let po = self.seq_into(
+                    &mut Chain {
+                        head: other.drain(..),
+                        tail: rest,
+                    },
+                    tail,
+                    &mut ro,
+                );
+                recycle_seq(&mut self.pool, other);
+                let po = po?;
                 let (then_, else_) = if jump_is_then { (rj, ro) } else { (ro, rj) };
                 push_if(out, cond, then_, else_);
                 return Ok(Some(union(pj, po)));
@@ -595,7 +683,9 @@ impl Lowerer<'_> {
             tail,
             escapes: Vec::new(),
         });
-        let res = self.seq_into(&mut body.into_iter(), body_tail, out);
+        let mut body = body;
+        let res = self.seq_into(&mut body.drain(..), body_tail, out);
+        recycle_seq(&mut self.pool, body);
         self.frames.pop();
         let mut p = res?;
         if let Some(i) = p.iter().position(|&x| x == l) {

@@ -31,9 +31,10 @@
 
 use crate::cfg::{BlockIdx, Cfg, Merge, Terminator};
 use crate::error::CfgError;
-use crate::lab::{Lab, LabArm, splice_jump};
+use crate::lab::{Lab, LabArm, LabPool, keep_lab_pool, pooled_seq, splice_jump, take_lab_pool};
 use crate::limits::{Budget, MAX_REGION_DEPTH};
 use crate::region::Cond;
+use std::cell::Cell;
 use std::collections::HashMap;
 
 /// `inner` with `code` (the label's code) spliced in where `inner` jumps to the label, which
@@ -50,23 +51,11 @@ fn place_after(mut inner: Vec<Lab>, label: BlockIdx, mut code: Vec<Lab>) -> Vec<
     out
 }
 
-/// Why the merge-driven walk stopped.
 /// The room a new labeled sequence starts with: most hold a block, a branch or two and a jump,
 /// and growing a vector from one element copies it twice before it reaches four.
 const SEQ_CAPACITY: usize = 4;
 
-/// An empty labeled sequence with room for [`SEQ_CAPACITY`] items.
-fn new_seq() -> Vec<Lab> {
-    Vec::with_capacity(SEQ_CAPACITY)
-}
-
-/// A labeled sequence starting with `first`, with room for more.
-fn seq_of(first: Lab) -> Vec<Lab> {
-    let mut seq = new_seq();
-    seq.push(first);
-    seq
-}
-
+/// Why the merge-driven walk stopped.
 pub(crate) enum Fail {
     /// The merges do not describe the CFG; fall back to the general structurizer.
     Unstructured(String),
@@ -104,7 +93,8 @@ const NO_ENTRY: u32 = u32::MAX;
 
 struct MergeWalk<'a> {
     cfg: &'a Cfg,
-    reachable: &'a [bool],
+    /// Per block: reachable from the entry along branch edges.
+    reachable: Vec<bool>,
     emitted: Vec<bool>,
     ctx: Vec<Ctx>,
     /// Per block, the position in `ctx` of the innermost entry for that block (the others
@@ -130,40 +120,126 @@ struct MergeWalk<'a> {
     local_jumps: Vec<u32>,
     depth: usize,
     budget: &'a mut Budget,
+    /// Where new sequences come from (see [`LabPool`]).
+    pool: LabPool,
+}
+
+/// The walk's tables, kept per thread between calls so that a function costs no allocation
+/// for them once a larger one has been structurized (see [`WalkTables::bounded`]).
+#[derive(Default)]
+struct WalkTables {
+    reachable: Vec<bool>,
+    stack: Vec<BlockIdx>,
+    emitted: Vec<bool>,
+    ctx: Vec<Ctx>,
+    innermost: Vec<u32>,
+    falls_into: Vec<Option<BlockIdx>>,
+    jump_count: Vec<u32>,
+    local_jumps: Vec<u32>,
+}
+
+impl WalkTables {
+    /// The tables, or fresh ones when a table grew past [`MAX_KEPT_ENTRIES`] (one huge
+    /// function must not pin its memory for the rest of the thread's life).
+    fn bounded(self) -> WalkTables {
+        let largest = [
+            self.reachable.capacity(),
+            self.stack.capacity(),
+            self.emitted.capacity(),
+            self.ctx.capacity(),
+            self.innermost.capacity(),
+            self.falls_into.capacity(),
+            self.jump_count.capacity(),
+            self.local_jumps.capacity(),
+        ]
+        .into_iter()
+        .max()
+        .unwrap_or(0);
+        if largest > MAX_KEPT_ENTRIES {
+            WalkTables::default()
+        } else {
+            self
+        }
+    }
+}
+
+/// The most entries a kept table of [`WalkTables`] may have room for.
+const MAX_KEPT_ENTRIES: usize = 1 << 14;
+
+thread_local! {
+    /// This thread's [`WalkTables`], taken for the length of one walk.
+    static WALK_TABLES: Cell<WalkTables> = Cell::new(WalkTables::default());
 }
 
 /// Builds the labeled form from merge instructions, or explains why it cannot.
 pub(crate) fn structurize_merges(cfg: &Cfg, budget: &mut Budget) -> Result<Vec<Lab>, Fail> {
-    let reachable = cfg.reachable();
+    let mut tables = WALK_TABLES.take();
+    let n = cfg.len();
+    cfg.fill_reachable(&mut tables.reachable, &mut tables.stack);
+    let reset = |table: &mut Vec<u32>, value: u32| {
+        table.clear();
+        table.resize(n, value);
+    };
+    reset(&mut tables.innermost, NO_ENTRY);
+    reset(&mut tables.jump_count, 0);
+    tables.emitted.clear();
+    tables.emitted.resize(n, false);
+    tables.ctx.clear();
+    tables.falls_into.clear();
+    tables.local_jumps.clear();
     let mut walk = MergeWalk {
         cfg,
-        reachable: &reachable,
-        emitted: vec![false; cfg.len()],
-        ctx: Vec::new(),
-        innermost: vec![NO_ENTRY; cfg.len()],
-        falls_into: Vec::new(),
+        reachable: tables.reachable,
+        emitted: tables.emitted,
+        ctx: tables.ctx,
+        innermost: tables.innermost,
+        falls_into: tables.falls_into,
         level: 0,
         floor: 0,
-        jump_count: vec![0; cfg.len()],
-        local_jumps: Vec::new(),
+        jump_count: tables.jump_count,
+        local_jumps: tables.local_jumps,
         depth: 0,
         budget,
+        pool: take_lab_pool(),
     };
-    let mut out = Vec::new();
-    if !cfg.preds(cfg.entry()).is_empty() {
-        return Err(unstructured("the entry block is a branch target (V-CFG-2)"));
+    let result = walk.run();
+    keep_lab_pool(std::mem::take(&mut walk.pool));
+    WALK_TABLES.set(
+        WalkTables {
+            reachable: walk.reachable,
+            stack: tables.stack,
+            emitted: walk.emitted,
+            ctx: walk.ctx,
+            innermost: walk.innermost,
+            falls_into: walk.falls_into,
+            jump_count: walk.jump_count,
+            local_jumps: walk.local_jumps,
+        }
+        .bounded(),
+    );
+    result
+}
+
+impl MergeWalk<'_> {
+    /// Walks the whole function from its entry.
+    fn run(&mut self) -> Result<Vec<Lab>, Fail> {
+        let cfg = self.cfg;
+        let mut out = self.new_seq();
+        if !cfg.preds(cfg.entry()).is_empty() {
+            return Err(unstructured("the entry block is a branch target (V-CFG-2)"));
+        }
+        self.emit(cfg.entry(), &mut out)?;
+        if let Some(b) = cfg
+            .blocks()
+            .find(|b| self.reachable[b.index()] && !self.emitted[b.index()])
+        {
+            return Err(Fail::Unstructured(format!(
+                "block {} was never placed",
+                cfg.name(b)
+            )));
+        }
+        Ok(out)
     }
-    walk.emit(cfg.entry(), &mut out)?;
-    if let Some(b) = cfg
-        .blocks()
-        .find(|b| reachable[b.index()] && !walk.emitted[b.index()])
-    {
-        return Err(Fail::Unstructured(format!(
-            "block {} was never placed",
-            cfg.name(b)
-        )));
-    }
-    Ok(out)
 }
 
 fn unstructured(why: &str) -> Fail {
@@ -171,6 +247,18 @@ fn unstructured(why: &str) -> Fail {
 }
 
 impl MergeWalk<'_> {
+    /// An empty labeled sequence with room for [`SEQ_CAPACITY`] items.
+    fn new_seq(&mut self) -> Vec<Lab> {
+        pooled_seq(&mut self.pool, SEQ_CAPACITY)
+    }
+
+    /// A labeled sequence starting with `first`, with room for more.
+    fn seq_of(&mut self, first: Lab) -> Vec<Lab> {
+        let mut seq = self.new_seq();
+        seq.push(first);
+        seq
+    }
+
     fn lookup(&self, t: BlockIdx) -> Option<CtxKind> {
         self.lookup_entry(t).map(|c| c.kind)
     }
@@ -399,7 +487,7 @@ impl MergeWalk<'_> {
         if c_new {
             self.push(c, CtxKind::Scope);
         }
-        let mut inner = seq_of(Lab::Block(h));
+        let mut inner = self.seq_of(Lab::Block(h));
         let r = self.terminator(h, &mut inner).and_then(|next| match next {
             Some(t) => self.emit(t, &mut inner),
             None => Ok(()),
@@ -409,7 +497,7 @@ impl MergeWalk<'_> {
         }
         let r = match r {
             Ok(()) if c_new => {
-                let mut body = seq_of(Lab::Scope(c.0, inner));
+                let mut body = self.seq_of(Lab::Scope(c.0, inner));
                 self.emit(c, &mut body).map(|()| body)
             }
             Ok(()) => Ok(inner),
@@ -422,7 +510,7 @@ impl MergeWalk<'_> {
         let inner = r?;
         let lp = Lab::Loop(h.0, inner);
         if m_new {
-            out.push(Lab::Scope(m.0, vec![lp]));
+            out.push(Lab::Scope(m.0, self.seq_of(lp)));
             Ok(Some(m))
         } else {
             out.push(lp);
@@ -446,7 +534,7 @@ impl MergeWalk<'_> {
         let start = self.local_jumps.len();
         let before = self.jump_count.get(m.index()).copied().unwrap_or(0);
         self.push(m, CtxKind::Scope);
-        let mut inner = seq_of(Lab::Block(x));
+        let mut inner = self.seq_of(Lab::Block(x));
         let r = self.terminator(x, &mut inner).and_then(|next| match next {
             Some(t) => self.emit(t, &mut inner),
             None => Ok(()),
@@ -477,7 +565,7 @@ impl MergeWalk<'_> {
             // ..; continue; } merge-code`): that would take an exit flag, but since only one
             // place reaches the merge, its code (and everything after it) can run there
             // instead; see `place_after`.
-            let mut code = new_seq();
+            let mut code = self.new_seq();
             self.emit(m, &mut code)?;
             out.extend(place_after(inner, m, code));
             return Ok(None);
@@ -488,7 +576,10 @@ impl MergeWalk<'_> {
 
     /// Emits `x`'s terminator; returns the block whose code continues the sequence, if any.
     fn terminator(&mut self, x: BlockIdx, out: &mut Vec<Lab>) -> Result<Option<BlockIdx>, Fail> {
-        match &self.cfg.block(x).terminator {
+        // The CFG outlives the walk: borrowing it through a copy of the reference leaves
+        // `self` free for the arms (no copy of a switch's cases).
+        let cfg = self.cfg;
+        match &cfg.block(x).terminator {
             Terminator::Return | Terminator::ReturnValue => out.push(Lab::Return(x)),
             Terminator::Kill | Terminator::TerminateInvocation | Terminator::OtherExit { .. } => {
                 out.push(Lab::Kill(x))
@@ -508,7 +599,7 @@ impl MergeWalk<'_> {
                     // arm's code continues the sequence.
                     let (jump_to, value, other) =
                         if t_label { (t, true, f) } else { (f, false, t) };
-                    let mut arm = new_seq();
+                    let mut arm = self.new_seq();
                     self.jump(x, jump_to, &mut arm)?;
                     out.push(Lab::If(cond(value), arm, Vec::new()));
                     return self.jump(x, other, out);
@@ -521,7 +612,7 @@ impl MergeWalk<'_> {
                 };
                 for (arm, value, other) in [(t, true, f), (f, false, t)] {
                     if exits(arm) && !exits(other) || (arm == t && exits(t) && exits(f)) {
-                        let mut then_ = new_seq();
+                        let mut then_ = self.new_seq();
                         if let Some(next) = self.jump(x, arm, &mut then_)? {
                             self.emit(next, &mut then_)?;
                         }
@@ -529,19 +620,18 @@ impl MergeWalk<'_> {
                         return self.jump(x, other, out);
                     }
                 }
-                let mut then_ = new_seq();
+                let mut then_ = self.new_seq();
                 if let Some(next) = self.jump(x, t, &mut then_)? {
                     self.emit(next, &mut then_)?;
                 }
-                let mut else_ = new_seq();
+                let mut else_ = self.new_seq();
                 if let Some(next) = self.jump(x, f, &mut else_)? {
                     self.emit(next, &mut else_)?;
                 }
                 out.push(Lab::If(cond(true), then_, else_));
             }
             Terminator::Switch { default, cases, .. } => {
-                let (default, cases) = (*default, cases.clone());
-                return self.switch(x, default, &cases, out);
+                return self.switch(x, *default, cases, out);
             }
         }
         Ok(None)
@@ -611,7 +701,7 @@ impl MergeWalk<'_> {
         for (i, &target) in case_targets.iter().enumerate() {
             self.ctx[base + i].active = false;
             self.falls_into[sw] = None;
-            let mut body = new_seq();
+            let mut body = self.new_seq();
             result = self.emit(target, &mut body);
             self.ctx[base + i].active = true;
             if result.is_err() {
@@ -740,7 +830,7 @@ impl MergeWalk<'_> {
                     case_body
                 };
                 if next[j] != usize::MAX && !moved[next[j]] {
-                    body = vec![Lab::Scope(case_targets[next[j]].0, body)];
+                    body = self.seq_of(Lab::Scope(case_targets[next[j]].0, body));
                 }
                 arms.push(LabArm {
                     literals: take_literals(&mut targets, target_position),

@@ -9,12 +9,95 @@ use crate::cfg::{BlockData, BlockIdx, Cfg, Merge, Terminator};
 use crate::error::{CfgError, SpirvError};
 use spv_reader::spirv::Op;
 use spv_reader::{Function, Id, Inst, InstIndex, Module, Type};
+use std::cell::Cell;
 
 struct Reader<'m> {
     module: &'m Module,
     function: Id,
-    /// (label id, block index), sorted by id.
-    labels: Vec<(u32, u32)>,
+    /// The function's labels (see [`Labels`]).
+    labels: Labels,
+}
+
+/// Block index by label id. Label ids are usually small and dense, so a table indexed by id
+/// (entries of other functions' labels are [`NO_BLOCK`]) finds a branch target in one step;
+/// a function with a label id of [`MAX_DENSE_LABEL`] or more, or with a repeated label id,
+/// uses (label id, block index) pairs sorted by id instead.
+#[derive(Default)]
+struct Labels {
+    /// Per label id: the block index, or [`NO_BLOCK`].
+    dense: Vec<u32>,
+    /// Whether `dense` holds this function's labels (else `sorted` does).
+    use_dense: bool,
+    /// (label id, block index), sorted by id, when `use_dense` is false.
+    sorted: Vec<(u32, u32)>,
+}
+
+/// Marks a label id that is not a label of the function in [`Labels::dense`].
+const NO_BLOCK: u32 = u32::MAX;
+
+/// Label ids from this one up are looked up by binary search (the dense table would be too
+/// large to keep).
+const MAX_DENSE_LABEL: u32 = 1 << 14;
+
+impl Labels {
+    /// Takes the labels of `function` (block `i` has `function.blocks[i].label`).
+    fn fill(&mut self, function: &Function) {
+        self.use_dense = true;
+        for (i, b) in function.blocks.iter().enumerate() {
+            let id = b.label.0;
+            if id >= MAX_DENSE_LABEL {
+                self.use_dense = false;
+                break;
+            }
+            let at = id as usize;
+            if self.dense.len() <= at {
+                self.dense.resize(at + 1, NO_BLOCK);
+            }
+            if self.dense[at] != NO_BLOCK {
+                self.use_dense = false;
+                break;
+            }
+            self.dense[at] = i as u32;
+        }
+        if !self.use_dense {
+            self.clear_dense(function);
+            self.sorted.clear();
+            self.sorted.extend(
+                function
+                    .blocks
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| (b.label.0, i as u32)),
+            );
+            self.sorted.sort_unstable();
+        }
+    }
+
+    /// Resets the dense entries of `function`'s labels, so that the table is all
+    /// [`NO_BLOCK`] again for the next function.
+    fn clear_dense(&mut self, function: &Function) {
+        for b in &function.blocks {
+            if let Some(entry) = self.dense.get_mut(b.label.0 as usize) {
+                *entry = NO_BLOCK;
+            }
+        }
+    }
+
+    /// The block labeled `id`.
+    fn get(&self, id: u32) -> Option<u32> {
+        if self.use_dense {
+            self.dense
+                .get(id as usize)
+                .copied()
+                .filter(|&b| b != NO_BLOCK)
+        } else {
+            self.sorted
+                .binary_search_by_key(&id, |&(l, _)| l)
+                .ok()
+                .and_then(|i| self.sorted.get(i))
+                .map(|&(_, b)| b)
+        }
+    }
 }
 
 impl Reader<'_> {
@@ -45,9 +128,9 @@ impl Reader<'_> {
     }
 
     fn block(&self, inst: Inst<'_>, id: u32, what: &str) -> Result<BlockIdx, CfgError> {
-        match self.labels.binary_search_by_key(&id, |&(l, _)| l) {
-            Ok(i) => Ok(BlockIdx(self.labels[i].1)),
-            Err(_) => Err(self.err(
+        match self.labels.get(id) {
+            Some(b) => Ok(BlockIdx(b)),
+            None => Err(self.err(
                 Some(inst),
                 format!("{what} %{id} is not a label of this function (V-CFG-1)"),
             )),
@@ -176,18 +259,39 @@ impl Cfg {
     /// does not end in a terminator, a switch selector is not an integer, or an `OpSwitch`
     /// repeats a literal.
     pub fn from_function(module: &Module, function: &Function) -> Result<Cfg, CfgError> {
-        let mut labels: Vec<(u32, u32)> = function
-            .blocks
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (b.label.0, i as u32))
-            .collect();
-        labels.sort_unstable();
+        let mut labels = LABELS.take();
+        labels.fill(function);
         let r = Reader {
             module,
             function: function.id,
             labels,
         };
+        let result = r.build(function);
+        // Kept for the next function unless one huge function grew the sorted table.
+        let mut labels = r.labels;
+        if labels.use_dense {
+            labels.clear_dense(function);
+        }
+        if labels.sorted.capacity() <= MAX_KEPT_LABELS {
+            LABELS.set(labels);
+        }
+        result
+    }
+}
+
+/// The most entries the kept sorted table of [`LABELS`] may have room for.
+const MAX_KEPT_LABELS: usize = 1 << 14;
+
+thread_local! {
+    /// This thread's label table for [`Reader::labels`], taken while one function's CFG is
+    /// built so that a function costs no allocation for it.
+    static LABELS: Cell<Labels> = Cell::new(Labels::default());
+}
+
+impl Reader<'_> {
+    /// The CFG of `function`, whose labels `self.labels` holds.
+    fn build(&self, function: &Function) -> Result<Cfg, CfgError> {
+        let (module, r) = (self.module, self);
         if function.blocks.is_empty() {
             return Err(r.err(
                 module.inst(function.def),

@@ -16,7 +16,15 @@ use spv_reader::spirv;
 /// swm → latch (phi) → header (conditional back edge) | merge → return
 /// ```
 fn loop_switch_module() -> (Vec<u32>, Vec<u32>) {
+    loop_switch_module_skipping(0)
+}
+
+/// [`loop_switch_module`] with `skip` unused ids allocated before the labels.
+fn loop_switch_module_skipping(skip: u32) -> (Vec<u32>, Vec<u32>) {
     let mut b = Builder::new();
+    for _ in 0..skip {
+        b.id();
+    }
     b.capability(spirv::Capability::Shader);
     b.capability(spirv::Capability::Int64);
     b.memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
@@ -122,6 +130,40 @@ fn loop_around_a_64_bit_switch() {
         dot.contains("n1 -> n5 [style=dotted color=darkgreen];"),
         "{dot}"
     );
+}
+
+/// Label ids of 16 Ki and up are found through a sorted table instead of the table indexed by
+/// id. Renumbering the labels cannot change the graph, so the CFG must come out the same
+/// either way, and again after the large ids (the by-id table is reused between functions).
+#[test]
+fn large_label_ids_give_the_same_cfg() {
+    let build = |skip| {
+        let (words, labels) = loop_switch_module_skipping(skip);
+        let module = spv_reader::read_words(&words).unwrap();
+        let cfg = Cfg::from_function(&module, &module.functions()[0]).unwrap();
+        (cfg, labels)
+    };
+    let shape = |cfg: &Cfg| -> Vec<_> {
+        cfg.blocks()
+            .map(|b| {
+                let d = cfg.block(b);
+                (
+                    d.terminator.clone(),
+                    d.merge,
+                    d.has_phis,
+                    cfg.succs(b).to_vec(),
+                    cfg.preds(b).to_vec(),
+                )
+            })
+            .collect()
+    };
+    let (small, small_labels) = build(0);
+    let (large, large_labels) = build(20_000);
+    assert!(small_labels.iter().all(|&l| l < 1 << 14));
+    assert!(large_labels.iter().all(|&l| l >= 1 << 14));
+    assert_eq!(shape(&small), shape(&large));
+    let (again, _) = build(0);
+    assert_eq!(shape(&small), shape(&again));
 }
 
 /// A branch to an id that is not a label of the function (here: a constant) is invalid
