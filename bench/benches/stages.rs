@@ -39,6 +39,9 @@ use std::hint::black_box;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
+mod peers;
+use peers::{IgnoreAll, naga_to_wgsl};
+
 fn main() {
     let sets = match input_sets() {
         Ok(sets) => sets,
@@ -297,9 +300,7 @@ fn probe<'s>(set: &'s InputSet, report: &mut Report) -> Probe<'s> {
                 p.translations.insert(i, t);
             }
         }
-        if guarded("rspirv_parse", name, &mut || {
-            rspirv::binary::parse_bytes(bytes, &mut IgnoreAll).is_ok()
-        }) {
+        if guarded("rspirv_parse", name, &mut || peers::rspirv_parses(bytes)) {
             p.rspirv_parse.push(i);
         }
         if guarded("rspirv_load", name, &mut || {
@@ -363,40 +364,10 @@ fn structure_all(module: &spv_reader::Module) -> Option<usize> {
     Some(regions)
 }
 
-/// naga's parse, validation and WGSL output; `None` when any step refuses the module.
-fn naga_to_wgsl(bytes: &[u8], options: &naga::front::spv::Options) -> Option<String> {
-    let module = naga::front::spv::parse_u8_slice(bytes, options).ok()?;
-    let info = naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::all(),
-    )
-    .validate(&module)
-    .ok()?;
-    naga::back::wgsl::write_string(&module, &info, naga::back::wgsl::WriterFlags::empty()).ok()
-}
-
 /// The indices in both sorted lists.
 fn intersection(a: &[usize], b: &[usize]) -> Vec<usize> {
     a.iter()
         .copied()
         .filter(|i| b.binary_search(i).is_ok())
         .collect()
-}
-
-/// An rspirv consumer that keeps nothing: the cost of decoding alone.
-struct IgnoreAll;
-
-impl rspirv::binary::Consumer for IgnoreAll {
-    fn initialize(&mut self) -> rspirv::binary::ParseAction {
-        rspirv::binary::ParseAction::Continue
-    }
-    fn finalize(&mut self) -> rspirv::binary::ParseAction {
-        rspirv::binary::ParseAction::Continue
-    }
-    fn consume_header(&mut self, _: rspirv::dr::ModuleHeader) -> rspirv::binary::ParseAction {
-        rspirv::binary::ParseAction::Continue
-    }
-    fn consume_instruction(&mut self, _: rspirv::dr::Instruction) -> rspirv::binary::ParseAction {
-        rspirv::binary::ParseAction::Continue
-    }
 }

@@ -6,7 +6,9 @@
 //!    criterion's output and the benches' side reports pinned under `bench/target`;
 //! 2. one table of the stages over the real modules — MB/s and modules/s from criterion's
 //!    `new/estimates.json` (median time per iteration) and the module counts from
-//!    `bench/target/spv2il-bench/stages.json` — with ratios against each baseline and the goals;
+//!    `bench/target/spv2il-bench/stages.json` — with ratios against each baseline and the goals,
+//!    followed by the goals measured as paired rounds (`bench/benches/paired.rs`, its table in
+//!    `bench/target/spv2il-bench/paired.md`), which a drifting machine speed cannot tilt;
 //! 3. whole processes over the corpus: the release `spv2il` against spirv-val, spirv-dis and
 //!    spirv-cross, one process per module, the tools interleaved module by module so that a
 //!    change of machine load hits all of them alike;
@@ -107,6 +109,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut summary = String::new();
     summary += &machine_line();
     summary += &stage_table(&results, &report_dir.join("stages.json"))?;
+    summary += &paired_table(&report_dir.join("paired.md"));
     print!("{summary}");
     let synth_dir = target.join("synth");
     if options.process || options.callgrind {
@@ -246,6 +249,17 @@ fn read_json(path: &Path) -> Result<Value, String> {
 /// MB/s (10^6 bytes) of `bytes` in `seconds`.
 fn mbps(bytes: u64, seconds: f64) -> f64 {
     bytes as f64 / seconds / 1e6
+}
+
+/// The paired-round goal table the `paired` bench wrote, under a heading; empty when there is
+/// none (an older bench run).
+fn paired_table(path: &Path) -> String {
+    match std::fs::read_to_string(path) {
+        Ok(table) => {
+            format!("\n### Goals as paired rounds (peer time / our time per round)\n\n{table}")
+        }
+        Err(_) => String::new(),
+    }
 }
 
 /// The table of stages and baselines over the real modules, then the goals.
