@@ -160,12 +160,12 @@ fn workgroup_size_candidates(module: &Module) -> Vec<Id> {
 /// Capabilities that neither are nor imply (directly or through others, SPIR-V §3.2.30)
 /// `Int64` or `Float64`; the test `narrow_only_capabilities_imply_no_64_bit_one` checks it
 /// against the grammar.
-const NARROW_ONLY_CAPABILITIES: [u32; 5] = [
-    spirv::Capability::Matrix as u32,
-    spirv::Capability::Shader as u32,
-    spirv::Capability::StorageImageExtendedFormats as u32,
-    spirv::Capability::ImageQuery as u32,
-    spirv::Capability::VulkanMemoryModel as u32,
+const NARROW_ONLY_CAPABILITIES: [spirv::Capability; 5] = [
+    spirv::Capability::Matrix,
+    spirv::Capability::Shader,
+    spirv::Capability::StorageImageExtendedFormats,
+    spirv::Capability::ImageQuery,
+    spirv::Capability::VulkanMemoryModel,
 ];
 
 /// Whether `module` declares a 64-bit integer or float type (`OpTypeInt 64` or
@@ -179,11 +179,11 @@ fn declares_wide_type(module: &Module) -> bool {
     // float type without Float64, counting those the declared ones imply (SPIR-V §2.16.1,
     // §3.2.30); lowering only sees validated modules. When every declared capability is one
     // that implies neither, no declaration needs reading.
-    if module
-        .capabilities()
-        .iter()
-        .all(|cap| NARROW_ONLY_CAPABILITIES.contains(cap))
-    {
+    if module.capabilities().iter().all(|&cap| {
+        NARROW_ONLY_CAPABILITIES
+            .iter()
+            .any(|&narrow| narrow as u32 == cap)
+    }) {
         return false;
     }
     let words = module.words();
@@ -883,8 +883,8 @@ mod tests {
     /// `Int64` nor `Float64`.
     #[test]
     fn narrow_only_capabilities_imply_no_64_bit_one() {
-        for &raw in &NARROW_ONLY_CAPABILITIES {
-            let mut closure = vec![Capability::from_u32(raw).expect("a known capability")];
+        for &narrow in &NARROW_ONLY_CAPABILITIES {
+            let mut closure = vec![narrow];
             let mut next = 0;
             while let Some(&cap) = closure.get(next) {
                 for implied in Operand::Capability(cap).required_capabilities() {
