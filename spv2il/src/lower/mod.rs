@@ -120,39 +120,59 @@ fn refuse_float_controls(module: &Module, function: Id) -> Result<(), Error> {
     Ok(())
 }
 
+/// The module-scope instructions (SPIR-V §2.4: everything before the first `OpFunction`), read
+/// from the words directly (SPIR-V §2.3: a five-word header, then each instruction's word count
+/// in the high half of its first word), each as its words, or `None` for a word count that is
+/// zero or runs past the end, after which the walk stops. The reader has already refused both,
+/// so `None` never comes from a module it read; each caller still says what it would mean.
+/// Reading the words costs far less than asking the module's tables id by id.
+fn module_scope_insts(module: &Module) -> impl Iterator<Item = Option<&[u32]>> {
+    const HEADER_WORDS: usize = 5;
+    let words = module.words();
+    let mut start = HEADER_WORDS;
+    let mut ended = false;
+    std::iter::from_fn(move || {
+        if ended {
+            return None;
+        }
+        let &first = words.get(start)?;
+        let (count, op) = ((first >> 16) as usize, first & 0xFFFF);
+        if op == spirv::Op::Function as u32 {
+            return None;
+        }
+        let inst = words.get(start..start + count).filter(|_| count > 0);
+        ended = inst.is_none();
+        start += count;
+        Some(inst)
+    })
+}
+
 /// Every id that may carry `BuiltIn WorkgroupSize` (SPIR-V §3.21): the targets of the
 /// `OpDecorate … BuiltIn WorkgroupSize` instructions. Annotations precede every type declaration
 /// (SPIR-V §2.4 logical layout, checked by the validator), so the walk stops at the first core
-/// `OpType…` or `OpFunction`. A decoration group can pass the decoration on to ids its own
-/// `OpDecorate` does not name, so a module with `OpGroupDecorate` (or `OpDecorateId`, which the
-/// reader indexes alike) gets every id instead. The words are read directly (SPIR-V §2.3: a
-/// five-word header, then each instruction's word count in the high half of its first word):
-/// this costs far less than asking every id of the bound for its decorations.
+/// `OpType…`. A decoration group can pass the decoration on to ids its own `OpDecorate` does not
+/// name, so a module with `OpGroupDecorate` (or `OpDecorateId`, which the reader indexes alike)
+/// gets every id instead.
 fn workgroup_size_candidates(module: &Module) -> Vec<Id> {
-    const HEADER_WORDS: usize = 5;
     let first_type = spirv::Op::TypeVoid as u32;
     let last_type = spirv::Op::TypeForwardPointer as u32;
-    let words = module.words();
     let mut candidates = Vec::new();
-    let mut start = HEADER_WORDS;
-    while let Some(&first) = words.get(start) {
-        let (count, op) = ((first >> 16) as usize, first & 0xFFFF);
-        // The reader checked every word count is at least 1; a zero would not advance.
-        if count == 0 || (first_type..=last_type).contains(&op) || op == spirv::Op::Function as u32
-        {
+    // A malformed instruction (`None`) ends the annotations like a type would.
+    for inst in module_scope_insts(module).map_while(|inst| inst) {
+        let op = inst.first().map_or(0, |first| first & 0xFFFF);
+        if (first_type..=last_type).contains(&op) {
             break;
         }
         if op == spirv::Op::GroupDecorate as u32 || op == spirv::Op::DecorateId as u32 {
             return (0..module.header().bound).map(Id).collect();
         }
         if op == spirv::Op::Decorate as u32
-            && let Some([_, target, decoration, builtin, ..]) = words.get(start..start + count)
+            && let [_, target, decoration, builtin, ..] = inst
             && *decoration == spirv::Decoration::BuiltIn as u32
             && *builtin == spirv::BuiltIn::WorkgroupSize as u32
         {
             candidates.push(Id(*target));
         }
-        start += count;
     }
     candidates
 }
@@ -170,11 +190,10 @@ const NARROW_ONLY_CAPABILITIES: [spirv::Capability; 5] = [
 
 /// Whether `module` declares a 64-bit integer or float type (`OpTypeInt 64` or
 /// `OpTypeFloat 64`, SPIR-V §3.3.6). Types are declared before the first `OpFunction` (SPIR-V
-/// §2.4 logical layout, checked by the validator), so the walk stops there; the words are read
-/// directly, as in [`workgroup_size_candidates`]. Every 64-bit scalar, vector or matrix type is
-/// built on one of these, so a module without one has no 64-bit value.
+/// §2.4 logical layout, checked by the validator), so only the module-scope instructions are
+/// read. Every 64-bit scalar, vector or matrix type is built on one of these, so a module
+/// without one has no 64-bit value.
 fn declares_wide_type(module: &Module) -> bool {
-    const HEADER_WORDS: usize = 5;
     // The validator refuses a 64-bit integer type without the Int64 capability and a 64-bit
     // float type without Float64, counting those the declared ones imply (SPIR-V §2.16.1,
     // §3.2.30); lowering only sees validated modules. When every declared capability is one
@@ -186,27 +205,16 @@ fn declares_wide_type(module: &Module) -> bool {
     }) {
         return false;
     }
-    let words = module.words();
-    let mut start = HEADER_WORDS;
-    while let Some(&first) = words.get(start) {
-        let (count, op) = ((first >> 16) as usize, first & 0xFFFF);
-        if op == spirv::Op::Function as u32 {
-            return false;
-        }
-        // The reader checked every word count is at least 1; a zero would not advance, and
-        // "yes" keeps every type asked about one by one.
-        if count == 0 {
-            return true;
-        }
+    module_scope_insts(module).any(|inst| match inst {
         // OpTypeInt and OpTypeFloat: Result id, then Width (SPIR-V §3.3.6).
-        if (op == spirv::Op::TypeInt as u32 || op == spirv::Op::TypeFloat as u32)
-            && words.get(start + 2) == Some(&64)
-        {
-            return true;
+        Some([first, _, width, ..]) => {
+            let op = first & 0xFFFF;
+            (op == spirv::Op::TypeInt as u32 || op == spirv::Op::TypeFloat as u32) && *width == 64
         }
-        start += count;
-    }
-    false
+        Some(_) => false,
+        // "Yes" keeps every type asked about one by one.
+        None => true,
+    })
 }
 
 /// What one walk over the reachable functions' instructions finds.
