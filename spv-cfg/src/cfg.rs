@@ -256,6 +256,8 @@ impl Cfg {
                     });
                 }
             }
+            // Every target was checked to be below `n` above, so indexing `seen` and
+            // `pred_start` (n + 1 entries) by a target cannot go out of bounds.
             let start = succ.len();
             succ_start.push(start as u32);
             match &b.terminator {

@@ -53,6 +53,7 @@ impl Labels {
             if self.dense.len() <= at {
                 self.dense.resize(at + 1, NO_BLOCK);
             }
+            // `dense` was just grown past `at`, so the indexing cannot fail.
             if self.dense[at] != NO_BLOCK {
                 self.use_dense = false;
                 break;
