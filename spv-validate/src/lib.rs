@@ -63,6 +63,7 @@ pub mod mutate;
 mod operands;
 mod opset;
 mod scratch;
+mod stamped;
 
 pub use diag::{Diagnostic, Diagnostics};
 pub use env::{ParseTargetEnvError, TargetEnv};

@@ -29,6 +29,7 @@ use spv_reader::spirv::Op;
 use crate::cfg::{FuncCfg, block_of_label};
 use crate::ctx::{Ctx, Inst, NONE};
 use crate::dom::{DomScratch, DomTree, Graph, UNDEF};
+use crate::stamped::Stamped;
 
 /// The kinds of construct spirv-val tracks (a switch is a selection whose header ends in
 /// OpSwitch; case constructs are checked with their switch).
@@ -49,63 +50,34 @@ struct Construct {
     loop_header: u32,
 }
 
-/// A set of block indices below `n`, plus one slot standing for [`NONE`], over a table of
-/// generation stamps: O(1) insertion, test and [`Marks::clear`].
-struct Marks {
-    stamps: Vec<u32>,
-    generation: u32,
-}
-
-impl Default for Marks {
-    fn default() -> Self {
-        Marks {
-            stamps: Vec::new(),
-            generation: 1,
-        }
-    }
-}
+/// A set of block indices below `n`, plus one slot standing for [`NONE`], over a stamped
+/// table: O(1) insertion, test and [`Marks::clear`].
+#[derive(Default)]
+struct Marks(Stamped<()>);
 
 impl Marks {
     /// Makes this an empty set over blocks below `n`, reusing the storage.
     fn reset(&mut self, n: usize) {
-        if self.stamps.len() == n + 1 {
-            self.clear();
-        } else {
-            self.stamps.clear();
-            self.stamps.resize(n + 1, 0);
-            self.generation = 1;
-        }
+        self.0.reset(n + 1);
     }
 
     /// The slot of `b`: blocks are below `n`; the only other value used is [`NONE`].
     fn slot(&self, b: u32) -> usize {
-        (b as usize).min(self.stamps.len().saturating_sub(1))
+        (b as usize).min(self.0.len().saturating_sub(1))
     }
 
     fn clear(&mut self) {
-        if self.generation == u32::MAX {
-            self.stamps.fill(0);
-            self.generation = 0;
-        }
-        self.generation += 1;
+        self.0.clear();
     }
 
     /// Adds `b`; whether it was absent.
     fn insert(&mut self, b: u32) -> bool {
-        let (slot, generation) = (self.slot(b), self.generation);
-        match self.stamps.get_mut(slot) {
-            Some(s) if *s != generation => {
-                *s = generation;
-                true
-            }
-            _ => false,
-        }
+        let slot = self.slot(b);
+        self.0.insert(slot, ())
     }
 
     fn contains(&self, b: u32) -> bool {
-        self.stamps
-            .get(self.slot(b))
-            .is_some_and(|&s| s == self.generation)
+        self.0.get(self.slot(b)).is_some()
     }
 }
 

@@ -11,6 +11,7 @@ use crate::ctx::{Ctx, Inst};
 use crate::diag::opcode_name;
 use crate::limits::{MAX_STRUCT_DEPTH, MAX_STRUCT_MEMBERS};
 use crate::scratch::Scratch;
+use crate::stamped::Stamped;
 
 /// Runs the pass; uses the sort keys of `scratch`.
 pub(crate) fn check(ctx: &mut Ctx<'_>, scratch: &mut Scratch) {
@@ -104,12 +105,12 @@ fn aggregate_or_pointer(op: Op) -> bool {
     )
 }
 
-/// The V-TYPE-1 identity of a type declaration: its opcode word and the words after the
-/// Result id.
 /// A V-TYPE-1 sort key: the first two words of [`type_key`], the declaration's instruction
 /// index and its position among the keyed declarations, and its result id.
 pub(crate) type TypeKey = ((Option<u32>, Option<u32>), u32, usize, Id);
 
+/// The V-TYPE-1 identity of a type declaration: its opcode word and the words after the
+/// Result id.
 fn type_key(words: &[u32]) -> (Option<u32>, &[u32]) {
     (words.first().copied(), words.get(2..).unwrap_or(&[]))
 }
@@ -534,42 +535,25 @@ fn struct_depth(ctx: &Ctx<'_>, ty: Id, memo: &mut DepthMemo) -> usize {
     struct_depth_memo(ctx, ty, 0, memo)
 }
 
-/// The memo of one [`struct_depth`] call: depths by type id, over generation stamps so that
-/// each call starts empty without clearing the table (kept in the pass's scratch).
+/// The memo of one [`struct_depth`] call: depths by type id, emptied per call without
+/// clearing the table (kept in the pass's scratch).
 #[derive(Default)]
-pub(crate) struct DepthMemo {
-    /// Per id: (generation that wrote it, depth).
-    slots: Vec<(u32, u32)>,
-    generation: u32,
-}
+pub(crate) struct DepthMemo(Stamped<u32>);
 
 impl DepthMemo {
     /// Empties the memo, with room for the ids below `ids` (defined types are among them).
     fn start(&mut self, ids: usize) {
-        if self.slots.len() < ids {
-            // New slots hold generation 0, below every generation in use.
-            self.slots.resize(ids, (0, 0));
-        }
-        if self.generation == u32::MAX {
-            self.slots.fill((0, 0));
-            self.generation = 0;
-        }
-        self.generation += 1;
+        self.0.clear_with_room(ids);
     }
 
     fn get(&self, ty: Id) -> Option<usize> {
-        match self.slots.get(ty.0 as usize) {
-            Some(&(g, depth)) if g == self.generation => Some(depth as usize),
-            _ => None,
-        }
+        self.0.get(ty.0 as usize).map(|depth| depth as usize)
     }
 
     /// Records the depth of `ty` (an id beyond the table is simply not memoized).
     fn insert(&mut self, ty: Id, depth: usize) {
-        if let Some(slot) = self.slots.get_mut(ty.0 as usize) {
-            // Depths stop just past MAX_STRUCT_DEPTH + 1, far inside u32.
-            *slot = (self.generation, depth as u32);
-        }
+        // Depths stop just past MAX_STRUCT_DEPTH + 1, far inside u32.
+        self.0.insert(ty.0 as usize, depth as u32);
     }
 }
 
