@@ -203,9 +203,6 @@ pub(crate) fn recycle_seq(pool: &mut LabPool, mut seq: Vec<Lab>) {
 /// [`Lowerer::frames`] and [`Lowerer::tails`], kept between lowerings.
 type LowerTables = (Vec<Frame>, Vec<(Label, Tail)>);
 
-/// The most entries a kept table of [`LOWER_TABLES`] may have room for.
-const MAX_KEPT_ENTRIES: usize = 1 << 14;
-
 thread_local! {
     /// This thread's [`Lowerer::frames`] and [`Lowerer::tails`] tables, taken for the length
     /// of one lowering so that a function costs no allocation for them.
@@ -235,7 +232,7 @@ pub(crate) fn lower_exits(
     // Kept for the next function unless one huge function grew them (its memory must not
     // stay pinned for the rest of the thread's life).
     keep_lab_pool(std::mem::take(&mut l.pool));
-    if l.frames.capacity().max(l.tails.capacity()) <= MAX_KEPT_ENTRIES {
+    if l.frames.capacity().max(l.tails.capacity()) <= crate::MAX_KEPT_ENTRIES {
         LOWER_TABLES.set((l.frames, l.tails));
     }
     let (mut out, pending) = result?;

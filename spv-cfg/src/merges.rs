@@ -139,7 +139,7 @@ struct WalkTables {
 }
 
 impl WalkTables {
-    /// The tables, or fresh ones when a table grew past [`MAX_KEPT_ENTRIES`] (one huge
+    /// The tables, or fresh ones when a table grew past [`crate::MAX_KEPT_ENTRIES`] (one huge
     /// function must not pin its memory for the rest of the thread's life).
     fn bounded(self) -> WalkTables {
         let largest = [
@@ -155,16 +155,13 @@ impl WalkTables {
         .into_iter()
         .max()
         .unwrap_or(0);
-        if largest > MAX_KEPT_ENTRIES {
+        if largest > crate::MAX_KEPT_ENTRIES {
             WalkTables::default()
         } else {
             self
         }
     }
 }
-
-/// The most entries a kept table of [`WalkTables`] may have room for.
-const MAX_KEPT_ENTRIES: usize = 1 << 14;
 
 thread_local! {
     /// This thread's [`WalkTables`], taken for the length of one walk.

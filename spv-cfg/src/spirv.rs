@@ -273,15 +273,12 @@ impl Cfg {
         if labels.use_dense {
             labels.clear_dense(function);
         }
-        if labels.sorted.capacity() <= MAX_KEPT_LABELS {
+        if labels.sorted.capacity() <= crate::MAX_KEPT_ENTRIES {
             LABELS.set(labels);
         }
         result
     }
 }
-
-/// The most entries the kept sorted table of [`LABELS`] may have room for.
-const MAX_KEPT_LABELS: usize = 1 << 14;
 
 thread_local! {
     /// This thread's label table for [`Reader::labels`], taken while one function's CFG is

@@ -176,3 +176,52 @@ fn mutated_corpus_never_panics() {
         "only {built} mutated functions reached the structurizer"
     );
 }
+
+/// Every structured tree of `module` (both strategies) as text, with the CFG's own debug form.
+fn trees_of(module: &spv_reader::Module) -> Vec<String> {
+    let mut trees = Vec::new();
+    for f in module.functions().iter().filter(|f| !f.blocks.is_empty()) {
+        let Ok(cfg) = Cfg::from_function(module, f) else {
+            trees.push("refused".to_string());
+            continue;
+        };
+        trees.push(format!("{cfg:?}"));
+        for strategy in [Strategy::Merges, Strategy::General] {
+            let text = structurize(&cfg, strategy)
+                .map_or_else(|e| e.to_string(), |s| spv_cfg::region_text(&cfg, &s));
+            trees.push(text);
+        }
+    }
+    trees
+}
+
+/// The tables and buffers spv-cfg keeps per thread between functions change nothing: on a
+/// thread that has already built and structured every function of the corpus, each module's
+/// CFGs and trees equal those a fresh thread makes.
+#[test]
+fn reused_tables_give_the_trees_of_a_fresh_thread() {
+    let dir = corpus_dir();
+    if !dir.is_dir() {
+        eprintln!("skipping: corpus not found at {}", dir.display());
+        return;
+    }
+    let mut files = Vec::new();
+    spv_files(&dir, &mut files);
+    let modules: Vec<_> = files
+        .iter()
+        .filter_map(|p| spv_reader::read(&std::fs::read(p).unwrap()).ok())
+        .collect();
+    for module in &modules {
+        trees_of(module);
+    }
+    let mut compared = 0;
+    // Every 4th module keeps the test quick; the warm thread has seen all of them.
+    for module in modules.iter().step_by(4) {
+        let warm = trees_of(module);
+        let fresh = std::thread::scope(|s| s.spawn(|| trees_of(module)).join().unwrap());
+        assert_eq!(warm, fresh);
+        compared += warm.len();
+    }
+    eprintln!("{compared} trees compared");
+    assert!(compared > 100, "only {compared} trees compared");
+}
