@@ -15,6 +15,20 @@ fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
 }
 
+/// Every `.spv` file of the corpus, in path order; `None`, with a message, when the corpus is
+/// absent.
+fn corpus_files() -> Option<Vec<PathBuf>> {
+    let dir = corpus_dir();
+    if !dir.is_dir() {
+        eprintln!("skipping: corpus not found at {}", dir.display());
+        return None;
+    }
+    let mut files = Vec::new();
+    spv_files(&dir, &mut files);
+    assert!(!files.is_empty(), "no .spv files under {}", dir.display());
+    Some(files)
+}
+
 fn spv_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -32,18 +46,13 @@ fn spv_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 #[test]
 fn corpus_functions_structurize_exactly() {
-    let dir = corpus_dir();
-    if !dir.is_dir() {
-        eprintln!("skipping: corpus not found at {}", dir.display());
+    let Some(files) = corpus_files() else {
         return;
-    }
+    };
     let runs: u64 = std::env::var("SPV_CFG_CORPUS_RUNS")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(3);
-    let mut files = Vec::new();
-    spv_files(&dir, &mut files);
-    assert!(!files.is_empty(), "no .spv files under {}", dir.display());
     let (mut functions, mut adapter_errors, mut unreadable, mut fallbacks) = (0, 0, 0, 0);
     // Per strategy: worst synthetic nodes per block (and where), total synthetic, total blocks.
     let mut growth = [
@@ -124,13 +133,9 @@ fn corpus_functions_structurize_exactly() {
 /// tree they do produce replays its CFG exactly.
 #[test]
 fn mutated_corpus_never_panics() {
-    let dir = corpus_dir();
-    if !dir.is_dir() {
-        eprintln!("skipping: corpus not found at {}", dir.display());
+    let Some(files) = corpus_files() else {
         return;
-    }
-    let mut files = Vec::new();
-    spv_files(&dir, &mut files);
+    };
     let mut rng = Rng::new(42);
     let (mut read, mut built) = (0, 0);
     for (i, path) in files.iter().enumerate().step_by(3) {
@@ -200,13 +205,9 @@ fn trees_of(module: &spv_reader::Module) -> Vec<String> {
 /// CFGs and trees equal those a fresh thread makes.
 #[test]
 fn reused_tables_give_the_trees_of_a_fresh_thread() {
-    let dir = corpus_dir();
-    if !dir.is_dir() {
-        eprintln!("skipping: corpus not found at {}", dir.display());
+    let Some(files) = corpus_files() else {
         return;
-    }
-    let mut files = Vec::new();
-    spv_files(&dir, &mut files);
+    };
     let modules: Vec<_> = files
         .iter()
         .filter_map(|p| spv_reader::read(&std::fs::read(p).unwrap()).ok())
