@@ -296,6 +296,7 @@ impl<'m> Index<'m> {
         // The reader splits the words after the header the same way: each instruction's
         // first word holds its word count, which it checked to be at least 1 and to fit.
         let all = m.words();
+        let grammar = crate::operands::table();
         let mut start = HEADER_WORDS;
         while let Some(&first) = all.get(start) {
             let count = (first >> 16) as usize;
@@ -304,7 +305,7 @@ impl<'m> Index<'m> {
             };
             let index = insts.len() as u32;
             let ref_start = refs.len() as u32;
-            let facts = read_instruction(m, index, words, &mut refs, &mut scratch);
+            let facts = read_instruction(grammar, m, index, words, &mut refs, &mut scratch);
             let result_type = if facts.has_type {
                 words.get(1).map(|&w| Id(w))
             } else {

@@ -381,6 +381,13 @@ impl DomTree {
         self.preorder.clear();
     }
 
+    /// Whether `a` is in the tree and dominates no node but itself (a leaf).
+    pub(crate) fn dominates_only_itself(&self, a: u32) -> bool {
+        self.order
+            .get(a as usize)
+            .is_some_and(|&(first, end)| first != UNDEF && end == first + 1)
+    }
+
     /// Whether `a` dominates `b` (reflexive); false if either is not in the tree.
     pub(crate) fn dominates(&self, a: u32, b: u32) -> bool {
         match (self.order.get(a as usize), self.order.get(b as usize)) {
@@ -416,6 +423,16 @@ mod tests {
         assert!(t.dominates(0, 3));
         assert!(!t.dominates(1, 3));
         assert!(t.dominates(3, 3));
+    }
+
+    #[test]
+    fn leaves_dominate_only_themselves() {
+        // 0 → 1 → 2, 0 → 3, and 4 unreached: 2 and 3 are leaves, 0 and 1 are not, 4 is
+        // outside the tree (so not a leaf of it).
+        let g = graph(5, &[(0, 1), (1, 2), (0, 3)]);
+        let t = tree(&g, 0);
+        let leaves: Vec<bool> = (0..5).map(|v| t.dominates_only_itself(v)).collect();
+        assert_eq!(leaves, vec![false, false, true, true, false]);
     }
 
     #[test]

@@ -116,7 +116,7 @@ impl Compiled {
 }
 
 /// The grammar's opcodes: a dense index by opcode into the entries.
-struct Table {
+pub(crate) struct Table {
     /// Per opcode: its entry's position plus one, 0 when the grammar lacks it.
     index: Vec<u16>,
     entries: Vec<OpEntry>,
@@ -272,11 +272,15 @@ impl Fixed {
         {
             return Some(false);
         }
-        // The words fit the layout, so every fixed word is there; one reservation for all.
-        out.extend(self.refs.iter().map(|&(at, kind)| crate::ctx::Ref {
-            kind,
-            id: spv_reader::Id(words.get(at).copied().unwrap_or(0)),
-        }));
+        // The words fit the layout, so every fixed word is there. (Plain pushes: the index
+        // reserved room for the module's refs, and `extend` costs more per call than the
+        // one or two refs most instructions have.)
+        for &(at, kind) in &self.refs {
+            out.push(crate::ctx::Ref {
+                kind,
+                id: spv_reader::Id(words.get(at).copied().unwrap_or(0)),
+            });
+        }
         if let Some((kind, id)) = decoration_ref {
             out.push(crate::ctx::Ref {
                 kind,
@@ -365,13 +369,21 @@ fn step_of(kind: OperandKind) -> Step {
 
 /// The entry of `opcode`, if the grammar knows it.
 fn entry(opcode: u16) -> Option<&'static OpEntry> {
-    let table = table();
-    let k = *table.index.get(usize::from(opcode))?;
-    table.entries.get(usize::from(k).checked_sub(1)?)
+    table().entry(opcode)
 }
 
-/// The per-opcode table, built on first use.
-fn table() -> &'static Table {
+impl Table {
+    /// The entry of `opcode`, if the grammar knows it.
+    #[inline]
+    fn entry(&'static self, opcode: u16) -> Option<&'static OpEntry> {
+        let k = *self.index.get(usize::from(opcode))?;
+        self.entries.get(usize::from(k).checked_sub(1)?)
+    }
+}
+
+/// The per-opcode table, built on first use. The index's loop takes it once per module
+/// ([`read_instruction`] is given it) rather than through the `OnceLock` per instruction.
+pub(crate) fn table() -> &'static Table {
     static TABLE: OnceLock<Table> = OnceLock::new();
     TABLE.get_or_init(|| {
         let max = grammar::INSTRUCTION_TABLE
@@ -516,6 +528,7 @@ pub(crate) const NO_SLOT: u16 = u16::MAX;
 // registers when this is inlined.
 #[inline(always)]
 pub(crate) fn read_instruction(
+    table: &'static Table,
     m: &Module,
     index: u32,
     words: &[u32],
@@ -523,7 +536,7 @@ pub(crate) fn read_instruction(
     scratch: &mut Vec<Operand>,
 ) -> InstFacts {
     let opcode = words.first().map_or(0, |w| (w & 0xFFFF) as u16);
-    let Some(entry) = entry(opcode) else {
+    let Some(entry) = table.entry(opcode) else {
         return InstFacts {
             op: None,
             section: None,

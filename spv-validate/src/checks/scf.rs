@@ -178,16 +178,47 @@ impl Structure {
         } else {
             self.dom.clear();
         }
-        if merges
-            .clone()
-            .any(|m| m.merge != NONE && m.cont.is_some_and(|c| c != NONE))
-        {
+        if self.needs_post_dominators(cfg) {
             reverse_augmented(&self.graph, scratch);
             self.post
                 .rebuild(&scratch.reversed, n as u32, &mut scratch.dom);
         } else {
             self.post.clear();
         }
+    }
+
+    /// Whether a continue construct may ask [`Structure::post_dominates`] about two
+    /// different blocks, so that the post-dominator tree must be built (over the reversed
+    /// graph with its pseudo exit, the costliest part of the structure for small functions).
+    ///
+    /// A continue construct asks whether its back-edge block post-dominates its continue
+    /// target (V-SCF-10) and, walking it, each block its continue target dominates. When the
+    /// continue target is itself the back-edge block (the usual shape) and dominates no
+    /// other block, every question is about one block and itself, which
+    /// [`Structure::post_dominates`] answers without the tree. Every other case (another
+    /// back-edge block, a continue target dominating blocks, one outside the tree) builds it.
+    fn needs_post_dominators(&self, cfg: &FuncCfg) -> bool {
+        cfg.merges.iter().enumerate().any(|(h, m)| {
+            let Some(m) = m else { return false };
+            let Some(c) = m.cont.filter(|&c| c != NONE && m.merge != NONE) else {
+                return false;
+            };
+            // The continue construct's exit is the first back edge to the header, as
+            // `check_function` takes it.
+            let latch = self
+                .back_edges
+                .iter()
+                .find(|&&(_, to)| to as usize == h)
+                .map_or(NONE, |&(from, _)| from);
+            latch != NONE && !(latch == c && self.dom.dominates_only_itself(c))
+        })
+    }
+
+    /// Whether `a` post-dominates `b` in the augmented graph (reflexive). Every block is in
+    /// the post-dominator tree (each reaches the pseudo exit, see [`reverse_augmented`]), so
+    /// a block post-dominates itself whether or not the tree was built.
+    fn post_dominates(&self, a: u32, b: u32) -> bool {
+        a == b || self.post.dominates(a, b)
     }
 
     fn reachable(&self, b: u32) -> bool {
@@ -826,7 +857,7 @@ impl Walk {
             if !s.dom.dominates(c.entry, b) {
                 continue;
             }
-            let include = if c.kind == Kind::Continue && s.post.dominates(c.exit, b) {
+            let include = if c.kind == Kind::Continue && s.post_dominates(c.exit, b) {
                 true
             } else if !s.dom.dominates(c.exit, b) {
                 !(c.kind == Kind::Loop && s.dom.dominates(continue_header, b))
@@ -942,7 +973,7 @@ fn check_construct(
         );
         return Err(());
     }
-    if c.kind == Kind::Continue && !s.post.dominates(c.exit, c.entry) {
+    if c.kind == Kind::Continue && !s.post_dominates(c.exit, c.entry) {
         ctx.report(
             "V-SCF-10",
             cfg.merges.get(c.loop_header as usize).copied().flatten().map(|m| m.inst),
