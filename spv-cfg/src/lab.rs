@@ -259,6 +259,8 @@ pub(crate) fn lower_exits(
 trait Items {
     fn next_item(&mut self) -> Option<Lab>;
     fn is_empty(&self) -> bool;
+    /// How many statements are left, for sizing the region lists they go to.
+    fn remaining(&self) -> usize;
     /// `self` as a trait object, for the paths that read a sequence's rest through a
     /// [`Chain`] (the common paths are compiled for the concrete source).
     fn as_dyn(&mut self) -> &mut dyn Items;
@@ -271,7 +273,10 @@ impl Items for std::vec::Drain<'_, Lab> {
         self.next()
     }
     fn is_empty(&self) -> bool {
-        self.len() == 0
+        ExactSizeIterator::len(self) == 0
+    }
+    fn remaining(&self) -> usize {
+        ExactSizeIterator::len(self)
     }
     fn as_dyn(&mut self) -> &mut dyn Items {
         self
@@ -291,9 +296,25 @@ impl Items for Chain<'_, '_> {
     fn is_empty(&self) -> bool {
         self.head.len() == 0 && self.tail.is_empty()
     }
+    fn remaining(&self) -> usize {
+        self.head.len() + self.tail.remaining()
+    }
     fn as_dyn(&mut self) -> &mut dyn Items {
         self
     }
+}
+
+/// About how many regions `seq` lowers to, for sizing the list they go to: one per statement,
+/// but a scope's body joins the enclosing list (followed by at most one exit reset), so growing
+/// that list for every scope would copy it again and again. Recursion follows the nesting of
+/// scopes, which the builders bound by [`MAX_REGION_DEPTH`].
+fn flat_len(seq: &[Lab]) -> usize {
+    seq.iter()
+        .map(|item| match item {
+            Lab::Scope(_, body) => flat_len(body) + 1,
+            _ => 1,
+        })
+        .sum()
 }
 
 /// The label of the jump an arm ends with: such an arm never falls through.
@@ -474,8 +495,7 @@ impl Lowerer<'_> {
 
     /// Lowers the sequence `items` into a new region list.
     fn seq(&mut self, items: Vec<Lab>, tail: Tail) -> Result<(Vec<Region>, Pending), CfgError> {
-        // About one region per item (scopes add their bodies, jumps may vanish).
-        let mut out = Vec::with_capacity(items.len());
+        let mut out = Vec::with_capacity(flat_len(&items));
         let mut items = items;
         let pending = self.seq_into(&mut items.drain(..), tail, &mut out);
         recycle_seq(&mut self.pool, items);
@@ -536,7 +556,7 @@ impl Lowerer<'_> {
                 // The rest of the sequence continues the non-jumping arm; it is read from
                 // `rest` in place, never copied.
                 let (rj, pj) = self.seq(jump, tail)?;
-                let mut ro = Vec::new();
+                let mut ro = Vec::with_capacity(other.len() + rest.remaining());
                 let mut other = other;
                 let po = self.seq_into(
                     &mut Chain {
@@ -558,7 +578,7 @@ impl Lowerer<'_> {
         if p.is_empty() {
             return Ok(None);
         }
-        let mut guarded = Vec::new();
+        let mut guarded = Vec::with_capacity(rest.remaining());
         let rp = self.seq_into(rest, tail, &mut guarded)?;
         if !guarded.is_empty() {
             out.push(Region::If {
