@@ -57,16 +57,29 @@ fn place_after(mut inner: Vec<Lab>, label: BlockIdx, mut code: Vec<Lab>) -> Vec<
 const SEQ_CAPACITY: usize = 8;
 
 /// Why the merge-driven walk stopped.
-pub(crate) enum Fail {
+pub(crate) enum Failure {
     /// The merges do not describe the CFG; fall back to the general structurizer.
     Unstructured(String),
     /// A hard error (limits).
     Error(CfgError),
 }
 
+/// A [`Failure`], boxed: the walk returns a `Result` from every step, and with a pointer for
+/// its error the common `Ok` results fit in registers instead of going through memory.
+pub(crate) struct Fail(pub(crate) Box<Failure>);
+
 impl From<CfgError> for Fail {
+    #[cold]
     fn from(e: CfgError) -> Fail {
-        Fail::Error(e)
+        Fail(Box::new(Failure::Error(e)))
+    }
+}
+
+impl Fail {
+    /// The merges do not describe the CFG, for the reason `why`.
+    #[cold]
+    fn unstructured(why: String) -> Fail {
+        Fail(Box::new(Failure::Unstructured(why)))
     }
 }
 
@@ -239,7 +252,7 @@ impl MergeWalk<'_> {
             .blocks()
             .find(|b| self.reachable[b.index()] && !self.emitted[b.index()])
         {
-            return Err(Fail::Unstructured(format!(
+            return Err(Fail::unstructured(format!(
                 "block {} was never placed",
                 cfg.name(b)
             )));
@@ -248,8 +261,9 @@ impl MergeWalk<'_> {
     }
 }
 
+#[cold]
 fn unstructured(why: &str) -> Fail {
-    Fail::Unstructured(why.to_string())
+    Fail::unstructured(why.to_string())
 }
 
 impl MergeWalk<'_> {
@@ -356,7 +370,7 @@ impl MergeWalk<'_> {
     }
 
     fn twice(&self, b: BlockIdx) -> Fail {
-        Fail::Unstructured(format!(
+        Fail::unstructured(format!(
             "block {} is reached from outside the construct that placed it",
             self.cfg.name(b)
         ))
@@ -379,7 +393,7 @@ impl MergeWalk<'_> {
         {
             if let CtxKind::Case(sw) = kind {
                 let Some(slot) = self.falls_into.get_mut(sw) else {
-                    return Err(Fail::Error(CfgError::Internal(
+                    return Err(Fail::from(CfgError::Internal(
                         "case label of a closed switch",
                     )));
                 };
@@ -404,7 +418,7 @@ impl MergeWalk<'_> {
     /// Appends the code starting at block `x` (and everything placed after it).
     fn emit(&mut self, x: BlockIdx, out: &mut Vec<Lab>) -> Result<(), Fail> {
         if self.depth >= MAX_REGION_DEPTH {
-            return Err(Fail::Error(CfgError::DepthLimit {
+            return Err(Fail::from(CfgError::DepthLimit {
                 limit: MAX_REGION_DEPTH,
             }));
         }
@@ -861,7 +875,7 @@ impl MergeWalk<'_> {
                 let (target_position, dflt) = case_position
                     .get(j)
                     .and_then(|&t| Some((t, targets.get(t)?.2)))
-                    .ok_or(Fail::Error(CfgError::Internal("case target lost")))?;
+                    .ok_or_else(|| Fail::from(CfgError::Internal("case target lost")))?;
                 let case_body = bodies[j].take().unwrap_or_default();
                 let mut body = if self.cfg.block(case_targets[j]).has_phis {
                     let mut body = Vec::with_capacity(case_body.len() + 1);

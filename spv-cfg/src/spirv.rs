@@ -85,6 +85,7 @@ impl Labels {
     }
 
     /// The block labeled `id`.
+    #[inline]
     fn get(&self, id: u32) -> Option<u32> {
         if self.use_dense {
             self.dense
@@ -170,14 +171,22 @@ impl Reader<'_> {
             .ok_or_else(|| self.err(Some(inst), format!("missing {what} operand")))
     }
 
+    #[inline]
     fn block(&self, inst: Inst<'_>, id: u32, what: &str) -> Result<BlockIdx, CfgError> {
         match self.labels.get(id) {
             Some(b) => Ok(BlockIdx(b)),
-            None => Err(self.err(
-                Some(inst),
-                format!("{what} %{id} is not a label of this function (V-CFG-1)"),
-            )),
+            None => Err(self.not_a_label(inst, id, what)),
         }
+    }
+
+    /// The error of [`Reader::block`], out of line: the lookups are on every block's path.
+    #[cold]
+    #[inline(never)]
+    fn not_a_label(&self, inst: Inst<'_>, id: u32, what: &str) -> CfgError {
+        self.err(
+            Some(inst),
+            format!("{what} %{id} is not a label of this function (V-CFG-1)"),
+        )
     }
 
     fn terminator(&self, inst: Inst<'_>) -> Result<Terminator, CfgError> {
