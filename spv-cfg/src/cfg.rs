@@ -161,10 +161,12 @@ impl BlockData {
 #[derive(Clone, Debug)]
 pub struct Cfg {
     blocks: Vec<BlockData>,
-    succ_start: Vec<u32>,
-    succ: Vec<BlockIdx>,
-    pred_start: Vec<u32>,
-    pred: Vec<BlockIdx>,
+    /// The successor lists' starts in `edges` (`n + 1` entries), then the predecessor lists'
+    /// starts relative to `edges[m..]` (`n + 1` entries): one allocation instead of two.
+    starts: Vec<u32>,
+    /// The `m` successor list entries, then the `m` predecessor list entries: one
+    /// allocation instead of two.
+    edges: Vec<BlockIdx>,
 }
 
 impl Cfg {
@@ -187,9 +189,9 @@ impl Cfg {
         // pass as the checks. Only a switch can name a target twice (equal conditional
         // targets are normalised first); a short one is checked against its own list, a long
         // one against a per-block table made the first time one is met.
-        let mut succ_start = Vec::with_capacity(n + 1);
+        let mut succ_start = Vec::with_capacity(2 * (n + 1));
         let mut succ = Vec::with_capacity(
-            blocks
+            2 * blocks
                 .iter()
                 .map(|b| match &b.terminator {
                     Terminator::Branch(_) => 1,
@@ -197,7 +199,7 @@ impl Cfg {
                     Terminator::Switch { cases, .. } => 1 + cases.len(),
                     _ => 0,
                 })
-                .sum(),
+                .sum::<usize>(),
         );
         let mut seen: Vec<u32> = Vec::new();
         for (i, b) in blocks.iter_mut().enumerate() {
@@ -294,15 +296,21 @@ impl Cfg {
         // Predecessor lists by counting sort; visiting sources in index order sorts them.
         // `pred_start[t + 1]` first counts `t`'s predecessors; the prefix sums make
         // `pred_start[t]` the start of `t`'s list, which then serves as its fill cursor and
-        // ends as the start of `t + 1`'s list, so a shift by one restores the starts.
-        let mut pred_start = vec![0u32; n + 1];
-        for t in &succ {
+        // ends as the start of `t + 1`'s list, so a shift by one restores the starts. Both
+        // live behind the successor tables, in the same buffers.
+        let m = succ.len();
+        let mut starts = succ_start;
+        starts.resize(2 * (n + 1), 0);
+        let mut edges = succ;
+        edges.resize(2 * m, BlockIdx(0));
+        let (succ_start, pred_start) = starts.split_at_mut(n + 1);
+        let (succ, pred) = edges.split_at_mut(m);
+        for t in succ.iter() {
             pred_start[t.index() + 1] += 1;
         }
         for i in 0..n {
             pred_start[i + 1] += pred_start[i];
         }
-        let mut pred = vec![BlockIdx(0); succ.len()];
         for i in 0..n {
             for t in &succ[succ_start[i] as usize..succ_start[i + 1] as usize] {
                 pred[pred_start[t.index()] as usize] = BlockIdx(i as u32);
@@ -313,10 +321,8 @@ impl Cfg {
         pred_start[0] = 0;
         Ok(Cfg {
             blocks,
-            succ_start,
-            succ,
-            pred_start,
-            pred,
+            starts,
+            edges,
         })
     }
 
@@ -353,13 +359,16 @@ impl Cfg {
     /// Distinct successors of `b` (branch edges only), in operand order.
     pub fn succs(&self, b: BlockIdx) -> &[BlockIdx] {
         let i = b.index();
-        &self.succ[self.succ_start[i] as usize..self.succ_start[i + 1] as usize]
+        &self.edges[self.starts[i] as usize..self.starts[i + 1] as usize]
     }
 
     /// Distinct predecessors of `b` (branch edges only), sorted by index.
     pub fn preds(&self, b: BlockIdx) -> &[BlockIdx] {
         let i = b.index();
-        &self.pred[self.pred_start[i] as usize..self.pred_start[i + 1] as usize]
+        // The predecessor tables follow the successor tables (see `Cfg::starts`).
+        let (n, m) = (self.blocks.len(), self.edges.len() / 2);
+        let pred_start = &self.starts[n + 1..];
+        &self.edges[m + pred_start[i] as usize..m + pred_start[i + 1] as usize]
     }
 
     /// Distinct successors along *structured* control-flow edges (SPIR-V §2.2.5): branch edges,

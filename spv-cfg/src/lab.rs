@@ -88,17 +88,19 @@ pub(crate) fn splice_jump(seq: &mut Vec<Lab>, label: Label, code: &mut Vec<Lab>)
 }
 
 /// The region of a leaf statement (a block, an edge, a variable set or a function exit), or
-/// the statement back when it is a construct or a jump. A leaf lowers to itself whatever
-/// follows it, and leaves no exit pending.
-fn leaf(item: Lab) -> Result<Region, Lab> {
-    Ok(match item {
+/// `None` when `item` is a construct or a jump. A leaf lowers to itself whatever follows it,
+/// and leaves no exit pending. Taking the statement by reference leaves constructs in place
+/// (they are large) until their lowering takes them.
+#[inline]
+fn leaf(item: &Lab) -> Option<Region> {
+    Some(match *item {
         Lab::Block(b) => Region::Block(b),
         Lab::Edge(from, to) => Region::Edge { from, to },
         Lab::Set(var, value) => Region::SetVar { var, value },
         Lab::Return(block) => Region::Return { block },
         Lab::Kill(block) => Region::Kill { block },
         Lab::Unreachable => Region::Unreachable,
-        other => return Err(other),
+        _ => return None,
     })
 }
 
@@ -259,6 +261,8 @@ pub(crate) fn lower_exits(
 trait Items {
     fn next_item(&mut self) -> Option<Lab>;
     fn is_empty(&self) -> bool;
+    /// How many statements are left, for sizing the region lists they go to.
+    fn remaining(&self) -> usize;
     /// `self` as a trait object, for the paths that read a sequence's rest through a
     /// [`Chain`] (the common paths are compiled for the concrete source).
     fn as_dyn(&mut self) -> &mut dyn Items;
@@ -271,7 +275,10 @@ impl Items for std::vec::Drain<'_, Lab> {
         self.next()
     }
     fn is_empty(&self) -> bool {
-        self.len() == 0
+        ExactSizeIterator::len(self) == 0
+    }
+    fn remaining(&self) -> usize {
+        ExactSizeIterator::len(self)
     }
     fn as_dyn(&mut self) -> &mut dyn Items {
         self
@@ -291,9 +298,25 @@ impl Items for Chain<'_, '_> {
     fn is_empty(&self) -> bool {
         self.head.len() == 0 && self.tail.is_empty()
     }
+    fn remaining(&self) -> usize {
+        self.head.len() + self.tail.remaining()
+    }
     fn as_dyn(&mut self) -> &mut dyn Items {
         self
     }
+}
+
+/// About how many regions `seq` lowers to, for sizing the list they go to: one per statement,
+/// but a scope's body joins the enclosing list (followed by at most one exit reset), so growing
+/// that list for every scope would copy it again and again. Recursion follows the nesting of
+/// scopes, which the builders bound by [`MAX_REGION_DEPTH`].
+fn flat_len(seq: &[Lab]) -> usize {
+    seq.iter()
+        .map(|item| match item {
+            Lab::Scope(_, body) => flat_len(body) + 1,
+            _ => 1,
+        })
+        .sum()
 }
 
 /// The label of the jump an arm ends with: such an arm never falls through.
@@ -474,8 +497,7 @@ impl Lowerer<'_> {
 
     /// Lowers the sequence `items` into a new region list.
     fn seq(&mut self, items: Vec<Lab>, tail: Tail) -> Result<(Vec<Region>, Pending), CfgError> {
-        // About one region per item (scopes add their bodies, jumps may vanish).
-        let mut out = Vec::with_capacity(items.len());
+        let mut out = Vec::with_capacity(flat_len(&items));
         let mut items = items;
         let pending = self.seq_into(&mut items.drain(..), tail, &mut out);
         recycle_seq(&mut self.pool, items);
@@ -504,13 +526,10 @@ impl Lowerer<'_> {
         while let Some(item) = items.next_item() {
             self.budget.charge(1)?;
             // A leaf is one region that never leaves an exit pending, wherever it stands.
-            let item = match leaf(item) {
-                Ok(region) => {
-                    out.push(region);
-                    continue;
-                }
-                Err(item) => item,
-            };
+            if let Some(region) = leaf(&item) {
+                out.push(region);
+                continue;
+            }
             if items.is_empty() {
                 return self.stmt(item, tail, out);
             }
@@ -531,34 +550,34 @@ impl Lowerer<'_> {
         tail: Tail,
         out: &mut Vec<Region>,
     ) -> Result<Option<Pending>, CfgError> {
-        let item = match self.push_in(item)? {
-            Ok((cond, jump, other, jump_is_then)) => {
-                // The rest of the sequence continues the non-jumping arm; it is read from
-                // `rest` in place, never copied.
-                let (rj, pj) = self.seq(jump, tail)?;
-                let mut ro = Vec::new();
-                let mut other = other;
-                let po = self.seq_into(
-                    &mut Chain {
-                        head: other.drain(..),
-                        tail: rest,
-                    },
-                    tail,
-                    &mut ro,
-                );
-                recycle_seq(&mut self.pool, other);
-                let po = po?;
-                let (then_, else_) = if jump_is_then { (rj, ro) } else { (ro, rj) };
-                push_if(out, cond, then_, else_);
-                return Ok(Some(union(pj, po)));
-            }
-            Err(item) => item,
-        };
+        if let Some(jump_is_then) = self.push_in(&item)?
+            && let Lab::If(cond, a, b) = item
+        {
+            let (jump, other) = if jump_is_then { (a, b) } else { (b, a) };
+            // The rest of the sequence continues the non-jumping arm; it is read from
+            // `rest` in place, never copied.
+            let (rj, pj) = self.seq(jump, tail)?;
+            let mut ro = Vec::with_capacity(other.len() + rest.remaining());
+            let mut other = other;
+            let po = self.seq_into(
+                &mut Chain {
+                    head: other.drain(..),
+                    tail: rest,
+                },
+                tail,
+                &mut ro,
+            );
+            recycle_seq(&mut self.pool, other);
+            let po = po?;
+            let (then_, else_) = if jump_is_then { (rj, ro) } else { (ro, rj) };
+            push_if(out, cond, then_, else_);
+            return Ok(Some(union(pj, po)));
+        }
         let p = self.stmt(item, Tail::EMPTY, out)?;
         if p.is_empty() {
             return Ok(None);
         }
-        let mut guarded = Vec::new();
+        let mut guarded = Vec::with_capacity(rest.remaining());
         let rp = self.seq_into(rest, tail, &mut guarded)?;
         if !guarded.is_empty() {
             out.push(Region::If {
@@ -574,29 +593,25 @@ impl Lowerer<'_> {
     }
 
     /// The push-in rewrite of the module docs: when `item` is an `If` with an arm ending in
-    /// a jump that would be a local exit, returns its condition, the jump arm, the other arm and
-    /// whether the jump arm is `then`; otherwise gives `item` back.
-    #[allow(clippy::type_complexity, reason = "a private helper's one-off tuple")]
-    fn push_in(
-        &mut self,
-        item: Lab,
-    ) -> Result<Result<(Cond, Vec<Lab>, Vec<Lab>, bool), Lab>, CfgError> {
-        let Lab::If(cond, a, b) = item else {
-            return Ok(Err(item));
+    /// a jump that would be a local exit, whether that arm is `then` (`Some(true)`) or `else`
+    /// (`Some(false)`); `None` otherwise.
+    fn push_in(&self, item: &Lab) -> Result<Option<bool>, CfgError> {
+        let Lab::If(_, a, b) = item else {
+            return Ok(None);
         };
-        let local = |s: &Self, arm: &[Lab]| -> Result<bool, CfgError> {
+        let local = |arm: &[Lab]| -> Result<bool, CfgError> {
             match final_jump(arm) {
-                Some(l) => Ok(s.classify(l, Tail::EMPTY)? == Jump::Local),
+                Some(l) => Ok(self.classify(l, Tail::EMPTY)? == Jump::Local),
                 None => Ok(false),
             }
         };
-        if local(self, &a)? {
-            Ok(Ok((cond, a, b, true)))
-        } else if local(self, &b)? {
-            Ok(Ok((cond, b, a, false)))
+        Ok(if local(a)? {
+            Some(true)
+        } else if local(b)? {
+            Some(false)
         } else {
-            Ok(Err(Lab::If(cond, a, b)))
-        }
+            None
+        })
     }
 
     // The lowering recurses once per nesting level of the labeled form, so each construct
@@ -605,13 +620,10 @@ impl Lowerer<'_> {
     // Each construct appends its regions to `out` (the enclosing sequence) and returns the
     // labels an exit may be pending for.
     fn stmt(&mut self, item: Lab, tail: Tail, out: &mut Vec<Region>) -> Result<Pending, CfgError> {
-        let item = match leaf(item) {
-            Ok(region) => {
-                out.push(region);
-                return Ok(Vec::new());
-            }
-            Err(item) => item,
-        };
+        if let Some(region) = leaf(&item) {
+            out.push(region);
+            return Ok(Vec::new());
+        }
         match item {
             Lab::Block(_)
             | Lab::Edge(..)

@@ -34,13 +34,21 @@ impl Budget {
     }
 
     /// Spends `units`; errors once the budget is exhausted.
+    #[inline]
     pub(crate) fn charge(&mut self, units: usize) -> Result<(), CfgError> {
         let units = units as u64;
         if units > self.left {
-            self.left = 0;
-            return Err(CfgError::WorkLimit { limit: self.limit });
+            return Err(self.exhausted());
         }
         self.left -= units;
         Ok(())
+    }
+
+    /// The error of [`Budget::charge`], out of line: charges are on every step's path.
+    #[cold]
+    #[inline(never)]
+    fn exhausted(&mut self) -> CfgError {
+        self.left = 0;
+        CfgError::WorkLimit { limit: self.limit }
     }
 }

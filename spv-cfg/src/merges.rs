@@ -35,7 +35,6 @@ use crate::lab::{Lab, LabArm, LabPool, keep_lab_pool, pooled_seq, splice_jump, t
 use crate::limits::{Budget, MAX_REGION_DEPTH};
 use crate::region::Cond;
 use std::cell::Cell;
-use std::collections::HashMap;
 
 /// `inner` with `code` (the label's code) spliced in where `inner` jumps to the label, which
 /// the caller knows happens from a single place outside `inner`'s loops and switches — or, if
@@ -52,20 +51,35 @@ fn place_after(mut inner: Vec<Lab>, label: BlockIdx, mut code: Vec<Lab>) -> Vec<
 }
 
 /// The room a new labeled sequence starts with: most hold a block, a branch or two and a jump,
-/// and growing a vector from one element copies it twice before it reaches four.
-const SEQ_CAPACITY: usize = 4;
+/// but a chain of blocks (each with its edge) often needs more than four, and every growth
+/// copies the sequence. Buffers come from the [`LabPool`], so the room is seldom allocated;
+/// eight measured cheaper than four or sixteen on the corpus.
+const SEQ_CAPACITY: usize = 8;
 
 /// Why the merge-driven walk stopped.
-pub(crate) enum Fail {
+pub(crate) enum Failure {
     /// The merges do not describe the CFG; fall back to the general structurizer.
     Unstructured(String),
     /// A hard error (limits).
     Error(CfgError),
 }
 
+/// A [`Failure`], boxed: the walk returns a `Result` from every step, and with a pointer for
+/// its error the common `Ok` results fit in registers instead of going through memory.
+pub(crate) struct Fail(pub(crate) Box<Failure>);
+
 impl From<CfgError> for Fail {
+    #[cold]
     fn from(e: CfgError) -> Fail {
-        Fail::Error(e)
+        Fail(Box::new(Failure::Error(e)))
+    }
+}
+
+impl Fail {
+    /// The merges do not describe the CFG, for the reason `why`.
+    #[cold]
+    fn unstructured(why: String) -> Fail {
+        Fail(Box::new(Failure::Unstructured(why)))
     }
 }
 
@@ -101,6 +115,9 @@ struct MergeWalk<'a> {
     /// are chained through [`Ctx::outer_same_block`]), so that `lookup` does not scan the
     /// whole stack (a long switch puts every case on it).
     innermost: Vec<u32>,
+    /// Per block, [`NO_ENTRY`] except while [`MergeWalk::switch`] uses it to find a target's
+    /// entry in one of its tables (it sets and resets the entries of its own targets only).
+    slot: Vec<u32>,
     /// Per open switch: the case the arm being emitted falls through to.
     falls_into: Vec<Option<BlockIdx>>,
     /// How many `Loop`s and `Switch`es of the labeled form enclose the code being emitted.
@@ -133,6 +150,7 @@ struct WalkTables {
     emitted: Vec<bool>,
     ctx: Vec<Ctx>,
     innermost: Vec<u32>,
+    slot: Vec<u32>,
     falls_into: Vec<Option<BlockIdx>>,
     jump_count: Vec<u32>,
     local_jumps: Vec<u32>,
@@ -148,6 +166,7 @@ impl WalkTables {
             self.emitted.capacity(),
             self.ctx.capacity(),
             self.innermost.capacity(),
+            self.slot.capacity(),
             self.falls_into.capacity(),
             self.jump_count.capacity(),
             self.local_jumps.capacity(),
@@ -178,6 +197,7 @@ pub(crate) fn structurize_merges(cfg: &Cfg, budget: &mut Budget) -> Result<Vec<L
         table.resize(n, value);
     };
     reset(&mut tables.innermost, NO_ENTRY);
+    reset(&mut tables.slot, NO_ENTRY);
     reset(&mut tables.jump_count, 0);
     tables.emitted.clear();
     tables.emitted.resize(n, false);
@@ -190,6 +210,7 @@ pub(crate) fn structurize_merges(cfg: &Cfg, budget: &mut Budget) -> Result<Vec<L
         emitted: tables.emitted,
         ctx: tables.ctx,
         innermost: tables.innermost,
+        slot: tables.slot,
         falls_into: tables.falls_into,
         level: 0,
         floor: 0,
@@ -208,6 +229,7 @@ pub(crate) fn structurize_merges(cfg: &Cfg, budget: &mut Budget) -> Result<Vec<L
             emitted: walk.emitted,
             ctx: walk.ctx,
             innermost: walk.innermost,
+            slot: walk.slot,
             falls_into: walk.falls_into,
             jump_count: walk.jump_count,
             local_jumps: walk.local_jumps,
@@ -230,7 +252,7 @@ impl MergeWalk<'_> {
             .blocks()
             .find(|b| self.reachable[b.index()] && !self.emitted[b.index()])
         {
-            return Err(Fail::Unstructured(format!(
+            return Err(Fail::unstructured(format!(
                 "block {} was never placed",
                 cfg.name(b)
             )));
@@ -239,8 +261,9 @@ impl MergeWalk<'_> {
     }
 }
 
+#[cold]
 fn unstructured(why: &str) -> Fail {
-    Fail::Unstructured(why.to_string())
+    Fail::unstructured(why.to_string())
 }
 
 impl MergeWalk<'_> {
@@ -347,7 +370,7 @@ impl MergeWalk<'_> {
     }
 
     fn twice(&self, b: BlockIdx) -> Fail {
-        Fail::Unstructured(format!(
+        Fail::unstructured(format!(
             "block {} is reached from outside the construct that placed it",
             self.cfg.name(b)
         ))
@@ -370,7 +393,7 @@ impl MergeWalk<'_> {
         {
             if let CtxKind::Case(sw) = kind {
                 let Some(slot) = self.falls_into.get_mut(sw) else {
-                    return Err(Fail::Error(CfgError::Internal(
+                    return Err(Fail::from(CfgError::Internal(
                         "case label of a closed switch",
                     )));
                 };
@@ -395,7 +418,7 @@ impl MergeWalk<'_> {
     /// Appends the code starting at block `x` (and everything placed after it).
     fn emit(&mut self, x: BlockIdx, out: &mut Vec<Lab>) -> Result<(), Fail> {
         if self.depth >= MAX_REGION_DEPTH {
-            return Err(Fail::Error(CfgError::DepthLimit {
+            return Err(Fail::from(CfgError::DepthLimit {
                 limit: MAX_REGION_DEPTH,
             }));
         }
@@ -641,25 +664,39 @@ impl MergeWalk<'_> {
         cases: &[(u64, BlockIdx)],
         out: &mut Vec<Lab>,
     ) -> Result<Option<BlockIdx>, Fail> {
-        // Distinct targets in order of first appearance, with their literals. The map only
-        // finds a target's entry (a long switch would otherwise cost cases²); the order comes
-        // from the vector.
+        // Distinct targets in order of first appearance, with their literals. `slot` finds a
+        // target's entry in one step (a long switch would otherwise cost cases²); the order
+        // comes from the vector.
         let mut targets: Vec<(BlockIdx, Vec<u64>, bool)> = Vec::new();
-        let mut target_index: HashMap<BlockIdx, usize> = HashMap::new();
-        for &(lit, t) in cases {
-            match target_index.get(&t).and_then(|&i| targets.get_mut(i)) {
-                Some(e) => e.1.push(lit),
+        for (lit, t, is_default) in cases
+            .iter()
+            .map(|&(lit, t)| (Some(lit), t, false))
+            .chain([(None, default, true)])
+        {
+            let entry = match self.slot.get(t.index()).copied() {
+                Some(i) if i != NO_ENTRY => targets.get_mut(i as usize),
+                _ => None,
+            };
+            match entry {
+                Some(e) => {
+                    e.1.extend(lit);
+                    e.2 |= is_default;
+                }
                 None => {
-                    target_index.insert(t, targets.len());
-                    targets.push((t, vec![lit], false));
+                    if let Some(s) = self.slot.get_mut(t.index()) {
+                        // Positions fit in u32: at most one per case, and the case list
+                        // comes from a module whose length is bounded by u32 words.
+                        *s = u32::try_from(targets.len()).unwrap_or(NO_ENTRY);
+                    }
+                    targets.push((t, lit.into_iter().collect(), is_default));
                 }
             }
         }
-        match target_index.get(&default).and_then(|&i| targets.get_mut(i)) {
-            Some(e) => e.2 = true,
-            None => {
-                target_index.insert(default, targets.len());
-                targets.push((default, Vec::new(), true));
+        // The slots go back to "none" before anything else uses the table (the arms below
+        // may contain switches of their own).
+        for (t, _, _) in &targets {
+            if let Some(s) = self.slot.get_mut(t.index()) {
+                *s = NO_ENTRY;
             }
         }
         // A declared switch with a single target is kept (Slang's `switch (0) { default: .. }`
@@ -671,12 +708,15 @@ impl MergeWalk<'_> {
         }
         // Case constructs: targets that are not labels of enclosing constructs.
         let mut case_targets = Vec::new();
-        for (t, _, _) in &targets {
+        // Per case target: its position in `targets`.
+        let mut case_position = Vec::new();
+        for (position, (t, _, _)) in targets.iter().enumerate() {
             if self.lookup(*t).is_none() {
                 if self.emitted[t.index()] {
                     return Err(self.twice(*t));
                 }
                 case_targets.push(*t);
+                case_position.push(position);
             }
         }
         let sw = self.falls_into.len();
@@ -710,31 +750,50 @@ impl MergeWalk<'_> {
         self.falls_into.pop();
         result?;
 
-        // Fall-through chains: next[i] = index of the case that case i falls into.
-        let case_index: HashMap<BlockIdx, usize> = case_targets
-            .iter()
-            .enumerate()
-            .map(|(i, &t)| (t, i))
-            .collect();
-        let index_of = |b: BlockIdx| case_index.get(&b).copied();
+        // Fall-through chains: next[i] = index of the case that case i falls into. The case
+        // index of a block is found through `slot`, which holds it from here until the chains
+        // and `target_case` are known (no switch runs in between).
+        for (i, t) in case_targets.iter().enumerate() {
+            if let Some(s) = self.slot.get_mut(t.index()) {
+                // Fits: there are fewer cases than `targets` entries, whose positions fit.
+                *s = u32::try_from(i).unwrap_or(NO_ENTRY);
+            }
+        }
+        let slot = &self.slot;
+        let index_of = |b: BlockIdx| {
+            slot.get(b.index())
+                .copied()
+                .filter(|&i| i != NO_ENTRY)
+                .map(|i| i as usize)
+        };
         // The indexing below cannot panic: `bodies` (every case emitted, or we returned
         // above), `next`, `prev` and `moved` hold one entry per case target, and every index
-        // kept in them or found in `case_index` is below `k` (`usize::MAX`, "none", is tested
+        // kept in them or found in `slot` is below `k` (`usize::MAX`, "none", is tested
         // before use).
         let k = case_targets.len();
         let mut next = vec![usize::MAX; k];
         let mut prev = vec![usize::MAX; k];
+        let mut chains = Ok(());
         for (i, (_, f)) in bodies.iter().enumerate() {
             if let Some(j) = f.and_then(index_of) {
                 if prev[j] != usize::MAX || j == i {
-                    return Err(unstructured(
+                    chains = Err(unstructured(
                         "a case is fallen into by two cases (V-SCF-18)",
                     ));
+                    break;
                 }
                 next[i] = j;
                 prev[j] = i;
             }
         }
+        // Per target: its case index, if it is a case target.
+        let target_case: Vec<Option<usize>> = targets.iter().map(|e| index_of(e.0)).collect();
+        for t in &case_targets {
+            if let Some(s) = self.slot.get_mut(t.index()) {
+                *s = NO_ENTRY;
+            }
+        }
+        chains?;
         // A fallen-into case with phis, and every case after it in its chain, moves after
         // the switch; the others stay in place for IL fall-through.
         let mut moved = vec![false; k];
@@ -771,7 +830,7 @@ impl MergeWalk<'_> {
                 default: is_default,
                 body,
             };
-            let Some(i) = index_of(target) else {
+            let Some(i) = target_case.get(position).copied().flatten() else {
                 // A label of an enclosing construct (usually the switch's merge).
                 let mut body = Vec::new();
                 self.jump(x, target, &mut body)?;
@@ -813,10 +872,10 @@ impl MergeWalk<'_> {
                 if steps > k {
                     return Err(unstructured("switch cases fall through in a cycle"));
                 }
-                let (target_position, dflt) = target_index
-                    .get(&case_targets[j])
+                let (target_position, dflt) = case_position
+                    .get(j)
                     .and_then(|&t| Some((t, targets.get(t)?.2)))
-                    .ok_or(Fail::Error(CfgError::Internal("case target lost")))?;
+                    .ok_or_else(|| Fail::from(CfgError::Internal("case target lost")))?;
                 let case_body = bodies[j].take().unwrap_or_default();
                 let mut body = if self.cfg.block(case_targets[j]).has_phis {
                     let mut body = Vec::with_capacity(case_body.len() + 1);

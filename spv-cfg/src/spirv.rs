@@ -85,6 +85,7 @@ impl Labels {
     }
 
     /// The block labeled `id`.
+    #[inline]
     fn get(&self, id: u32) -> Option<u32> {
         if self.use_dense {
             self.dense
@@ -99,6 +100,48 @@ impl Labels {
                 .map(|&(_, b)| b)
         }
     }
+}
+
+/// The opcode of a terminator or merge instruction, decoded by a match over the few opcodes
+/// those can have (cheaper than the reader's general opcode table); `None` for any other
+/// opcode, which the callers reject alike.
+fn opcode(inst: Inst<'_>) -> Option<Op> {
+    const BRANCH: u16 = Op::Branch as u16;
+    const BRANCH_CONDITIONAL: u16 = Op::BranchConditional as u16;
+    const SWITCH: u16 = Op::Switch as u16;
+    const RETURN: u16 = Op::Return as u16;
+    const RETURN_VALUE: u16 = Op::ReturnValue as u16;
+    const KILL: u16 = Op::Kill as u16;
+    const TERMINATE_INVOCATION: u16 = Op::TerminateInvocation as u16;
+    const IGNORE_INTERSECTION_KHR: u16 = Op::IgnoreIntersectionKHR as u16;
+    const TERMINATE_RAY_KHR: u16 = Op::TerminateRayKHR as u16;
+    const EMIT_MESH_TASKS_EXT: u16 = Op::EmitMeshTasksEXT as u16;
+    const UNREACHABLE: u16 = Op::Unreachable as u16;
+    const SELECTION_MERGE: u16 = Op::SelectionMerge as u16;
+    const LOOP_MERGE: u16 = Op::LoopMerge as u16;
+    Some(match inst.raw_opcode() {
+        BRANCH => Op::Branch,
+        BRANCH_CONDITIONAL => Op::BranchConditional,
+        SWITCH => Op::Switch,
+        RETURN => Op::Return,
+        RETURN_VALUE => Op::ReturnValue,
+        KILL => Op::Kill,
+        TERMINATE_INVOCATION => Op::TerminateInvocation,
+        IGNORE_INTERSECTION_KHR => Op::IgnoreIntersectionKHR,
+        TERMINATE_RAY_KHR => Op::TerminateRayKHR,
+        EMIT_MESH_TASKS_EXT => Op::EmitMeshTasksEXT,
+        UNREACHABLE => Op::Unreachable,
+        SELECTION_MERGE => Op::SelectionMerge,
+        LOOP_MERGE => Op::LoopMerge,
+        _ => return None,
+    })
+}
+
+/// The operands of a terminator or merge instruction: every word after the opcode word, since
+/// none of them has a Result Type or Result id (SPIR-V §3.3.17). Callers read them only for
+/// those opcodes.
+fn operands<'m>(inst: Inst<'m>) -> &'m [u32] {
+    inst.words().get(1..).unwrap_or(&[])
 }
 
 impl Reader<'_> {
@@ -128,19 +171,27 @@ impl Reader<'_> {
             .ok_or_else(|| self.err(Some(inst), format!("missing {what} operand")))
     }
 
+    #[inline]
     fn block(&self, inst: Inst<'_>, id: u32, what: &str) -> Result<BlockIdx, CfgError> {
         match self.labels.get(id) {
             Some(b) => Ok(BlockIdx(b)),
-            None => Err(self.err(
-                Some(inst),
-                format!("{what} %{id} is not a label of this function (V-CFG-1)"),
-            )),
+            None => Err(self.not_a_label(inst, id, what)),
         }
     }
 
+    /// The error of [`Reader::block`], out of line: the lookups are on every block's path.
+    #[cold]
+    #[inline(never)]
+    fn not_a_label(&self, inst: Inst<'_>, id: u32, what: &str) -> CfgError {
+        self.err(
+            Some(inst),
+            format!("{what} %{id} is not a label of this function (V-CFG-1)"),
+        )
+    }
+
     fn terminator(&self, inst: Inst<'_>) -> Result<Terminator, CfgError> {
-        let ops = inst.operands();
-        Ok(match inst.opcode() {
+        let ops = operands(inst);
+        Ok(match opcode(inst) {
             Some(Op::Branch) => Terminator::Branch(self.block(
                 inst,
                 self.operand(inst, ops, 0, "Target Label")?,
@@ -220,8 +271,8 @@ impl Reader<'_> {
     }
 
     fn merge(&self, inst: Inst<'_>) -> Result<Merge, CfgError> {
-        let ops = inst.operands();
-        Ok(match inst.opcode() {
+        let ops = operands(inst);
+        Ok(match opcode(inst) {
             Some(Op::SelectionMerge) => Merge::Selection {
                 merge: self.block(
                     inst,

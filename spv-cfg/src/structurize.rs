@@ -5,7 +5,7 @@ use crate::error::CfgError;
 use crate::general::structurize_general;
 use crate::lab::lower_exits;
 use crate::limits::Budget;
-use crate::merges::{Fail, structurize_merges};
+use crate::merges::{Failure, structurize_merges};
 use crate::region::{Strategy, Structured, Var};
 
 /// Turns the function described by `cfg` into a region tree.
@@ -41,14 +41,16 @@ fn structurize_within(
                 Err(CfgError::Internal(why)) => fallback_reason = Some(why.to_string()),
                 Err(e) => return Err(e),
             },
-            Err(Fail::Unstructured(why)) => fallback_reason = Some(why),
-            // Following the merges of an unstructured function can nest arbitrarily deep
-            // before the walk notices that the merges do not fit; the general structurizer
-            // may still succeed.
-            Err(Fail::Error(e @ CfgError::DepthLimit { .. })) => {
-                fallback_reason = Some(e.to_string());
-            }
-            Err(Fail::Error(e)) => return Err(e),
+            Err(fail) => match *fail.0 {
+                Failure::Unstructured(why) => fallback_reason = Some(why),
+                // Following the merges of an unstructured function can nest arbitrarily deep
+                // before the walk notices that the merges do not fit; the general structurizer
+                // may still succeed.
+                Failure::Error(e @ CfgError::DepthLimit { .. }) => {
+                    fallback_reason = Some(e.to_string());
+                }
+                Failure::Error(e) => return Err(e),
+            },
         }
     }
     let (lab, dispatch_vars) = structurize_general(cfg, budget)?;
