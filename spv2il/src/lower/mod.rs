@@ -472,9 +472,9 @@ pub(crate) struct Lowerer<'m> {
     /// The kind of each extended-instruction set asked about so far (see
     /// [`Lowerer::ext_set`]); a module imports a handful.
     ext_sets: Vec<(Id, ExtSet)>,
-    /// The region tree of each function structured so far, by function id (looked up, never
-    /// iterated, so the map's order cannot reach the output).
-    structured: HashMap<Id, Rc<spv_cfg::Structured>>,
+    /// The plan (region tree, phis, block bounds) of each function lowered so far, by function
+    /// id (looked up, never iterated, so the map's order cannot reach the output).
+    plans: HashMap<Id, Rc<flow::FunctionPlan>>,
 }
 
 impl<'m> Lowerer<'m> {
@@ -514,7 +514,7 @@ impl<'m> Lowerer<'m> {
             element_scratch: Vec::new(),
             edge_scratch: flow::EdgeScratch::default(),
             ext_sets: Vec::new(),
-            structured: HashMap::new(),
+            plans: HashMap::new(),
         }
     }
 
