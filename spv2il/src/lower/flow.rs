@@ -283,22 +283,14 @@ impl<'m> Lowerer<'m> {
             subroutine.result,
         );
         for ((_, reg, count), (_, value)) in params.iter().zip(&value_args) {
-            self.emit(
-                Inst::new(Opcode::Mov)
-                    .dst(dst_first(*reg, *count))
-                    .src(value.src()),
-            );
+            self.emit_mov(dst_first(*reg, *count), value.src());
         }
         self.emit(Inst::new(Opcode::Call).extra(&[label]));
         Ok(match result_reg {
             Some((reg, count)) => {
                 let copy = self.regs.temp();
                 let value = Value::in_reg(Reg::new(RegType::Temp, reg), count);
-                self.emit(
-                    Inst::new(Opcode::Mov)
-                        .dst(dst_first(copy, count))
-                        .src(value.src()),
-                );
+                self.emit_mov(dst_first(copy, count), value.src());
                 Some((copy, count))
             }
             None => None,
@@ -462,7 +454,7 @@ impl<'m> Lowerer<'m> {
             Region::SetVar { var, value } => {
                 let reg = var_register(context, *var)?;
                 let literal = self.regs.scalar_src(*value);
-                self.emit(Inst::new(Opcode::Mov).dst(dst_first(reg, 1)).src(literal));
+                self.emit_mov(dst_first(reg, 1), literal);
                 Ok(())
             }
             Region::Return { block } => {
@@ -474,11 +466,7 @@ impl<'m> Lowerer<'m> {
                         (site.result, terminator.operands().first())
                     {
                         let value = self.value(Id(*value), terminator)?;
-                        self.emit(
-                            Inst::new(Opcode::Mov)
-                                .dst(dst_first(reg, count))
-                                .src(value.src()),
-                        );
+                        self.emit_mov(dst_first(reg, count), value.src());
                     }
                     if site.subroutine {
                         self.emit(Inst::new(Opcode::RetDyn));
@@ -551,11 +539,8 @@ impl<'m> Lowerer<'m> {
         let enclosing = std::mem::replace(&mut self.block_body_end, plan.body_end_word);
         let mut lowered = Ok(());
         // The leading phis are skipped (see `BlockPlan::after_phis`); validation allows none
-        // after them (V-LAY-8), but one would be skipped too.
+        // after them (SPIR-V §2.4, V-LAY-8).
         for inst in module.instructions_in(plan.after_phis..body.end) {
-            if has_opcode(inst, spirv::Op::Phi) {
-                continue;
-            }
             lowered = self.lower_inst(inst);
             if lowered.is_err() {
                 break;
@@ -658,11 +643,7 @@ impl<'m> Lowerer<'m> {
             let mut staged = Vec::with_capacity(copies.len());
             for (destination, source) in copies.drain(..) {
                 let temp = self.regs.temp();
-                self.emit(
-                    Inst::new(Opcode::Mov)
-                        .dst(dst_first(temp, source.count))
-                        .src(source.src()),
-                );
+                self.emit_mov(dst_first(temp, source.count), source.src());
                 staged.push((
                     destination,
                     Value::in_reg(Reg::new(RegType::Temp, temp), source.count),
@@ -672,7 +653,7 @@ impl<'m> Lowerer<'m> {
         }
         for (destination, source) in copies.drain(..) {
             let dst = dst_first(destination.reg.num, destination.count);
-            self.emit(Inst::new(Opcode::Mov).dst(dst).src(source.src()));
+            self.emit_mov(dst, source.src());
         }
         Ok(())
     }
