@@ -537,15 +537,11 @@ impl<'m> Lowerer<'m> {
         // An inlined call lowers the callee's blocks in the middle of this one; the end of the
         // enclosing block is put back afterwards.
         let enclosing = std::mem::replace(&mut self.block_body_end, plan.body_end_word);
-        let mut lowered = Ok(());
         // The leading phis are skipped (see `BlockPlan::after_phis`); validation allows none
         // after them (SPIR-V §2.4, V-LAY-8).
-        for inst in module.instructions_in(plan.after_phis..body.end) {
-            lowered = self.lower_inst(inst);
-            if lowered.is_err() {
-                break;
-            }
-        }
+        let lowered = module
+            .instructions_in(plan.after_phis..body.end)
+            .try_for_each(|inst| self.lower_inst(inst));
         self.block_body_end = enclosing;
         lowered
     }
