@@ -9,6 +9,10 @@
 //! `OpPhi` results get their register before any block is lowered; each `Edge` region then
 //! performs the phi copies of that edge as one parallel copy (SPIR-V §3.3.17 OpPhi: all phis of
 //! a block read their operands before any of them is written).
+//!
+//! A called function is lowered again at every call site (inlined, or once per subroutine
+//! instance), so what depends on its instructions alone (the region tree, its phis, where each
+//! block body ends) is worked out once, in a [`FunctionPlan`], and shared by all its sites.
 
 use std::rc::Rc;
 
