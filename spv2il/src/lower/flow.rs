@@ -9,12 +9,16 @@
 //! `OpPhi` results get their register before any block is lowered; each `Edge` region then
 //! performs the phi copies of that edge as one parallel copy (SPIR-V §3.3.17 OpPhi: all phis of
 //! a block read their operands before any of them is written).
+//!
+//! A called function is lowered again at every call site (inlined, or once per subroutine
+//! instance), so what depends on its instructions alone (the region tree, its phis, where each
+//! block body ends) is worked out once, in a [`FunctionPlan`], and shared by all its sites.
 
 use std::rc::Rc;
 
 use il_model::{Inst, Opcode, Reg, RegType};
 use spv_cfg::{BlockIdx, Cfg, Cond, Region, Strategy, Structured, Var};
-use spv_reader::{Function, Id, Inst as SpvInst, spirv};
+use spv_reader::{Function, Id, Inst as SpvInst, InstIndex, spirv};
 
 use super::memory::located;
 use super::types;
@@ -22,9 +26,84 @@ use super::values::{Value, dst_first};
 use super::{Lowerer, has_opcode};
 use crate::error::{Error, Unsupported};
 
+/// What the lowering needs of a function besides its instructions, worked out once per
+/// function: a called function is inlined (or instantiated) at every call site, and none of
+/// this depends on the site.
+pub(super) struct FunctionPlan {
+    /// The region tree (spv-cfg, merge-based strategy).
+    structured: Structured,
+    /// The `OpPhi` instructions of the function, block by block in block order.
+    phis: Vec<InstIndex>,
+    /// Per block, in the order of `Function::blocks` (spv-cfg's `BlockIdx` numbering).
+    blocks: Vec<BlockPlan>,
+}
+
+/// The parts of one block's body ([`FunctionPlan::blocks`]).
+struct BlockPlan {
+    /// The block's phis: `FunctionPlan::phis[phis]`.
+    phis: std::ops::Range<usize>,
+    /// The first body instruction after the leading phis (and the `OpLine`/`OpNoLine` among
+    /// them, which have no effect): where [`Lowerer::lower_block`] starts.
+    after_phis: u32,
+    /// The end (exclusive) of the body as a word offset into the module, for load forwarding
+    /// ([`Lowerer::block_body_end`]); 0 when the reader's offset cannot be trusted (0 stops
+    /// the search).
+    body_end_word: usize,
+}
+
+impl FunctionPlan {
+    /// Reads the phis and body bounds of `function`'s blocks.
+    fn new(module: &spv_reader::Module, function: &Function, structured: Structured) -> Self {
+        let mut phis = Vec::new();
+        let mut blocks = Vec::with_capacity(function.blocks.len());
+        for block in &function.blocks {
+            let body = block.body();
+            let first_phi = phis.len();
+            let mut after_phis = body.start;
+            // Validation put the phis before every other instruction of the block except
+            // OpLine / OpNoLine (SPIR-V §2.4, V-LAY-8), so only that prefix is read.
+            for inst in module.instructions_in(body.clone()) {
+                if has_opcode(inst, spirv::Op::Phi) {
+                    phis.push(inst.index());
+                } else if !has_opcode(inst, spirv::Op::Line) && !has_opcode(inst, spirv::Op::NoLine)
+                {
+                    break;
+                }
+                after_phis = inst.index().0 + 1;
+            }
+            let body_end_word = module
+                .inst(InstIndex(body.end))
+                .map(|inst| inst.location().byte_offset)
+                // `byte_offset` saturates; a saturated one cannot be trusted.
+                .filter(|&offset| offset != u32::MAX)
+                .map_or(0, |offset| offset as usize / 4);
+            blocks.push(BlockPlan {
+                phis: first_phi..phis.len(),
+                after_phis,
+                body_end_word,
+            });
+        }
+        FunctionPlan {
+            structured,
+            phis,
+            blocks,
+        }
+    }
+
+    /// The phis of block `block`.
+    fn block_phis(&self, block: BlockIdx) -> &[InstIndex] {
+        self.blocks
+            .get(block.index())
+            .and_then(|b| self.phis.get(b.phis.clone()))
+            .unwrap_or(&[])
+    }
+}
+
 /// Per-function state of the control-flow lowering.
 pub(super) struct FlowContext<'f> {
     function: &'f Function,
+    /// The function's plan.
+    plan: &'f FunctionPlan,
     /// For a called (inlined) function: where its return value goes, and `None` for the entry
     /// point, whose returns are `ret_dyn`.
     call: Option<CallSite>,
@@ -96,12 +175,12 @@ impl<'m> Lowerer<'m> {
         };
         let result_wide = result.is_some_and(|(_, shape)| shape.is_wide());
         let result = result.map(|(id, shape)| (id, shape.dwords()));
-        let structured = self.structure(function)?;
+        let plan = self.plan(function)?;
         for (param, place) in &pointer_args {
             self.set_place(*param, place.clone());
         }
         self.call_depth += 1;
-        let outcome = if returns_only_at_end(&structured.body) {
+        let outcome = if returns_only_at_end(&plan.structured.body) {
             let result_reg = result.map(|(_, count)| (self.regs.temp(), count));
             for (param, value) in value_args {
                 self.set_value(param, value);
@@ -110,12 +189,12 @@ impl<'m> Lowerer<'m> {
                 result: result_reg,
                 subroutine: false,
             };
-            self.lower_structured(function, &structured, Some(site))
+            self.lower_structured(function, &plan, Some(site))
                 .map(|()| result_reg)
         } else {
             self.call_subroutine(
                 function,
-                &structured,
+                &plan,
                 &pointer_args,
                 value_args,
                 result.map(|(_, c)| c),
@@ -140,7 +219,7 @@ impl<'m> Lowerer<'m> {
     fn call_subroutine(
         &mut self,
         function: &Function,
-        structured: &Structured,
+        plan: &FunctionPlan,
         pointer_args: &[(Id, super::memory::Place)],
         value_args: Vec<(Id, Value)>,
         result: Option<u8>,
@@ -185,7 +264,7 @@ impl<'m> Lowerer<'m> {
                     result: result_reg,
                     subroutine: true,
                 };
-                let lowered = self.lower_structured(function, structured, Some(site));
+                let lowered = self.lower_structured(function, plan, Some(site));
                 let body = std::mem::replace(&mut self.code, caller_code);
                 lowered?;
                 self.subroutines.push(super::Subroutine {
@@ -208,37 +287,31 @@ impl<'m> Lowerer<'m> {
             subroutine.result,
         );
         for ((_, reg, count), (_, value)) in params.iter().zip(&value_args) {
-            self.emit(
-                Inst::new(Opcode::Mov)
-                    .dst(dst_first(*reg, *count))
-                    .src(value.src()),
-            );
+            self.emit_mov(dst_first(*reg, *count), value.src());
         }
         self.emit(Inst::new(Opcode::Call).extra(&[label]));
         Ok(match result_reg {
             Some((reg, count)) => {
                 let copy = self.regs.temp();
                 let value = Value::in_reg(Reg::new(RegType::Temp, reg), count);
-                self.emit(
-                    Inst::new(Opcode::Mov)
-                        .dst(dst_first(copy, count))
-                        .src(value.src()),
-                );
+                self.emit_mov(dst_first(copy, count), value.src());
                 Some((copy, count))
             }
             None => None,
         })
     }
 
-    /// The region tree of `function`, built once per function: a function called from several
-    /// places is inlined (or instantiated) at each, from the same tree.
-    fn structure(&mut self, function: &Function) -> Result<Rc<Structured>, Error> {
-        if let Some(structured) = self.structured.get(&function.id) {
-            return Ok(Rc::clone(structured));
+    /// The plan (region tree, phis, block bounds) of `function`, made once per function: a
+    /// function called from several places is inlined (or instantiated) at each, from the same
+    /// plan.
+    fn plan(&mut self, function: &Function) -> Result<Rc<FunctionPlan>, Error> {
+        if let Some(plan) = self.plans.get(&function.id) {
+            return Ok(Rc::clone(plan));
         }
-        let structured = Rc::new(self.build_structure(function)?);
-        self.structured.insert(function.id, Rc::clone(&structured));
-        Ok(structured)
+        let structured = self.build_structure(function)?;
+        let plan = Rc::new(FunctionPlan::new(self.module, function, structured));
+        self.plans.insert(function.id, Rc::clone(&plan));
+        Ok(plan)
     }
 
     /// Builds the region tree of `function` (spv-cfg, merge-based strategy).
@@ -262,40 +335,41 @@ impl<'m> Lowerer<'m> {
 
     /// Lowers `function`'s body, as the entry point (`call` = `None`).
     fn lower_body(&mut self, function: &Function, call: Option<CallSite>) -> Result<(), Error> {
-        let structured = self.structure(function)?;
-        self.lower_structured(function, &structured, call)
+        let plan = self.plan(function)?;
+        self.lower_structured(function, &plan, call)
     }
 
     /// Lowers a structured body: phi registers, synthetic variables, then the regions.
     fn lower_structured(
         &mut self,
         function: &Function,
-        structured: &Structured,
+        plan: &FunctionPlan,
         call: Option<CallSite>,
     ) -> Result<(), Error> {
-        self.assign_phi_registers(function)?;
-        let var_regs = (0..structured.num_vars).map(|_| self.regs.temp()).collect();
+        self.assign_phi_registers(plan)?;
+        let var_regs = (0..plan.structured.num_vars)
+            .map(|_| self.regs.temp())
+            .collect();
         let context = FlowContext {
             function,
+            plan,
             call,
             var_regs,
         };
-        self.lower_regions(&context, &structured.body)
+        self.lower_regions(&context, &plan.structured.body)
     }
 
-    /// Gives every `OpPhi` result of `function` a register of its own.
-    fn assign_phi_registers(&mut self, function: &Function) -> Result<(), Error> {
+    /// Gives every `OpPhi` result of the planned function a register of its own.
+    fn assign_phi_registers(&mut self, plan: &FunctionPlan) -> Result<(), Error> {
         let module = self.module;
-        for block in &function.blocks {
-            for inst in phis(module, block) {
-                // An OpPhi has a Result Type and a Result id: read from their words.
-                let (Some(ty), Some(result), _) = super::typed_parts(inst) else {
-                    continue;
-                };
-                let layout = self.layout_of(ty).map_err(|u| located(module, inst, u))?;
-                let value = self.fresh_value(&layout);
-                self.set_value(result, value);
-            }
+        for inst in plan.phis.iter().filter_map(|&i| module.inst(i)) {
+            // An OpPhi has a Result Type and a Result id: read from their words.
+            let (Some(ty), Some(result), _) = super::typed_parts(inst) else {
+                continue;
+            };
+            let layout = self.layout_of(ty).map_err(|u| located(module, inst, u))?;
+            let value = self.fresh_value(&layout);
+            self.set_value(result, value);
         }
         Ok(())
     }
@@ -384,7 +458,7 @@ impl<'m> Lowerer<'m> {
             Region::SetVar { var, value } => {
                 let reg = var_register(context, *var)?;
                 let literal = self.regs.scalar_src(*value);
-                self.emit(Inst::new(Opcode::Mov).dst(dst_first(reg, 1)).src(literal));
+                self.emit_mov(dst_first(reg, 1), literal);
                 Ok(())
             }
             Region::Return { block } => {
@@ -396,11 +470,7 @@ impl<'m> Lowerer<'m> {
                         (site.result, terminator.operands().first())
                     {
                         let value = self.value(Id(*value), terminator)?;
-                        self.emit(
-                            Inst::new(Opcode::Mov)
-                                .dst(dst_first(reg, count))
-                                .src(value.src()),
-                        );
+                        self.emit_mov(dst_first(reg, count), value.src());
                     }
                     if site.subroutine {
                         self.emit(Inst::new(Opcode::RetDyn));
@@ -461,28 +531,21 @@ impl<'m> Lowerer<'m> {
 
     /// The instructions of one block, phis excluded (their copies happen on the edges).
     fn lower_block(&mut self, context: &FlowContext<'_>, block: BlockIdx) -> Result<(), Error> {
-        let block = self.block(context, block)?;
+        let body = self.block(context, block)?.body();
+        let Some(plan) = context.plan.blocks.get(block.index()) else {
+            return Err(Error::Internal(format!(
+                "the region tree names block {block}, which the plan lacks"
+            )));
+        };
         let module = self.module;
         // An inlined call lowers the callee's blocks in the middle of this one; the end of the
         // enclosing block is put back afterwards.
-        let body_end = block.body().end;
-        let body_end_word = module
-            .inst(spv_reader::InstIndex(body_end))
-            .map(|inst| inst.location().byte_offset)
-            // `byte_offset` saturates; a saturated one cannot be trusted (0 stops the search).
-            .filter(|&offset| offset != u32::MAX)
-            .map_or(0, |offset| offset as usize / 4);
-        let enclosing = std::mem::replace(&mut self.block_body_end, body_end_word);
-        let mut lowered = Ok(());
-        for inst in module.instructions_in(block.body()) {
-            if has_opcode(inst, spirv::Op::Phi) {
-                continue;
-            }
-            lowered = self.lower_inst(inst);
-            if lowered.is_err() {
-                break;
-            }
-        }
+        let enclosing = std::mem::replace(&mut self.block_body_end, plan.body_end_word);
+        // The leading phis are skipped (see `BlockPlan::after_phis`); validation allows none
+        // after them (SPIR-V §2.4, V-LAY-8).
+        let lowered = module
+            .instructions_in(plan.after_phis..body.end)
+            .try_for_each(|inst| self.lower_inst(inst));
         self.block_body_end = enclosing;
         lowered
     }
@@ -512,7 +575,8 @@ impl<'m> Lowerer<'m> {
         scratch: &mut EdgeScratch,
     ) -> Result<(), Error> {
         let from_label = self.block(context, from)?.label;
-        let to_block = self.block(context, to)?;
+        // The block must exist; its phis come from the plan.
+        self.block(context, to)?;
         let module = self.module;
         let EdgeScratch {
             copies,
@@ -520,7 +584,12 @@ impl<'m> Lowerer<'m> {
             sources,
         } = scratch;
         copies.clear();
-        for inst in phis(module, &to_block) {
+        for inst in context
+            .plan
+            .block_phis(to)
+            .iter()
+            .filter_map(|&i| module.inst(i))
+        {
             // An OpPhi has a Result Type and a Result id: its words are read once.
             let (_, Some(result), operands) = super::typed_parts(inst) else {
                 continue;
@@ -574,11 +643,7 @@ impl<'m> Lowerer<'m> {
             let mut staged = Vec::with_capacity(copies.len());
             for (destination, source) in copies.drain(..) {
                 let temp = self.regs.temp();
-                self.emit(
-                    Inst::new(Opcode::Mov)
-                        .dst(dst_first(temp, source.count))
-                        .src(source.src()),
-                );
+                self.emit_mov(dst_first(temp, source.count), source.src());
                 staged.push((
                     destination,
                     Value::in_reg(Reg::new(RegType::Temp, temp), source.count),
@@ -588,7 +653,7 @@ impl<'m> Lowerer<'m> {
         }
         for (destination, source) in copies.drain(..) {
             let dst = dst_first(destination.reg.num, destination.count);
-            self.emit(Inst::new(Opcode::Mov).dst(dst).src(source.src()));
+            self.emit_mov(dst, source.src());
         }
         Ok(())
     }
@@ -679,22 +744,6 @@ fn leaves(value: &Value, out: &mut Vec<Value>) {
     } else {
         out.extend(value.parts().iter().cloned());
     }
-}
-
-/// The `OpPhi` instructions of `block`. Validation put them before every other instruction of
-/// the block except OpLine / OpNoLine (SPIR-V §2.4, V-LAY-8), so only that prefix is read.
-fn phis<'m>(
-    module: &'m spv_reader::Module,
-    block: &spv_reader::Block,
-) -> impl Iterator<Item = SpvInst<'m>> + 'm {
-    module
-        .instructions_in(block.body())
-        .take_while(|inst| {
-            has_opcode(*inst, spirv::Op::Phi)
-                || has_opcode(*inst, spirv::Op::Line)
-                || has_opcode(*inst, spirv::Op::NoLine)
-        })
-        .filter(|inst| has_opcode(*inst, spirv::Op::Phi))
 }
 
 /// How deeply calls may nest when they are inlined. SPIR-V forbids recursion (SPIR-V §2.16.1),

@@ -114,17 +114,9 @@ impl<'m> Lowerer<'m> {
                     (Op::ImageFetch, ImageRef::Texture(resource)) => {
                         // Integer coordinates with the mip level in .w.
                         let address = self.regs.temp();
-                        self.emit(
-                            Inst::new(Opcode::Mov)
-                                .dst(dst_first(address, 3))
-                                .src(coordinate.src()),
-                        );
+                        self.emit_mov(dst_first(address, 3), coordinate.src());
                         let level = lod.unwrap_or_else(|| self.regs.scalar(0));
-                        self.emit(
-                            Inst::new(Opcode::Mov)
-                                .dst(dst_at(address, 3))
-                                .src(level.element(0)),
-                        );
+                        self.emit_mov(dst_at(address, 3), level.element(0));
                         Inst::new(Opcode::Load)
                             .ctrl(Control(resource as u16 & 0xFF))
                             .dst(dst_first(texel, 4))
@@ -169,10 +161,9 @@ impl<'m> Lowerer<'m> {
                 let reg = Reg::new(RegType::ConstBuff, driver)
                     .at(super::resources::DRIVER_CB_FIRST_UAV_SIZE + uav);
                 let size = self.regs.temp();
-                self.emit(
-                    Inst::new(Opcode::Mov)
-                        .dst(dst_first(size, shape.count))
-                        .src(Value::in_reg(reg, shape.count).src()),
+                self.emit_mov(
+                    dst_first(size, shape.count),
+                    Value::in_reg(reg, shape.count).src(),
                 );
                 self.set_value(
                     result,

@@ -26,7 +26,7 @@ use spv_reader::{Id, Inst as SpvInst, Module, Type, spirv};
 use super::Lowerer;
 use super::resources;
 use super::types::{self, Scalar, Shape};
-use super::values::{Value, XYZW, dst_first};
+use super::values::{Value, XYZW, dst_first, rotated_left};
 use crate::error::{Error, Unsupported};
 
 /// A memory space with byte addresses.
@@ -133,6 +133,19 @@ impl Clone for Place {
                 offset: offset.clone(),
                 pointee: *pointee,
             },
+        }
+    }
+}
+
+impl Place {
+    /// Whether dropping the place frees memory (see [`Value::owns_heap`]).
+    pub fn owns_heap(&self) -> bool {
+        match self {
+            Place::Register { .. } | Place::Image(_) => false,
+            Place::Indexed { dynamic, .. } => dynamic.as_ref().is_some_and(Value::owns_heap),
+            Place::Memory { offset, .. } => offset.dynamic.as_ref().is_some_and(Value::owns_heap),
+            Place::Builtin(value) => value.owns_heap(),
+            Place::Composite(_) => true,
         }
     }
 }
@@ -286,11 +299,9 @@ const MAX_FORWARD_CHAINS: usize = 4;
 /// Elements `first..first + count` of variable register `reg`, read in place (what the copy
 /// [`Lowerer::load_components`] makes holds in positions `0..count`).
 fn register_value(reg: u32, first: u8, count: u8) -> Value {
-    let mut comps = XYZW;
-    comps.rotate_left(usize::from(first.min(3)));
     Value {
         reg: Reg::new(RegType::Temp, reg),
-        comps,
+        comps: rotated_left(XYZW, usize::from(first.min(3))),
         count,
         members: Vec::new(),
         wide: false,
@@ -404,6 +415,7 @@ fn wide_store_moves(
 impl<'m> Lowerer<'m> {
     /// The place a pointer id designates: a lowered access chain or local variable, or a global
     /// variable seen for the first time.
+    #[inline]
     pub(super) fn place(&mut self, id: Id, at: SpvInst<'_>) -> Result<Place, Error> {
         if let Some(place) = self.places.get(id) {
             // Most pointers are register-backed variables: copied here, without the call
@@ -413,6 +425,13 @@ impl<'m> Lowerer<'m> {
             }
             return Ok(place.clone());
         }
+        self.first_global_place(id, at)
+    }
+
+    /// [`Lowerer::place`] of a global variable not asked about before: worked out and
+    /// remembered. Kept out of line, so that the lookup every pointer use makes stays small.
+    #[inline(never)]
+    fn first_global_place(&mut self, id: Id, at: SpvInst<'_>) -> Result<Place, Error> {
         let place = self.global_place(id, at)?;
         self.places.set(id, place.clone());
         Ok(place)
@@ -570,7 +589,7 @@ impl<'m> Lowerer<'m> {
                     };
                     let mut dst = Dst::new(Reg::new(RegType::ITemp, array).at(index));
                     dst.mask = dst_first(0, shape.dwords()).mask;
-                    self.emit(Inst::new(Opcode::Mov).dst(dst).src(value.src()));
+                    self.emit_mov(dst, value.src());
                 }
             }
             return Ok(Place::Indexed {
@@ -619,11 +638,7 @@ impl<'m> Lowerer<'m> {
         if let Some(initializer) = initializer {
             let value = self.value(initializer, inst)?;
             for (k, part) in (0u32..).zip(value.parts()) {
-                self.emit(
-                    Inst::new(Opcode::Mov)
-                        .dst(dst_first(reg.saturating_add(k), part.count))
-                        .src(part.src()),
-                );
+                self.emit_mov(dst_first(reg.saturating_add(k), part.count), part.src());
             }
         }
         Ok(Place::Register {
@@ -1219,7 +1234,9 @@ impl<'m> Lowerer<'m> {
         if depth > MAX_PRIVATE_NESTING {
             return Err(Unsupported::at(module, inst.index(), "a value nested this deeply").into());
         }
-        if let Some(parts) = self.parts(inst, &place, ty)? {
+        if self.may_have_parts(ty)
+            && let Some(parts) = self.parts(inst, &place, ty)?
+        {
             let mut members = Vec::with_capacity(parts.len());
             for (part_place, part_type) in parts {
                 members.push(self.load_place(inst, part_place, part_type, depth + 1)?);
@@ -1290,35 +1307,44 @@ impl<'m> Lowerer<'m> {
         // The source reads components `first..first + count` of `reg` into positions
         // `0..count`, and repeats the last one after them, as `Value::src` of the
         // components would (built directly: no value is needed to make one source).
-        let mut swizzle = XYZW;
-        swizzle.rotate_left(usize::from(first.min(3)));
+        let rotated = rotated_left(XYZW, usize::from(first.min(3)));
         let last = usize::from(count.clamp(1, 4)) - 1;
-        let last_comp = swizzle[last];
-        for comp in swizzle.iter_mut().skip(last + 1) {
-            *comp = last_comp;
-        }
         let mut source = Src::new(reg);
-        source.swizzle = swizzle;
-        self.emit(
-            Inst::new(Opcode::Mov)
-                .dst(dst_first(copy, count))
-                .src(source),
-        );
+        source.swizzle = [
+            rotated[0],
+            rotated[1.min(last)],
+            rotated[2.min(last)],
+            rotated[3.min(last)],
+        ];
+        self.emit_mov(dst_first(copy, count), source);
         temp_value(copy, count)
     }
 
     /// Writes the elements of `value` into components `first..` of `reg`.
     fn store_components(&mut self, reg: Reg, first: u8, value: &Value) {
         let mut dst = Dst::new(reg);
-        dst.mask = [DstComp::NoWrite; 4];
-        for element in 0..usize::from(value.count) {
-            if let Some(comp) = dst.mask.get_mut(usize::from(first) + element) {
-                *comp = DstComp::Write;
+        let written = usize::from(first)..usize::from(first) + usize::from(value.count);
+        dst.mask = std::array::from_fn(|position| {
+            if written.contains(&position) {
+                DstComp::Write
+            } else {
+                DstComp::NoWrite
             }
-        }
+        });
         let mut src = value.src();
-        src.swizzle.rotate_right(usize::from(first.min(3)));
-        self.emit(Inst::new(Opcode::Mov).dst(dst).src(src));
+        // A right rotation by k is a left rotation by 4 - k.
+        src.swizzle = rotated_left(src.swizzle, (4 - usize::from(first.min(3))) % 4);
+        self.emit_mov(dst, src);
+    }
+
+    /// Whether [`Lowerer::parts`] may find parts of a place of type `ty`: not when `ty` has a
+    /// remembered shape ([`Lowerer::shape_of`]), which only scalar and vector types have. Most
+    /// loads and stores are of those, and this answers without looking at the type.
+    fn may_have_parts(&self, ty: Id) -> bool {
+        self.shapes
+            .get(ty.0 as usize)
+            .and_then(std::cell::Cell::get)
+            .is_none()
     }
 
     /// The member places and types of an aggregate place, or `None` for a scalar or vector.
@@ -1437,11 +1463,7 @@ impl<'m> Lowerer<'m> {
                     let mut dst = Dst::temp(loaded);
                     dst.mask = [DstComp::NoWrite; 4];
                     dst.mask[usize::from(element.min(3))] = DstComp::Write;
-                    self.emit(
-                        Inst::new(Opcode::Mov)
-                            .dst(dst)
-                            .src(Src::temp(dword).swz("x")),
-                    );
+                    self.emit_mov(dst, Src::temp(dword).swz("x"));
                 }
                 Ok(temp_value(loaded, count))
             }
@@ -1490,11 +1512,7 @@ impl<'m> Lowerer<'m> {
                     };
                 }
                 // Copy out of the constant buffer so later uses need no index register.
-                self.emit(
-                    Inst::new(Opcode::Mov)
-                        .dst(dst_first(loaded, count))
-                        .src(value.src()),
-                );
+                self.emit_mov(dst_first(loaded, count), value.src());
                 Ok(temp_value(loaded, count))
             }
         }
@@ -1629,7 +1647,9 @@ impl<'m> Lowerer<'m> {
         if depth > MAX_PRIVATE_NESTING {
             return Err(Unsupported::at(module, inst.index(), "a value nested this deeply").into());
         }
-        if let Some(parts) = self.parts(inst, &place, ty)? {
+        if self.may_have_parts(ty)
+            && let Some(parts) = self.parts(inst, &place, ty)?
+        {
             if parts.len() != value.members.len() {
                 return Err(Unsupported::at(
                     module,

@@ -78,6 +78,10 @@ pub fn lower(
         lds_bytes: lowerer.resources.lds_bytes(),
         spec_constants: lowerer.constants.used(),
     };
+    // The value and place tables are emptied first, without the drop code of their plain
+    // entries (see `IdTable::discard`).
+    std::mem::replace(&mut lowerer.values, IdTable::new(0)).discard(Value::owns_heap);
+    std::mem::replace(&mut lowerer.places, IdTable::new(0)).discard(Place::owns_heap);
     Ok((lowerer.assemble(workgroup_size), reflection))
 }
 
@@ -237,9 +241,12 @@ impl<'m> Reachable<'m> {
         // Every word after the opcode word is marked, Result Type and Result id included:
         // those are types and function-local results, never module-scope variables, the
         // only ids `mentioned` is asked about; skipping them would cost a grammar lookup.
-        for word in words.iter().skip(1) {
-            if let Some(count) = self.mentioned.get_mut(*word as usize) {
-                *count = count.saturating_add(1);
+        let mentioned = self.mentioned.as_mut_slice();
+        for &word in words.get(1..).unwrap_or(&[]) {
+            if let Some(count) = mentioned.get_mut(word as usize) {
+                // A count is at most the number of words of the module, which the reader
+                // keeps below `spv_reader::limits::MAX_WORDS` (2^26), far below u32::MAX.
+                *count += 1;
             }
         }
         // The opcode is compared as a number (see `has_opcode`).
@@ -472,9 +479,9 @@ pub(crate) struct Lowerer<'m> {
     /// The kind of each extended-instruction set asked about so far (see
     /// [`Lowerer::ext_set`]); a module imports a handful.
     ext_sets: Vec<(Id, ExtSet)>,
-    /// The region tree of each function structured so far, by function id (looked up, never
-    /// iterated, so the map's order cannot reach the output).
-    structured: HashMap<Id, Rc<spv_cfg::Structured>>,
+    /// The plan (region tree, phis, block bounds) of each function lowered so far, by function
+    /// id (looked up, never iterated, so the map's order cannot reach the output).
+    plans: HashMap<Id, Rc<flow::FunctionPlan>>,
 }
 
 impl<'m> Lowerer<'m> {
@@ -514,7 +521,7 @@ impl<'m> Lowerer<'m> {
             element_scratch: Vec::new(),
             edge_scratch: flow::EdgeScratch::default(),
             ext_sets: Vec::new(),
-            structured: HashMap::new(),
+            plans: HashMap::new(),
         }
     }
 
@@ -606,6 +613,24 @@ impl<'m> Lowerer<'m> {
         self.code.push(inst);
     }
 
+    /// Emits `mov dst, src`, built whole in the push: the builder methods move the
+    /// (two-hundred-byte) instruction through each call, and `mov` is the commonest
+    /// instruction of a translation.
+    fn emit_mov(&mut self, dst: il_model::Dst, src: il_model::Src) {
+        let mut dsts = il_model::Dsts::new();
+        dsts.push(dst);
+        let mut srcs = il_model::Srcs::new();
+        srcs.push(src);
+        self.code.push(Inst {
+            op: Opcode::Mov,
+            ctrl: il_model::Control::NONE,
+            mods: None,
+            dst: dsts,
+            src: srcs,
+            extra: il_model::ExtraWords::new(),
+        });
+    }
+
     /// The value of `id`: a lowered result, or a constant turned into a literal.
     fn value(&mut self, id: Id, at: SpvInst<'_>) -> Result<Value, Error> {
         if let Some(value) = self.values.get(id) {
@@ -642,6 +667,7 @@ impl<'m> Lowerer<'m> {
     }
 
     /// Records the value of result `id`.
+    #[inline]
     fn set_value(&mut self, id: Id, value: Value) {
         self.values.set(id, value);
     }

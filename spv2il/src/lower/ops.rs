@@ -658,9 +658,18 @@ impl Lowerer<'_> {
         sources: Srcs,
     ) -> Value {
         let reg = self.regs.temp();
-        let mut il = Inst::new(op).ctrl(ctrl).dst(dst_first(reg, count));
-        il.src = sources;
-        self.emit(il);
+        // Built whole and pushed at once: building it field by field and assigning the source
+        // list afterwards copied both the sources and the instruction once more.
+        let mut dst = il_model::Dsts::new();
+        dst.push(dst_first(reg, count));
+        self.code.push(Inst {
+            op,
+            ctrl,
+            mods: None,
+            dst,
+            src: sources,
+            extra: il_model::ExtraWords::new(),
+        });
         temp_value(reg, count)
     }
 
@@ -747,7 +756,7 @@ impl Lowerer<'_> {
                     done[j] = true;
                 }
             }
-            self.emit(Inst::new(Opcode::Mov).dst(dst).src(src));
+            self.emit_mov(dst, src);
         }
         let count = u8::try_from(elements.len().clamp(1, 4)).unwrap_or(4);
         temp_value(reg, count)

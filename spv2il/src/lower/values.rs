@@ -95,6 +95,12 @@ impl Clone for Value {
 }
 
 impl Value {
+    /// Whether dropping the value frees memory: it has a members list with room allocated, or
+    /// its register has an index or second dimension (which may hold boxed operands).
+    pub fn owns_heap(&self) -> bool {
+        self.members.capacity() != 0 || self.reg.index.is_some() || self.reg.dim2.is_some()
+    }
+
     /// Elements 0..count in components x, y, z, w of `reg`.
     pub fn in_reg(reg: Reg, count: u8) -> Value {
         Value {
@@ -181,13 +187,9 @@ impl Value {
     /// (For a split 64-bit vector: its first part.)
     pub fn src(&self) -> Src {
         let last = usize::from(self.count.clamp(1, 4)) - 1;
-        let mut swizzle = self.comps;
-        let last_comp = self.comps[last];
-        for comp in swizzle.iter_mut().skip(last + 1) {
-            *comp = last_comp;
-        }
+        let c = &self.comps;
         let mut src = Src::new(copy_reg(&self.reg));
-        src.swizzle = swizzle;
+        src.swizzle = [c[0], c[1.min(last)], c[2.min(last)], c[3.min(last)]];
         src
     }
 
@@ -253,29 +255,54 @@ impl Value {
     }
 }
 
+/// `comps` rotated left by `k` (0–3) positions, as `<[_]>::rotate_left` would, built in place:
+/// the slice rotation is a general out-of-line routine, and loads and stores of vector parts
+/// rotate a selector for every element range they touch.
+pub fn rotated_left(comps: [CompSel; 4], k: usize) -> [CompSel; 4] {
+    [
+        comps[k % 4],
+        comps[(k + 1) % 4],
+        comps[(k + 2) % 4],
+        comps[(k + 3) % 4],
+    ]
+}
+
+/// The write masks of the first `n` components, by `n` (0–4): a table, since every value
+/// computed into a fresh temporary asks for one.
+const FIRST_COMPONENTS: [[DstComp; 4]; 5] = {
+    use DstComp::{NoWrite as N, Write as W};
+    [
+        [N, N, N, N],
+        [W, N, N, N],
+        [W, W, N, N],
+        [W, W, W, N],
+        [W, W, W, W],
+    ]
+};
+
+/// The write masks of one component, by position (0–3), and of none (4).
+const ONE_COMPONENT: [[DstComp; 4]; 5] = {
+    use DstComp::{NoWrite as N, Write as W};
+    [
+        [W, N, N, N],
+        [N, W, N, N],
+        [N, N, W, N],
+        [N, N, N, W],
+        [N, N, N, N],
+    ]
+};
+
 /// A destination writing components x.. of `count` elements of temporary `reg` (`r5.xy__`).
 pub fn dst_first(reg: u32, count: u8) -> Dst {
     let mut dst = Dst::temp(reg);
-    for (position, comp) in dst.mask.iter_mut().enumerate() {
-        *comp = if position < usize::from(count) {
-            DstComp::Write
-        } else {
-            DstComp::NoWrite
-        };
-    }
+    dst.mask = FIRST_COMPONENTS[usize::from(count.min(4))];
     dst
 }
 
 /// A destination writing only component `position` (0–3) of temporary `reg` (`r5._y__`).
 pub fn dst_at(reg: u32, position: usize) -> Dst {
     let mut dst = Dst::temp(reg);
-    for (at, comp) in dst.mask.iter_mut().enumerate() {
-        *comp = if at == position {
-            DstComp::Write
-        } else {
-            DstComp::NoWrite
-        };
-    }
+    dst.mask = ONE_COMPONENT[position.min(4)];
     dst
 }
 

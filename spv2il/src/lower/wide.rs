@@ -283,7 +283,7 @@ impl Lowerer<'_> {
                     done[j] = true;
                 }
             }
-            self.emit(Inst::new(Opcode::Mov).dst(dst).src(src));
+            self.emit_mov(dst, src);
         }
     }
 
@@ -679,20 +679,12 @@ impl Lowerer<'_> {
         let zero = self.wide_splat(0, elements);
         let one = self.wide_splat(1, elements);
         for part in quotient.parts().iter().chain(remainder.parts()) {
-            self.emit(
-                Inst::new(Opcode::Mov)
-                    .dst(dst_first(part.reg.num, part.count))
-                    .src(zero.parts()[0].src()),
-            );
+            self.emit_mov(dst_first(part.reg.num, part.count), zero.parts()[0].src());
         }
         let minus_b = self.wide_op(Opcode::I64Negate, elements, &[b]);
         let counter = self.regs.temp();
         let steps = self.word(DIVISION_STEPS);
-        self.emit(
-            Inst::new(Opcode::Mov)
-                .dst(dst_first(counter, 1))
-                .src(steps.element(0)),
-        );
+        self.emit_mov(dst_first(counter, 1), steps.element(0));
         let counter = temp_value(counter, 1);
         self.emit(Inst::new(Opcode::While));
         self.emit(Inst::new(Opcode::BreakLogicalz).src(counter.element(0)));
@@ -724,11 +716,7 @@ impl Lowerer<'_> {
         let grown = self.dwords_op(Opcode::IOr, &[&quotient, &set]);
         for (target, source) in [(&remainder, &next), (&quotient, &grown)] {
             for (t, s) in target.parts().iter().zip(source.parts()) {
-                self.emit(
-                    Inst::new(Opcode::Mov)
-                        .dst(dst_first(t.reg.num, t.count))
-                        .src(s.src()),
-                );
+                self.emit_mov(dst_first(t.reg.num, t.count), s.src());
             }
         }
         self.emit(Inst::new(Opcode::Endloop));
