@@ -22,7 +22,7 @@ use crate::enums::{CompSel, DivComp, DstComp, ShaderKind, ShiftScale};
 use crate::optable::{ControlLayout, Extra, Family, Flow, ShaderModel};
 use crate::program::{Dst, Index, Inst, Program, Reg};
 use crate::regs::RegType;
-use crate::{OPCODES, Opcode};
+use crate::{OPCODE_COUNT, OPCODES, Opcode};
 
 /// One rule violation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -316,10 +316,11 @@ const BOOKKEEPING_OPS: &[Opcode] = &[
 ];
 
 impl OpFacts {
-    /// The facts of one table row.
-    fn derive(info: &crate::OpInfo) -> OpFacts {
+    /// The facts of one table row; `listed` says which of the opcode lists above hold it.
+    fn derive(info: &crate::OpInfo, listed: Listed) -> OpFacts {
         let op = info.op;
         let m = info.mnemonic;
+        let declaration = is_declaration(op);
         // The counts `check_shape` accepts, where they do not depend on the instruction.
         let want_extra = match info.extra {
             Extra::None => Some(0),
@@ -333,26 +334,26 @@ impl OpFacts {
             | Extra::ImmediateConstants => None,
         };
         OpFacts {
-            declaration: is_declaration(op),
+            declaration,
             dcl: m.starts_with("dcl"),
-            integer: INTEGER_OPS.contains(&op)
+            integer: listed & IN_INTEGER_OPS != 0
                 || info.model == ShaderModel::Sm40 && !m.starts_with("sample"),
-            scalar_result: m.contains("_read_") && m != "lds_read_vec"
+            scalar_result: has_infix(m, "_read_") && m != "lds_read_vec"
                 || m.starts_with("append_buf"),
-            pair_result: PAIR_RESULT_OPS.contains(&op),
-            shift: SHIFT_OPS.contains(&op),
-            mem_dst: MEM_DST_OPS.contains(&op),
-            mem_allowed: MEM_DST_OPS.contains(&op) || m.contains("store"),
+            pair_result: listed & IN_PAIR_RESULT_OPS != 0,
+            shift: listed & IN_SHIFT_OPS != 0,
+            mem_dst: listed & IN_MEM_DST_OPS != 0,
+            mem_allowed: listed & IN_MEM_DST_OPS != 0 || has_infix(m, "store"),
             uav_use: m.starts_with("uav_"),
             lds_use: m.starts_with("lds_") && info.control == ControlLayout::LdsId,
             srv_use: m.starts_with("srv_"),
             gds_use: m.starts_with("gds_"),
             defined_bits: info.control.defined_bits(),
             owns_modifier_bits: info.control.owns_modifier_bits(),
-            quick: !is_declaration(op)
+            quick: !declaration
                 && op != Opcode::Macrocall
                 && info.control != ControlLayout::CountOfExtra
-                && !BOOKKEEPING_OPS.contains(&op)
+                && listed & IN_BOOKKEEPING_OPS == 0
                 && want_extra.is_some(),
             want_dst: info.dst,
             want_src: info.src,
@@ -369,8 +370,53 @@ impl OpFacts {
     /// The facts of every opcode, indexed by code; built on first use.
     fn table() -> &'static [OpFacts] {
         static FACTS: OnceLock<Vec<OpFacts>> = OnceLock::new();
-        FACTS.get_or_init(|| OPCODES.iter().map(OpFacts::derive).collect())
+        FACTS.get_or_init(|| {
+            // One pass over each list marks its opcodes, instead of a scan of every list for
+            // every opcode: the table is built on the first translation of each process, whose
+            // cost a one-module run pays in full.
+            let mut listed = [0 as Listed; OPCODE_COUNT];
+            let lists = [
+                (INTEGER_OPS, IN_INTEGER_OPS),
+                (PAIR_RESULT_OPS, IN_PAIR_RESULT_OPS),
+                (SHIFT_OPS, IN_SHIFT_OPS),
+                (MEM_DST_OPS, IN_MEM_DST_OPS),
+                (BOOKKEEPING_OPS, IN_BOOKKEEPING_OPS),
+            ];
+            for (list, bit) in lists {
+                for op in list {
+                    if let Some(slot) = listed.get_mut(usize::from(op.code())) {
+                        *slot |= bit;
+                    }
+                }
+            }
+            OPCODES
+                .iter()
+                .zip(listed)
+                .map(|(info, listed)| OpFacts::derive(info, listed))
+                .collect()
+        })
     }
+}
+
+/// Which of the opcode lists ([`INTEGER_OPS`] …) hold an opcode, one bit per list.
+type Listed = u8;
+/// The bit of [`INTEGER_OPS`] in [`Listed`].
+const IN_INTEGER_OPS: Listed = 1;
+/// The bit of [`PAIR_RESULT_OPS`].
+const IN_PAIR_RESULT_OPS: Listed = 1 << 1;
+/// The bit of [`SHIFT_OPS`].
+const IN_SHIFT_OPS: Listed = 1 << 2;
+/// The bit of [`MEM_DST_OPS`].
+const IN_MEM_DST_OPS: Listed = 1 << 3;
+/// The bit of [`BOOKKEEPING_OPS`].
+const IN_BOOKKEEPING_OPS: Listed = 1 << 4;
+
+/// Whether `text` contains `part`: a plain window scan, which for mnemonics (at most 28 bytes)
+/// costs less than setting up `str::contains`'s substring searcher.
+fn has_infix(text: &str, part: &str) -> bool {
+    text.as_bytes()
+        .windows(part.len())
+        .any(|window| window == part.as_bytes())
 }
 
 /// The bit of register type `ty` in a set of types (the value is below 63, so the shift is in
