@@ -431,6 +431,12 @@ const DECLARED_TYPES: u64 = type_bit(RegType::Literal)
     | type_bit(RegType::ITemp)
     | type_bit(RegType::SharedTemp);
 
+/// Register types whose destinations may be indexed (guide §2.2.4).
+const INDEXABLE_DST_TYPES: u64 = type_bit(RegType::ITemp)
+    | type_bit(RegType::Output)
+    | type_bit(RegType::Global)
+    | type_bit(RegType::Persist);
+
 /// The mutually exclusive depth outputs (guide Appendix C.3).
 const DEPTH_TYPES: u64 =
     type_bit(RegType::Depth) | type_bit(RegType::DepthLe) | type_bit(RegType::DepthGe);
@@ -809,10 +815,17 @@ impl Verifier<'_> {
         let mut types = 0u64;
         for dst in dsts {
             let reg = &dst.reg;
-            if reg.index.is_some() || reg.dim2.is_some() {
+            let bit = type_bit(reg.ty);
+            // An immediate index is legal on the indexable types (check_dst, guide §2.2.4);
+            // `x#[n]` stores of the translator's private arrays are common, so they stay here.
+            let index_ok = match reg.index {
+                None => true,
+                Some(Index::Imm(_)) => bit & INDEXABLE_DST_TYPES != 0,
+                Some(Index::Rel { .. } | Index::AddrReg { .. }) => false,
+            };
+            if !index_ok || reg.dim2.is_some() {
                 return false;
             }
-            let bit = type_bit(reg.ty);
             let mem = reg.ty == RegType::GenericMem;
             if dst.mask == [DstComp::NoWrite; 4]
                 || bit & self.masks.writable == 0
@@ -1616,12 +1629,7 @@ impl Verifier<'_> {
 
     fn check_dst(&mut self, dst: &Dst) {
         self.check_reg(&dst.reg, true);
-        if dst.reg.index.is_some()
-            && !matches!(
-                dst.reg.ty,
-                RegType::ITemp | RegType::Output | RegType::Global | RegType::Persist
-            )
-        {
+        if dst.reg.index.is_some() && type_bit(dst.reg.ty) & INDEXABLE_DST_TYPES == 0 {
             self.err(format!(
                 "{:?} destinations cannot be indexed (guide §2.2.4)",
                 dst.reg.ty
@@ -1816,6 +1824,38 @@ mod tests {
                 }),
                 ..Reg::new(RegType::Temp, 0)
             }))],
+            // Indexed destinations: declared and indexable, undeclared, not indexable.
+            vec![
+                Inst::new(Opcode::DclIndexedTempArray)
+                    .src(Src::new(Reg::new(RegType::ITemp, 0).at(4))),
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::new(Reg::new(RegType::ITemp, 0).at(2)).mask("x___"))
+                    .src(Src::temp(1).swz("x")),
+            ],
+            vec![
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::new(Reg::new(RegType::ITemp, 0).at(2)))
+                    .src(Src::temp(1)),
+            ],
+            vec![
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::new(Reg::new(RegType::Temp, 0).at(2)))
+                    .src(Src::temp(1)),
+            ],
+            vec![
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::new(Reg::new(RegType::Output, 0).at(1)))
+                    .src(Src::temp(1)),
+            ],
+            vec![
+                Inst::new(Opcode::DclIndexedTempArray)
+                    .src(Src::new(Reg::new(RegType::ITemp, 0).at(4))),
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::new(
+                        Reg::new(RegType::ITemp, 0).rel(Src::temp(2).swz("x"), None),
+                    ))
+                    .src(Src::temp(1)),
+            ],
             vec![Inst::new(Opcode::Endmain), iadd(), Inst::literal(1, [0; 4])],
             vec![
                 Inst::new(Opcode::Endmain),
