@@ -14,7 +14,7 @@
 //! bit tests: opcode facts are derived once from the opcode table ([`OpFacts`]), declared numbers
 //! are bit sets, and operand registers are walked in place (no allocation per instruction).
 
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -64,10 +64,12 @@ struct Walk {
     stack: Vec<Block>,
     /// Whether `endmain` has been seen.
     after_endmain: bool,
-    /// The labels of the `func`s seen so far.
-    func_labels: HashSet<u32>,
+    /// The labels of the `func`s seen so far. The sets of this walk are B-trees: an empty one
+    /// costs nothing to make or drop (a hash set seeds its hasher when made), and most programs
+    /// have a few functions and declare a few numbers per kind.
+    func_labels: BTreeSet<u32>,
     /// The labels of every `func` of the program, gathered at the first `call`.
-    labels: Option<HashSet<u32>>,
+    labels: Option<BTreeSet<u32>>,
     /// For the exclusion rules.
     seen: Seen,
 }
@@ -488,16 +490,19 @@ impl OperandSummary {
 }
 
 /// Numbers below this are kept as bits (at most 8 KiB per set); larger ones, which real programs
-/// do not declare, go to a hash set.
+/// do not declare, go to an ordered set.
 const DENSE_NUMBERS: u32 = 1 << 16;
 
 /// A set of declared register or resource numbers.
 #[derive(Default)]
 struct NumSet {
-    /// Bit `n % 64` of word `n / 64` for `n` below [`DENSE_NUMBERS`].
+    /// Bit `n` for `n` below 64: most programs declare only such numbers (a few literals, UAVs,
+    /// arrays), so most sets never allocate.
+    low: u64,
+    /// Bit `n % 64` of word `n / 64 - 1` for `n` from 64 to below [`DENSE_NUMBERS`].
     bits: Vec<u64>,
     /// Numbers from [`DENSE_NUMBERS`] up.
-    sparse: HashSet<u32>,
+    sparse: BTreeSet<u32>,
 }
 
 impl NumSet {
@@ -506,30 +511,37 @@ impl NumSet {
         if n >= DENSE_NUMBERS {
             return self.sparse.insert(n);
         }
-        let word = (n / 64) as usize;
-        if self.bits.len() <= word {
-            self.bits.resize(word + 1, 0);
-        }
         let bit = 1u64 << (n % 64);
-        match self.bits.get_mut(word) {
-            Some(w) => {
-                let new = *w & bit == 0;
-                *w |= bit;
-                new
+        let word = if n < 64 {
+            &mut self.low
+        } else {
+            let at = (n / 64 - 1) as usize;
+            if self.bits.len() <= at {
+                self.bits.resize(at + 1, 0);
             }
-            // The resize above makes the word exist.
-            None => false,
-        }
+            match self.bits.get_mut(at) {
+                Some(word) => word,
+                // The resize above makes the word exist.
+                None => return false,
+            }
+        };
+        let new = *word & bit == 0;
+        *word |= bit;
+        new
     }
 
     /// Whether `n` is in the set.
     fn contains(&self, n: u32) -> bool {
-        if n >= DENSE_NUMBERS {
-            return self.sparse.contains(&n);
+        let bit = 1u64 << (n % 64);
+        if n < 64 {
+            self.low & bit != 0
+        } else if n < DENSE_NUMBERS {
+            self.bits
+                .get((n / 64 - 1) as usize)
+                .is_some_and(|word| word & bit != 0)
+        } else {
+            self.sparse.contains(&n)
         }
-        self.bits
-            .get((n / 64) as usize)
-            .is_some_and(|w| w & (1u64 << (n % 64)) != 0)
     }
 }
 
@@ -1894,8 +1906,18 @@ mod tests {
     #[test]
     fn number_sets_hold_bits_and_large_numbers_alike() {
         let mut set = NumSet::default();
-        // Word edges of the bit half, its last number, and the first numbers of the hash half.
-        let numbers = [0, 63, 64, DENSE_NUMBERS - 1, DENSE_NUMBERS, u32::MAX];
+        // The edges of the inline word and of the next words, the last number kept as bits, and
+        // the first and last numbers of the sparse part.
+        let numbers = [
+            0,
+            63,
+            64,
+            127,
+            128,
+            DENSE_NUMBERS - 1,
+            DENSE_NUMBERS,
+            u32::MAX,
+        ];
         for n in numbers {
             assert!(!set.contains(n), "{n} before insertion");
             assert!(set.insert(n), "{n} is new");
@@ -1906,6 +1928,8 @@ mod tests {
             1,
             62,
             65,
+            126,
+            129,
             DENSE_NUMBERS - 2,
             DENSE_NUMBERS + 1,
             u32::MAX - 1,
