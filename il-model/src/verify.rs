@@ -414,11 +414,13 @@ const IN_MEM_DST_OPS: Listed = 1 << 3;
 const IN_BOOKKEEPING_OPS: Listed = 1 << 4;
 
 /// Whether `text` contains `part`: a plain window scan, which for mnemonics (at most 28 bytes)
-/// costs less than setting up `str::contains`'s substring searcher.
+/// costs less than setting up `str::contains`'s substring searcher; windows are compared only
+/// where the first byte matches.
 fn has_infix(text: &str, part: &str) -> bool {
+    let part = part.as_bytes();
     text.as_bytes()
         .windows(part.len())
-        .any(|window| window == part.as_bytes())
+        .any(|window| window.first() == part.first() && window == part)
 }
 
 /// The bit of register type `ty` in a set of types (the value is below 63, so the shift is in
