@@ -31,6 +31,7 @@ macro_rules! il_enum {
             ];
 
             /// The enumerant's numeric value (as in Appendix B).
+            #[inline]
             pub const fn value(self) -> u32 {
                 match self { $($name::$variant => $value),+ }
             }

@@ -40,6 +40,7 @@ pub use verify::{VerifyError, verify};
 
 impl Opcode {
     /// The opcode's table row.
+    #[inline]
     pub fn info(self) -> &'static OpInfo {
         // The discriminants are exactly 0..OPCODE_COUNT in table order (checked by a test), so the
         // index is always in range.
@@ -47,6 +48,7 @@ impl Opcode {
     }
 
     /// The MOVA-corrected binary code.
+    #[inline]
     pub fn code(self) -> u16 {
         self as u16
     }

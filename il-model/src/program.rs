@@ -168,31 +168,37 @@ impl Inst {
     }
 
     /// The opcode's table row.
+    #[inline]
     pub fn info(&self) -> &'static OpInfo {
         self.op.info()
     }
 
     /// The primary modifier token, if present.
+    #[inline]
     pub fn pri_mod(&self) -> Option<u32> {
         self.mods.as_ref().and_then(|m| m.pri_mod)
     }
 
     /// The secondary modifier token, if present.
+    #[inline]
     pub fn sec_mod(&self) -> Option<u32> {
         self.mods.as_ref().and_then(|m| m.sec_mod)
     }
 
     /// The resource-format token, if present.
+    #[inline]
     pub fn resource_format(&self) -> Option<u32> {
         self.mods.as_ref().and_then(|m| m.resource_format)
     }
 
     /// The address-offset token, if present.
+    #[inline]
     pub fn addr_offset(&self) -> Option<u32> {
         self.mods.as_ref().and_then(|m| m.addr_offset)
     }
 
     /// Whether any of the optional tokens of [`PacketMods`] is present.
+    #[inline]
     pub fn has_packet_mods(&self) -> bool {
         self.mods
             .as_deref()
@@ -390,6 +396,7 @@ impl Dst {
     }
 
     /// Whether the operand needs an IL_Dst_Mod token (anything but a plain full write).
+    #[inline]
     pub fn has_modifier(&self) -> bool {
         self.mask != [DstComp::Write; 4] || self.sat || self.shift != ShiftScale::None
     }
@@ -481,6 +488,7 @@ impl Src {
     }
 
     /// Whether the operand needs an IL_Src_Mod token.
+    #[inline]
     pub fn has_modifier(&self) -> bool {
         self.swizzle != IDENTITY
             || self.neg != [false; 4]

@@ -175,6 +175,7 @@ reg_types! {
 
 impl RegType {
     /// The 6-bit field value.
+    #[inline]
     pub fn value(self) -> u8 {
         self as u8
     }
@@ -187,6 +188,7 @@ impl RegType {
     }
 
     /// Static facts about this type.
+    #[inline]
     pub fn info(self) -> &'static RegInfo {
         // The discriminants are 0..=62 in order, so the index is always in range.
         &REG_TYPES[self as usize]

@@ -14,7 +14,7 @@
 //! bit tests: opcode facts are derived once from the opcode table ([`OpFacts`]), declared numbers
 //! are bit sets, and operand registers are walked in place (no allocation per instruction).
 
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -22,7 +22,7 @@ use crate::enums::{CompSel, DivComp, DstComp, ShaderKind, ShiftScale};
 use crate::optable::{ControlLayout, Extra, Family, Flow, ShaderModel};
 use crate::program::{Dst, Index, Inst, Program, Reg};
 use crate::regs::RegType;
-use crate::{OPCODES, Opcode};
+use crate::{OPCODE_COUNT, OPCODES, Opcode};
 
 /// One rule violation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,10 +64,12 @@ struct Walk {
     stack: Vec<Block>,
     /// Whether `endmain` has been seen.
     after_endmain: bool,
-    /// The labels of the `func`s seen so far.
-    func_labels: HashSet<u32>,
+    /// The labels of the `func`s seen so far. The sets of this walk are B-trees: an empty one
+    /// costs nothing to make or drop (a hash set seeds its hasher when made), and most programs
+    /// have a few functions and declare a few numbers per kind.
+    func_labels: BTreeSet<u32>,
     /// The labels of every `func` of the program, gathered at the first `call`.
-    labels: Option<HashSet<u32>>,
+    labels: Option<BTreeSet<u32>>,
     /// For the exclusion rules.
     seen: Seen,
 }
@@ -316,10 +318,11 @@ const BOOKKEEPING_OPS: &[Opcode] = &[
 ];
 
 impl OpFacts {
-    /// The facts of one table row.
-    fn derive(info: &crate::OpInfo) -> OpFacts {
+    /// The facts of one table row; `listed` says which of the opcode lists above hold it.
+    fn derive(info: &crate::OpInfo, listed: Listed) -> OpFacts {
         let op = info.op;
         let m = info.mnemonic;
+        let declaration = is_declaration(op);
         // The counts `check_shape` accepts, where they do not depend on the instruction.
         let want_extra = match info.extra {
             Extra::None => Some(0),
@@ -333,26 +336,26 @@ impl OpFacts {
             | Extra::ImmediateConstants => None,
         };
         OpFacts {
-            declaration: is_declaration(op),
+            declaration,
             dcl: m.starts_with("dcl"),
-            integer: INTEGER_OPS.contains(&op)
+            integer: listed & IN_INTEGER_OPS != 0
                 || info.model == ShaderModel::Sm40 && !m.starts_with("sample"),
-            scalar_result: m.contains("_read_") && m != "lds_read_vec"
+            scalar_result: has_infix(m, "_read_") && m != "lds_read_vec"
                 || m.starts_with("append_buf"),
-            pair_result: PAIR_RESULT_OPS.contains(&op),
-            shift: SHIFT_OPS.contains(&op),
-            mem_dst: MEM_DST_OPS.contains(&op),
-            mem_allowed: MEM_DST_OPS.contains(&op) || m.contains("store"),
+            pair_result: listed & IN_PAIR_RESULT_OPS != 0,
+            shift: listed & IN_SHIFT_OPS != 0,
+            mem_dst: listed & IN_MEM_DST_OPS != 0,
+            mem_allowed: listed & IN_MEM_DST_OPS != 0 || has_infix(m, "store"),
             uav_use: m.starts_with("uav_"),
             lds_use: m.starts_with("lds_") && info.control == ControlLayout::LdsId,
             srv_use: m.starts_with("srv_"),
             gds_use: m.starts_with("gds_"),
             defined_bits: info.control.defined_bits(),
             owns_modifier_bits: info.control.owns_modifier_bits(),
-            quick: !is_declaration(op)
+            quick: !declaration
                 && op != Opcode::Macrocall
                 && info.control != ControlLayout::CountOfExtra
-                && !BOOKKEEPING_OPS.contains(&op)
+                && listed & IN_BOOKKEEPING_OPS == 0
                 && want_extra.is_some(),
             want_dst: info.dst,
             want_src: info.src,
@@ -369,8 +372,55 @@ impl OpFacts {
     /// The facts of every opcode, indexed by code; built on first use.
     fn table() -> &'static [OpFacts] {
         static FACTS: OnceLock<Vec<OpFacts>> = OnceLock::new();
-        FACTS.get_or_init(|| OPCODES.iter().map(OpFacts::derive).collect())
+        FACTS.get_or_init(|| {
+            // One pass over each list marks its opcodes, instead of a scan of every list for
+            // every opcode: the table is built on the first translation of each process, whose
+            // cost a one-module run pays in full.
+            let mut listed = [0 as Listed; OPCODE_COUNT];
+            let lists = [
+                (INTEGER_OPS, IN_INTEGER_OPS),
+                (PAIR_RESULT_OPS, IN_PAIR_RESULT_OPS),
+                (SHIFT_OPS, IN_SHIFT_OPS),
+                (MEM_DST_OPS, IN_MEM_DST_OPS),
+                (BOOKKEEPING_OPS, IN_BOOKKEEPING_OPS),
+            ];
+            for (list, bit) in lists {
+                for op in list {
+                    if let Some(slot) = listed.get_mut(usize::from(op.code())) {
+                        *slot |= bit;
+                    }
+                }
+            }
+            OPCODES
+                .iter()
+                .zip(listed)
+                .map(|(info, listed)| OpFacts::derive(info, listed))
+                .collect()
+        })
     }
+}
+
+/// Which of the opcode lists ([`INTEGER_OPS`] …) hold an opcode, one bit per list.
+type Listed = u8;
+/// The bit of [`INTEGER_OPS`] in [`Listed`].
+const IN_INTEGER_OPS: Listed = 1;
+/// The bit of [`PAIR_RESULT_OPS`].
+const IN_PAIR_RESULT_OPS: Listed = 1 << 1;
+/// The bit of [`SHIFT_OPS`].
+const IN_SHIFT_OPS: Listed = 1 << 2;
+/// The bit of [`MEM_DST_OPS`].
+const IN_MEM_DST_OPS: Listed = 1 << 3;
+/// The bit of [`BOOKKEEPING_OPS`].
+const IN_BOOKKEEPING_OPS: Listed = 1 << 4;
+
+/// Whether `text` contains `part`: a plain window scan, which for mnemonics (at most 28 bytes)
+/// costs less than setting up `str::contains`'s substring searcher; windows are compared only
+/// where the first byte matches.
+fn has_infix(text: &str, part: &str) -> bool {
+    let part = part.as_bytes();
+    text.as_bytes()
+        .windows(part.len())
+        .any(|window| window.first() == part.first() && window == part)
 }
 
 /// The bit of register type `ty` in a set of types (the value is below 63, so the shift is in
@@ -384,6 +434,12 @@ const DECLARED_TYPES: u64 = type_bit(RegType::Literal)
     | type_bit(RegType::ConstBuff)
     | type_bit(RegType::ITemp)
     | type_bit(RegType::SharedTemp);
+
+/// Register types whose destinations may be indexed (guide §2.2.4).
+const INDEXABLE_DST_TYPES: u64 = type_bit(RegType::ITemp)
+    | type_bit(RegType::Output)
+    | type_bit(RegType::Global)
+    | type_bit(RegType::Persist);
 
 /// The mutually exclusive depth outputs (guide Appendix C.3).
 const DEPTH_TYPES: u64 =
@@ -436,16 +492,19 @@ impl OperandSummary {
 }
 
 /// Numbers below this are kept as bits (at most 8 KiB per set); larger ones, which real programs
-/// do not declare, go to a hash set.
+/// do not declare, go to an ordered set.
 const DENSE_NUMBERS: u32 = 1 << 16;
 
 /// A set of declared register or resource numbers.
 #[derive(Default)]
 struct NumSet {
-    /// Bit `n % 64` of word `n / 64` for `n` below [`DENSE_NUMBERS`].
+    /// Bit `n` for `n` below 64: most programs declare only such numbers (a few literals, UAVs,
+    /// arrays), so most sets never allocate.
+    low: u64,
+    /// Bit `n % 64` of word `n / 64 - 1` for `n` from 64 to below [`DENSE_NUMBERS`].
     bits: Vec<u64>,
     /// Numbers from [`DENSE_NUMBERS`] up.
-    sparse: HashSet<u32>,
+    sparse: BTreeSet<u32>,
 }
 
 impl NumSet {
@@ -454,30 +513,37 @@ impl NumSet {
         if n >= DENSE_NUMBERS {
             return self.sparse.insert(n);
         }
-        let word = (n / 64) as usize;
-        if self.bits.len() <= word {
-            self.bits.resize(word + 1, 0);
-        }
         let bit = 1u64 << (n % 64);
-        match self.bits.get_mut(word) {
-            Some(w) => {
-                let new = *w & bit == 0;
-                *w |= bit;
-                new
+        let word = if n < 64 {
+            &mut self.low
+        } else {
+            let at = (n / 64 - 1) as usize;
+            if self.bits.len() <= at {
+                self.bits.resize(at + 1, 0);
             }
-            // The resize above makes the word exist.
-            None => false,
-        }
+            match self.bits.get_mut(at) {
+                Some(word) => word,
+                // The resize above makes the word exist.
+                None => return false,
+            }
+        };
+        let new = *word & bit == 0;
+        *word |= bit;
+        new
     }
 
     /// Whether `n` is in the set.
     fn contains(&self, n: u32) -> bool {
-        if n >= DENSE_NUMBERS {
-            return self.sparse.contains(&n);
+        let bit = 1u64 << (n % 64);
+        if n < 64 {
+            self.low & bit != 0
+        } else if n < DENSE_NUMBERS {
+            self.bits
+                .get((n / 64 - 1) as usize)
+                .is_some_and(|word| word & bit != 0)
+        } else {
+            self.sparse.contains(&n)
         }
-        self.bits
-            .get((n / 64) as usize)
-            .is_some_and(|w| w & (1u64 << (n % 64)) != 0)
     }
 }
 
@@ -763,10 +829,17 @@ impl Verifier<'_> {
         let mut types = 0u64;
         for dst in dsts {
             let reg = &dst.reg;
-            if reg.index.is_some() || reg.dim2.is_some() {
+            let bit = type_bit(reg.ty);
+            // An immediate index is legal on the indexable types (check_dst, guide §2.2.4);
+            // `x#[n]` stores of the translator's private arrays are common, so they stay here.
+            let index_ok = match reg.index {
+                None => true,
+                Some(Index::Imm(_)) => bit & INDEXABLE_DST_TYPES != 0,
+                Some(Index::Rel { .. } | Index::AddrReg { .. }) => false,
+            };
+            if !index_ok || reg.dim2.is_some() {
                 return false;
             }
-            let bit = type_bit(reg.ty);
             let mem = reg.ty == RegType::GenericMem;
             if dst.mask == [DstComp::NoWrite; 4]
                 || bit & self.masks.writable == 0
@@ -1570,12 +1643,7 @@ impl Verifier<'_> {
 
     fn check_dst(&mut self, dst: &Dst) {
         self.check_reg(&dst.reg, true);
-        if dst.reg.index.is_some()
-            && !matches!(
-                dst.reg.ty,
-                RegType::ITemp | RegType::Output | RegType::Global | RegType::Persist
-            )
-        {
+        if dst.reg.index.is_some() && type_bit(dst.reg.ty) & INDEXABLE_DST_TYPES == 0 {
             self.err(format!(
                 "{:?} destinations cannot be indexed (guide §2.2.4)",
                 dst.reg.ty
@@ -1770,6 +1838,38 @@ mod tests {
                 }),
                 ..Reg::new(RegType::Temp, 0)
             }))],
+            // Indexed destinations: declared and indexable, undeclared, not indexable.
+            vec![
+                Inst::new(Opcode::DclIndexedTempArray)
+                    .src(Src::new(Reg::new(RegType::ITemp, 0).at(4))),
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::new(Reg::new(RegType::ITemp, 0).at(2)).mask("x___"))
+                    .src(Src::temp(1).swz("x")),
+            ],
+            vec![
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::new(Reg::new(RegType::ITemp, 0).at(2)))
+                    .src(Src::temp(1)),
+            ],
+            vec![
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::new(Reg::new(RegType::Temp, 0).at(2)))
+                    .src(Src::temp(1)),
+            ],
+            vec![
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::new(Reg::new(RegType::Output, 0).at(1)))
+                    .src(Src::temp(1)),
+            ],
+            vec![
+                Inst::new(Opcode::DclIndexedTempArray)
+                    .src(Src::new(Reg::new(RegType::ITemp, 0).at(4))),
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::new(
+                        Reg::new(RegType::ITemp, 0).rel(Src::temp(2).swz("x"), None),
+                    ))
+                    .src(Src::temp(1)),
+            ],
             vec![Inst::new(Opcode::Endmain), iadd(), Inst::literal(1, [0; 4])],
             vec![
                 Inst::new(Opcode::Endmain),
@@ -1808,8 +1908,18 @@ mod tests {
     #[test]
     fn number_sets_hold_bits_and_large_numbers_alike() {
         let mut set = NumSet::default();
-        // Word edges of the bit half, its last number, and the first numbers of the hash half.
-        let numbers = [0, 63, 64, DENSE_NUMBERS - 1, DENSE_NUMBERS, u32::MAX];
+        // The edges of the inline word and of the next words, the last number kept as bits, and
+        // the first and last numbers of the sparse part.
+        let numbers = [
+            0,
+            63,
+            64,
+            127,
+            128,
+            DENSE_NUMBERS - 1,
+            DENSE_NUMBERS,
+            u32::MAX,
+        ];
         for n in numbers {
             assert!(!set.contains(n), "{n} before insertion");
             assert!(set.insert(n), "{n} is new");
@@ -1820,6 +1930,8 @@ mod tests {
             1,
             62,
             65,
+            126,
+            129,
             DENSE_NUMBERS - 2,
             DENSE_NUMBERS + 1,
             u32::MAX - 1,

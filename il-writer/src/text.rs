@@ -23,9 +23,8 @@ use std::sync::OnceLock;
 
 use il_model::enums::{ElementFormat, PixTexUsage};
 use il_model::{
-    CompSel, ControlLayout, CtrlField, DivComp, Dst, DstComp, Extra, FieldKind, Flow, IDENTITY,
-    Index, Inst, OPCODE_COUNT, OPCODES, Opcode, Program, REG_TYPES, Reg, RegType, ShaderKind,
-    ShiftScale, Src,
+    CompSel, ControlLayout, CtrlField, DivComp, Dst, DstComp, Extra, FieldKind, Flow, Index, Inst,
+    OPCODE_COUNT, OPCODES, Opcode, Program, REG_TYPES, Reg, RegType, ShaderKind, ShiftScale, Src,
 };
 
 /// Indentation per nesting level.
@@ -117,7 +116,6 @@ fn write_body(
             inst,
             op,
             depth,
-            tables,
             regs,
             prec,
             controls,
@@ -191,12 +189,6 @@ struct Tables {
     ops: [OpText; OP_SLOTS],
     /// Register names outside vertex shaders, then inside them.
     regs: [RegNames; 2],
-    /// Per swizzle (selector values `s0 + 6·s1 + 36·s2 + 216·s3`): its text after the register,
-    /// empty for `.xyzw`.
-    swizzles: [Short; SWIZZLES],
-    /// Per write mask (component values `m0 + 4·m1 + 16·m2 + 64·m3`): its text after the
-    /// register, empty for `.xyzw`.
-    masks: [Short; MASKS],
 }
 
 /// Swizzles: six selectors in four positions.
@@ -211,22 +203,76 @@ const MASKS: usize = 4 * 4 * 4 * 4;
 struct Short(u64);
 
 impl Short {
-    fn new(text: &[u8]) -> Short {
+    /// The first `len` (at most 7) bytes of `text`.
+    const fn new(text: [u8; 7], len: usize) -> Short {
         let mut bytes = [0; 8];
-        let len = text.len().min(7);
-        for (slot, b) in bytes.iter_mut().zip(text.iter().take(len)) {
-            *slot = *b;
+        let mut i = 0;
+        while i < len && i < 7 {
+            bytes[i] = text[i];
+            i += 1;
         }
-        bytes[7] = len as u8;
+        bytes[7] = i as u8;
         Short(u64::from_le_bytes(bytes))
     }
 }
 
+/// Per swizzle (selector values `s0 + 6·s1 + 36·s2 + 216·s3`): its text after the register
+/// (amd-il.md §3.5): nothing for `.xyzw`, `.` and one selector when all four agree, else `.`
+/// and the four selectors. Built at compile time, so no run pays for it.
+static SWIZZLE_TEXT: [Short; SWIZZLES] = {
+    // The selector characters by value (`CompSel::X` = 0 … `CompSel::One` = 5).
+    let letters = *b"xyzw01";
+    let mut table = [Short(0); SWIZZLES];
+    let mut i = 0;
+    while i < SWIZZLES {
+        let sel = [i % 6, i / 6 % 6, i / 36 % 6, i / 216];
+        let [a, b, c, d] = [
+            letters[sel[0]],
+            letters[sel[1]],
+            letters[sel[2]],
+            letters[sel[3]],
+        ];
+        table[i] = if sel[0] == 0 && sel[1] == 1 && sel[2] == 2 && sel[3] == 3 {
+            Short::new([0; 7], 0)
+        } else if sel[0] == sel[1] && sel[1] == sel[2] && sel[2] == sel[3] {
+            Short::new([b'.', a, 0, 0, 0, 0, 0], 2)
+        } else {
+            Short::new([b'.', a, b, c, d, 0, 0], 5)
+        };
+        i += 1;
+    }
+    table
+};
+
+/// Per write mask (component modes `m0 + 4·m1 + 16·m2 + 64·m3`): its text after the register
+/// (amd-il.md §3.4): nothing for a full write, else `.` and per component its letter, `_`, `0`
+/// or `1`. Built at compile time.
+static MASK_TEXT: [Short; MASKS] = {
+    let letters = *b"xyzw";
+    let mut table = [Short(0); MASKS];
+    let mut i = 0;
+    while i < MASKS {
+        let mut text = [b'.', 0, 0, 0, 0, 0, 0];
+        let mut k = 0;
+        while k < 4 {
+            // The modes by value: `NoWrite` = 0, `Write` = 1, `Zero` = 2, `One` = 3.
+            text[k + 1] = match i >> (2 * k) & 3 {
+                0 => b'_',
+                1 => letters[k],
+                2 => b'0',
+                _ => b'1',
+            };
+            k += 1;
+        }
+        // `.xyzw` (every component `Write`) is written as nothing.
+        table[i] = Short::new(text, if i == 0b01_01_01_01 { 0 } else { 5 });
+        i += 1;
+    }
+    table
+};
+
 /// The component selectors in value order (`CompSel::value`; il-model lists them so).
 const SELECTORS: &[CompSel] = CompSel::ALL;
-
-/// The destination component modes in value order (`DstComp::value`).
-const DST_COMPS: &[DstComp] = DstComp::ALL;
 
 /// The index of `sw` in [`Tables::swizzles`].
 #[inline(always)]
@@ -339,22 +385,6 @@ impl Tables {
                 RegNames::new(ShaderKind::Compute),
                 RegNames::new(ShaderKind::Vertex),
             ],
-            swizzles: std::array::from_fn(|i| {
-                let sel = |k: u32| SELECTORS[i / SELECTORS.len().pow(k) % SELECTORS.len()];
-                let sw = [sel(0), sel(1), sel(2), sel(3)];
-                let mut chunk = Chunk::new();
-                chunk.with(|c| push_swizzle(c, sw));
-                Short::new(chunk.bytes.get(..chunk.len).unwrap_or(&[]))
-            }),
-            masks: std::array::from_fn(|i| {
-                let comp = |k: u32| DST_COMPS[i / DST_COMPS.len().pow(k) % DST_COMPS.len()];
-                let mask = [comp(0), comp(1), comp(2), comp(3)];
-                let mut chunk = Chunk::new();
-                if mask != [DstComp::Write; 4] {
-                    chunk.with(|c| push_mask(c, mask));
-                }
-                Short::new(chunk.bytes.get(..chunk.len).unwrap_or(&[]))
-            }),
         }
     }
 
@@ -555,7 +585,6 @@ fn write_fast(
     inst: &Inst,
     op: &OpText,
     depth: usize,
-    tables: &Tables,
     regs: &RegNames,
     prec: Option<u16>,
     controls: &mut ControlCache,
@@ -611,7 +640,7 @@ fn write_fast(
         line.separator(first);
         first = false;
         if push_simple_reg(&mut line, &dst.reg, regs) {
-            if let Some(mask) = tables.masks.get(mask_index(dst.mask)) {
+            if let Some(mask) = MASK_TEXT.get(mask_index(dst.mask)) {
                 line.short(mask);
             }
         } else {
@@ -623,7 +652,7 @@ fn write_fast(
         line.separator(first);
         first = false;
         if push_simple_reg(&mut line, &src.reg, regs) {
-            if let Some(swizzle) = tables.swizzles.get(swizzle_index(src.swizzle)) {
+            if let Some(swizzle) = SWIZZLE_TEXT.get(swizzle_index(src.swizzle)) {
                 line.short(swizzle);
             }
             let flags = src.abs | src.invert | src.bias | src.x2 | src.sign | src.clamp;
@@ -1371,11 +1400,11 @@ fn write_inst(out: &mut Buf, inst: &Inst, tables: &Tables, regs: &RegNames, prec
         out.push(b')');
     } else {
         for d in &inst.dst {
-            write_dst_item(out, d, tables, regs, items.first);
+            write_dst_item(out, d, regs, items.first);
             items.first = false;
         }
         for s in &inst.src {
-            write_src_item(out, s, tables, regs, items.first);
+            write_src_item(out, s, regs, items.first);
             items.first = false;
         }
     }
@@ -1614,34 +1643,16 @@ pub fn dst_text(dst: &Dst, shader: ShaderKind) -> String {
 /// Appends a destination (see [`dst_text`]).
 fn write_dst(out: &mut Buf, dst: &Dst, regs: &RegNames) {
     write_reg(out, &dst.reg, regs);
-    if dst.mask != [DstComp::Write; 4] {
-        let mut chunk = Chunk::new();
-        chunk.with(|c| push_mask(c, dst.mask));
-        chunk.flush(out);
-    }
-}
-
-/// Appends `.` and the four characters of a write mask other than `.xyzw`.
-#[inline]
-fn push_mask<const N: usize>(chunk: &mut Cursor<'_, N>, mask: [DstComp; 4]) {
-    chunk.byte(b'.');
-    for (i, c) in mask.into_iter().enumerate() {
-        chunk.byte(match c {
-            DstComp::Write => comp_letter(i),
-            DstComp::NoWrite => b'_',
-            DstComp::Zero => b'0',
-            DstComp::One => b'1',
-        });
-    }
+    push_short(out, MASK_TEXT.get(mask_index(dst.mask)));
 }
 
 /// Appends a destination operand with its separator (`first`: the instruction's first operand).
 #[inline]
-fn write_dst_item(out: &mut Buf, dst: &Dst, tables: &Tables, regs: &RegNames, first: bool) {
+fn write_dst_item(out: &mut Buf, dst: &Dst, regs: &RegNames, first: bool) {
     let mut chunk = Chunk::new();
     chunk.separator(first);
     if chunk.with(|c| push_simple_reg(c, &dst.reg, regs)) {
-        if let Some(mask) = tables.masks.get(mask_index(dst.mask)) {
+        if let Some(mask) = MASK_TEXT.get(mask_index(dst.mask)) {
             chunk.short(mask);
         }
         chunk.flush(out);
@@ -1653,11 +1664,11 @@ fn write_dst_item(out: &mut Buf, dst: &Dst, tables: &Tables, regs: &RegNames, fi
 
 /// Appends a source operand with its separator (`first`: the instruction's first operand).
 #[inline]
-fn write_src_item(out: &mut Buf, src: &Src, tables: &Tables, regs: &RegNames, first: bool) {
+fn write_src_item(out: &mut Buf, src: &Src, regs: &RegNames, first: bool) {
     let mut chunk = Chunk::new();
     chunk.separator(first);
     if chunk.with(|c| push_simple_reg(c, &src.reg, regs)) {
-        if let Some(swizzle) = tables.swizzles.get(swizzle_index(src.swizzle)) {
+        if let Some(swizzle) = SWIZZLE_TEXT.get(swizzle_index(src.swizzle)) {
             chunk.short(swizzle);
         }
         chunk.flush(out);
@@ -1700,30 +1711,10 @@ fn push_simple_reg<const N: usize>(chunk: &mut Cursor<'_, N>, reg: &Reg, regs: &
     true
 }
 
-fn sel_char(c: CompSel) -> u8 {
-    match c {
-        CompSel::X => b'x',
-        CompSel::Y => b'y',
-        CompSel::Z => b'z',
-        CompSel::W => b'w',
-        CompSel::Zero => b'0',
-        CompSel::One => b'1',
-    }
-}
-
-/// Appends a swizzle other than `.xyzw`: one character when all four agree, else four.
-#[inline]
-fn push_swizzle<const N: usize>(chunk: &mut Cursor<'_, N>, sw: [CompSel; 4]) {
-    if sw != IDENTITY {
-        chunk.byte(b'.');
-        if sw.iter().all(|c| *c == sw[0]) {
-            chunk.byte(sel_char(sw[0]));
-        } else {
-            for c in sw {
-                chunk.byte(sel_char(c));
-            }
-        }
-    }
+/// Appends the text of a [`Short`].
+fn push_short(out: &mut Buf, short: Option<&Short>) {
+    let bytes = short.map_or(0, |short| short.0).to_le_bytes();
+    out.extend_from_slice(bytes.get(..usize::from(bytes[7])).unwrap_or(&[]));
 }
 
 /// Source text: register, swizzle, modifiers in GRVK's order (amd-il.md §3.5).
@@ -1736,9 +1727,7 @@ pub fn src_text(src: &Src, shader: ShaderKind) -> String {
 /// Appends a source (see [`src_text`]).
 fn write_src(out: &mut Buf, src: &Src, regs: &RegNames) {
     write_reg(out, &src.reg, regs);
-    let mut chunk = Chunk::new();
-    chunk.with(|c| push_swizzle(c, src.swizzle));
-    chunk.flush(out);
+    push_short(out, SWIZZLE_TEXT.get(swizzle_index(src.swizzle)));
     write_src_modifiers(out, src);
 }
 
@@ -1871,7 +1860,8 @@ fn write_reg(out: &mut Buf, reg: &Reg, regs: &RegNames) {
 mod tests {
     use super::{FAST_MAX_DEPTH, INDENT, PENDING, inst_text, to_text};
     use il_model::{
-        Control, Dst, DstComp, Inst, Opcode, Program, Reg, RegType, ShaderKind, ShiftScale, Src,
+        CompSel, Control, Dst, DstComp, Inst, Opcode, Program, Reg, RegType, ShaderKind,
+        ShiftScale, Src,
     };
 
     /// Instructions that take the fast path and instructions that leave it half-way (an operand
@@ -2048,23 +2038,52 @@ mod tests {
         }
     }
 
-    /// Every write mask's text in the fast path's table, found through `mask_index`, is what
-    /// the general path writes for it (`dst_text`).
+    /// The text of a [`super::Short`].
+    fn short_text(short: &super::Short) -> String {
+        let len = (short.0 >> 56) as usize;
+        String::from_utf8_lossy(&short.0.to_le_bytes()[..len]).into_owned()
+    }
+
+    /// Every write mask's text, found through `mask_index`, is empty for a full write and
+    /// otherwise `.` and four characters that il-model's own parser (`parse_mask`, amd-il.md
+    /// §3.4) reads back as the same mask.
     #[test]
-    fn mask_table_matches_the_general_path() {
-        let tables = super::Tables::get();
+    fn mask_table_reads_back() {
         for i in 0..256u32 {
             let comp = |k: u32| DstComp::ALL[(i >> (2 * k) & 3) as usize];
-            let dst = Dst::temp(0);
-            let dst = Dst {
-                mask: [comp(0), comp(1), comp(2), comp(3)],
-                ..dst
-            };
-            let short = tables.masks[super::mask_index(dst.mask)].0;
-            let len = (short >> 56) as usize;
-            let text = &short.to_le_bytes()[..len];
-            let general = super::dst_text(&dst, ShaderKind::Compute);
-            assert_eq!(format!("r0{}", String::from_utf8_lossy(text)), general);
+            let mask = [comp(0), comp(1), comp(2), comp(3)];
+            let text = short_text(&super::MASK_TEXT[super::mask_index(mask)]);
+            if mask == [DstComp::Write; 4] {
+                assert_eq!(text, "");
+            } else {
+                assert_eq!(text.len(), 5, "{text}");
+                assert_eq!(
+                    text.strip_prefix('.').and_then(il_model::parse_mask),
+                    Some(mask)
+                );
+            }
+        }
+    }
+
+    /// Every swizzle's text, found through `swizzle_index`, is empty for `.xyzw`, one selector
+    /// when all four agree and four otherwise, and il-model's parser (`parse_swizzle`, amd-il.md
+    /// §3.5) reads it back as the same swizzle.
+    #[test]
+    fn swizzle_table_reads_back() {
+        for i in 0..1296usize {
+            let sel = |k: u32| CompSel::ALL[i / 6usize.pow(k) % 6];
+            let sw = [sel(0), sel(1), sel(2), sel(3)];
+            let text = short_text(&super::SWIZZLE_TEXT[super::swizzle_index(sw)]);
+            if sw == il_model::IDENTITY {
+                assert_eq!(text, "");
+                continue;
+            }
+            let replicated = sw.iter().all(|c| *c == sw[0]);
+            assert_eq!(text.len(), if replicated { 2 } else { 5 }, "{text}");
+            assert_eq!(
+                text.strip_prefix('.').and_then(il_model::parse_swizzle),
+                Some(sw)
+            );
         }
     }
 
