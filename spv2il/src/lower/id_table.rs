@@ -48,21 +48,6 @@ impl<T> IdTable<T> {
         self.entries.get_mut(slot as usize)
     }
 
-    /// Empties the table, dropping only the entries `owns_heap` says own heap memory; the
-    /// others are forgotten, which leaks nothing since they own nothing. A lowering ends with
-    /// thousands of entries, nearly all plain registers, and dropping each one runs the drop
-    /// code of every field (out-of-line calls for the register's boxed index operands and the
-    /// members list) only to find nothing to free.
-    pub(crate) fn discard(self, owns_heap: impl Fn(&T) -> bool) {
-        for entry in self.entries {
-            if owns_heap(&entry) {
-                drop(entry);
-            } else {
-                std::mem::forget(entry);
-            }
-        }
-    }
-
     /// Sets the entry of `id`; an id at or past the bound is ignored (the reader guarantees
     /// every id of a module is below its bound, so none arrives here).
     #[inline]

@@ -137,19 +137,6 @@ impl Clone for Place {
     }
 }
 
-impl Place {
-    /// Whether dropping the place frees memory (see [`Value::owns_heap`]).
-    pub fn owns_heap(&self) -> bool {
-        match self {
-            Place::Register { .. } | Place::Image(_) => false,
-            Place::Indexed { dynamic, .. } => dynamic.as_ref().is_some_and(Value::owns_heap),
-            Place::Memory { offset, .. } => offset.dynamic.as_ref().is_some_and(Value::owns_heap),
-            Place::Builtin(value) => value.owns_heap(),
-            Place::Composite(_) => true,
-        }
-    }
-}
-
 /// The IL object an image handle names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ImageRef {

@@ -78,10 +78,6 @@ pub fn lower(
         lds_bytes: lowerer.resources.lds_bytes(),
         spec_constants: lowerer.constants.used(),
     };
-    // The value and place tables are emptied first, without the drop code of their plain
-    // entries (see `IdTable::discard`).
-    std::mem::replace(&mut lowerer.values, IdTable::new(0)).discard(Value::owns_heap);
-    std::mem::replace(&mut lowerer.places, IdTable::new(0)).discard(Place::owns_heap);
     Ok((lowerer.assemble(workgroup_size), reflection))
 }
 

@@ -95,12 +95,6 @@ impl Clone for Value {
 }
 
 impl Value {
-    /// Whether dropping the value frees memory: it has a members list with room allocated, or
-    /// its register has an index or second dimension (which may hold boxed operands).
-    pub fn owns_heap(&self) -> bool {
-        self.members.capacity() != 0 || self.reg.index.is_some() || self.reg.dim2.is_some()
-    }
-
     /// Elements 0..count in components x, y, z, w of `reg`.
     pub fn in_reg(reg: Reg, count: u8) -> Value {
         Value {
