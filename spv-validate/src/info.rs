@@ -81,6 +81,10 @@ pub struct FunctionInfo {
     pub blocks: Vec<BlockInfo>,
     /// (label, block index), sorted by label.
     labels: Vec<(Id, u32)>,
+    /// Every block's successor list, then every block's predecessor list, back to back: the
+    /// ranges of [`BlockInfo`] point here, so that a function's edges are one allocation
+    /// rather than two per block.
+    edges: Vec<u32>,
 }
 
 impl FunctionInfo {
@@ -92,6 +96,27 @@ impl FunctionInfo {
             .and_then(|i| self.labels.get(i))
             .map(|&(_, b)| b)
     }
+
+    /// Successor block indices of block `block` (distinct, in terminator operand order; empty
+    /// for an index past the last block).
+    pub fn successors(&self, block: u32) -> &[u32] {
+        self.edge_list(block, |b| b.successors)
+    }
+
+    /// Predecessor block indices of block `block` (distinct; empty for an index past the last
+    /// block).
+    pub fn predecessors(&self, block: u32) -> &[u32] {
+        self.edge_list(block, |b| b.predecessors)
+    }
+
+    /// The part of `edges` that `range` picks out of block `block`'s info.
+    fn edge_list(&self, block: u32, range: impl Fn(&BlockInfo) -> (u32, u32)) -> &[u32] {
+        self.blocks
+            .get(block as usize)
+            .map(range)
+            .and_then(|(start, end)| self.edges.get(start as usize..end as usize))
+            .unwrap_or(&[])
+    }
 }
 
 /// One block of a function.
@@ -99,10 +124,10 @@ impl FunctionInfo {
 pub struct BlockInfo {
     /// Its label.
     pub label: Id,
-    /// Successor block indices (distinct, in terminator operand order).
-    pub successors: Vec<u32>,
-    /// Predecessor block indices (distinct).
-    pub predecessors: Vec<u32>,
+    /// Its successor list in the function's edges ([`FunctionInfo::successors`]).
+    successors: (u32, u32),
+    /// Its predecessor list in the function's edges ([`FunctionInfo::predecessors`]).
+    predecessors: (u32, u32),
     /// The merge block of its merge instruction, if it is a header.
     pub merge: Option<u32>,
     /// The continue target, if it is a loop header.
@@ -126,6 +151,15 @@ pub(crate) fn build(ctx: &Ctx<'_>, facts: &mut Facts) -> ModuleInfo {
     for (fi, f) in m.functions().iter().enumerate() {
         let cfg = cfgs.next_if(|c| c.func == fi as u32);
         let n = f.blocks.len() as u32;
+        let mut edges = Vec::new();
+        // Appends `list` to the edges and returns its range there. Edge counts fit in u32: a
+        // block has at most as many successors as its terminator has words, and the reader
+        // bounds a module's words (`spv_reader::limits::MAX_WORDS`, 2^26).
+        let mut push_edges = |list: &[u32]| {
+            let start = edges.len() as u32;
+            edges.extend_from_slice(list);
+            (start, edges.len() as u32)
+        };
         let blocks = f
             .blocks
             .iter()
@@ -135,8 +169,8 @@ pub(crate) fn build(ctx: &Ctx<'_>, facts: &mut Facts) -> ModuleInfo {
                 let merge = cfg.and_then(|c| c.merges.get(bi as usize).copied().flatten());
                 BlockInfo {
                     label: b.label,
-                    successors: cfg.map_or_else(Vec::new, |c| c.succs(bi).to_vec()),
-                    predecessors: cfg.map_or_else(Vec::new, |c| c.preds(bi).to_vec()),
+                    successors: push_edges(cfg.map_or(&[], |c| c.succs(bi))),
+                    predecessors: push_edges(cfg.map_or(&[], |c| c.preds(bi))),
                     merge: merge.map(|mg| mg.merge).filter(|&x| x != NONE),
                     continue_target: merge.and_then(|mg| mg.cont).filter(|&x| x != NONE),
                     reachable: cfg.is_some_and(|c| c.is_reachable(bi)),
@@ -157,6 +191,7 @@ pub(crate) fn build(ctx: &Ctx<'_>, facts: &mut Facts) -> ModuleInfo {
             id: f.id,
             blocks,
             labels,
+            edges,
         });
     }
     let entry_points = m

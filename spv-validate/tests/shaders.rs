@@ -86,11 +86,11 @@ fn call_trees_and_block_lists_match_the_sources() {
     for f in &info.functions {
         for (i, b) in f.blocks.iter().enumerate() {
             assert_eq!(f.block_index(b.label), Some(i as u32));
-            for &s in &b.successors {
-                assert!(f.blocks[s as usize].predecessors.contains(&(i as u32)));
+            for &s in f.successors(i as u32) {
+                assert!(f.predecessors(s).contains(&(i as u32)));
             }
         }
-        assert!(f.blocks[0].predecessors.is_empty());
+        assert!(f.predecessors(0).is_empty());
         assert!(f.blocks[0].reachable);
     }
     assert!(!main.blocks.is_empty());
