@@ -102,39 +102,32 @@ impl Labels {
     }
 }
 
-/// The opcode of a terminator or merge instruction, decoded by a match over the few opcodes
-/// those can have (cheaper than the reader's general opcode table); `None` for any other
-/// opcode, which the callers reject alike.
+/// The opcodes a block may end with, and the merge instructions before them (SPIR-V §2.2.4
+/// "Termination Instruction", §3.3.17).
+const TERMINATORS_AND_MERGES: [Op; 13] = [
+    Op::Branch,
+    Op::BranchConditional,
+    Op::Switch,
+    Op::Return,
+    Op::ReturnValue,
+    Op::Kill,
+    Op::TerminateInvocation,
+    Op::IgnoreIntersectionKHR,
+    Op::TerminateRayKHR,
+    Op::EmitMeshTasksEXT,
+    Op::Unreachable,
+    Op::SelectionMerge,
+    Op::LoopMerge,
+];
+
+/// The opcode of a terminator or merge instruction, found among the few opcodes those can have
+/// (cheaper than the reader's general opcode table); `None` for any other opcode, which the
+/// callers reject alike.
 fn opcode(inst: Inst<'_>) -> Option<Op> {
-    const BRANCH: u16 = Op::Branch as u16;
-    const BRANCH_CONDITIONAL: u16 = Op::BranchConditional as u16;
-    const SWITCH: u16 = Op::Switch as u16;
-    const RETURN: u16 = Op::Return as u16;
-    const RETURN_VALUE: u16 = Op::ReturnValue as u16;
-    const KILL: u16 = Op::Kill as u16;
-    const TERMINATE_INVOCATION: u16 = Op::TerminateInvocation as u16;
-    const IGNORE_INTERSECTION_KHR: u16 = Op::IgnoreIntersectionKHR as u16;
-    const TERMINATE_RAY_KHR: u16 = Op::TerminateRayKHR as u16;
-    const EMIT_MESH_TASKS_EXT: u16 = Op::EmitMeshTasksEXT as u16;
-    const UNREACHABLE: u16 = Op::Unreachable as u16;
-    const SELECTION_MERGE: u16 = Op::SelectionMerge as u16;
-    const LOOP_MERGE: u16 = Op::LoopMerge as u16;
-    Some(match inst.raw_opcode() {
-        BRANCH => Op::Branch,
-        BRANCH_CONDITIONAL => Op::BranchConditional,
-        SWITCH => Op::Switch,
-        RETURN => Op::Return,
-        RETURN_VALUE => Op::ReturnValue,
-        KILL => Op::Kill,
-        TERMINATE_INVOCATION => Op::TerminateInvocation,
-        IGNORE_INTERSECTION_KHR => Op::IgnoreIntersectionKHR,
-        TERMINATE_RAY_KHR => Op::TerminateRayKHR,
-        EMIT_MESH_TASKS_EXT => Op::EmitMeshTasksEXT,
-        UNREACHABLE => Op::Unreachable,
-        SELECTION_MERGE => Op::SelectionMerge,
-        LOOP_MERGE => Op::LoopMerge,
-        _ => return None,
-    })
+    let raw = inst.raw_opcode();
+    TERMINATORS_AND_MERGES
+        .into_iter()
+        .find(|&op| op as u16 == raw)
 }
 
 /// The operands of a terminator or merge instruction: every word after the opcode word, since
