@@ -1,7 +1,7 @@
 //! Translate SPIR-V modules into AMD IL programs.
 //!
 //! [`translate`] runs the whole pipeline: spv-reader reads the bytes, spv-validate checks them,
-//! spv-cfg structures each function's control flow, [`lower`](crate::lower) turns the module
+//! spv-cfg structures each function's control flow, the private `lower` module turns the module
 //! into an `il_model::Program`, and il-model's verifier checks the result for the chosen GPU
 //! family. The [`Translation`] renders as IL text or binary tokens and carries a
 //! [`Reflection`] that tells a runtime which IL resource ids its buffers must be bound to.

@@ -472,7 +472,7 @@ impl Lowerer<'_> {
         Ok(sum)
     }
 
-    /// M·v for a double matrix given by its columns: Σ column j · v[j], as a `dmul` and a chain
+    /// M·v for a double matrix given by its columns: Σ column j · `v[j]`, as a `dmul` and a chain
     /// of `dmad`.
     fn double_matrix_times_vector(
         &mut self,

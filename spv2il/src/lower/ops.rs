@@ -1476,7 +1476,7 @@ impl Lowerer<'_> {
         Ok(temp_value(reg, u8::try_from(columns.len()).unwrap_or(4)))
     }
 
-    /// `M · v`: Σ column j · v[j], as a multiply and a chain of `mad_ieee`.
+    /// `M · v`: Σ column j · `v[j]`, as a multiply and a chain of `mad_ieee`.
     fn matrix_times_vector(
         &mut self,
         inst: SpvInst<'_>,

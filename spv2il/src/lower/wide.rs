@@ -70,7 +70,7 @@ pub(super) fn high(value: &Value, i: usize) -> Src {
 }
 
 /// Element `i` of a boolean (32-bit) condition replicated over the two dwords of each 64-bit
-/// element of part `part`: (c[2p], c[2p], c[2p+1], c[2p+1]).
+/// element of part `part`: `(c[2p], c[2p], c[2p+1], c[2p+1])`.
 fn pair_condition(condition: &Value, part: usize) -> Src {
     let first = condition.element(2 * part).swizzle[0];
     let second = condition.element(2 * part + 1).swizzle[0];
