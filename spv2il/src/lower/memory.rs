@@ -26,7 +26,7 @@ use spv_reader::{Id, Inst as SpvInst, Module, Type, spirv};
 use super::Lowerer;
 use super::resources;
 use super::types::{self, Scalar, Shape};
-use super::values::{Value, XYZW, dst_first, rotated_left};
+use super::values::{Value, XYZW, dst_first, last_repeated, rotated_left};
 use crate::error::{Error, Unsupported};
 
 /// A memory space with byte addresses.
@@ -1294,15 +1294,8 @@ impl<'m> Lowerer<'m> {
         // The source reads components `first..first + count` of `reg` into positions
         // `0..count`, and repeats the last one after them, as `Value::src` of the
         // components would (built directly: no value is needed to make one source).
-        let rotated = rotated_left(XYZW, usize::from(first.min(3)));
-        let last = usize::from(count.clamp(1, 4)) - 1;
         let mut source = Src::new(reg);
-        source.swizzle = [
-            rotated[0],
-            rotated[1.min(last)],
-            rotated[2.min(last)],
-            rotated[3.min(last)],
-        ];
+        source.swizzle = last_repeated(rotated_left(XYZW, usize::from(first.min(3))), count);
         self.emit_mov(dst_first(copy, count), source);
         temp_value(copy, count)
     }

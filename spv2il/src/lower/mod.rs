@@ -613,13 +613,25 @@ impl<'m> Lowerer<'m> {
     /// (two-hundred-byte) instruction through each call, and `mov` is the commonest
     /// instruction of a translation.
     fn emit_mov(&mut self, dst: il_model::Dst, src: il_model::Src) {
-        let mut dsts = il_model::Dsts::new();
-        dsts.push(dst);
         let mut srcs = il_model::Srcs::new();
         srcs.push(src);
+        self.emit_whole(Opcode::Mov, il_model::Control::NONE, dst, srcs);
+    }
+
+    /// Emits `op` with one destination and the sources `srcs`, built whole in the push (see
+    /// [`Lowerer::emit_mov`]).
+    fn emit_whole(
+        &mut self,
+        op: Opcode,
+        ctrl: il_model::Control,
+        dst: il_model::Dst,
+        srcs: il_model::Srcs,
+    ) {
+        let mut dsts = il_model::Dsts::new();
+        dsts.push(dst);
         self.code.push(Inst {
-            op: Opcode::Mov,
-            ctrl: il_model::Control::NONE,
+            op,
+            ctrl,
             mods: None,
             dst: dsts,
             src: srcs,

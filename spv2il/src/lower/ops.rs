@@ -658,18 +658,7 @@ impl Lowerer<'_> {
         sources: Srcs,
     ) -> Value {
         let reg = self.regs.temp();
-        // Built whole and pushed at once: building it field by field and assigning the source
-        // list afterwards copied both the sources and the instruction once more.
-        let mut dst = il_model::Dsts::new();
-        dst.push(dst_first(reg, count));
-        self.code.push(Inst {
-            op,
-            ctrl,
-            mods: None,
-            dst,
-            src: sources,
-            extra: il_model::ExtraWords::new(),
-        });
+        self.emit_whole(op, ctrl, dst_first(reg, count), sources);
         temp_value(reg, count)
     }
 

@@ -180,10 +180,8 @@ impl Value {
     /// positions past the component count repeat the last one, so a scalar reads as `.xxxx`.
     /// (For a split 64-bit vector: its first part.)
     pub fn src(&self) -> Src {
-        let last = usize::from(self.count.clamp(1, 4)) - 1;
-        let c = &self.comps;
         let mut src = Src::new(copy_reg(&self.reg));
-        src.swizzle = [c[0], c[1.min(last)], c[2.min(last)], c[3.min(last)]];
+        src.swizzle = last_repeated(self.comps, self.count);
         src
     }
 
@@ -247,6 +245,19 @@ impl Value {
     pub fn elements(&self) -> Vec<Value> {
         (0..self.width()).map(|i| self.extract(i)).collect()
     }
+}
+
+/// The first `count` (1–4) selectors of `comps`, with the last of them repeated in the positions
+/// after: how a value of `count` elements reads as a four-component source (a scalar as
+/// `.xxxx`).
+pub fn last_repeated(comps: [CompSel; 4], count: u8) -> [CompSel; 4] {
+    let last = usize::from(count.clamp(1, 4)) - 1;
+    [
+        comps[0],
+        comps[1.min(last)],
+        comps[2.min(last)],
+        comps[3.min(last)],
+    ]
 }
 
 /// `comps` rotated left by `k` (0–3) positions, as `<[_]>::rotate_left` would, built in place:
