@@ -340,12 +340,12 @@ impl OpFacts {
             dcl: m.starts_with("dcl"),
             integer: listed & IN_INTEGER_OPS != 0
                 || info.model == ShaderModel::Sm40 && !m.starts_with("sample"),
-            scalar_result: has_infix(m, "_read_") && m != "lds_read_vec"
+            scalar_result: m.contains("_read_") && m != "lds_read_vec"
                 || m.starts_with("append_buf"),
             pair_result: listed & IN_PAIR_RESULT_OPS != 0,
             shift: listed & IN_SHIFT_OPS != 0,
             mem_dst: listed & IN_MEM_DST_OPS != 0,
-            mem_allowed: listed & IN_MEM_DST_OPS != 0 || has_infix(m, "store"),
+            mem_allowed: listed & IN_MEM_DST_OPS != 0 || m.contains("store"),
             uav_use: m.starts_with("uav_"),
             lds_use: m.starts_with("lds_") && info.control == ControlLayout::LdsId,
             srv_use: m.starts_with("srv_"),
@@ -412,16 +412,6 @@ const IN_SHIFT_OPS: Listed = 1 << 2;
 const IN_MEM_DST_OPS: Listed = 1 << 3;
 /// The bit of [`BOOKKEEPING_OPS`].
 const IN_BOOKKEEPING_OPS: Listed = 1 << 4;
-
-/// Whether `text` contains `part`: a plain window scan, which for mnemonics (at most 28 bytes)
-/// costs less than setting up `str::contains`'s substring searcher; windows are compared only
-/// where the first byte matches.
-fn has_infix(text: &str, part: &str) -> bool {
-    let part = part.as_bytes();
-    text.as_bytes()
-        .windows(part.len())
-        .any(|window| window.first() == part.first() && window == part)
-}
 
 /// The bit of register type `ty` in a set of types (the value is below 63, so the shift is in
 /// range).
