@@ -71,12 +71,13 @@ fn main() {
         let theirs_read = |b: &[u8]| {
             black_box(rspirv_parses(b));
         };
-        let ratios = paired(&readable, rounds, &ours_read, &theirs_read);
-        table += &row(
+        table += &paired_row(
             "reader ≥ 5× rspirv `parse_bytes`",
             set.name,
-            readable.len(),
-            &ratios,
+            &readable,
+            rounds,
+            &ours_read,
+            &theirs_read,
         );
         // The same reads with every module of a pass kept until the next pass of ours begins
         // (its first read drops them), so that no read reuses the buffers of a module dropped
@@ -90,12 +91,13 @@ fn main() {
             }
             kept.push(spv_reader::read(b));
         };
-        let ratios = paired(&readable, rounds, &ours_kept, &theirs_read);
-        table += &row(
+        table += &paired_row(
             "reader, modules kept, vs `parse_bytes`",
             set.name,
-            readable.len(),
-            &ratios,
+            &readable,
+            rounds,
+            &ours_kept,
+            &theirs_read,
         );
         drop(kept);
 
@@ -111,24 +113,26 @@ fn main() {
         let theirs_translate = |b: &[u8]| {
             black_box(naga_to_wgsl(b, &naga_options).is_some());
         };
-        let ratios = paired(&translatable, rounds, &ours_translate, &theirs_translate);
-        table += &row(
+        table += &paired_row(
             "translate to IL text ≥ 2× naga parse + validate + WGSL",
             set.name,
-            translatable.len(),
-            &ratios,
+            &translatable,
+            rounds,
+            &ours_translate,
+            &theirs_translate,
         );
         let ours_both = |b: &[u8]| {
             if let Ok(t) = spv2il::translate(b, &spv2il_options) {
                 black_box((t.text(), t.tokens()));
             }
         };
-        let ratios = paired(&translatable, rounds, &ours_both, &theirs_translate);
-        table += &row(
+        table += &paired_row(
             "translate to IL text and tokens, vs the same",
             set.name,
-            translatable.len(),
-            &ratios,
+            &translatable,
+            rounds,
+            &ours_both,
+            &theirs_translate,
         );
     }
     print!("{table}");
@@ -182,6 +186,23 @@ fn paired(
     }
     ratios.sort_by(f64::total_cmp);
     ratios
+}
+
+/// The report row of `goal` on `set`: [`paired`] rounds of `ours` against `theirs` over `modules`.
+fn paired_row(
+    goal: &str,
+    set: &str,
+    modules: &[&[u8]],
+    rounds: usize,
+    ours: &dyn Fn(&[u8]),
+    theirs: &dyn Fn(&[u8]),
+) -> String {
+    row(
+        goal,
+        set,
+        modules.len(),
+        &paired(modules, rounds, ours, theirs),
+    )
 }
 
 /// One row of the report table: the median ratio, the quartiles and the extremes.

@@ -116,15 +116,13 @@ fn run_once(
                 drop(spv_cfg::structurize(&cfg, strategy).map_err(|e| e.to_string())?);
             }
         }
-        "translate" => {
+        "translate" | "translate_both" => {
             let translation =
                 spv2il::translate(bytes, &spv2il::Options::default()).map_err(|e| e.to_string())?;
             drop(translation.text());
-        }
-        "translate_both" => {
-            let translation =
-                spv2il::translate(bytes, &spv2il::Options::default()).map_err(|e| e.to_string())?;
-            drop((translation.text(), translation.tokens()));
+            if stage == "translate_both" {
+                drop(translation.tokens());
+            }
         }
         other => return Err(format!("unknown stage `{other}`")),
     }
