@@ -63,6 +63,11 @@ impl<T> IdTable<T> {
         *slot = u32::try_from(self.entries.len()).unwrap_or(NO_SLOT);
         self.entries.push(entry);
     }
+
+    /// The entries, in the order their ids were first set, the id index dropped.
+    pub(crate) fn into_entries(self) -> Vec<T> {
+        self.entries
+    }
 }
 
 #[cfg(test)]

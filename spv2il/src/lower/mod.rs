@@ -853,6 +853,8 @@ impl<'m> Lowerer<'m> {
 
     /// The finished program: declarations first, then the code, then `end`.
     fn assemble(self, workgroup_size: [u32; 3]) -> Program {
+        values::release_values(self.values.into_entries());
+        memory::release_places(self.places.into_entries());
         let mut program = Program::new(ShaderKind::Compute);
         // Flag, thread-group size, literals, resources and indexed temporaries: reserved at
         // once, so that the header does not grow while it is filled.
