@@ -476,8 +476,10 @@ pub(crate) struct Lowerer<'m> {
     /// [`Lowerer::ext_set`]); a module imports a handful.
     ext_sets: Vec<(Id, ExtSet)>,
     /// The plan (region tree, phis, block bounds) of each function lowered so far, by function
-    /// id (looked up, never iterated, so the map's order cannot reach the output).
-    plans: HashMap<Id, Rc<flow::FunctionPlan>>,
+    /// id (looked up, never iterated, so the map's order cannot reach the output). Keyed by
+    /// ids the module chose, hashed like the literal set ([`values::WordHasher`]): SipHash and
+    /// its per-map random keys cost more than the few lookups a translation makes.
+    plans: HashMap<Id, Rc<flow::FunctionPlan>, BuildHasherDefault<values::WordHasher>>,
 }
 
 impl<'m> Lowerer<'m> {
@@ -517,7 +519,7 @@ impl<'m> Lowerer<'m> {
             element_scratch: Vec::new(),
             edge_scratch: flow::EdgeScratch::default(),
             ext_sets: Vec::new(),
-            plans: HashMap::new(),
+            plans: HashMap::default(),
         }
     }
 
