@@ -132,6 +132,35 @@ mod tests {
         assert_eq!(single_exit_block(&two), None);
     }
 
+    /// Recycling a tree's lists does not change the trees built from them: a function
+    /// structurized again after recycling gives the same tree as before.
+    #[test]
+    fn recycled_lists_give_the_same_tree() {
+        // b0: if (b0) { b1 } else { b2 }; b3 loops back to b0's successor b4 until it exits.
+        let cfg = Cfg::new(vec![
+            BlockData::new(Terminator::BranchConditional {
+                true_target: BlockIdx(1),
+                false_target: BlockIdx(2),
+            }),
+            BlockData::new(Terminator::Branch(BlockIdx(3))),
+            BlockData::new(Terminator::Branch(BlockIdx(3))),
+            BlockData::new(Terminator::BranchConditional {
+                true_target: BlockIdx(4),
+                false_target: BlockIdx(3),
+            }),
+            BlockData::new(Terminator::Return),
+        ])
+        .unwrap();
+        let first = structurize(&cfg, Strategy::Merges).unwrap();
+        let again = first.clone();
+        first.recycle();
+        for _ in 0..3 {
+            let tree = structurize(&cfg, Strategy::Merges).unwrap();
+            assert_eq!(tree, again);
+            tree.recycle();
+        }
+    }
+
     /// A chain of 200 diamonds needs far more than 50 work units: both strategies stop with
     /// `WorkLimit` (naming the budget's own limit) instead of running on.
     #[test]

@@ -90,6 +90,12 @@ impl FunctionPlan {
         }
     }
 
+    /// Drops the plan, handing its region tree back to spv-cfg for the next function's
+    /// ([`Structured::recycle`]).
+    pub(super) fn recycle(self) {
+        self.structured.recycle();
+    }
+
     /// The phis of block `block`.
     fn block_phis(&self, block: BlockIdx) -> &[InstIndex] {
         self.blocks

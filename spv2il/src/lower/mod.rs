@@ -857,6 +857,13 @@ impl<'m> Lowerer<'m> {
     fn assemble(self, workgroup_size: [u32; 3]) -> Program {
         values::release_values(self.values.into_entries());
         memory::release_places(self.places.into_entries());
+        // The region trees go back to spv-cfg, whose next structurizing reuses their lists
+        // (the order the plans are taken in does not matter).
+        for plan in self.plans.into_values() {
+            if let Ok(plan) = Rc::try_unwrap(plan) {
+                plan.recycle();
+            }
+        }
         let mut program = Program::new(ShaderKind::Compute);
         // Flag, thread-group size, literals, resources and indexed temporaries: reserved at
         // once, so that the header does not grow while it is filled.
