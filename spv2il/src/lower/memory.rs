@@ -150,9 +150,9 @@ impl Place {
 }
 
 /// Drops the places of a finished translation, forgetting those that own nothing, for the
-/// reason [`super::values::release_values`] gives for values.
-pub(super) fn release_places(places: Vec<Place>) {
-    for place in places {
+/// reason [`super::values::release_values`] gives for values; the list is left empty.
+pub(super) fn release_places(places: &mut Vec<Place>) {
+    for place in places.drain(..) {
         if place.owns_nothing() {
             std::mem::forget(place);
         }

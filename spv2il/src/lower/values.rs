@@ -259,8 +259,9 @@ impl Value {
 /// with a value per SSA result, that walk was a visible share of a small module's lowering.
 /// Forgetting a value that owns nothing frees exactly what dropping it would (nothing); every
 /// other value is dropped as usual.
-pub fn release_values(values: Vec<Value>) {
-    for value in values {
+/// The list is left empty, its buffer kept for the next translation.
+pub fn release_values(values: &mut Vec<Value>) {
+    for value in values.drain(..) {
         if value.owns_nothing() {
             std::mem::forget(value);
         }
