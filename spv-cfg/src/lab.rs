@@ -153,6 +153,8 @@ struct Lowerer<'b> {
     budget: &'b mut Budget,
     /// Where the sequences read go (see [`LabPool`]).
     pool: LabPool,
+    /// Where new region lists come from (see [`RegionPool`]).
+    regions: RegionPool,
 }
 
 /// Empty labeled-sequence buffers, handed from the lowering (which reads every sequence once)
@@ -202,6 +204,65 @@ pub(crate) fn recycle_seq(pool: &mut LabPool, mut seq: Vec<Lab>) {
     }
 }
 
+/// Empty region lists, handed back by [`Structured::recycle`](crate::Structured::recycle)
+/// once a region tree has been used, for the lists the exit lowering builds: most lists of a
+/// tree then cost no allocation (and the tree's drop frees none).
+type RegionPool = Vec<Vec<Region>>;
+
+/// [`RegionPool`] and the work list of [`recycle_regions`], kept between calls.
+type RegionTables = (RegionPool, Vec<Vec<Region>>);
+
+thread_local! {
+    /// This thread's [`RegionTables`].
+    static REGION_TABLES: Cell<RegionTables> = const { Cell::new((Vec::new(), Vec::new())) };
+}
+
+/// An empty region list with room for `capacity` regions, from `pool` when it has one (none
+/// is taken for an empty list, which needs no buffer).
+#[inline]
+fn region_list(pool: &mut RegionPool, capacity: usize) -> Vec<Region> {
+    if capacity == 0 {
+        return Vec::new();
+    }
+    match pool.pop() {
+        Some(mut list) => {
+            list.reserve(capacity);
+            list
+        }
+        None => Vec::with_capacity(capacity),
+    }
+}
+
+/// Takes the lists of the region tree `body` apart into this thread's [`RegionPool`] (within
+/// the pool's bounds; other lists are freed). The walk keeps its own work list, so a tree of
+/// any depth is taken apart without recursion.
+pub(crate) fn recycle_regions(body: Vec<Region>) {
+    let (mut pool, mut work) = REGION_TABLES.take();
+    work.push(body);
+    while let Some(mut list) = work.pop() {
+        for region in list.drain(..) {
+            match region {
+                Region::If { then_, else_, .. } => {
+                    work.push(then_);
+                    work.push(else_);
+                }
+                Region::Loop { body } => work.push(body),
+                Region::Switch { arms, .. } => work.extend(arms.into_iter().map(|arm| arm.body)),
+                _ => {}
+            }
+        }
+        let capacity = list.capacity();
+        if capacity > 0 && capacity <= MAX_POOLED_CAPACITY && pool.len() < MAX_POOLED {
+            pool.push(list);
+        }
+    }
+    if work.capacity() <= crate::MAX_KEPT_ENTRIES {
+        REGION_TABLES.set((pool, work));
+    } else {
+        REGION_TABLES.set((pool, Vec::new()));
+    }
+}
+
 /// [`Lowerer::frames`] and [`Lowerer::tails`], kept between lowerings.
 type LowerTables = (Vec<Frame>, Vec<(Label, Tail)>);
 
@@ -219,10 +280,12 @@ pub(crate) fn lower_exits(
     budget: &mut Budget,
 ) -> Result<(Vec<Region>, bool), CfgError> {
     let (frames, tails) = LOWER_TABLES.take();
+    let (regions, work) = REGION_TABLES.take();
     let mut l = Lowerer {
         frames,
         tails,
         pool: take_lab_pool(),
+        regions,
         exit,
         exit_used: false,
         depth: 0,
@@ -234,6 +297,7 @@ pub(crate) fn lower_exits(
     // Kept for the next function unless one huge function grew them (its memory must not
     // stay pinned for the rest of the thread's life).
     keep_lab_pool(std::mem::take(&mut l.pool));
+    REGION_TABLES.set((std::mem::take(&mut l.regions), work));
     if l.frames.capacity().max(l.tails.capacity()) <= crate::MAX_KEPT_ENTRIES {
         LOWER_TABLES.set((l.frames, l.tails));
     }
@@ -497,7 +561,7 @@ impl Lowerer<'_> {
 
     /// Lowers the sequence `items` into a new region list.
     fn seq(&mut self, items: Vec<Lab>, tail: Tail) -> Result<(Vec<Region>, Pending), CfgError> {
-        let mut out = Vec::with_capacity(flat_len(&items));
+        let mut out = region_list(&mut self.regions, flat_len(&items));
         let mut items = items;
         let pending = self.seq_into(&mut items.drain(..), tail, &mut out);
         recycle_seq(&mut self.pool, items);
@@ -557,7 +621,7 @@ impl Lowerer<'_> {
             // The rest of the sequence continues the non-jumping arm; it is read from
             // `rest` in place, never copied.
             let (rj, pj) = self.seq(jump, tail)?;
-            let mut ro = Vec::with_capacity(other.len() + rest.remaining());
+            let mut ro = region_list(&mut self.regions, other.len() + rest.remaining());
             let mut other = other;
             let po = self.seq_into(
                 &mut Chain {
@@ -577,7 +641,7 @@ impl Lowerer<'_> {
         if p.is_empty() {
             return Ok(None);
         }
-        let mut guarded = Vec::with_capacity(rest.remaining());
+        let mut guarded = region_list(&mut self.regions, rest.remaining());
         let rp = self.seq_into(rest, tail, &mut guarded)?;
         if !guarded.is_empty() {
             out.push(Region::If {

@@ -254,6 +254,14 @@ pub struct Structured {
 }
 
 impl Structured {
+    /// Drops the tree, keeping its region lists (within fixed bounds) for the next
+    /// [`structurize`](crate::structurize) on this thread, whose trees then mostly cost no
+    /// allocation. Dropping the tree instead is always correct, only slower when many
+    /// functions are structurized one after another.
+    pub fn recycle(self) {
+        crate::lab::recycle_regions(self.body);
+    }
+
     /// Counts nodes of the tree (iteratively; no recursion).
     pub fn stats(&self) -> RegionStats {
         let mut s = RegionStats::default();

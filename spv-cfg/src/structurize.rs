@@ -1,12 +1,12 @@
 //! The entry point that picks a structurizer and lowers its labeled output.
 
-use crate::cfg::Cfg;
+use crate::cfg::{Cfg, Merge, Terminator};
 use crate::error::CfgError;
 use crate::general::structurize_general;
 use crate::lab::lower_exits;
 use crate::limits::Budget;
 use crate::merges::{Failure, structurize_merges};
-use crate::region::{Strategy, Structured, Var};
+use crate::region::{Region, Strategy, Structured, Var};
 
 /// Turns the function described by `cfg` into a region tree.
 ///
@@ -28,6 +28,14 @@ fn structurize_within(
 ) -> Result<Structured, CfgError> {
     let mut fallback_reason = None;
     if strategy == Strategy::Merges {
+        if let Some(body) = single_exit_block(cfg) {
+            return Ok(Structured {
+                body,
+                num_vars: 0,
+                strategy: Strategy::Merges,
+                fallback_reason: None,
+            });
+        }
         match structurize_merges(cfg, budget) {
             Ok(lab) => match lower_exits(lab, Var(0), budget) {
                 Ok((body, used)) => {
@@ -63,10 +71,95 @@ fn structurize_within(
     })
 }
 
+/// The body of a function that is one block leaving the function (many called helpers are):
+/// the block, then its exit. This is what the merge walk and the exit lowering make of such a
+/// function (the block without a merge instruction is emitted, then its terminator; nothing
+/// jumps, so no label or variable is made), built without their per-call set-up.
+fn single_exit_block(cfg: &Cfg) -> Option<Vec<Region>> {
+    if cfg.len() != 1 {
+        return None;
+    }
+    let block = cfg.entry();
+    let entry = cfg.block(block);
+    let exit = match entry.terminator {
+        Terminator::Return | Terminator::ReturnValue => Region::Return { block },
+        Terminator::Kill | Terminator::TerminateInvocation | Terminator::OtherExit { .. } => {
+            Region::Kill { block }
+        }
+        Terminator::Unreachable => Region::Unreachable,
+        Terminator::Branch(_)
+        | Terminator::BranchConditional { .. }
+        | Terminator::Switch { .. } => {
+            return None;
+        }
+    };
+    (entry.merge == Merge::None).then(|| vec![Region::Block(block), exit])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::cfg::{BlockData, BlockIdx, Terminator};
+
+    /// The single-block shortcut gives what the merge walk and the exit lowering give for the
+    /// same function, for every kind of exit, and declines blocks that branch or carry a merge
+    /// instruction.
+    #[test]
+    fn single_exit_block_matches_the_walk() {
+        let exits = [
+            Terminator::Return,
+            Terminator::ReturnValue,
+            Terminator::Kill,
+            Terminator::TerminateInvocation,
+            Terminator::OtherExit { opcode: 5380 },
+            Terminator::Unreachable,
+        ];
+        for terminator in exits {
+            let cfg = Cfg::new(vec![BlockData::new(terminator.clone())]).unwrap();
+            let shortcut = single_exit_block(&cfg).expect("one exiting block");
+            let lab = structurize_merges(&cfg, &mut Budget::new()).ok().unwrap();
+            let (walked, used) = lower_exits(lab, Var(0), &mut Budget::new()).unwrap();
+            assert_eq!(shortcut, walked, "{terminator:?}");
+            assert!(!used);
+        }
+        let looping = Cfg::new(vec![BlockData::new(Terminator::Branch(BlockIdx(0)))]).unwrap();
+        assert_eq!(single_exit_block(&looping), None);
+        let two = Cfg::new(vec![
+            BlockData::new(Terminator::Branch(BlockIdx(1))),
+            BlockData::new(Terminator::Return),
+        ])
+        .unwrap();
+        assert_eq!(single_exit_block(&two), None);
+    }
+
+    /// Recycling a tree's lists does not change the trees built from them: a function
+    /// structurized again after recycling gives the same tree as before.
+    #[test]
+    fn recycled_lists_give_the_same_tree() {
+        // b0: if (b0) { b1 } else { b2 }; b3 loops back to b0's successor b4 until it exits.
+        let cfg = Cfg::new(vec![
+            BlockData::new(Terminator::BranchConditional {
+                true_target: BlockIdx(1),
+                false_target: BlockIdx(2),
+            }),
+            BlockData::new(Terminator::Branch(BlockIdx(3))),
+            BlockData::new(Terminator::Branch(BlockIdx(3))),
+            BlockData::new(Terminator::BranchConditional {
+                true_target: BlockIdx(4),
+                false_target: BlockIdx(3),
+            }),
+            BlockData::new(Terminator::Return),
+        ])
+        .unwrap();
+        let first = structurize(&cfg, Strategy::Merges).unwrap();
+        let again = first.clone();
+        first.recycle();
+        for _ in 0..3 {
+            let tree = structurize(&cfg, Strategy::Merges).unwrap();
+            assert_eq!(tree, again);
+            tree.recycle();
+        }
+    }
 
     /// A chain of 200 diamonds needs far more than 50 work units: both strategies stop with
     /// `WorkLimit` (naming the budget's own limit) instead of running on.

@@ -52,17 +52,35 @@ struct BlockPlan {
 }
 
 impl FunctionPlan {
-    /// Reads the phis and body bounds of `function`'s blocks.
-    fn new(module: &spv_reader::Module, function: &Function, structured: Structured) -> Self {
+    /// Reads the phis and body bounds of `function`'s blocks (`cfg` is its CFG, which says
+    /// which blocks have phis).
+    fn new(
+        module: &spv_reader::Module,
+        function: &Function,
+        cfg: &Cfg,
+        structured: Structured,
+    ) -> Self {
         let mut phis = Vec::new();
         let mut blocks = Vec::with_capacity(function.blocks.len());
-        for block in &function.blocks {
+        for (index, block) in function.blocks.iter().enumerate() {
             let body = block.body();
             let first_phi = phis.len();
             let mut after_phis = body.start;
+            // A block without phis is lowered from its first instruction (the `OpLine` /
+            // `OpNoLine` it may start with have no effect); the CFG numbers blocks like
+            // `function.blocks`.
+            let has_phis = u32::try_from(index)
+                .ok()
+                .and_then(|i| cfg.get(BlockIdx(i)))
+                .is_none_or(|data| data.has_phis);
             // Validation put the phis before every other instruction of the block except
             // OpLine / OpNoLine (SPIR-V §2.4, V-LAY-8), so only that prefix is read.
-            for inst in module.instructions_in(body.clone()) {
+            let prefix = if has_phis {
+                body.clone()
+            } else {
+                body.start..body.start
+            };
+            for inst in module.instructions_in(prefix) {
                 if has_opcode(inst, spirv::Op::Phi) {
                     phis.push(inst.index());
                 } else if !has_opcode(inst, spirv::Op::Line) && !has_opcode(inst, spirv::Op::NoLine)
@@ -88,6 +106,12 @@ impl FunctionPlan {
             phis,
             blocks,
         }
+    }
+
+    /// Drops the plan, handing its region tree back to spv-cfg for the next function's
+    /// ([`Structured::recycle`]).
+    pub(super) fn recycle(self) {
+        self.structured.recycle();
     }
 
     /// The phis of block `block`.
@@ -308,14 +332,14 @@ impl<'m> Lowerer<'m> {
         if let Some(plan) = self.plans.get(&function.id) {
             return Ok(Rc::clone(plan));
         }
-        let structured = self.build_structure(function)?;
-        let plan = Rc::new(FunctionPlan::new(self.module, function, structured));
+        let (cfg, structured) = self.build_structure(function)?;
+        let plan = Rc::new(FunctionPlan::new(self.module, function, &cfg, structured));
         self.plans.insert(function.id, Rc::clone(&plan));
         Ok(plan)
     }
 
-    /// Builds the region tree of `function` (spv-cfg, merge-based strategy).
-    fn build_structure(&self, function: &Function) -> Result<Structured, Error> {
+    /// Builds the CFG and the region tree of `function` (spv-cfg, merge-based strategy).
+    fn build_structure(&self, function: &Function) -> Result<(Cfg, Structured), Error> {
         let module = self.module;
         let cfg = Cfg::from_function(module, function).map_err(|e| {
             Error::from(Unsupported::at(
@@ -324,13 +348,14 @@ impl<'m> Lowerer<'m> {
                 format!("this control flow ({e})"),
             ))
         })?;
-        spv_cfg::structurize(&cfg, Strategy::Merges).map_err(|e| {
+        let structured = spv_cfg::structurize(&cfg, Strategy::Merges).map_err(|e| {
             Error::from(Unsupported::at(
                 module,
                 function.def,
                 format!("this control flow ({e})"),
             ))
-        })
+        })?;
+        Ok((cfg, structured))
     }
 
     /// Lowers `function`'s body, as the entry point (`call` = `None`).

@@ -21,11 +21,18 @@ pub(crate) struct IdTable<T> {
 
 impl<T> IdTable<T> {
     /// An empty table for ids below `bound`.
+    #[cfg(test)]
     pub(crate) fn new(bound: usize) -> IdTable<T> {
-        IdTable {
-            slots: vec![NO_SLOT; bound],
-            entries: Vec::new(),
-        }
+        IdTable::reusing(bound, Vec::new(), Vec::new())
+    }
+
+    /// An empty table for ids below `bound`, in the buffers of an earlier table
+    /// ([`IdTable::into_parts`]); their contents are discarded.
+    pub(crate) fn reusing(bound: usize, mut slots: Vec<u32>, mut entries: Vec<T>) -> IdTable<T> {
+        slots.clear();
+        slots.resize(bound, NO_SLOT);
+        entries.clear();
+        IdTable { slots, entries }
     }
 
     /// Makes room for `additional` more entries, so that filling the table does not copy the
@@ -62,6 +69,11 @@ impl<T> IdTable<T> {
         // Fewer entries than ids, and ids fit in u32, so the count fits in u32 below NO_SLOT.
         *slot = u32::try_from(self.entries.len()).unwrap_or(NO_SLOT);
         self.entries.push(entry);
+    }
+
+    /// The id index and the entries (in the order their ids were first set).
+    pub(crate) fn into_parts(self) -> (Vec<u32>, Vec<T>) {
+        (self.slots, self.entries)
     }
 }
 

@@ -137,6 +137,28 @@ impl Clone for Place {
     }
 }
 
+impl Place {
+    /// Whether the place owns no heap memory: no shared members and no dynamic index value.
+    fn owns_nothing(&self) -> bool {
+        match self {
+            Place::Register { .. } | Place::Image(_) => true,
+            Place::Indexed { dynamic, .. } => dynamic.is_none(),
+            Place::Memory { offset, .. } => offset.dynamic.is_none(),
+            Place::Composite(_) | Place::Builtin(_) => false,
+        }
+    }
+}
+
+/// Drops the places of a finished translation, forgetting those that own nothing, for the
+/// reason [`super::values::release_values`] gives for values; the list is left empty.
+pub(super) fn release_places(places: &mut Vec<Place>) {
+    for place in places.drain(..) {
+        if place.owns_nothing() {
+            std::mem::forget(place);
+        }
+    }
+}
+
 /// The IL object an image handle names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ImageRef {
@@ -682,10 +704,10 @@ impl<'m> Lowerer<'m> {
             }
             Place::Memory {
                 space,
-                offset,
+                mut offset,
                 pointee,
             } => {
-                let (offset, pointee) = self.memory_chain(inst, space, offset, pointee, indices)?;
+                let pointee = self.memory_chain(inst, space, &mut offset, pointee, indices)?;
                 Place::Memory {
                     space,
                     offset,
@@ -797,32 +819,34 @@ impl<'m> Lowerer<'m> {
         &mut self,
         inst: SpvInst<'_>,
         space: Space,
-        mut offset: ByteOffset,
+        offset: &mut ByteOffset,
         mut pointee: Id,
         indices: &[u32],
-    ) -> Result<(ByteOffset, Id), Error> {
+    ) -> Result<Id, Error> {
         for index in indices {
-            (offset, pointee) =
-                self.memory_step(inst, space, offset, pointee, Index::Id(Id(*index)))?;
+            pointee = self.memory_step(inst, space, offset, pointee, Index::Id(Id(*index)))?;
         }
-        Ok((offset, pointee))
+        Ok(pointee)
     }
 
-    /// Applies one index to a memory pointer.
+    /// Applies one index to a memory pointer: moves `offset` (in place, since it is passed
+    /// along a whole access chain) and returns the new pointee type.
     fn memory_step(
         &mut self,
         inst: SpvInst<'_>,
         space: Space,
-        mut offset: ByteOffset,
+        offset: &mut ByteOffset,
         pointee: Id,
         index: Index,
-    ) -> Result<(ByteOffset, Id), Error> {
+    ) -> Result<Id, Error> {
         let module = self.module;
         let missing = |what: &str| Error::from(Unsupported::at(module, inst.index(), what));
         let constant = match index {
             Index::Constant(n) => Some(n),
             Index::Id(id) => types::constant_u32(module, id),
         };
+        // A constant index is looked up once: `add_scaled` takes it as a number.
+        let index = constant.map_or(index, Index::Constant);
         let matrix_stride = offset.matrix_stride.take();
         match module.ty(pointee) {
             Some(Type::Struct { members }) => {
@@ -855,7 +879,7 @@ impl<'m> Lowerer<'m> {
                     offset.matrix_stride = member_decoration(spirv::Decoration::MatrixStride)
                         .and_then(|d| d.operands.first().copied());
                 }
-                Ok((offset, member_type))
+                Ok(member_type)
             }
             Some(Type::Array { element, .. }) | Some(Type::RuntimeArray { element }) => {
                 let element = *element;
@@ -870,8 +894,8 @@ impl<'m> Lowerer<'m> {
                 if matches!(module.ty(element), Some(Type::Matrix { .. })) {
                     offset.matrix_stride = matrix_stride;
                 }
-                self.add_scaled(inst, &mut offset, index, stride)?;
-                Ok((offset, element))
+                self.add_scaled(inst, offset, index, stride)?;
+                Ok(element)
             }
             Some(Type::Matrix { column, .. }) => {
                 let column = *column;
@@ -883,15 +907,15 @@ impl<'m> Lowerer<'m> {
                     })
                     .ok_or_else(|| missing("this matrix"))?
                 };
-                self.add_scaled(inst, &mut offset, index, stride)?;
-                Ok((offset, column))
+                self.add_scaled(inst, offset, index, stride)?;
+                Ok(column)
             }
             Some(Type::Vector { component, .. }) => {
                 let component = *component;
                 // Vector components are consecutive: 4 bytes, or 8 for 64-bit ones.
                 let size = if self.is_wide_type(component) { 8 } else { 4 };
-                self.add_scaled(inst, &mut offset, index, size)?;
-                Ok((offset, component))
+                self.add_scaled(inst, offset, index, size)?;
+                Ok(component)
             }
             _ => Err(missing("this access chain into memory")),
         }
@@ -1385,10 +1409,11 @@ impl<'m> Lowerer<'m> {
                 pointee,
             } => {
                 for index in 0..count as u32 {
-                    let (offset, pointee) = self.memory_step(
+                    let mut offset = offset.clone();
+                    let pointee = self.memory_step(
                         inst,
                         *space,
-                        offset.clone(),
+                        &mut offset,
                         *pointee,
                         Index::Constant(index),
                     )?;

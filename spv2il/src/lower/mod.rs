@@ -51,8 +51,9 @@ pub fn lower(
         ))
     })?;
     refuse_float_controls(module, entry.function)?;
-    let mut lowerer = Lowerer::new(module, info, options);
-    let reachable = reachable_functions(module, function);
+    let mut scratch = SCRATCH.take();
+    let mut lowerer = Lowerer::new(module, info, options, &mut scratch);
+    let reachable = reachable_functions(module, function, std::mem::take(&mut scratch.uses));
     let functions = reachable.functions;
     lowerer.reserve_code(&functions);
     let needs_driver_cb = reachable.queries_sizes
@@ -285,10 +286,17 @@ fn function_words(module: &Module, range: Range<u32>) -> Option<&[u32]> {
 }
 
 /// Walks `entry` and every function it calls, directly or not, once each, in discovery order.
-fn reachable_functions<'m>(module: &'m Module, entry: &'m Function) -> Reachable<'m> {
+/// `mentioned` is a buffer to count in (its contents are discarded).
+fn reachable_functions<'m>(
+    module: &'m Module,
+    entry: &'m Function,
+    mut mentioned: Vec<u32>,
+) -> Reachable<'m> {
+    mentioned.clear();
+    mentioned.resize(module.header().bound as usize, 0);
     let mut reachable = Reachable {
         functions: vec![entry],
-        mentioned: vec![0; module.header().bound as usize],
+        mentioned,
         queries_sizes: false,
     };
     let mut next = 0;
@@ -421,6 +429,63 @@ enum ExtSet {
     Other,
 }
 
+/// The per-id tables of a translation (see [`Lowerer`]), kept per thread between
+/// translations: a module then costs no allocation (and no free) for them once one at least as
+/// large has been lowered on the thread. The lists are empty between translations.
+#[derive(Default)]
+struct Scratch {
+    value_slots: Vec<u32>,
+    values: Vec<Value>,
+    place_slots: Vec<u32>,
+    places: Vec<Place>,
+    shapes: Vec<Cell<Option<types::Shape>>>,
+    wide_types: Vec<u8>,
+    uses: Vec<u32>,
+}
+
+/// The most entries a [`Scratch`] list may have room for to be kept: the tables of one huge
+/// module are dropped rather than pinned for the rest of the thread's life.
+const MAX_KEPT_SCRATCH: usize = 1 << 16;
+
+thread_local! {
+    /// This thread's [`Scratch`], taken for the length of one translation (a translation
+    /// that fails leaves a fresh one behind).
+    static SCRATCH: Cell<Scratch> = const { Cell::new(Scratch::EMPTY) };
+}
+
+impl Scratch {
+    /// No lists yet.
+    const EMPTY: Scratch = Scratch {
+        value_slots: Vec::new(),
+        values: Vec::new(),
+        place_slots: Vec::new(),
+        places: Vec::new(),
+        shapes: Vec::new(),
+        wide_types: Vec::new(),
+        uses: Vec::new(),
+    };
+
+    /// Keeps the lists (emptied of values and places already) for the next translation on
+    /// this thread, unless one of them grew past [`MAX_KEPT_SCRATCH`].
+    fn keep(self) {
+        let largest = [
+            self.value_slots.capacity(),
+            self.values.capacity(),
+            self.place_slots.capacity(),
+            self.places.capacity(),
+            self.shapes.capacity(),
+            self.wide_types.capacity(),
+            self.uses.capacity(),
+        ]
+        .into_iter()
+        .max()
+        .unwrap_or(0);
+        if largest <= MAX_KEPT_SCRATCH {
+            SCRATCH.set(self);
+        }
+    }
+}
+
 /// The state of one translation.
 pub(crate) struct Lowerer<'m> {
     module: &'m Module,
@@ -476,33 +541,50 @@ pub(crate) struct Lowerer<'m> {
     /// [`Lowerer::ext_set`]); a module imports a handful.
     ext_sets: Vec<(Id, ExtSet)>,
     /// The plan (region tree, phis, block bounds) of each function lowered so far, by function
-    /// id (looked up, never iterated, so the map's order cannot reach the output).
-    plans: HashMap<Id, Rc<flow::FunctionPlan>>,
+    /// id (looked up, never iterated, so the map's order cannot reach the output). Keyed by
+    /// ids the module chose, hashed like the literal set ([`values::WordHasher`]): SipHash and
+    /// its per-map random keys cost more than the few lookups a translation makes.
+    plans: HashMap<Id, Rc<flow::FunctionPlan>, BuildHasherDefault<values::WordHasher>>,
 }
 
 impl<'m> Lowerer<'m> {
+    /// A lowerer for `module`, its per-id tables made in the buffers of `scratch`.
     fn new(
         module: &'m Module,
         info: &'m spv_validate::ModuleInfo,
         options: &'m Options,
+        scratch: &mut Scratch,
     ) -> Lowerer<'m> {
         let bound = module.header().bound as usize;
         let declares_wide = declares_wide_type(module);
+        use std::mem::take;
+        let mut wide_types = take(&mut scratch.wide_types);
+        wide_types.clear();
+        // Only asked when the module declares a 64-bit type (see `is_wide_type_cached`).
+        if declares_wide {
+            wide_types.resize(bound, 0);
+        }
+        let mut shapes = take(&mut scratch.shapes);
+        shapes.clear();
+        shapes.resize(bound, Cell::new(None));
         Lowerer {
             module,
             options,
             regs: Registers::default(),
-            values: IdTable::new(bound),
-            places: IdTable::new(bound),
+            values: IdTable::reusing(
+                bound,
+                take(&mut scratch.value_slots),
+                take(&mut scratch.values),
+            ),
+            places: IdTable::reusing(
+                bound,
+                take(&mut scratch.place_slots),
+                take(&mut scratch.places),
+            ),
             info,
             declares_wide,
-            // Only asked when the module declares a 64-bit type (see `is_wide_type_cached`).
-            wide_types: if declares_wide {
-                vec![0; bound]
-            } else {
-                Vec::new()
-            },
-            shapes: vec![Cell::new(None); bound],
+            wide_types,
+            shapes,
             layout_decorations: HashMap::default(),
             resources: Resources::default(),
             uses: Vec::new(),
@@ -517,7 +599,7 @@ impl<'m> Lowerer<'m> {
             element_scratch: Vec::new(),
             edge_scratch: flow::EdgeScratch::default(),
             ext_sets: Vec::new(),
-            plans: HashMap::new(),
+            plans: HashMap::default(),
         }
     }
 
@@ -853,6 +935,27 @@ impl<'m> Lowerer<'m> {
 
     /// The finished program: declarations first, then the code, then `end`.
     fn assemble(self, workgroup_size: [u32; 3]) -> Program {
+        let (value_slots, mut values) = self.values.into_parts();
+        values::release_values(&mut values);
+        let (place_slots, mut places) = self.places.into_parts();
+        memory::release_places(&mut places);
+        Scratch {
+            value_slots,
+            values,
+            place_slots,
+            places,
+            shapes: self.shapes,
+            wide_types: self.wide_types,
+            uses: self.uses,
+        }
+        .keep();
+        // The region trees go back to spv-cfg, whose next structurizing reuses their lists
+        // (the order the plans are taken in does not matter).
+        for plan in self.plans.into_values() {
+            if let Ok(plan) = Rc::try_unwrap(plan) {
+                plan.recycle();
+            }
+        }
         let mut program = Program::new(ShaderKind::Compute);
         // Flag, thread-group size, literals, resources and indexed temporaries: reserved at
         // once, so that the header does not grow while it is filled.
