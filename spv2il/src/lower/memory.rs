@@ -137,28 +137,6 @@ impl Clone for Place {
     }
 }
 
-impl Place {
-    /// Whether the place owns no heap memory: no shared members and no dynamic index value.
-    fn owns_nothing(&self) -> bool {
-        match self {
-            Place::Register { .. } | Place::Image(_) => true,
-            Place::Indexed { dynamic, .. } => dynamic.is_none(),
-            Place::Memory { offset, .. } => offset.dynamic.is_none(),
-            Place::Composite(_) | Place::Builtin(_) => false,
-        }
-    }
-}
-
-/// Drops the places of a finished translation, forgetting those that own nothing, for the
-/// reason [`super::values::release_values`] gives for values; the list is left empty.
-pub(super) fn release_places(places: &mut Vec<Place>) {
-    for place in places.drain(..) {
-        if place.owns_nothing() {
-            std::mem::forget(place);
-        }
-    }
-}
-
 /// The IL object an image handle names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ImageRef {

@@ -935,10 +935,12 @@ impl<'m> Lowerer<'m> {
 
     /// The finished program: declarations first, then the code, then `end`.
     fn assemble(self, workgroup_size: [u32; 3]) -> Program {
+        // The tables are emptied (their entries dropped) and their buffers kept for the next
+        // translation on this thread.
         let (value_slots, mut values) = self.values.into_parts();
-        values::release_values(&mut values);
+        values.clear();
         let (place_slots, mut places) = self.places.into_parts();
-        memory::release_places(&mut places);
+        places.clear();
         Scratch {
             value_slots,
             values,

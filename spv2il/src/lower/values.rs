@@ -144,12 +144,6 @@ impl Value {
         }
     }
 
-    /// Whether the value owns no heap memory: a plain register (no boxed index operand) and
-    /// no members. Dropping such a value frees nothing (see [`release_values`]).
-    fn owns_nothing(&self) -> bool {
-        self.reg.index.is_none() && self.reg.dim2.is_none() && self.members.capacity() == 0
-    }
-
     /// Whether the value is a struct, array or matrix.
     pub fn is_aggregate(&self) -> bool {
         self.count == 0 && !self.wide
@@ -250,21 +244,6 @@ impl Value {
     /// The elements as one-element values.
     pub fn elements(&self) -> Vec<Value> {
         (0..self.width()).map(|i| self.extract(i)).collect()
-    }
-}
-
-/// Drops the values of a finished translation. Nearly every value names a plain register and
-/// has no members, so it owns no heap memory, yet its drop glue still walks it through a chain
-/// of out-of-line calls (the register, its optional boxed index operands, the members list);
-/// with a value per SSA result, that walk was a visible share of a small module's lowering.
-/// Forgetting a value that owns nothing frees exactly what dropping it would (nothing); every
-/// other value is dropped as usual.
-/// The list is left empty, its buffer kept for the next translation.
-pub fn release_values(values: &mut Vec<Value>) {
-    for value in values.drain(..) {
-        if value.owns_nothing() {
-            std::mem::forget(value);
-        }
     }
 }
 
