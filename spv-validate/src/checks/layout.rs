@@ -112,7 +112,11 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut memory_models = 0usize;
     let mut in_function = false;
     let mut seen_definition = false;
-    for inst in ctx.ix.insts() {
+    let ix = ctx.ix;
+    let all = ix.insts().as_slice();
+    let mut next = 0usize;
+    while let Some(inst) = all.get(next) {
+        next += 1;
         let i = inst.index();
         let Some(op) = ctx.op_of(inst) else { continue };
         let fi = inst.func();
@@ -121,23 +125,17 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
                 in_function = true;
                 current = Section::Functions;
             }
-            check_in_function(ctx, i, op, inst.section());
-            if op == Op::Function
-                && let Some(f) = m.functions().get(fi as usize)
-            {
-                if f.blocks.is_empty() && seen_definition {
-                    ctx.err(
-                        "V-LAY-6",
-                        i,
-                        &[f.id],
-                        format!(
-                            "function declaration {} appears after a function definition",
-                            f.id
-                        ),
-                    );
-                }
-                seen_definition |= !f.blocks.is_empty();
+            // The instruction opens function `fi` (the index's functions are the reader's
+            // OpFunction … OpFunctionEnd ranges): the whole function is checked here.
+            let end = m
+                .functions()
+                .get(fi as usize)
+                .map_or(next, |f| (f.end.0 as usize + 1).min(all.len()))
+                .max(next);
+            for inst in all.get(next - 1..end).unwrap_or(&[]) {
+                check_function_inst(ctx, inst, &mut seen_definition);
             }
+            next = end;
             continue;
         }
         if op == Op::MemoryModel {
@@ -216,6 +214,35 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
     check_blocks(ctx);
 }
 
+/// One instruction of a function: module-level instructions are not allowed inside it
+/// (V-LAY-1), and function declarations come before definitions (V-LAY-6);
+/// `seen_definition` tells whether a definition came before.
+fn check_function_inst(ctx: &mut Ctx<'_>, inst: &Inst<'_>, seen_definition: &mut bool) {
+    let Some(op) = ctx.op_of(inst) else { return };
+    // Only instructions of a module-level section have rules here.
+    let Some(section) = inst.section() else {
+        return;
+    };
+    let i = inst.index();
+    check_in_function(ctx, i, op, Some(section));
+    if op == Op::Function
+        && let Some(f) = ctx.m.functions().get(inst.func() as usize)
+    {
+        if f.blocks.is_empty() && *seen_definition {
+            ctx.err(
+                "V-LAY-6",
+                i,
+                &[f.id],
+                format!(
+                    "function declaration {} appears after a function definition",
+                    f.id
+                ),
+            );
+        }
+        *seen_definition |= !f.blocks.is_empty();
+    }
+}
+
 /// Instructions inside a function: module-level instructions are not allowed, nor are
 /// global variables.
 fn check_in_function(ctx: &mut Ctx<'_>, i: InstIndex, op: Op, section: Option<Section>) {
@@ -240,57 +267,95 @@ fn check_in_function(ctx: &mut Ctx<'_>, i: InstIndex, op: Op, section: Option<Se
 
 /// Placement inside blocks: local variables (V-LAY-7), OpPhi (V-LAY-8), OpLine/OpNoLine
 /// (V-LAY-9).
+///
+/// Only OpVariable and OpPhi can break these rules, so only they are visited (in module
+/// order, which is the order of functions and blocks), with what the instructions of their
+/// block before them allow: the variables of the first block come first, after OpPhi,
+/// OpLine, OpNoLine and non-semantic OpExtInst; OpPhi comes first, after OpLine and
+/// OpNoLine. Each block is scanned at most once, up to its last OpVariable or OpPhi, and
+/// not beyond the point where both prefixes have ended.
 fn check_blocks(ctx: &mut Ctx<'_>) {
     let m = ctx.m;
-    for f in m.functions() {
-        for (bi, b) in f.blocks.iter().enumerate() {
-            let mut in_prefix_vars = bi == 0;
-            let mut in_prefix_phis = true;
-            for inst in ctx.ix.insts_in(b.first.0..b.terminator.0) {
-                let i = inst.index();
-                let Some(op) = ctx.op_of(inst) else { continue };
-                let debug_line = matches!(op, Op::Line | Op::NoLine);
+    let ix = ctx.ix;
+    /// The block being scanned: (function, block index), the next instruction to scan,
+    /// and whether the variable and OpPhi prefixes still hold there.
+    struct Cursor {
+        block: (u32, usize),
+        next: u32,
+        in_prefix_vars: bool,
+        in_prefix_phis: bool,
+    }
+    let mut cursor: Option<Cursor> = None;
+    for inst in ix.with_ops(&[Op::Variable, Op::Phi]) {
+        let i = inst.index();
+        let fi = inst.func();
+        let Some(f) = m.functions().get(fi as usize) else {
+            continue;
+        };
+        // The block holding the instruction between its first instruction and its
+        // terminator, if any.
+        let bi = f.blocks.partition_point(|b| b.terminator.0 <= i.0);
+        let Some(b) = f.blocks.get(bi).filter(|b| b.first.0 <= i.0) else {
+            continue;
+        };
+        let here = (fi, bi);
+        let c = match &mut cursor {
+            Some(c) if c.block == here => c,
+            _ => cursor.insert(Cursor {
+                block: here,
+                next: b.first.0,
+                in_prefix_vars: bi == 0,
+                in_prefix_phis: true,
+            }),
+        };
+        if c.in_prefix_vars || c.in_prefix_phis {
+            for before in ix.insts_in(c.next..i.0) {
+                let Some(op) = ctx.op_of(before) else {
+                    continue;
+                };
                 match op {
-                    Op::Variable => {
-                        if !in_prefix_vars {
-                            ctx.err(
-                                "V-LAY-7",
-                                i,
-                                &inst.result_id().into_iter().collect::<Vec<_>>(),
-                                "all OpVariable instructions in a function must be the first \
-                                 instructions in the first block",
-                            );
-                        }
-                        in_prefix_phis = false;
-                    }
-                    Op::Phi => {
-                        if bi == 0 {
-                            ctx.err(
-                                "V-CFG-2",
-                                i,
-                                &[],
-                                "OpPhi in the entry block, which has no predecessors",
-                            );
-                        } else if !in_prefix_phis {
-                            ctx.err(
-                                "V-LAY-8",
-                                i,
-                                &[],
-                                "OpPhi must appear before all non-OpPhi instructions of its \
-                                 block (except OpLine/OpNoLine)",
-                            );
-                        }
-                    }
-                    _ if debug_line => {}
-                    _ if is_non_semantic(ctx, inst) => {
-                        in_prefix_phis = false;
-                    }
+                    Op::Line | Op::NoLine => {}
+                    _ if is_non_semantic(ctx, before) => c.in_prefix_phis = false,
                     _ => {
-                        in_prefix_vars = false;
-                        in_prefix_phis = false;
+                        c.in_prefix_vars = false;
+                        c.in_prefix_phis = false;
                     }
                 }
             }
+        }
+        c.next = i.0 + 1;
+        match ctx.op_of(inst) {
+            Some(Op::Variable) => {
+                if !c.in_prefix_vars {
+                    ctx.err(
+                        "V-LAY-7",
+                        i,
+                        &inst.result_id().into_iter().collect::<Vec<_>>(),
+                        "all OpVariable instructions in a function must be the first \
+                         instructions in the first block",
+                    );
+                }
+                c.in_prefix_phis = false;
+            }
+            Some(Op::Phi) => {
+                if bi == 0 {
+                    ctx.err(
+                        "V-CFG-2",
+                        i,
+                        &[],
+                        "OpPhi in the entry block, which has no predecessors",
+                    );
+                } else if !c.in_prefix_phis {
+                    ctx.err(
+                        "V-LAY-8",
+                        i,
+                        &[],
+                        "OpPhi must appear before all non-OpPhi instructions of its \
+                         block (except OpLine/OpNoLine)",
+                    );
+                }
+            }
+            _ => {}
         }
     }
 }
