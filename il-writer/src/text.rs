@@ -191,8 +191,9 @@ struct Tables {
     regs: [RegNames; 2],
 }
 
-/// Swizzles: six selectors in four positions.
-const SWIZZLES: usize = 6 * 6 * 6 * 6;
+/// Swizzle keys ([`swizzle_index`]): three bits per selector in four positions (selector values
+/// are 0 to 5, so keys with a 6 or 7 in a position are never looked up).
+const SWIZZLES: usize = 1 << 12;
 
 /// Write masks: four component modes in four positions.
 const MASKS: usize = 4 * 4 * 4 * 4;
@@ -216,29 +217,32 @@ impl Short {
     }
 }
 
-/// Per swizzle (selector values `s0 + 6·s1 + 36·s2 + 216·s3`): its text after the register
-/// (amd-il.md §3.5): nothing for `.xyzw`, `.` and one selector when all four agree, else `.`
-/// and the four selectors. Built at compile time, so no run pays for it.
+/// Per swizzle key (selector values `s0 | s1 << 3 | s2 << 6 | s3 << 9`, see [`swizzle_index`]):
+/// its text after the register (amd-il.md §3.5): nothing for `.xyzw`, `.` and one selector when
+/// all four agree, else `.` and the four selectors. Built at compile time, so no run pays for it;
+/// the keys of no swizzle (a position above 5) hold nothing.
 static SWIZZLE_TEXT: [Short; SWIZZLES] = {
     // The selector characters by value (`CompSel::X` = 0 … `CompSel::One` = 5).
     let letters = *b"xyzw01";
     let mut table = [Short(0); SWIZZLES];
     let mut i = 0;
     while i < SWIZZLES {
-        let sel = [i % 6, i / 6 % 6, i / 36 % 6, i / 216];
-        let [a, b, c, d] = [
-            letters[sel[0]],
-            letters[sel[1]],
-            letters[sel[2]],
-            letters[sel[3]],
-        ];
-        table[i] = if sel[0] == 0 && sel[1] == 1 && sel[2] == 2 && sel[3] == 3 {
-            Short::new([0; 7], 0)
-        } else if sel[0] == sel[1] && sel[1] == sel[2] && sel[2] == sel[3] {
-            Short::new([b'.', a, 0, 0, 0, 0, 0], 2)
-        } else {
-            Short::new([b'.', a, b, c, d, 0, 0], 5)
-        };
+        let sel = [i & 7, i >> 3 & 7, i >> 6 & 7, i >> 9 & 7];
+        if sel[0] < 6 && sel[1] < 6 && sel[2] < 6 && sel[3] < 6 {
+            let [a, b, c, d] = [
+                letters[sel[0]],
+                letters[sel[1]],
+                letters[sel[2]],
+                letters[sel[3]],
+            ];
+            table[i] = if sel[0] == 0 && sel[1] == 1 && sel[2] == 2 && sel[3] == 3 {
+                Short::new([0; 7], 0)
+            } else if sel[0] == sel[1] && sel[1] == sel[2] && sel[2] == sel[3] {
+                Short::new([b'.', a, 0, 0, 0, 0, 0], 2)
+            } else {
+                Short::new([b'.', a, b, c, d, 0, 0], 5)
+            };
+        }
         i += 1;
     }
     table
@@ -271,18 +275,19 @@ static MASK_TEXT: [Short; MASKS] = {
     table
 };
 
-/// The component selectors in value order (`CompSel::value`; il-model lists them so).
-const SELECTORS: &[CompSel] = CompSel::ALL;
-
-/// The index of `sw` in [`Tables::swizzles`].
+/// The index of `sw` in [`SWIZZLE_TEXT`]: `s0 | s1 << 3 | s2 << 6 | s3 << 9`.
 #[inline(always)]
 fn swizzle_index(sw: [CompSel; 4]) -> usize {
-    sw.iter()
-        .rev()
-        .fold(0, |acc, c| acc * SELECTORS.len() + c.value() as usize)
+    // The four selectors (values 0..=5, three bits each) as the bytes of one word, moved from
+    // bits 8k to bits 3k with two shifts instead of a multiply-add per selector: `x | x >> 5`
+    // puts s1 next to s0 (bits 3..6) and s3 next to s2 (bits 19..22), and shifting the second
+    // pair down by 10 lands s2 at bit 6 and s3 at bit 9.
+    let bytes = u32::from_le_bytes(sw.map(|c| c.value() as u8));
+    let pairs = bytes | bytes >> 5;
+    ((pairs & 0x3F) | (pairs >> 10 & 0xFC0)) as usize
 }
 
-/// The index of `mask` in [`Tables::masks`].
+/// The index of `mask` in [`MASK_TEXT`].
 #[inline(always)]
 fn mask_index(mask: [DstComp; 4]) -> usize {
     // The four modes (values 0..=3) as the bytes of one word, moved from bits 8k to bits 2k
