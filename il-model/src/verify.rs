@@ -231,6 +231,13 @@ struct OpFacts {
     srv_use: bool,
     /// Uses a GDS (`gds_*`).
     gds_use: bool,
+    /// Any of [`OpFacts::uav_use`], [`OpFacts::lds_use`], [`OpFacts::srv_use`] and
+    /// [`OpFacts::gds_use`], so that [`Verifier::quick`] tests one flag for the instructions that
+    /// use no resource by id.
+    resource_use: bool,
+    /// Any of [`OpFacts::integer`], [`OpFacts::scalar_result`] and [`OpFacts::pair_result`]: the
+    /// destination has rules beyond the common ones.
+    dst_rules: bool,
     /// [`ControlLayout::defined_bits`] of the opcode's layout.
     defined_bits: u16,
     /// [`ControlLayout::owns_modifier_bits`] of the opcode's layout.
@@ -277,6 +284,8 @@ const NO_FACTS: OpFacts = OpFacts {
     lds_use: false,
     srv_use: false,
     gds_use: false,
+    resource_use: false,
+    dst_rules: false,
     defined_bits: 0,
     owns_modifier_bits: false,
     quick: false,
@@ -335,21 +344,30 @@ impl OpFacts {
             | Extra::CountedWords
             | Extra::ImmediateConstants => None,
         };
+        let integer = listed & IN_INTEGER_OPS != 0
+            || info.model == ShaderModel::Sm40 && !m.starts_with("sample");
+        let scalar_result =
+            m.contains("_read_") && m != "lds_read_vec" || m.starts_with("append_buf");
+        let pair_result = listed & IN_PAIR_RESULT_OPS != 0;
+        let uav_use = m.starts_with("uav_");
+        let lds_use = m.starts_with("lds_") && info.control == ControlLayout::LdsId;
+        let srv_use = m.starts_with("srv_");
+        let gds_use = m.starts_with("gds_");
         OpFacts {
             declaration,
             dcl: m.starts_with("dcl"),
-            integer: listed & IN_INTEGER_OPS != 0
-                || info.model == ShaderModel::Sm40 && !m.starts_with("sample"),
-            scalar_result: m.contains("_read_") && m != "lds_read_vec"
-                || m.starts_with("append_buf"),
-            pair_result: listed & IN_PAIR_RESULT_OPS != 0,
+            integer,
+            scalar_result,
+            pair_result,
             shift: listed & IN_SHIFT_OPS != 0,
             mem_dst: listed & IN_MEM_DST_OPS != 0,
             mem_allowed: listed & IN_MEM_DST_OPS != 0 || m.contains("store"),
-            uav_use: m.starts_with("uav_"),
-            lds_use: m.starts_with("lds_") && info.control == ControlLayout::LdsId,
-            srv_use: m.starts_with("srv_"),
-            gds_use: m.starts_with("gds_"),
+            uav_use,
+            lds_use,
+            srv_use,
+            gds_use,
+            resource_use: uav_use | lds_use | srv_use | gds_use,
+            dst_rules: integer | scalar_result | pair_result,
             defined_bits: info.control.defined_bits(),
             owns_modifier_bits: info.control.owns_modifier_bits(),
             quick: !declaration
@@ -804,7 +822,7 @@ impl Verifier<'_> {
             return false;
         }
         // check_declarations: resources used by id.
-        if facts.uav_use | facts.lds_use | facts.srv_use | facts.gds_use {
+        if facts.resource_use {
             let id = u32::from(ctrl & 0x3FF);
             if facts.uav_use && !declared.uavs.contains(id & 0x3FF)
                 || facts.lds_use && !declared.lds.contains(id & 0xF)
@@ -840,7 +858,7 @@ impl Verifier<'_> {
             {
                 return false;
             }
-            if facts.integer | facts.scalar_result | facts.pair_result {
+            if facts.dst_rules {
                 let writes = dst.mask.map(|c| c == DstComp::Write);
                 let pair = matches!(
                     writes,
@@ -870,15 +888,9 @@ impl Verifier<'_> {
             {
                 return false;
             }
-            if facts.integer
-                && (src.invert
-                    || src.bias
-                    || src.x2
-                    || src.sign
-                    || src.abs
-                    || src.clamp
-                    || src.divcomp != DivComp::None)
-            {
+            // The flags are or-ed without short circuits: one test instead of a branch each.
+            let float_mods = src.invert | src.bias | src.x2 | src.sign | src.abs | src.clamp;
+            if facts.integer && (float_mods || src.divcomp != DivComp::None) {
                 return false;
             }
             types |= bit;
@@ -892,8 +904,7 @@ impl Verifier<'_> {
         if !vertex_declared && types & type_bit(RegType::Vertex) != 0 {
             return false;
         }
-        self.note_model(facts.model);
-        self.note_types(types);
+        self.note_quick(facts.model, types);
         true
     }
 
@@ -1048,6 +1059,19 @@ impl Verifier<'_> {
             ));
         }
         self.note_model(info.model);
+    }
+
+    /// [`Verifier::note_model`] of `model` and [`Verifier::note_types`] of `types` in one: a
+    /// partition already seen is not tested again (most programs see an SM40-only item early and
+    /// no SM30-only one at all).
+    #[inline(always)]
+    fn note_quick(&mut self, model: ShaderModel, types: u64) {
+        if self.saw_sm40.is_none() && (model == ShaderModel::Sm40 || types & self.masks.sm40 != 0) {
+            self.saw_sm40 = Some(self.at);
+        }
+        if self.saw_sm30.is_none() && (model == ShaderModel::Sm30 || types & self.masks.sm30 != 0) {
+            self.saw_sm30 = Some(self.at);
+        }
     }
 
     /// [`Verifier::note_model`] for registers of the types in `types`.
