@@ -328,10 +328,15 @@ const BOOKKEEPING_OPS: &[Opcode] = &[
 
 impl OpFacts {
     /// The facts of one table row; `listed` says which of the opcode lists above hold it.
-    fn derive(info: &crate::OpInfo, listed: Listed) -> OpFacts {
+    /// A `const fn` (byte loops instead of `str` methods, `matches!` instead of `==`), so that
+    /// [`OP_FACTS`] is computed by the compiler and no process pays for it.
+    const fn derive(info: &crate::OpInfo, listed: Listed) -> OpFacts {
         let op = info.op;
         let m = info.mnemonic;
-        let declaration = is_declaration(op);
+        // Declarations and DX9 definitions: their operands name registers rather than access
+        // them.
+        let declaration =
+            starts_with(m, "dcl") || matches!(op, Opcode::Def | Opcode::Defb | Opcode::Initv);
         // The counts `check_shape` accepts, where they do not depend on the instruction.
         let want_extra = match info.extra {
             Extra::None => Some(0),
@@ -345,23 +350,23 @@ impl OpFacts {
             | Extra::ImmediateConstants => None,
         };
         let integer = listed & IN_INTEGER_OPS != 0
-            || info.model == ShaderModel::Sm40 && !m.starts_with("sample");
+            || matches!(info.model, ShaderModel::Sm40) && !starts_with(m, "sample");
         let scalar_result =
-            m.contains("_read_") && m != "lds_read_vec" || m.starts_with("append_buf");
+            contains(m, "_read_") && !str_eq(m, "lds_read_vec") || starts_with(m, "append_buf");
         let pair_result = listed & IN_PAIR_RESULT_OPS != 0;
-        let uav_use = m.starts_with("uav_");
-        let lds_use = m.starts_with("lds_") && info.control == ControlLayout::LdsId;
-        let srv_use = m.starts_with("srv_");
-        let gds_use = m.starts_with("gds_");
+        let uav_use = starts_with(m, "uav_");
+        let lds_use = starts_with(m, "lds_") && matches!(info.control, ControlLayout::LdsId);
+        let srv_use = starts_with(m, "srv_");
+        let gds_use = starts_with(m, "gds_");
         OpFacts {
             declaration,
-            dcl: m.starts_with("dcl"),
+            dcl: starts_with(m, "dcl"),
             integer,
             scalar_result,
             pair_result,
             shift: listed & IN_SHIFT_OPS != 0,
             mem_dst: listed & IN_MEM_DST_OPS != 0,
-            mem_allowed: listed & IN_MEM_DST_OPS != 0 || m.contains("store"),
+            mem_allowed: listed & IN_MEM_DST_OPS != 0 || contains(m, "store"),
             uav_use,
             lds_use,
             srv_use,
@@ -371,51 +376,94 @@ impl OpFacts {
             defined_bits: info.control.defined_bits(),
             owns_modifier_bits: info.control.owns_modifier_bits(),
             quick: !declaration
-                && op != Opcode::Macrocall
-                && info.control != ControlLayout::CountOfExtra
+                && !matches!(op, Opcode::Macrocall)
+                && !matches!(info.control, ControlLayout::CountOfExtra)
                 && listed & IN_BOOKKEEPING_OPS == 0
                 && want_extra.is_some(),
             want_dst: info.dst,
             want_src: info.src,
             ext_srcs: info.control.extra_srcs(1 << 12),
-            want_extra: want_extra.unwrap_or(0),
+            want_extra: match want_extra {
+                Some(n) => n,
+                None => 0,
+            },
             shaders: info.shaders.0,
             families: info.families.0,
             fp64: info.fp64,
             model: info.model,
-            structural: info.flow != Flow::None,
+            structural: !matches!(info.flow, Flow::None),
         }
     }
+}
 
-    /// The facts of every opcode, indexed by code; built on first use.
-    fn table() -> &'static [OpFacts] {
-        static FACTS: OnceLock<Vec<OpFacts>> = OnceLock::new();
-        FACTS.get_or_init(|| {
-            // One pass over each list marks its opcodes, instead of a scan of every list for
-            // every opcode: the table is built on the first translation of each process, whose
-            // cost a one-module run pays in full.
-            let mut listed = [0 as Listed; OPCODE_COUNT];
-            let lists = [
-                (INTEGER_OPS, IN_INTEGER_OPS),
-                (PAIR_RESULT_OPS, IN_PAIR_RESULT_OPS),
-                (SHIFT_OPS, IN_SHIFT_OPS),
-                (MEM_DST_OPS, IN_MEM_DST_OPS),
-                (BOOKKEEPING_OPS, IN_BOOKKEEPING_OPS),
-            ];
-            for (list, bit) in lists {
-                for op in list {
-                    if let Some(slot) = listed.get_mut(usize::from(op.code())) {
-                        *slot |= bit;
-                    }
-                }
-            }
-            OPCODES
-                .iter()
-                .zip(listed)
-                .map(|(info, listed)| OpFacts::derive(info, listed))
-                .collect()
-        })
+/// The facts of every opcode, indexed by code, computed at compile time from [`OPCODES`] and
+/// the opcode lists above (one pass over each list marks its opcodes).
+static OP_FACTS: [OpFacts; OPCODE_COUNT] = {
+    let mut listed = [0 as Listed; OPCODE_COUNT];
+    let lists: [(&[Opcode], Listed); 5] = [
+        (INTEGER_OPS, IN_INTEGER_OPS),
+        (PAIR_RESULT_OPS, IN_PAIR_RESULT_OPS),
+        (SHIFT_OPS, IN_SHIFT_OPS),
+        (MEM_DST_OPS, IN_MEM_DST_OPS),
+        (BOOKKEEPING_OPS, IN_BOOKKEEPING_OPS),
+    ];
+    let mut l = 0;
+    while l < lists.len() {
+        let (list, bit) = lists[l];
+        let mut k = 0;
+        while k < list.len() {
+            // Opcode discriminants are the codes, all below `OPCODE_COUNT` (a compile-time
+            // index out of range would fail the build, not a run).
+            listed[list[k] as usize] |= bit;
+            k += 1;
+        }
+        l += 1;
     }
+    let mut facts = [NO_FACTS; OPCODE_COUNT];
+    let mut i = 0;
+    while i < OPCODE_COUNT {
+        facts[i] = OpFacts::derive(&OPCODES[i], listed[i]);
+        i += 1;
+    }
+    facts
+};
+
+/// Whether `text` starts with `prefix` (`str::starts_with` for [`OpFacts::derive`]).
+const fn starts_with(text: &str, prefix: &str) -> bool {
+    let (text, prefix) = (text.as_bytes(), prefix.as_bytes());
+    if prefix.len() > text.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < prefix.len() {
+        if text[i] != prefix[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether `text` contains `part` (`str::contains` for [`OpFacts::derive`]).
+const fn contains(text: &str, part: &str) -> bool {
+    let (bytes, wanted) = (text.as_bytes(), part.as_bytes());
+    let mut start = 0;
+    while start + wanted.len() <= bytes.len() {
+        let mut i = 0;
+        while i < wanted.len() && bytes[start + i] == wanted[i] {
+            i += 1;
+        }
+        if i == wanted.len() {
+            return true;
+        }
+        start += 1;
+    }
+    false
+}
+
+/// Whether `a` and `b` are equal (`==` for [`OpFacts::derive`]).
+const fn str_eq(a: &str, b: &str) -> bool {
+    a.len() == b.len() && starts_with(a, b)
 }
 
 /// Which of the opcode lists ([`INTEGER_OPS`] …) hold an opcode, one bit per list.
@@ -575,7 +623,7 @@ struct Verifier<'a> {
     at: usize,
     saw_sm40: Option<usize>,
     saw_sm30: Option<usize>,
-    /// [`OpFacts::table`].
+    /// [`OP_FACTS`].
     facts: &'static [OpFacts],
     /// Register types legal in this program.
     masks: RegMasks,
@@ -668,7 +716,7 @@ fn verify_with(program: &Program, family: Family, paths: Paths) -> Result<(), Ve
         at: 0,
         saw_sm40: None,
         saw_sm30: None,
-        facts: OpFacts::table(),
+        facts: &OP_FACTS,
         masks,
         shader_bit: 1 << program.shader.value(),
         family_bit: 1 << family as u8,
@@ -1703,12 +1751,6 @@ fn has_nested(reg: &Reg) -> bool {
     matches!(reg.index, Some(Index::Rel { .. })) || reg.dim2.is_some()
 }
 
-/// Declarations and DX9 definitions: their operands name registers rather than access them.
-fn is_declaration(op: Opcode) -> bool {
-    op.info().mnemonic.starts_with("dcl")
-        || matches!(op, Opcode::Def | Opcode::Defb | Opcode::Initv)
-}
-
 #[cfg(test)]
 mod tests {
     use super::{DENSE_NUMBERS, NumSet, Paths, verify, verify_with};
@@ -1896,6 +1938,35 @@ mod tests {
     /// The quick paths accept and reject exactly as the full checks do, with the same messages,
     /// for compute and pixel programs on every family (a compute-only register in a pixel
     /// program, double precision on R600, `mem` before Evergreen).
+    /// The compile-time string helpers of `OpFacts::derive` agree with `str`'s own methods on
+    /// every mnemonic and each pattern the facts use (plus the empty pattern and a mnemonic
+    /// itself), so the table the compiler computes is the one the `str` forms would give.
+    #[test]
+    fn const_string_helpers_agree_with_str() {
+        let patterns = [
+            "",
+            "dcl",
+            "sample",
+            "_read_",
+            "lds_read_vec",
+            "append_buf",
+            "uav_",
+            "lds_",
+            "srv_",
+            "gds_",
+            "store",
+            "iadd",
+        ];
+        for info in &crate::OPCODES {
+            let m = info.mnemonic;
+            for p in patterns.iter().copied().chain([m]) {
+                assert_eq!(super::starts_with(m, p), m.starts_with(p), "{m} / {p}");
+                assert_eq!(super::contains(m, p), m.contains(p), "{m} / {p}");
+                assert_eq!(super::str_eq(m, p), m == p, "{m} / {p}");
+            }
+        }
+    }
+
     #[test]
     fn quick_paths_agree_with_the_full_checks() {
         let mut rejected = 0;
