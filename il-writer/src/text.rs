@@ -9,9 +9,9 @@
 //!
 //! Speed: the text is written as bytes into one pre-sized buffer (no string per operand or
 //! register, no `format!` on the paths real programs take). Mnemonics and register names come
-//! from tables padded to a fixed width ([`Tables`], built once), and an operand's register,
-//! number and swizzle or mask are gathered in a stack [`Chunk`]; both are appended with one
-//! fixed-size copy and a truncation instead of a copy of variable length. Lines of the common
+//! from tables padded to a fixed width ([`Tables`], computed at compile time), and an operand's
+//! register, number and swizzle or mask are gathered in a stack [`Chunk`]; both are appended with
+//! one fixed-size copy and a truncation instead of a copy of variable length. Lines of the common
 //! shape are gathered in a stack buffer by [`write_fast`], with the control suffix (`_id(3)`)
 //! taken from a per-thread [`ControlCache`]; stack buffers are twice what is written into them
 //! and positions are masked below the middle, so fixed-size writes need no bounds checks. The
@@ -19,7 +19,6 @@
 
 use std::cell::RefCell;
 use std::io::Write;
-use std::sync::OnceLock;
 
 use il_model::enums::{ElementFormat, PixTexUsage};
 use il_model::{
@@ -153,13 +152,9 @@ struct Padded {
 }
 
 impl Padded {
-    fn new(text: &'static str) -> Padded {
-        let mut bytes = [0; PAD];
-        for (slot, b) in bytes.iter_mut().zip(text.bytes()) {
-            *slot = b;
-        }
+    const fn new(text: &'static str) -> Padded {
         Padded {
-            bytes,
+            bytes: padded(text),
             len: text.len(),
             text,
         }
@@ -178,13 +173,26 @@ impl Padded {
     }
 }
 
-/// What the writer needs per opcode and register type, derived once from the il-model tables.
+/// The first [`PAD`] bytes of `text`, then zeros.
+const fn padded(text: &str) -> [u8; PAD] {
+    let mut bytes = [0; PAD];
+    let text = text.as_bytes();
+    let mut i = 0;
+    while i < PAD && i < text.len() {
+        bytes[i] = text[i];
+        i += 1;
+    }
+    bytes
+}
+
+/// What the writer needs per opcode and register type, derived from the il-model tables at
+/// compile time ([`TABLES`]), so that no process pays for it.
 struct Tables {
     /// Per opcode code: the mnemonic.
-    mnemonics: Vec<Padded>,
+    mnemonics: [Padded; OPCODE_COUNT],
     /// Per opcode code: whether a zero control field prints nothing (no field is printed when
     /// zero and the layout has no fixed spelling), so [`render_fields`] can be skipped.
-    quiet_zero: Vec<bool>,
+    quiet_zero: [bool; OPCODE_COUNT],
     /// Per opcode code: what the per-line loop needs, in one entry.
     ops: [OpText; OP_SLOTS],
     /// Register names outside vertex shaders, then inside them.
@@ -329,7 +337,9 @@ struct RegNames {
 }
 
 impl RegNames {
-    fn new(shader: ShaderKind) -> RegNames {
+    /// The names outside vertex shaders, or inside them (`vertex`: the output spelling of the
+    /// dual-named types, [`RegType::name_in`]).
+    const fn new(vertex: bool) -> RegNames {
         let mut regs = RegNames {
             names: [RegName {
                 bytes: [0; REG_NAME],
@@ -338,25 +348,31 @@ impl RegNames {
             }; REG_VALUES],
             long: [""; REG_VALUES],
         };
-        for info in &REG_TYPES {
-            let value = usize::from(info.ty.value()) & (REG_VALUES - 1);
-            let text = info.ty.name_in(shader);
+        let mut i = 0;
+        while i < REG_TYPES.len() {
+            let info = &REG_TYPES[i];
+            let value = (info.ty as usize) & (REG_VALUES - 1);
+            let text = match (info.output_name, vertex) {
+                (Some(out), true) => out,
+                _ => info.name,
+            };
             let mut name = RegName {
                 bytes: [0; REG_NAME],
                 len: LONG_NAME,
                 numbered: info.numbered,
             };
             if text.len() <= REG_NAME {
-                for (slot, b) in name.bytes.iter_mut().zip(text.bytes()) {
-                    *slot = b;
+                let bytes = text.as_bytes();
+                let mut k = 0;
+                while k < bytes.len() {
+                    name.bytes[k] = bytes[k];
+                    k += 1;
                 }
                 name.len = text.len() as u8;
             }
-            if let (Some(slot), Some(long)) = (regs.names.get_mut(value), regs.long.get_mut(value))
-            {
-                *slot = name;
-                *long = text;
-            }
+            regs.names[value] = name;
+            regs.long[value] = text;
+            i += 1;
         }
         regs
     }
@@ -368,28 +384,35 @@ impl RegNames {
     }
 }
 
+/// The writer's tables.
+static TABLES: Tables = Tables::build();
+
 impl Tables {
-    /// The tables, built on first use.
+    /// The tables ([`TABLES`]).
+    #[inline]
     fn get() -> &'static Tables {
-        static TABLES: OnceLock<Tables> = OnceLock::new();
-        TABLES.get_or_init(Tables::build)
+        &TABLES
     }
 
-    fn build() -> Tables {
+    const fn build() -> Tables {
+        let mut mnemonics = [Padded::new(""); OPCODE_COUNT];
+        let mut quiet_zero = [false; OPCODE_COUNT];
+        let mut ops = [OpText::of(None); OP_SLOTS];
+        let mut code = 0;
+        while code < OP_SLOTS {
+            if code < OPCODE_COUNT {
+                let info = &OPCODES[code];
+                mnemonics[code] = Padded::new(info.mnemonic);
+                quiet_zero[code] = zero_control_is_silent(info.control);
+                ops[code] = OpText::of(Some(info));
+            }
+            code += 1;
+        }
         Tables {
-            mnemonics: OPCODES
-                .iter()
-                .map(|info| Padded::new(info.mnemonic))
-                .collect(),
-            quiet_zero: OPCODES
-                .iter()
-                .map(|info| zero_control_is_silent(info.control))
-                .collect(),
-            ops: std::array::from_fn(|code| OpText::of(OPCODES.get(code))),
-            regs: [
-                RegNames::new(ShaderKind::Compute),
-                RegNames::new(ShaderKind::Vertex),
-            ],
+            mnemonics,
+            quiet_zero,
+            ops,
+            regs: [RegNames::new(false), RegNames::new(true)],
         }
     }
 
@@ -432,7 +455,7 @@ struct OpText {
 
 impl OpText {
     /// The entry of an opcode, or an unused one (no fast path, no block role) past the table.
-    fn of(info: Option<&il_model::OpInfo>) -> OpText {
+    const fn of(info: Option<&il_model::OpInfo>) -> OpText {
         let mut op = OpText {
             mnemonic: [0; PAD],
             len: 0,
@@ -440,10 +463,12 @@ impl OpText {
             fast: None,
         };
         if let Some(info) = info {
-            for (slot, b) in op.mnemonic.iter_mut().zip(info.mnemonic.bytes()) {
-                *slot = b;
-            }
-            op.len = info.mnemonic.len().min(PAD) as u8;
+            op.mnemonic = padded(info.mnemonic);
+            op.len = if info.mnemonic.len() < PAD {
+                info.mnemonic.len() as u8
+            } else {
+                PAD as u8
+            };
             op.flow = info.flow;
             op.fast = Fast::of(info);
         }
@@ -472,26 +497,33 @@ impl Fast {
     /// that prints something at zero, one that edits the line (`dcl_lds_sharing_mode`),
     /// trailing tokens written other than as plain operands, macro packets, or a mnemonic longer
     /// than [`PAD`].
-    fn of(info: &il_model::OpInfo) -> Option<Fast> {
+    const fn of(info: &il_model::OpInfo) -> Option<Fast> {
         // `CountedWords` are written like `Words` (in decimal, as operands).
         let plain_extra = matches!(
             info.extra,
             Extra::None | Extra::Words(_) | Extra::Label | Extra::CountedWords
         );
         let quiet_zero = zero_control_is_silent(info.control);
-        let suffix_only = info
-            .control
-            .fields()
-            .iter()
-            .all(|field| !matches!(field.kind, FieldKind::Operand | FieldKind::Word(_)));
+        let fields = info.control.fields();
+        let mut suffix_only = true;
+        let mut i = 0;
+        while i < fields.len() {
+            if matches!(fields[i].kind, FieldKind::Operand | FieldKind::Word(_)) {
+                suffix_only = false;
+            }
+            i += 1;
+        }
         let fits = (quiet_zero || suffix_only)
-            && info.control != ControlLayout::LdsSharingMode
+            && !matches!(info.control, ControlLayout::LdsSharingMode)
             && plain_extra
             && !matches!(info.op, Opcode::Macrocall | Opcode::Macrodef)
             && info.mnemonic.len() <= PAD;
-        fits.then_some(Fast {
-            ignores_control: info.control == ControlLayout::CountOfExtra,
-            hex_extra: info.extra == Extra::Words(4)
+        if !fits {
+            return None;
+        }
+        Some(Fast {
+            ignores_control: matches!(info.control, ControlLayout::CountOfExtra),
+            hex_extra: matches!(info.extra, Extra::Words(4))
                 && matches!(info.op, Opcode::DclLiteral | Opcode::Def),
             quiet_zero,
             suffix_only,
@@ -687,15 +719,29 @@ fn write_fast(
 /// Whether [`write_inst`] prints nothing for the control field of `layout` when it is zero:
 /// every field is left out at zero and the layout has no spelling of its own (`mdef(k)`,
 /// `dcl_resource_id(n)`).
-fn zero_control_is_silent(layout: ControlLayout) -> bool {
-    !matches!(layout, ControlLayout::Macro | ControlLayout::DclResource)
-        && layout.fields().iter().all(|field| match field.kind {
+const fn zero_control_is_silent(layout: ControlLayout) -> bool {
+    if matches!(layout, ControlLayout::Macro | ControlLayout::DclResource) {
+        return false;
+    }
+    let fields = layout.fields();
+    let mut i = 0;
+    while i < fields.len() {
+        let silent = match fields[i].kind {
             FieldKind::Flag | FieldKind::Hidden => true,
             FieldKind::Number { always } | FieldKind::Enum { always, .. } => !always,
-            FieldKind::Choice(list) => matches!(names(0, list), None | Some("")),
+            FieldKind::Choice(list) => match names(0, list) {
+                None => true,
+                Some(word) => word.is_empty(),
+            },
             FieldKind::Operand => false,
             FieldKind::Word(list) => names(0, list).is_none(),
-        })
+        };
+        if !silent {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 impl RegNames {
@@ -1618,8 +1664,16 @@ fn write_hex_items(out: &mut Buf, words: &[u32], items: &mut Items) {
 }
 
 /// The canonical word for `value` in a `(word, value)` list.
-fn names(value: u32, list: &'static [(&'static str, u32)]) -> Option<&'static str> {
-    list.iter().find(|(_, v)| *v == value).map(|(n, _)| *n)
+const fn names(value: u32, list: &'static [(&'static str, u32)]) -> Option<&'static str> {
+    // A loop rather than `find`, so that the compile-time [`TABLES`] can use it.
+    let mut i = 0;
+    while i < list.len() {
+        if list[i].1 == value {
+            return Some(list[i].0);
+        }
+        i += 1;
+    }
+    None
 }
 
 /// Appends a float token as text that parses back to the same bits: the shortest decimal for
