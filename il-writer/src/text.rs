@@ -1106,8 +1106,8 @@ fn foldable_prefix(inst: &Inst) -> Option<u16> {
 struct Layout {
     /// Open blocks; `true` marks a `switch` whose case body is open (one extra level).
     stack: Vec<Open>,
-    /// [`Layout::depth`] of `stack`, kept for the instructions with no block role (most of them),
-    /// which leave the stack as it is.
+    /// The depth of `stack` (the sum of [`Open::levels`]), kept up to date by every change of
+    /// the stack, so that no line sums it.
     current: usize,
 }
 
@@ -1118,16 +1118,39 @@ enum Open {
     Func { returned: bool },
 }
 
+impl Open {
+    /// The indentation levels the block adds: one, one more inside a case body, none after a
+    /// function's top-level `ret`.
+    fn levels(self) -> usize {
+        match self {
+            Open::Block => 1,
+            Open::Switch { in_case } => 1 + usize::from(in_case),
+            Open::Func { returned } => usize::from(!returned),
+        }
+    }
+}
+
 impl Layout {
-    fn depth(&self) -> usize {
-        self.stack
-            .iter()
-            .map(|o| match o {
-                Open::Block => 1,
-                Open::Switch { in_case } => 1 + usize::from(*in_case),
-                Open::Func { returned } => usize::from(!*returned),
-            })
-            .sum()
+    /// Opens a block.
+    fn push(&mut self, open: Open) {
+        self.current += open.levels();
+        self.stack.push(open);
+    }
+
+    /// Closes the innermost block, if any.
+    fn pop(&mut self) {
+        if let Some(open) = self.stack.pop() {
+            self.current = self.current.saturating_sub(open.levels());
+        }
+    }
+
+    /// Replaces the innermost block by `open` (a case body opened or closed, a function
+    /// returned).
+    fn set_last(&mut self, open: Open) {
+        if let Some(last) = self.stack.last_mut() {
+            self.current = self.current.saturating_sub(last.levels()) + open.levels();
+            *last = open;
+        }
     }
 
     /// The depth at which an instruction with role `flow` is printed, updating the state.
@@ -1136,9 +1159,7 @@ impl Layout {
         if flow == Flow::None {
             return self.current;
         }
-        let depth = self.depth_for_block_role(flow);
-        self.current = self.depth();
-        depth
+        self.depth_for_block_role(flow)
     }
 
     /// [`Layout::depth_for`] an instruction with a block role.
@@ -1146,62 +1167,60 @@ impl Layout {
         if matches!(flow, Flow::Func | Flow::End)
             && self.stack.last() == Some(&Open::Func { returned: true })
         {
-            self.stack.pop();
+            self.pop();
         }
         match flow {
             Flow::If | Flow::Loop | Flow::MacroDef => {
-                let d = self.depth();
-                self.stack.push(Open::Block);
+                let d = self.current;
+                self.push(Open::Block);
                 d
             }
             Flow::Phase => {
                 if self.stack.last() == Some(&Open::Block) {
-                    self.stack.pop();
+                    self.pop();
                 }
-                let d = self.depth();
-                self.stack.push(Open::Block);
+                let d = self.current;
+                self.push(Open::Block);
                 d
             }
             Flow::Func => {
-                let d = self.depth();
-                self.stack.push(Open::Func { returned: false });
+                let d = self.current;
+                self.push(Open::Func { returned: false });
                 d
             }
             Flow::Switch => {
-                let d = self.depth();
-                self.stack.push(Open::Switch { in_case: false });
+                let d = self.current;
+                self.push(Open::Switch { in_case: false });
                 d
             }
-            Flow::Else => self.depth().saturating_sub(1),
+            Flow::Else => self.current.saturating_sub(1),
             Flow::Case | Flow::Default => {
-                if let Some(Open::Switch { in_case }) = self.stack.last_mut() {
-                    *in_case = false;
-                    let d = self.depth();
-                    if let Some(Open::Switch { in_case }) = self.stack.last_mut() {
-                        *in_case = true;
-                    }
+                if let Some(Open::Switch { .. }) = self.stack.last() {
+                    self.set_last(Open::Switch { in_case: false });
+                    let d = self.current;
+                    self.set_last(Open::Switch { in_case: true });
                     d
                 } else {
-                    self.depth()
+                    self.current
                 }
             }
             Flow::EndIf | Flow::EndLoop | Flow::EndSwitch | Flow::EndPhase | Flow::MacroEnd => {
-                self.stack.pop();
-                self.depth()
+                self.pop();
+                self.current
             }
             Flow::EndFunc => {
                 if matches!(self.stack.last(), Some(Open::Func { .. })) {
-                    self.stack.pop();
+                    self.pop();
                 }
-                self.depth()
+                self.current
             }
             Flow::Ret => {
-                if let Some(Open::Func { returned }) = self.stack.last_mut() {
-                    *returned = true;
+                if let Some(Open::Func { .. }) = self.stack.last() {
+                    self.set_last(Open::Func { returned: true });
                 }
-                self.depth()
+                self.current
             }
-            _ => self.depth(),
+            _ => self.current,
         }
     }
 }
