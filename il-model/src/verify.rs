@@ -756,17 +756,18 @@ impl Verifier<'_> {
                 .facts
                 .get(usize::from(inst.op.code()))
                 .unwrap_or(&NO_FACTS);
-            // Most instructions take part in no block structure and pass the quick checks;
-            // they are handled here, everything else by `check_one` (kept out of line, so
-            // that this loop holds little state).
+            // Most instructions pass the quick checks; they are handled here (those with a block
+            // role by `check_structure`, kept out of line), everything else by `check_one` (kept
+            // out of line, so that this loop holds little state).
             if quick
                 && facts.quick
-                && !facts.structural
                 && self.quick(inst, facts, &walk.declared, walk.seen.vertex_declared)
             {
                 // Every rule but block structure holds; of the structure rules only the one on
                 // what may follow `endmain` concerns an instruction without a block role.
-                if walk.after_endmain && walk.stack.is_empty() {
+                if facts.structural {
+                    self.check_structure(inst, &mut walk);
+                } else if walk.after_endmain && walk.stack.is_empty() {
                     self.err(AFTER_ENDMAIN);
                 }
                 continue;
@@ -791,7 +792,7 @@ impl Verifier<'_> {
     }
 
     /// The checks of one instruction that [`Verifier::run`] does not finish itself: the quick
-    /// paths of `dcl_literal` and of instructions with a block role, then the full checks.
+    /// path of `dcl_literal`, then the full checks.
     #[inline(never)]
     fn check_one(&mut self, inst: &Inst, facts: &OpFacts, quick: bool, walk: &mut Walk) {
         if quick
@@ -803,14 +804,6 @@ impl Verifier<'_> {
                 walk.after_endmain && walk.stack.is_empty(),
             )
         {
-            return;
-        }
-        if quick
-            && facts.quick
-            && facts.structural
-            && self.quick(inst, facts, &walk.declared, walk.seen.vertex_declared)
-        {
-            self.check_structure(inst, walk);
             return;
         }
         let facts = *facts;
