@@ -270,7 +270,7 @@ struct OpFacts {
 /// What may follow `endmain` (guide §4.1).
 const AFTER_ENDMAIN: &str = "after `endmain` only `func` blocks and `end` may follow (guide §4.1)";
 
-/// The facts of no opcode (only for a code outside the table, which cannot happen).
+/// The facts of no opcode (the rows of [`OP_FACTS`] past the last code).
 const NO_FACTS: OpFacts = OpFacts {
     declaration: false,
     dcl: false,
@@ -396,9 +396,17 @@ impl OpFacts {
     }
 }
 
+/// Rows of [`OP_FACTS`]: a power of two above [`OPCODE_COUNT`], so that an opcode code masked
+/// with `FACT_SLOTS - 1` (which changes nothing) indexes the table without a bounds check.
+const FACT_SLOTS: usize = {
+    assert!(OPCODE_COUNT <= 512);
+    512
+};
+
 /// The facts of every opcode, indexed by code, computed at compile time from [`OPCODES`] and
-/// the opcode lists above (one pass over each list marks its opcodes).
-static OP_FACTS: [OpFacts; OPCODE_COUNT] = {
+/// the opcode lists above (one pass over each list marks its opcodes); the rows past
+/// [`OPCODE_COUNT`] are [`NO_FACTS`].
+static OP_FACTS: [OpFacts; FACT_SLOTS] = {
     let mut listed = [0 as Listed; OPCODE_COUNT];
     let lists: [(&[Opcode], Listed); 5] = [
         (INTEGER_OPS, IN_INTEGER_OPS),
@@ -419,7 +427,7 @@ static OP_FACTS: [OpFacts; OPCODE_COUNT] = {
         }
         l += 1;
     }
-    let mut facts = [NO_FACTS; OPCODE_COUNT];
+    let mut facts = [NO_FACTS; FACT_SLOTS];
     let mut i = 0;
     while i < OPCODE_COUNT {
         facts[i] = OpFacts::derive(&OPCODES[i], listed[i]);
@@ -624,7 +632,7 @@ struct Verifier<'a> {
     saw_sm40: Option<usize>,
     saw_sm30: Option<usize>,
     /// [`OP_FACTS`].
-    facts: &'static [OpFacts],
+    facts: &'static [OpFacts; FACT_SLOTS],
     /// Register types legal in this program.
     masks: RegMasks,
     /// The program's shader kind as a [`crate::ShaderSet`] bit.
@@ -751,11 +759,7 @@ impl Verifier<'_> {
         self.check_macros();
         for (at, inst) in body.iter().enumerate() {
             self.at = at;
-            // The table has one row per opcode code, so the default is never taken.
-            let facts = self
-                .facts
-                .get(usize::from(inst.op.code()))
-                .unwrap_or(&NO_FACTS);
+            let facts = &self.facts[usize::from(inst.op.code()) & (FACT_SLOTS - 1)];
             // Most instructions pass the quick checks; they are handled here (those with a block
             // role by `check_structure`, kept out of line), everything else by `check_one` (kept
             // out of line, so that this loop holds little state).
