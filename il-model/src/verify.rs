@@ -11,8 +11,9 @@
 //! SM40-only and SM30-only items (Appendix C.2).
 //!
 //! Speed: the verifier runs on every translation, so per-instruction work is table look-ups and
-//! bit tests: opcode facts are derived once from the opcode table ([`OpFacts`]), declared numbers
-//! are bit sets, and operand registers are walked in place (no allocation per instruction).
+//! bit tests: opcode facts are derived from the opcode table at compile time ([`OpFacts`],
+//! [`OP_FACTS`]), declared numbers are bit sets, and operand registers are walked in place (no
+//! allocation per instruction).
 
 use std::collections::BTreeSet;
 use std::fmt;
