@@ -905,13 +905,10 @@ impl Verifier<'_> {
                 return false;
             }
             if facts.dst_rules {
-                let writes = dst.mask.map(|c| c == DstComp::Write);
-                let pair = matches!(
-                    writes,
-                    [true, true, false, false] | [false, false, true, true]
-                );
+                let writes = written_components(dst.mask);
+                let pair = writes == 0b0011 || writes == 0b1100;
                 if facts.integer && (dst.sat || dst.shift != ShiftScale::None)
-                    || facts.scalar_result && writes.iter().filter(|w| **w).count() != 1
+                    || facts.scalar_result && writes.count_ones() != 1
                     || facts.pair_result && !pair
                 {
                     return false;
@@ -1744,6 +1741,19 @@ fn nested_uses(reg: &Reg, ty: RegType) -> bool {
             .is_some_and(|second| reg_uses(&second.reg, ty))
 }
 
+/// The components `mask` writes with the result ([`DstComp::Write`]), as bits 0 (x) to 3 (w).
+#[inline(always)]
+fn written_components(mask: [DstComp; 4]) -> u32 {
+    // The four modes (values 0..=3) as the bytes of one word; a byte is `Write` (1) where the
+    // word xor-ed with 1 in every byte has a zero byte. For bytes below 0x80, adding 0x7F sets
+    // the top bit exactly of the non-zero bytes (no carry crosses a byte), so the top bits left
+    // clear mark the `Write` components; the multiply gathers bit 7 of byte k into bit 28 + k.
+    let bytes = u32::from_le_bytes(mask.map(|c| c.value() as u8)) ^ 0x0101_0101;
+    let nonzero = (bytes & 0x7F7F_7F7F) + 0x7F7F_7F7F | bytes;
+    let zero = !nonzero & 0x8080_8080;
+    (zero >> 7).wrapping_mul(0x1020_4080) >> 28
+}
+
 /// Whether `reg` has operands of its own: a register-relative index or a second dimension.
 fn has_nested(reg: &Reg) -> bool {
     matches!(reg.index, Some(Index::Rel { .. })) || reg.dim2.is_some()
@@ -1939,6 +1949,26 @@ mod tests {
     /// The compile-time string helpers of `OpFacts::derive` agree with `str`'s own methods on
     /// every mnemonic and each pattern the facts use (plus the empty pattern and a mnemonic
     /// itself), so the table the compiler computes is the one the `str` forms would give.
+    /// `written_components` agrees with the plain definition (bit k set where component k is
+    /// `Write`) on all 256 masks.
+    #[test]
+    fn written_components_of_every_mask() {
+        use crate::DstComp;
+        let modes = [
+            DstComp::NoWrite,
+            DstComp::Write,
+            DstComp::Zero,
+            DstComp::One,
+        ];
+        for n in 0..256usize {
+            let mask = [0, 1, 2, 3].map(|k| modes[n >> (2 * k) & 3]);
+            let plain = (0..4)
+                .filter(|&k| mask[k] == DstComp::Write)
+                .fold(0, |bits, k| bits | 1 << k);
+            assert_eq!(super::written_components(mask), plain, "{mask:?}");
+        }
+    }
+
     #[test]
     fn const_string_helpers_agree_with_str() {
         let patterns = [
