@@ -1749,7 +1749,7 @@ fn written_components(mask: [DstComp; 4]) -> u32 {
     // the top bit exactly of the non-zero bytes (no carry crosses a byte), so the top bits left
     // clear mark the `Write` components; the multiply gathers bit 7 of byte k into bit 28 + k.
     let bytes = u32::from_le_bytes(mask.map(|c| c.value() as u8)) ^ 0x0101_0101;
-    let nonzero = (bytes & 0x7F7F_7F7F) + 0x7F7F_7F7F | bytes;
+    let nonzero = ((bytes & 0x7F7F_7F7F) + 0x7F7F_7F7F) | bytes;
     let zero = !nonzero & 0x8080_8080;
     (zero >> 7).wrapping_mul(0x1020_4080) >> 28
 }
