@@ -523,7 +523,7 @@ macro_rules! fl {
 
 impl ControlLayout {
     /// The fields of this layout, in the order the writer prints them.
-    pub fn fields(self) -> &'static [CtrlField] {
+    pub const fn fields(self) -> &'static [CtrlField] {
         match self {
             ControlLayout::None => fl!([]),
             ControlLayout::Ieee => fl!([flag("ieee", 0)]),
@@ -732,18 +732,27 @@ impl ControlLayout {
     }
 
     /// Bits of the 16-bit control that some field covers.
-    pub fn defined_bits(self) -> u16 {
-        self.fields().iter().fold(0, |m, f| m | f.mask())
+    pub const fn defined_bits(self) -> u16 {
+        // A loop rather than an iterator, so that the verifier's opcode facts can be computed
+        // at compile time.
+        let fields = self.fields();
+        let mut bits = 0;
+        let mut i = 0;
+        while i < fields.len() {
+            bits |= fields[i].mask();
+            i += 1;
+        }
+        bits
     }
 
     /// Whether the layout itself uses bits 31:30 of the opcode token (so they are not the
     /// primary/secondary modifier flags; amd-il.md §1.4).
-    pub fn owns_modifier_bits(self) -> bool {
+    pub const fn owns_modifier_bits(self) -> bool {
         self.defined_bits() & 0xC000 != 0
     }
 
     /// Source operands added when the `_ext` (indexed resource) bit is set (amd-il.md §1.10).
-    pub fn extra_srcs(self, control: u16) -> u8 {
+    pub const fn extra_srcs(self, control: u16) -> u8 {
         let ext = control & (1 << 12) != 0;
         match self {
             ControlLayout::Sample

@@ -11,8 +11,9 @@
 //! SM40-only and SM30-only items (Appendix C.2).
 //!
 //! Speed: the verifier runs on every translation, so per-instruction work is table look-ups and
-//! bit tests: opcode facts are derived once from the opcode table ([`OpFacts`]), declared numbers
-//! are bit sets, and operand registers are walked in place (no allocation per instruction).
+//! bit tests: opcode facts are derived from the opcode table at compile time ([`OpFacts`],
+//! [`OP_FACTS`]), declared numbers are bit sets, and operand registers are walked in place (no
+//! allocation per instruction).
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -231,6 +232,13 @@ struct OpFacts {
     srv_use: bool,
     /// Uses a GDS (`gds_*`).
     gds_use: bool,
+    /// Any of [`OpFacts::uav_use`], [`OpFacts::lds_use`], [`OpFacts::srv_use`] and
+    /// [`OpFacts::gds_use`], so that [`Verifier::quick`] tests one flag for the instructions that
+    /// use no resource by id.
+    resource_use: bool,
+    /// Any of [`OpFacts::integer`], [`OpFacts::scalar_result`] and [`OpFacts::pair_result`]: the
+    /// destination has rules beyond the common ones.
+    dst_rules: bool,
     /// [`ControlLayout::defined_bits`] of the opcode's layout.
     defined_bits: u16,
     /// [`ControlLayout::owns_modifier_bits`] of the opcode's layout.
@@ -263,7 +271,7 @@ struct OpFacts {
 /// What may follow `endmain` (guide §4.1).
 const AFTER_ENDMAIN: &str = "after `endmain` only `func` blocks and `end` may follow (guide §4.1)";
 
-/// The facts of no opcode (only for a code outside the table, which cannot happen).
+/// The facts of no opcode (the rows of [`OP_FACTS`] past the last code).
 const NO_FACTS: OpFacts = OpFacts {
     declaration: false,
     dcl: false,
@@ -277,6 +285,8 @@ const NO_FACTS: OpFacts = OpFacts {
     lds_use: false,
     srv_use: false,
     gds_use: false,
+    resource_use: false,
+    dst_rules: false,
     defined_bits: 0,
     owns_modifier_bits: false,
     quick: false,
@@ -319,10 +329,15 @@ const BOOKKEEPING_OPS: &[Opcode] = &[
 
 impl OpFacts {
     /// The facts of one table row; `listed` says which of the opcode lists above hold it.
-    fn derive(info: &crate::OpInfo, listed: Listed) -> OpFacts {
+    /// A `const fn` (byte loops instead of `str` methods, `matches!` instead of `==`), so that
+    /// [`OP_FACTS`] is computed by the compiler and no process pays for it.
+    const fn derive(info: &crate::OpInfo, listed: Listed) -> OpFacts {
         let op = info.op;
         let m = info.mnemonic;
-        let declaration = is_declaration(op);
+        // Declarations and DX9 definitions: their operands name registers rather than access
+        // them.
+        let declaration =
+            starts_with(m, "dcl") || matches!(op, Opcode::Def | Opcode::Defb | Opcode::Initv);
         // The counts `check_shape` accepts, where they do not depend on the instruction.
         let want_extra = match info.extra {
             Extra::None => Some(0),
@@ -335,69 +350,129 @@ impl OpFacts {
             | Extra::CountedWords
             | Extra::ImmediateConstants => None,
         };
+        let integer = listed & IN_INTEGER_OPS != 0
+            || matches!(info.model, ShaderModel::Sm40) && !starts_with(m, "sample");
+        let scalar_result =
+            contains(m, "_read_") && !str_eq(m, "lds_read_vec") || starts_with(m, "append_buf");
+        let pair_result = listed & IN_PAIR_RESULT_OPS != 0;
+        let uav_use = starts_with(m, "uav_");
+        let lds_use = starts_with(m, "lds_") && matches!(info.control, ControlLayout::LdsId);
+        let srv_use = starts_with(m, "srv_");
+        let gds_use = starts_with(m, "gds_");
         OpFacts {
             declaration,
-            dcl: m.starts_with("dcl"),
-            integer: listed & IN_INTEGER_OPS != 0
-                || info.model == ShaderModel::Sm40 && !m.starts_with("sample"),
-            scalar_result: m.contains("_read_") && m != "lds_read_vec"
-                || m.starts_with("append_buf"),
-            pair_result: listed & IN_PAIR_RESULT_OPS != 0,
+            dcl: starts_with(m, "dcl"),
+            integer,
+            scalar_result,
+            pair_result,
             shift: listed & IN_SHIFT_OPS != 0,
             mem_dst: listed & IN_MEM_DST_OPS != 0,
-            mem_allowed: listed & IN_MEM_DST_OPS != 0 || m.contains("store"),
-            uav_use: m.starts_with("uav_"),
-            lds_use: m.starts_with("lds_") && info.control == ControlLayout::LdsId,
-            srv_use: m.starts_with("srv_"),
-            gds_use: m.starts_with("gds_"),
+            mem_allowed: listed & IN_MEM_DST_OPS != 0 || contains(m, "store"),
+            uav_use,
+            lds_use,
+            srv_use,
+            gds_use,
+            resource_use: uav_use | lds_use | srv_use | gds_use,
+            dst_rules: integer | scalar_result | pair_result,
             defined_bits: info.control.defined_bits(),
             owns_modifier_bits: info.control.owns_modifier_bits(),
             quick: !declaration
-                && op != Opcode::Macrocall
-                && info.control != ControlLayout::CountOfExtra
+                && !matches!(op, Opcode::Macrocall)
+                && !matches!(info.control, ControlLayout::CountOfExtra)
                 && listed & IN_BOOKKEEPING_OPS == 0
                 && want_extra.is_some(),
             want_dst: info.dst,
             want_src: info.src,
             ext_srcs: info.control.extra_srcs(1 << 12),
-            want_extra: want_extra.unwrap_or(0),
+            want_extra: match want_extra {
+                Some(n) => n,
+                None => 0,
+            },
             shaders: info.shaders.0,
             families: info.families.0,
             fp64: info.fp64,
             model: info.model,
-            structural: info.flow != Flow::None,
+            structural: !matches!(info.flow, Flow::None),
         }
     }
+}
 
-    /// The facts of every opcode, indexed by code; built on first use.
-    fn table() -> &'static [OpFacts] {
-        static FACTS: OnceLock<Vec<OpFacts>> = OnceLock::new();
-        FACTS.get_or_init(|| {
-            // One pass over each list marks its opcodes, instead of a scan of every list for
-            // every opcode: the table is built on the first translation of each process, whose
-            // cost a one-module run pays in full.
-            let mut listed = [0 as Listed; OPCODE_COUNT];
-            let lists = [
-                (INTEGER_OPS, IN_INTEGER_OPS),
-                (PAIR_RESULT_OPS, IN_PAIR_RESULT_OPS),
-                (SHIFT_OPS, IN_SHIFT_OPS),
-                (MEM_DST_OPS, IN_MEM_DST_OPS),
-                (BOOKKEEPING_OPS, IN_BOOKKEEPING_OPS),
-            ];
-            for (list, bit) in lists {
-                for op in list {
-                    if let Some(slot) = listed.get_mut(usize::from(op.code())) {
-                        *slot |= bit;
-                    }
-                }
-            }
-            OPCODES
-                .iter()
-                .zip(listed)
-                .map(|(info, listed)| OpFacts::derive(info, listed))
-                .collect()
-        })
+/// Rows of [`OP_FACTS`]: a power of two above [`OPCODE_COUNT`], so that an opcode code masked
+/// with `FACT_SLOTS - 1` (which changes nothing) indexes the table without a bounds check.
+const FACT_SLOTS: usize = {
+    assert!(OPCODE_COUNT <= 512);
+    512
+};
+
+/// The facts of every opcode, indexed by code, computed at compile time from [`OPCODES`] and
+/// the opcode lists above (one pass over each list marks its opcodes); the rows past
+/// [`OPCODE_COUNT`] are [`NO_FACTS`].
+static OP_FACTS: [OpFacts; FACT_SLOTS] = {
+    let mut listed = [0 as Listed; OPCODE_COUNT];
+    let lists: [(&[Opcode], Listed); 5] = [
+        (INTEGER_OPS, IN_INTEGER_OPS),
+        (PAIR_RESULT_OPS, IN_PAIR_RESULT_OPS),
+        (SHIFT_OPS, IN_SHIFT_OPS),
+        (MEM_DST_OPS, IN_MEM_DST_OPS),
+        (BOOKKEEPING_OPS, IN_BOOKKEEPING_OPS),
+    ];
+    let mut l = 0;
+    while l < lists.len() {
+        let (list, bit) = lists[l];
+        let mut k = 0;
+        while k < list.len() {
+            // Opcode discriminants are the codes, all below `OPCODE_COUNT` (a compile-time
+            // index out of range would fail the build, not a run).
+            listed[list[k] as usize] |= bit;
+            k += 1;
+        }
+        l += 1;
     }
+    let mut facts = [NO_FACTS; FACT_SLOTS];
+    let mut i = 0;
+    while i < OPCODE_COUNT {
+        facts[i] = OpFacts::derive(&OPCODES[i], listed[i]);
+        i += 1;
+    }
+    facts
+};
+
+/// Whether `text` starts with `prefix` (`str::starts_with` for [`OpFacts::derive`]).
+const fn starts_with(text: &str, prefix: &str) -> bool {
+    let (text, prefix) = (text.as_bytes(), prefix.as_bytes());
+    if prefix.len() > text.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < prefix.len() {
+        if text[i] != prefix[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether `text` contains `part` (`str::contains` for [`OpFacts::derive`]).
+const fn contains(text: &str, part: &str) -> bool {
+    let (bytes, wanted) = (text.as_bytes(), part.as_bytes());
+    let mut start = 0;
+    while start + wanted.len() <= bytes.len() {
+        let mut i = 0;
+        while i < wanted.len() && bytes[start + i] == wanted[i] {
+            i += 1;
+        }
+        if i == wanted.len() {
+            return true;
+        }
+        start += 1;
+    }
+    false
+}
+
+/// Whether `a` and `b` are equal (`==` for [`OpFacts::derive`]).
+const fn str_eq(a: &str, b: &str) -> bool {
+    a.len() == b.len() && starts_with(a, b)
 }
 
 /// Which of the opcode lists ([`INTEGER_OPS`] …) hold an opcode, one bit per list.
@@ -557,8 +632,8 @@ struct Verifier<'a> {
     at: usize,
     saw_sm40: Option<usize>,
     saw_sm30: Option<usize>,
-    /// [`OpFacts::table`].
-    facts: &'static [OpFacts],
+    /// [`OP_FACTS`].
+    facts: &'static [OpFacts; FACT_SLOTS],
     /// Register types legal in this program.
     masks: RegMasks,
     /// The program's shader kind as a [`crate::ShaderSet`] bit.
@@ -650,7 +725,7 @@ fn verify_with(program: &Program, family: Family, paths: Paths) -> Result<(), Ve
         at: 0,
         saw_sm40: None,
         saw_sm30: None,
-        facts: OpFacts::table(),
+        facts: &OP_FACTS,
         masks,
         shader_bit: 1 << program.shader.value(),
         family_bit: 1 << family as u8,
@@ -685,22 +760,19 @@ impl Verifier<'_> {
         self.check_macros();
         for (at, inst) in body.iter().enumerate() {
             self.at = at;
-            // The table has one row per opcode code, so the default is never taken.
-            let facts = self
-                .facts
-                .get(usize::from(inst.op.code()))
-                .unwrap_or(&NO_FACTS);
-            // Most instructions take part in no block structure and pass the quick checks;
-            // they are handled here, everything else by `check_one` (kept out of line, so
-            // that this loop holds little state).
+            let facts = &self.facts[usize::from(inst.op.code()) & (FACT_SLOTS - 1)];
+            // Most instructions pass the quick checks; they are handled here (those with a block
+            // role by `check_structure`, kept out of line), everything else by `check_one` (kept
+            // out of line, so that this loop holds little state).
             if quick
                 && facts.quick
-                && !facts.structural
                 && self.quick(inst, facts, &walk.declared, walk.seen.vertex_declared)
             {
                 // Every rule but block structure holds; of the structure rules only the one on
                 // what may follow `endmain` concerns an instruction without a block role.
-                if walk.after_endmain && walk.stack.is_empty() {
+                if facts.structural {
+                    self.check_structure(inst, &mut walk);
+                } else if walk.after_endmain && walk.stack.is_empty() {
                     self.err(AFTER_ENDMAIN);
                 }
                 continue;
@@ -725,7 +797,7 @@ impl Verifier<'_> {
     }
 
     /// The checks of one instruction that [`Verifier::run`] does not finish itself: the quick
-    /// paths of `dcl_literal` and of instructions with a block role, then the full checks.
+    /// path of `dcl_literal`, then the full checks.
     #[inline(never)]
     fn check_one(&mut self, inst: &Inst, facts: &OpFacts, quick: bool, walk: &mut Walk) {
         if quick
@@ -737,14 +809,6 @@ impl Verifier<'_> {
                 walk.after_endmain && walk.stack.is_empty(),
             )
         {
-            return;
-        }
-        if quick
-            && facts.quick
-            && facts.structural
-            && self.quick(inst, facts, &walk.declared, walk.seen.vertex_declared)
-        {
-            self.check_structure(inst, walk);
             return;
         }
         let facts = *facts;
@@ -804,7 +868,7 @@ impl Verifier<'_> {
             return false;
         }
         // check_declarations: resources used by id.
-        if facts.uav_use | facts.lds_use | facts.srv_use | facts.gds_use {
+        if facts.resource_use {
             let id = u32::from(ctrl & 0x3FF);
             if facts.uav_use && !declared.uavs.contains(id & 0x3FF)
                 || facts.lds_use && !declared.lds.contains(id & 0xF)
@@ -840,14 +904,11 @@ impl Verifier<'_> {
             {
                 return false;
             }
-            if facts.integer | facts.scalar_result | facts.pair_result {
-                let writes = dst.mask.map(|c| c == DstComp::Write);
-                let pair = matches!(
-                    writes,
-                    [true, true, false, false] | [false, false, true, true]
-                );
+            if facts.dst_rules {
+                let writes = written_components(dst.mask);
+                let pair = writes == 0b0011 || writes == 0b1100;
                 if facts.integer && (dst.sat || dst.shift != ShiftScale::None)
-                    || facts.scalar_result && writes.iter().filter(|w| **w).count() != 1
+                    || facts.scalar_result && writes.count_ones() != 1
                     || facts.pair_result && !pair
                 {
                     return false;
@@ -870,15 +931,9 @@ impl Verifier<'_> {
             {
                 return false;
             }
-            if facts.integer
-                && (src.invert
-                    || src.bias
-                    || src.x2
-                    || src.sign
-                    || src.abs
-                    || src.clamp
-                    || src.divcomp != DivComp::None)
-            {
+            // The flags are or-ed without short circuits: one test instead of a branch each.
+            let float_mods = src.invert | src.bias | src.x2 | src.sign | src.abs | src.clamp;
+            if facts.integer && (float_mods || src.divcomp != DivComp::None) {
                 return false;
             }
             types |= bit;
@@ -892,8 +947,7 @@ impl Verifier<'_> {
         if !vertex_declared && types & type_bit(RegType::Vertex) != 0 {
             return false;
         }
-        self.note_model(facts.model);
-        self.note_types(types);
+        self.note_quick(facts.model, types);
         true
     }
 
@@ -1048,6 +1102,19 @@ impl Verifier<'_> {
             ));
         }
         self.note_model(info.model);
+    }
+
+    /// [`Verifier::note_model`] of `model` and [`Verifier::note_types`] of `types` in one: a
+    /// partition already seen is not tested again (most programs see an SM40-only item early and
+    /// no SM30-only one at all).
+    #[inline(always)]
+    fn note_quick(&mut self, model: ShaderModel, types: u64) {
+        if self.saw_sm40.is_none() && (model == ShaderModel::Sm40 || types & self.masks.sm40 != 0) {
+            self.saw_sm40 = Some(self.at);
+        }
+        if self.saw_sm30.is_none() && (model == ShaderModel::Sm30 || types & self.masks.sm30 != 0) {
+            self.saw_sm30 = Some(self.at);
+        }
     }
 
     /// [`Verifier::note_model`] for registers of the types in `types`.
@@ -1674,15 +1741,22 @@ fn nested_uses(reg: &Reg, ty: RegType) -> bool {
             .is_some_and(|second| reg_uses(&second.reg, ty))
 }
 
+/// The components `mask` writes with the result ([`DstComp::Write`]), as bits 0 (x) to 3 (w).
+#[inline(always)]
+fn written_components(mask: [DstComp; 4]) -> u32 {
+    // The four modes (values 0..=3) as the bytes of one word; a byte is `Write` (1) where the
+    // word xor-ed with 1 in every byte has a zero byte. For bytes below 0x80, adding 0x7F sets
+    // the top bit exactly of the non-zero bytes (no carry crosses a byte), so the top bits left
+    // clear mark the `Write` components; the multiply gathers bit 7 of byte k into bit 28 + k.
+    let bytes = u32::from_le_bytes(mask.map(|c| c.value() as u8)) ^ 0x0101_0101;
+    let nonzero = ((bytes & 0x7F7F_7F7F) + 0x7F7F_7F7F) | bytes;
+    let zero = !nonzero & 0x8080_8080;
+    (zero >> 7).wrapping_mul(0x1020_4080) >> 28
+}
+
 /// Whether `reg` has operands of its own: a register-relative index or a second dimension.
 fn has_nested(reg: &Reg) -> bool {
     matches!(reg.index, Some(Index::Rel { .. })) || reg.dim2.is_some()
-}
-
-/// Declarations and DX9 definitions: their operands name registers rather than access them.
-fn is_declaration(op: Opcode) -> bool {
-    op.info().mnemonic.starts_with("dcl")
-        || matches!(op, Opcode::Def | Opcode::Defb | Opcode::Initv)
 }
 
 #[cfg(test)]
@@ -1872,6 +1946,55 @@ mod tests {
     /// The quick paths accept and reject exactly as the full checks do, with the same messages,
     /// for compute and pixel programs on every family (a compute-only register in a pixel
     /// program, double precision on R600, `mem` before Evergreen).
+    /// The compile-time string helpers of `OpFacts::derive` agree with `str`'s own methods on
+    /// every mnemonic and each pattern the facts use (plus the empty pattern and a mnemonic
+    /// itself), so the table the compiler computes is the one the `str` forms would give.
+    /// `written_components` agrees with the plain definition (bit k set where component k is
+    /// `Write`) on all 256 masks.
+    #[test]
+    fn written_components_of_every_mask() {
+        use crate::DstComp;
+        let modes = [
+            DstComp::NoWrite,
+            DstComp::Write,
+            DstComp::Zero,
+            DstComp::One,
+        ];
+        for n in 0..256usize {
+            let mask = [0, 1, 2, 3].map(|k| modes[n >> (2 * k) & 3]);
+            let plain = (0..4)
+                .filter(|&k| mask[k] == DstComp::Write)
+                .fold(0, |bits, k| bits | 1 << k);
+            assert_eq!(super::written_components(mask), plain, "{mask:?}");
+        }
+    }
+
+    #[test]
+    fn const_string_helpers_agree_with_str() {
+        let patterns = [
+            "",
+            "dcl",
+            "sample",
+            "_read_",
+            "lds_read_vec",
+            "append_buf",
+            "uav_",
+            "lds_",
+            "srv_",
+            "gds_",
+            "store",
+            "iadd",
+        ];
+        for info in &crate::OPCODES {
+            let m = info.mnemonic;
+            for p in patterns.iter().copied().chain([m]) {
+                assert_eq!(super::starts_with(m, p), m.starts_with(p), "{m} / {p}");
+                assert_eq!(super::contains(m, p), m.contains(p), "{m} / {p}");
+                assert_eq!(super::str_eq(m, p), m == p, "{m} / {p}");
+            }
+        }
+    }
+
     #[test]
     fn quick_paths_agree_with_the_full_checks() {
         let mut rejected = 0;

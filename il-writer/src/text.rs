@@ -9,9 +9,9 @@
 //!
 //! Speed: the text is written as bytes into one pre-sized buffer (no string per operand or
 //! register, no `format!` on the paths real programs take). Mnemonics and register names come
-//! from tables padded to a fixed width ([`Tables`], built once), and an operand's register,
-//! number and swizzle or mask are gathered in a stack [`Chunk`]; both are appended with one
-//! fixed-size copy and a truncation instead of a copy of variable length. Lines of the common
+//! from tables padded to a fixed width ([`Tables`], computed at compile time), and an operand's
+//! register, number and swizzle or mask are gathered in a stack [`Chunk`]; both are appended with
+//! one fixed-size copy and a truncation instead of a copy of variable length. Lines of the common
 //! shape are gathered in a stack buffer by [`write_fast`], with the control suffix (`_id(3)`)
 //! taken from a per-thread [`ControlCache`]; stack buffers are twice what is written into them
 //! and positions are masked below the middle, so fixed-size writes need no bounds checks. The
@@ -19,7 +19,6 @@
 
 use std::cell::RefCell;
 use std::io::Write;
-use std::sync::OnceLock;
 
 use il_model::enums::{ElementFormat, PixTexUsage};
 use il_model::{
@@ -153,13 +152,9 @@ struct Padded {
 }
 
 impl Padded {
-    fn new(text: &'static str) -> Padded {
-        let mut bytes = [0; PAD];
-        for (slot, b) in bytes.iter_mut().zip(text.bytes()) {
-            *slot = b;
-        }
+    const fn new(text: &'static str) -> Padded {
         Padded {
-            bytes,
+            bytes: padded(text),
             len: text.len(),
             text,
         }
@@ -178,21 +173,35 @@ impl Padded {
     }
 }
 
-/// What the writer needs per opcode and register type, derived once from the il-model tables.
+/// The first [`PAD`] bytes of `text`, then zeros.
+const fn padded(text: &str) -> [u8; PAD] {
+    let mut bytes = [0; PAD];
+    let text = text.as_bytes();
+    let mut i = 0;
+    while i < PAD && i < text.len() {
+        bytes[i] = text[i];
+        i += 1;
+    }
+    bytes
+}
+
+/// What the writer needs per opcode and register type, derived from the il-model tables at
+/// compile time ([`TABLES`]), so that no process pays for it.
 struct Tables {
     /// Per opcode code: the mnemonic.
-    mnemonics: Vec<Padded>,
+    mnemonics: [Padded; OPCODE_COUNT],
     /// Per opcode code: whether a zero control field prints nothing (no field is printed when
     /// zero and the layout has no fixed spelling), so [`render_fields`] can be skipped.
-    quiet_zero: Vec<bool>,
+    quiet_zero: [bool; OPCODE_COUNT],
     /// Per opcode code: what the per-line loop needs, in one entry.
     ops: [OpText; OP_SLOTS],
     /// Register names outside vertex shaders, then inside them.
     regs: [RegNames; 2],
 }
 
-/// Swizzles: six selectors in four positions.
-const SWIZZLES: usize = 6 * 6 * 6 * 6;
+/// Swizzle keys ([`swizzle_index`]): three bits per selector in four positions (selector values
+/// are 0 to 5, so keys with a 6 or 7 in a position are never looked up).
+const SWIZZLES: usize = 1 << 12;
 
 /// Write masks: four component modes in four positions.
 const MASKS: usize = 4 * 4 * 4 * 4;
@@ -216,29 +225,32 @@ impl Short {
     }
 }
 
-/// Per swizzle (selector values `s0 + 6·s1 + 36·s2 + 216·s3`): its text after the register
-/// (amd-il.md §3.5): nothing for `.xyzw`, `.` and one selector when all four agree, else `.`
-/// and the four selectors. Built at compile time, so no run pays for it.
+/// Per swizzle key (selector values `s0 | s1 << 3 | s2 << 6 | s3 << 9`, see [`swizzle_index`]):
+/// its text after the register (amd-il.md §3.5): nothing for `.xyzw`, `.` and one selector when
+/// all four agree, else `.` and the four selectors. Built at compile time, so no run pays for it;
+/// the keys of no swizzle (a position above 5) hold nothing.
 static SWIZZLE_TEXT: [Short; SWIZZLES] = {
     // The selector characters by value (`CompSel::X` = 0 … `CompSel::One` = 5).
     let letters = *b"xyzw01";
     let mut table = [Short(0); SWIZZLES];
     let mut i = 0;
     while i < SWIZZLES {
-        let sel = [i % 6, i / 6 % 6, i / 36 % 6, i / 216];
-        let [a, b, c, d] = [
-            letters[sel[0]],
-            letters[sel[1]],
-            letters[sel[2]],
-            letters[sel[3]],
-        ];
-        table[i] = if sel[0] == 0 && sel[1] == 1 && sel[2] == 2 && sel[3] == 3 {
-            Short::new([0; 7], 0)
-        } else if sel[0] == sel[1] && sel[1] == sel[2] && sel[2] == sel[3] {
-            Short::new([b'.', a, 0, 0, 0, 0, 0], 2)
-        } else {
-            Short::new([b'.', a, b, c, d, 0, 0], 5)
-        };
+        let sel = [i & 7, i >> 3 & 7, i >> 6 & 7, i >> 9 & 7];
+        if sel[0] < 6 && sel[1] < 6 && sel[2] < 6 && sel[3] < 6 {
+            let [a, b, c, d] = [
+                letters[sel[0]],
+                letters[sel[1]],
+                letters[sel[2]],
+                letters[sel[3]],
+            ];
+            table[i] = if sel[0] == 0 && sel[1] == 1 && sel[2] == 2 && sel[3] == 3 {
+                Short::new([0; 7], 0)
+            } else if sel[0] == sel[1] && sel[1] == sel[2] && sel[2] == sel[3] {
+                Short::new([b'.', a, 0, 0, 0, 0, 0], 2)
+            } else {
+                Short::new([b'.', a, b, c, d, 0, 0], 5)
+            };
+        }
         i += 1;
     }
     table
@@ -271,18 +283,19 @@ static MASK_TEXT: [Short; MASKS] = {
     table
 };
 
-/// The component selectors in value order (`CompSel::value`; il-model lists them so).
-const SELECTORS: &[CompSel] = CompSel::ALL;
-
-/// The index of `sw` in [`Tables::swizzles`].
+/// The index of `sw` in [`SWIZZLE_TEXT`]: `s0 | s1 << 3 | s2 << 6 | s3 << 9`.
 #[inline(always)]
 fn swizzle_index(sw: [CompSel; 4]) -> usize {
-    sw.iter()
-        .rev()
-        .fold(0, |acc, c| acc * SELECTORS.len() + c.value() as usize)
+    // The four selectors (values 0..=5, three bits each) as the bytes of one word, moved from
+    // bits 8k to bits 3k with two shifts instead of a multiply-add per selector: `x | x >> 5`
+    // puts s1 next to s0 (bits 3..6) and s3 next to s2 (bits 19..22), and shifting the second
+    // pair down by 10 lands s2 at bit 6 and s3 at bit 9.
+    let bytes = u32::from_le_bytes(sw.map(|c| c.value() as u8));
+    let pairs = bytes | bytes >> 5;
+    ((pairs & 0x3F) | (pairs >> 10 & 0xFC0)) as usize
 }
 
-/// The index of `mask` in [`Tables::masks`].
+/// The index of `mask` in [`MASK_TEXT`].
 #[inline(always)]
 fn mask_index(mask: [DstComp; 4]) -> usize {
     // The four modes (values 0..=3) as the bytes of one word, moved from bits 8k to bits 2k
@@ -324,7 +337,9 @@ struct RegNames {
 }
 
 impl RegNames {
-    fn new(shader: ShaderKind) -> RegNames {
+    /// The names outside vertex shaders, or inside them (`vertex`: the output spelling of the
+    /// dual-named types, [`RegType::name_in`]).
+    const fn new(vertex: bool) -> RegNames {
         let mut regs = RegNames {
             names: [RegName {
                 bytes: [0; REG_NAME],
@@ -333,25 +348,31 @@ impl RegNames {
             }; REG_VALUES],
             long: [""; REG_VALUES],
         };
-        for info in &REG_TYPES {
-            let value = usize::from(info.ty.value()) & (REG_VALUES - 1);
-            let text = info.ty.name_in(shader);
+        let mut i = 0;
+        while i < REG_TYPES.len() {
+            let info = &REG_TYPES[i];
+            let value = (info.ty as usize) & (REG_VALUES - 1);
+            let text = match (info.output_name, vertex) {
+                (Some(out), true) => out,
+                _ => info.name,
+            };
             let mut name = RegName {
                 bytes: [0; REG_NAME],
                 len: LONG_NAME,
                 numbered: info.numbered,
             };
             if text.len() <= REG_NAME {
-                for (slot, b) in name.bytes.iter_mut().zip(text.bytes()) {
-                    *slot = b;
+                let bytes = text.as_bytes();
+                let mut k = 0;
+                while k < bytes.len() {
+                    name.bytes[k] = bytes[k];
+                    k += 1;
                 }
                 name.len = text.len() as u8;
             }
-            if let (Some(slot), Some(long)) = (regs.names.get_mut(value), regs.long.get_mut(value))
-            {
-                *slot = name;
-                *long = text;
-            }
+            regs.names[value] = name;
+            regs.long[value] = text;
+            i += 1;
         }
         regs
     }
@@ -363,28 +384,35 @@ impl RegNames {
     }
 }
 
+/// The writer's tables.
+static TABLES: Tables = Tables::build();
+
 impl Tables {
-    /// The tables, built on first use.
+    /// The tables ([`TABLES`]).
+    #[inline]
     fn get() -> &'static Tables {
-        static TABLES: OnceLock<Tables> = OnceLock::new();
-        TABLES.get_or_init(Tables::build)
+        &TABLES
     }
 
-    fn build() -> Tables {
+    const fn build() -> Tables {
+        let mut mnemonics = [Padded::new(""); OPCODE_COUNT];
+        let mut quiet_zero = [false; OPCODE_COUNT];
+        let mut ops = [OpText::of(None); OP_SLOTS];
+        let mut code = 0;
+        while code < OP_SLOTS {
+            if code < OPCODE_COUNT {
+                let info = &OPCODES[code];
+                mnemonics[code] = Padded::new(info.mnemonic);
+                quiet_zero[code] = zero_control_is_silent(info.control);
+                ops[code] = OpText::of(Some(info));
+            }
+            code += 1;
+        }
         Tables {
-            mnemonics: OPCODES
-                .iter()
-                .map(|info| Padded::new(info.mnemonic))
-                .collect(),
-            quiet_zero: OPCODES
-                .iter()
-                .map(|info| zero_control_is_silent(info.control))
-                .collect(),
-            ops: std::array::from_fn(|code| OpText::of(OPCODES.get(code))),
-            regs: [
-                RegNames::new(ShaderKind::Compute),
-                RegNames::new(ShaderKind::Vertex),
-            ],
+            mnemonics,
+            quiet_zero,
+            ops,
+            regs: [RegNames::new(false), RegNames::new(true)],
         }
     }
 
@@ -427,7 +455,7 @@ struct OpText {
 
 impl OpText {
     /// The entry of an opcode, or an unused one (no fast path, no block role) past the table.
-    fn of(info: Option<&il_model::OpInfo>) -> OpText {
+    const fn of(info: Option<&il_model::OpInfo>) -> OpText {
         let mut op = OpText {
             mnemonic: [0; PAD],
             len: 0,
@@ -435,10 +463,12 @@ impl OpText {
             fast: None,
         };
         if let Some(info) = info {
-            for (slot, b) in op.mnemonic.iter_mut().zip(info.mnemonic.bytes()) {
-                *slot = b;
-            }
-            op.len = info.mnemonic.len().min(PAD) as u8;
+            op.mnemonic = padded(info.mnemonic);
+            op.len = if info.mnemonic.len() < PAD {
+                info.mnemonic.len() as u8
+            } else {
+                PAD as u8
+            };
             op.flow = info.flow;
             op.fast = Fast::of(info);
         }
@@ -467,26 +497,33 @@ impl Fast {
     /// that prints something at zero, one that edits the line (`dcl_lds_sharing_mode`),
     /// trailing tokens written other than as plain operands, macro packets, or a mnemonic longer
     /// than [`PAD`].
-    fn of(info: &il_model::OpInfo) -> Option<Fast> {
+    const fn of(info: &il_model::OpInfo) -> Option<Fast> {
         // `CountedWords` are written like `Words` (in decimal, as operands).
         let plain_extra = matches!(
             info.extra,
             Extra::None | Extra::Words(_) | Extra::Label | Extra::CountedWords
         );
         let quiet_zero = zero_control_is_silent(info.control);
-        let suffix_only = info
-            .control
-            .fields()
-            .iter()
-            .all(|field| !matches!(field.kind, FieldKind::Operand | FieldKind::Word(_)));
+        let fields = info.control.fields();
+        let mut suffix_only = true;
+        let mut i = 0;
+        while i < fields.len() {
+            if matches!(fields[i].kind, FieldKind::Operand | FieldKind::Word(_)) {
+                suffix_only = false;
+            }
+            i += 1;
+        }
         let fits = (quiet_zero || suffix_only)
-            && info.control != ControlLayout::LdsSharingMode
+            && !matches!(info.control, ControlLayout::LdsSharingMode)
             && plain_extra
             && !matches!(info.op, Opcode::Macrocall | Opcode::Macrodef)
             && info.mnemonic.len() <= PAD;
-        fits.then_some(Fast {
-            ignores_control: info.control == ControlLayout::CountOfExtra,
-            hex_extra: info.extra == Extra::Words(4)
+        if !fits {
+            return None;
+        }
+        Some(Fast {
+            ignores_control: matches!(info.control, ControlLayout::CountOfExtra),
+            hex_extra: matches!(info.extra, Extra::Words(4))
                 && matches!(info.op, Opcode::DclLiteral | Opcode::Def),
             quiet_zero,
             suffix_only,
@@ -682,15 +719,29 @@ fn write_fast(
 /// Whether [`write_inst`] prints nothing for the control field of `layout` when it is zero:
 /// every field is left out at zero and the layout has no spelling of its own (`mdef(k)`,
 /// `dcl_resource_id(n)`).
-fn zero_control_is_silent(layout: ControlLayout) -> bool {
-    !matches!(layout, ControlLayout::Macro | ControlLayout::DclResource)
-        && layout.fields().iter().all(|field| match field.kind {
+const fn zero_control_is_silent(layout: ControlLayout) -> bool {
+    if matches!(layout, ControlLayout::Macro | ControlLayout::DclResource) {
+        return false;
+    }
+    let fields = layout.fields();
+    let mut i = 0;
+    while i < fields.len() {
+        let silent = match fields[i].kind {
             FieldKind::Flag | FieldKind::Hidden => true,
             FieldKind::Number { always } | FieldKind::Enum { always, .. } => !always,
-            FieldKind::Choice(list) => matches!(names(0, list), None | Some("")),
+            FieldKind::Choice(list) => match names(0, list) {
+                None => true,
+                Some(word) => word.is_empty(),
+            },
             FieldKind::Operand => false,
             FieldKind::Word(list) => names(0, list).is_none(),
-        })
+        };
+        if !silent {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 impl RegNames {
@@ -1055,8 +1106,8 @@ fn foldable_prefix(inst: &Inst) -> Option<u16> {
 struct Layout {
     /// Open blocks; `true` marks a `switch` whose case body is open (one extra level).
     stack: Vec<Open>,
-    /// [`Layout::depth`] of `stack`, kept for the instructions with no block role (most of them),
-    /// which leave the stack as it is.
+    /// The depth of `stack` (the sum of [`Open::levels`]), kept up to date by every change of
+    /// the stack, so that no line sums it.
     current: usize,
 }
 
@@ -1067,16 +1118,39 @@ enum Open {
     Func { returned: bool },
 }
 
+impl Open {
+    /// The indentation levels the block adds: one, one more inside a case body, none after a
+    /// function's top-level `ret`.
+    fn levels(self) -> usize {
+        match self {
+            Open::Block => 1,
+            Open::Switch { in_case } => 1 + usize::from(in_case),
+            Open::Func { returned } => usize::from(!returned),
+        }
+    }
+}
+
 impl Layout {
-    fn depth(&self) -> usize {
-        self.stack
-            .iter()
-            .map(|o| match o {
-                Open::Block => 1,
-                Open::Switch { in_case } => 1 + usize::from(*in_case),
-                Open::Func { returned } => usize::from(!*returned),
-            })
-            .sum()
+    /// Opens a block.
+    fn push(&mut self, open: Open) {
+        self.current += open.levels();
+        self.stack.push(open);
+    }
+
+    /// Closes the innermost block, if any.
+    fn pop(&mut self) {
+        if let Some(open) = self.stack.pop() {
+            self.current = self.current.saturating_sub(open.levels());
+        }
+    }
+
+    /// Replaces the innermost block by `open` (a case body opened or closed, a function
+    /// returned).
+    fn set_last(&mut self, open: Open) {
+        if let Some(last) = self.stack.last_mut() {
+            self.current = self.current.saturating_sub(last.levels()) + open.levels();
+            *last = open;
+        }
     }
 
     /// The depth at which an instruction with role `flow` is printed, updating the state.
@@ -1085,9 +1159,7 @@ impl Layout {
         if flow == Flow::None {
             return self.current;
         }
-        let depth = self.depth_for_block_role(flow);
-        self.current = self.depth();
-        depth
+        self.depth_for_block_role(flow)
     }
 
     /// [`Layout::depth_for`] an instruction with a block role.
@@ -1095,62 +1167,60 @@ impl Layout {
         if matches!(flow, Flow::Func | Flow::End)
             && self.stack.last() == Some(&Open::Func { returned: true })
         {
-            self.stack.pop();
+            self.pop();
         }
         match flow {
             Flow::If | Flow::Loop | Flow::MacroDef => {
-                let d = self.depth();
-                self.stack.push(Open::Block);
+                let d = self.current;
+                self.push(Open::Block);
                 d
             }
             Flow::Phase => {
                 if self.stack.last() == Some(&Open::Block) {
-                    self.stack.pop();
+                    self.pop();
                 }
-                let d = self.depth();
-                self.stack.push(Open::Block);
+                let d = self.current;
+                self.push(Open::Block);
                 d
             }
             Flow::Func => {
-                let d = self.depth();
-                self.stack.push(Open::Func { returned: false });
+                let d = self.current;
+                self.push(Open::Func { returned: false });
                 d
             }
             Flow::Switch => {
-                let d = self.depth();
-                self.stack.push(Open::Switch { in_case: false });
+                let d = self.current;
+                self.push(Open::Switch { in_case: false });
                 d
             }
-            Flow::Else => self.depth().saturating_sub(1),
+            Flow::Else => self.current.saturating_sub(1),
             Flow::Case | Flow::Default => {
-                if let Some(Open::Switch { in_case }) = self.stack.last_mut() {
-                    *in_case = false;
-                    let d = self.depth();
-                    if let Some(Open::Switch { in_case }) = self.stack.last_mut() {
-                        *in_case = true;
-                    }
+                if let Some(Open::Switch { .. }) = self.stack.last() {
+                    self.set_last(Open::Switch { in_case: false });
+                    let d = self.current;
+                    self.set_last(Open::Switch { in_case: true });
                     d
                 } else {
-                    self.depth()
+                    self.current
                 }
             }
             Flow::EndIf | Flow::EndLoop | Flow::EndSwitch | Flow::EndPhase | Flow::MacroEnd => {
-                self.stack.pop();
-                self.depth()
+                self.pop();
+                self.current
             }
             Flow::EndFunc => {
                 if matches!(self.stack.last(), Some(Open::Func { .. })) {
-                    self.stack.pop();
+                    self.pop();
                 }
-                self.depth()
+                self.current
             }
             Flow::Ret => {
-                if let Some(Open::Func { returned }) = self.stack.last_mut() {
-                    *returned = true;
+                if let Some(Open::Func { .. }) = self.stack.last() {
+                    self.set_last(Open::Func { returned: true });
                 }
-                self.depth()
+                self.current
             }
-            _ => self.depth(),
+            _ => self.current,
         }
     }
 }
@@ -1613,8 +1683,16 @@ fn write_hex_items(out: &mut Buf, words: &[u32], items: &mut Items) {
 }
 
 /// The canonical word for `value` in a `(word, value)` list.
-fn names(value: u32, list: &'static [(&'static str, u32)]) -> Option<&'static str> {
-    list.iter().find(|(_, v)| *v == value).map(|(n, _)| *n)
+const fn names(value: u32, list: &'static [(&'static str, u32)]) -> Option<&'static str> {
+    // A loop rather than `find`, so that the compile-time [`TABLES`] can use it.
+    let mut i = 0;
+    while i < list.len() {
+        if list[i].1 == value {
+            return Some(list[i].0);
+        }
+        i += 1;
+    }
+    None
 }
 
 /// Appends a float token as text that parses back to the same bits: the shortest decimal for
