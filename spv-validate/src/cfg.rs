@@ -139,6 +139,14 @@ pub(crate) fn build(ctx: &Ctx<'_>, scratch: &mut Scratch) -> Vec<FuncCfg> {
         }
         cfg.func = fi;
         cfg.graph.rebuild(n, edges);
+        if n == 1 && edges.is_empty() {
+            // One block that does not branch (most functions of straight-line shaders):
+            // reachable, and alone in its dominator tree, without a traversal.
+            cfg.reachable.clear();
+            cfg.reachable.push(true);
+            cfg.dom.set_root_only();
+            continue;
+        }
         let order = &mut scratch.order;
         cfg.graph
             .post_order_into(0, &mut scratch.seen, &mut scratch.stack, order);

@@ -81,15 +81,17 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
         {
             check_merge(ctx, fi, merge, b.terminator, b.label);
         }
-        let reachable = cfg.is_reachable(bi);
+        // In a function of one block every definition of the function is in that block
+        // (or is the function or a parameter), so every use is dominated.
+        let check_uses = n > 1 && cfg.is_reachable(bi);
         for inst in ctx.ix.insts_in(b.first.0..b.terminator.0) {
             if ctx.op_of(inst) == Some(Op::Phi) {
                 check_phi(ctx, cfg, inst, bi);
-            } else if reachable && !dominated(ctx, cfg, inst, bi) {
+            } else if check_uses && !dominated(ctx, cfg, inst, bi) {
                 check_dominance(ctx, cfg, inst, bi);
             }
         }
-        if reachable
+        if check_uses
             && let Some(term) = ctx.ix.inst(b.terminator)
             && !dominated(ctx, cfg, term, bi)
         {

@@ -171,10 +171,18 @@ impl Structure {
         // post-dominator tree.
         let merges = cfg.merges.iter().flatten();
         if merges.clone().next().is_some() {
-            // The search above visits successors in list order from block 0, as the
-            // dominator computation's own traversal would.
-            self.dom
-                .rebuild_with_post_order(&self.graph, 0, &self.post_order, &mut scratch.dom);
+            if merge_edges_keep_dominators(cfg) {
+                self.dom.copy_from(&cfg.dom);
+            } else {
+                // The search above visits successors in list order from block 0, as the
+                // dominator computation's own traversal would.
+                self.dom.rebuild_with_post_order(
+                    &self.graph,
+                    0,
+                    &self.post_order,
+                    &mut scratch.dom,
+                );
+            }
         } else {
             self.dom.clear();
         }
@@ -232,6 +240,40 @@ impl Structure {
     fn is_back_edge(&self, from: u32, to: u32) -> bool {
         self.back_edges_sorted.binary_search(&(from, to)).is_ok()
     }
+}
+
+/// Whether the structural graph (the branch edges plus each header's merge and continue
+/// edges) has the same dominators from the entry block as the branch edges alone, so that
+/// the CFG's dominator tree serves for both.
+///
+/// Adding an edge `u → v` to a graph changes neither reachability nor any dominator when `u`
+/// is unreachable, or when `v` is reachable and is the root or its immediate dominator
+/// dominates `u`: every new path to `v` (and on to any node after it) then still passes
+/// each of `v`'s strict dominators before `u`, and the tree is unchanged, so the next edge
+/// is judged against the same tree. (An unreachable `u` stays unreachable as long as every
+/// added edge from a reachable block ends in a reachable block.) The tree's pre-order may
+/// differ from the one the structural search would give, but the structured rules ask only
+/// dominance and immediate dominators, which are the same.
+fn merge_edges_keep_dominators(cfg: &FuncCfg) -> bool {
+    let dom = &cfg.dom;
+    cfg.merges.iter().enumerate().all(|(u, m)| {
+        let Some(m) = m else { return true };
+        let u = u as u32;
+        if !cfg.is_reachable(u) {
+            return true;
+        }
+        let keeps = |v: u32| {
+            v == NONE
+                || cfg.succs(u).contains(&v)
+                || (cfg.is_reachable(v)
+                    && (v == 0
+                        || dom
+                            .idom
+                            .get(v as usize)
+                            .is_some_and(|&d| d != UNDEF && dom.dominates(d, u))))
+        };
+        keeps(m.merge) && m.cont.is_none_or(keeps)
+    })
 }
 
 /// Post-order of the nodes reachable from `root` (into `post`), and the edges to nodes on
