@@ -398,7 +398,7 @@ fn check_phi(ctx: &mut Ctx<'_>, cfg: &FuncCfg, phi: &Inst<'_>, bi: u32) {
         );
         return;
     }
-    let preds = cfg.preds(bi).to_vec();
+    let preds = cfg.preds(bi);
     if pairs.len() / 2 != preds.len() {
         ctx.err(
             "V-CFG-7",
@@ -411,8 +411,7 @@ fn check_phi(ctx: &mut Ctx<'_>, cfg: &FuncCfg, phi: &Inst<'_>, bi: u32) {
             ),
         );
     }
-    let mut observed: Vec<u32> = Vec::new();
-    for pair in pairs.chunks_exact(2) {
+    for (k, pair) in pairs.chunks_exact(2).enumerate() {
         let (value, parent) = match pair {
             &[v, p] => (Id(v), Id(p)),
             _ => continue,
@@ -442,7 +441,13 @@ fn check_phi(ctx: &mut Ctx<'_>, cfg: &FuncCfg, phi: &Inst<'_>, bi: u32) {
                 format!("OpPhi's incoming basic block {parent} is not a predecessor of its block"),
             );
         }
-        if observed.contains(&pb) {
+        // An earlier pair names the same block exactly when it names the same label (each
+        // block has one label, and a label that resolved here resolved there too).
+        if pairs
+            .chunks_exact(2)
+            .take(k)
+            .any(|earlier| earlier.get(1) == Some(&parent.0))
+        {
             ctx.err(
                 "V-CFG-7",
                 i,
@@ -450,7 +455,6 @@ fn check_phi(ctx: &mut Ctx<'_>, cfg: &FuncCfg, phi: &Inst<'_>, bi: u32) {
                 format!("OpPhi references incoming basic block {parent} multiple times"),
             );
         }
-        observed.push(pb);
         // V-SSA-3: the value's definition dominates the parent (when the parent is reachable).
         if cfg.is_reachable(pb)
             && cfg.is_reachable(bi)

@@ -21,8 +21,6 @@
 //! leaves or enters. A construct this cannot clear (a rule broken, or blocks the
 //! description may miss) is walked as spirv-val walks it, which finds the same first error.
 
-use std::collections::BTreeMap;
-
 use spv_reader::Id;
 use spv_reader::spirv::Op;
 
@@ -620,7 +618,6 @@ struct ClearScratch {
     entered: Vec<u32>,
     in_target: Vec<u32>,
     in_source: Vec<u32>,
-    branch_targets: Marks,
 }
 
 impl Nesting {
@@ -727,7 +724,6 @@ impl Nesting {
             entered,
             in_target,
             in_source,
-            branch_targets,
         } = scratch;
         failed.clear();
         failed.resize(constructs.len(), false);
@@ -740,15 +736,10 @@ impl Nesting {
         in_target.resize(constructs.len(), 0);
         in_source.clear();
         in_source.resize(constructs.len(), 0);
-        branch_targets.reset(n);
         let mut stamp = 0u32;
         for u in 0..n as u32 {
             if !s.reachable(u) {
                 continue;
-            }
-            branch_targets.clear();
-            for &t in cfg.succs(u) {
-                branch_targets.insert(t);
             }
             let merge = cfg
                 .merges
@@ -789,7 +780,7 @@ impl Nesting {
                         fail(failed, ci);
                     }
                     // A branch out that is not a structured exit (V-SCF-11).
-                    if branch_targets.contains(v)
+                    if cfg.succs(u).contains(&v)
                         && !failed.get(ci as usize).copied().unwrap_or(true)
                         && let Some(c) = constructs.get(ci as usize)
                         && !is_structured_exit(ctx, cfg, s, c, v)
@@ -882,6 +873,8 @@ struct Walk {
     blocks: Marks,
     list: Vec<u32>,
     stack: Vec<u32>,
+    /// For the switches among the constructs.
+    switch: SwitchScratch,
 }
 
 impl Walk {
@@ -1031,7 +1024,7 @@ fn check_construct(
         && let Some(term) = terminator(ctx, cfg, c.entry)
         && ctx.op_of(term) == Some(Op::Switch)
     {
-        return check_switch(ctx, cfg, s, term, c.entry, c.exit);
+        return check_switch(ctx, cfg, s, term, (c.entry, c.exit), &mut walk.switch);
     }
     Ok(())
 }
@@ -1121,11 +1114,26 @@ fn check_blocks(
 }
 
 /// Switch targets in operand order: (Default, then case labels), as block indices
-/// ([`NONE`] for labels outside the function).
-fn switch_targets(ctx: &Ctx<'_>, cfg: &FuncCfg, term: &Inst<'_>) -> Vec<u32> {
-    crate::cfg::branch_targets(ctx.ix, term.index())
-        .map(|l| block_of_label(ctx, cfg.func, l).unwrap_or(NONE))
-        .collect()
+/// ([`NONE`] for labels outside the function), into `out`.
+fn switch_targets_into(ctx: &Ctx<'_>, cfg: &FuncCfg, term: &Inst<'_>, out: &mut Vec<u32>) {
+    out.clear();
+    out.extend(
+        crate::cfg::branch_targets(ctx.ix, term.index())
+            .map(|l| block_of_label(ctx, cfg.func, l).unwrap_or(NONE)),
+    );
+}
+
+/// Working memory of [`check_switch`], reused from switch to switch.
+#[derive(Default)]
+struct SwitchScratch {
+    targets: Vec<u32>,
+    case_targets: Marks,
+    visited: Marks,
+    /// Per case target already followed: the target its case construct falls through to.
+    fall_of: Stamped<u32>,
+    /// The fall-through targets found, one entry per case construct that has one.
+    falls: Vec<u32>,
+    stack: Vec<u32>,
 }
 
 /// V-SCF-16…21: the case constructs of one OpSwitch.
@@ -1134,40 +1142,48 @@ fn check_switch(
     cfg: &FuncCfg,
     s: &Structure,
     term: &Inst<'_>,
-    header: u32,
-    merge: u32,
+    (header, merge): (u32, u32),
+    scratch: &mut SwitchScratch,
 ) -> Result<(), ()> {
-    let targets = switch_targets(ctx, cfg, term);
-    let mut case_targets = Marks::default();
-    case_targets.reset(cfg.merges.len());
+    let SwitchScratch {
+        targets,
+        case_targets,
+        visited,
+        fall_of,
+        falls,
+        stack,
+    } = scratch;
+    switch_targets_into(ctx, cfg, term, targets);
+    let n = cfg.merges.len();
+    case_targets.reset(n);
     for &t in targets.iter().filter(|&&t| t != merge) {
         case_targets.insert(t);
     }
-    let mut visited = Marks::default();
-    visited.reset(cfg.merges.len());
+    visited.reset(n);
+    fall_of.reset(n + 1);
+    falls.clear();
     let default = targets.first().copied().unwrap_or(NONE);
     let default_repeats = targets.iter().skip(1).any(|&t| t == default);
-    let mut targeted: BTreeMap<u32, u32> = BTreeMap::new();
-    let mut seen: BTreeMap<u32, u32> = BTreeMap::new();
     let mut default_fall_through = NONE;
     let h = label_of(ctx, cfg, header);
     for (k, &target) in targets.iter().enumerate() {
         if target == merge || target == NONE {
             continue;
         }
-        let fall = match seen.get(&target) {
-            Some(&f) => f,
+        // Case targets are blocks of the function (below `n`).
+        let fall = match fall_of.get(target as usize) {
+            Some(f) => f,
             None => {
                 if s.reachable(header) && s.reachable(target) && !s.dom.dominates(header, target) {
                     let tl = label_of(ctx, cfg, target);
                     ctx.err("V-SCF-16", term.index(), &[h, tl], format!("switch header {h} does not structurally dominate its case construct {tl}"));
                     return Err(());
                 }
-                let f = case_fall_through(cfg, s, target, merge, &case_targets, &mut visited)?;
+                let f = case_fall_through(cfg, s, (target, merge), case_targets, visited, stack)?;
                 if f != NONE {
-                    *targeted.entry(f).or_insert(0) += 1;
+                    falls.push(f);
                 }
-                seen.insert(target, f);
+                fall_of.insert(target as usize, f);
                 f
             }
         };
@@ -1197,35 +1213,39 @@ fn check_switch(
             }
         }
     }
-    for (&t, &count) in &targeted {
-        if count > 1 {
-            let tl = label_of(ctx, cfg, t);
-            ctx.err(
-                "V-SCF-18",
-                term.index(),
-                &[tl],
-                format!(
-                    "multiple case constructs have branches to the case construct that targets {tl}"
-                ),
-            );
-            return Err(());
-        }
+    // The smallest case target that several case constructs fall through to.
+    falls.sort_unstable();
+    if let Some(t) = falls.windows(2).find_map(|w| match w {
+        &[a, b] if a == b => Some(a),
+        _ => None,
+    }) {
+        let tl = label_of(ctx, cfg, t);
+        ctx.err(
+            "V-SCF-18",
+            term.index(),
+            &[tl],
+            format!(
+                "multiple case constructs have branches to the case construct that targets {tl}"
+            ),
+        );
+        return Err(());
     }
     Ok(())
 }
 
 /// The case target that the case construct of `target` falls through to ([`NONE`] for
-/// none); two different ones violate V-SCF-17. `visited` is scratch space.
+/// none); two different ones violate V-SCF-17. `visited` and `stack` are scratch space.
 fn case_fall_through(
     cfg: &FuncCfg,
     s: &Structure,
-    target: u32,
-    merge: u32,
+    (target, merge): (u32, u32),
     case_targets: &Marks,
     visited: &mut Marks,
+    stack: &mut Vec<u32>,
 ) -> Result<u32, ()> {
     let mut fall = NONE;
-    let mut stack = vec![target];
+    stack.clear();
+    stack.push(target);
     visited.clear();
     let target_reachable = s.reachable(target);
     while let Some(b) = stack.pop() {
@@ -1292,8 +1312,8 @@ fn check_selections(ctx: &mut Ctx<'_>, cfg: &FuncCfg, s: &Structure, seen: &mut 
                     );
                     return;
                 }
-                for t in switch_targets(ctx, cfg, term) {
-                    seen.insert(t);
+                for t in crate::cfg::branch_targets(ctx.ix, term.index()) {
+                    seen.insert(block_of_label(ctx, cfg.func, t).unwrap_or(NONE));
                 }
             }
             _ => {}
