@@ -58,8 +58,10 @@ impl FuncCfg {
 
 /// The block index of `label` in function `func`, if it is an `OpLabel` of that function.
 pub(crate) fn block_of_label(ctx: &Ctx<'_>, func: u32, label: Id) -> Option<u32> {
-    let (f, b) = ctx.def_block(label)?;
-    (f == func && ctx.def_op(label) == Some(Op::Label)).then_some(b)
+    // One look at the id (`Ctx::def_block` and `Ctx::def_op` would look twice).
+    let info = ctx.ix.id(label)?;
+    (info.func == func && info.func != NONE && info.block != NONE && info.op == Some(Op::Label))
+        .then_some(info.block)
 }
 
 /// The branch targets (label ids) named by a terminator, in operand order.
