@@ -57,20 +57,23 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
                 ),
             );
         }
-        // V-CFG-1: targets are labels of this function.
-        for label in branch_targets(ctx.ix, b.terminator) {
-            if block_of_label(ctx, fi, label).is_none() {
-                let what = if ctx.def_op(label) == Some(Op::Label) {
-                    "a label of another function"
-                } else {
-                    "not a label"
-                };
-                ctx.err(
-                    "V-CFG-1",
-                    b.terminator,
-                    &[label],
-                    format!("branch target {label} is {what}"),
-                );
+        // V-CFG-1: targets are labels of this function (the CFG's construction noted
+        // whether any is not).
+        if cfg.stray_targets {
+            for label in branch_targets(ctx.ix, b.terminator) {
+                if block_of_label(ctx, fi, label).is_none() {
+                    let what = if ctx.def_op(label) == Some(Op::Label) {
+                        "a label of another function"
+                    } else {
+                        "not a label"
+                    };
+                    ctx.err(
+                        "V-CFG-1",
+                        b.terminator,
+                        &[label],
+                        format!("branch target {label} is {what}"),
+                    );
+                }
             }
         }
         if let Some(term) = ctx.ix.inst(b.terminator) {
