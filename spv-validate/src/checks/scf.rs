@@ -1320,3 +1320,90 @@ fn check_selections(ctx: &mut Ctx<'_>, cfg: &FuncCfg, s: &Structure, seen: &mut 
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::DomScratch;
+    use spv_reader::InstIndex;
+
+    /// A function's CFG from `edges` over `n` blocks, with merge instructions `merges`
+    /// (header, merge, continue target), built as `cfg::build` builds one.
+    fn func_cfg(n: usize, edges: &[(u32, u32)], merges: &[(u32, u32, Option<u32>)]) -> FuncCfg {
+        let mut cfg = FuncCfg::default();
+        cfg.graph.rebuild(n, edges);
+        cfg.merges = vec![None; n];
+        for &(h, merge, cont) in merges {
+            cfg.merges[h as usize] = Some(crate::cfg::Merge {
+                inst: InstIndex(0),
+                merge,
+                cont,
+            });
+        }
+        let (mut seen, mut stack, mut order) = (Vec::new(), Vec::new(), Vec::new());
+        cfg.graph
+            .post_order_into(0, &mut seen, &mut stack, &mut order);
+        cfg.reachable = vec![false; n];
+        for &b in &order {
+            cfg.reachable[b as usize] = true;
+        }
+        cfg.dom
+            .rebuild_with_post_order(&cfg.graph, 0, &order, &mut DomScratch::default());
+        cfg
+    }
+
+    /// Whenever `merge_edges_keep_dominators` says so, the dominator tree of the branch
+    /// edges plus the merge and continue edges, built from scratch, has the CFG tree's
+    /// immediate dominators and dominance (checked on random graphs against the
+    /// from-scratch tree, which `dom`'s own tests check against the definition).
+    #[test]
+    fn merge_edges_that_keep_dominators_keep_them() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |bound: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % bound) as u32
+        };
+        let (mut kept, mut changed) = (0, 0);
+        for round in 0..2000 {
+            let n = 1 + next(10) as usize;
+            let edges: Vec<(u32, u32)> = (0..next(2 * n as u64 + 1))
+                .map(|_| (next(n as u64), next(n as u64)))
+                .collect();
+            let merges: Vec<(u32, u32, Option<u32>)> = (0..next(3))
+                .map(|_| {
+                    let cont = (next(2) == 0).then(|| next(n as u64));
+                    (next(n as u64), next(n as u64), cont)
+                })
+                .collect();
+            let cfg = func_cfg(n, &edges, &merges);
+            let mut structural = edges.clone();
+            for (h, m) in cfg.merges.iter().enumerate() {
+                if let Some(m) = m {
+                    structural.push((h as u32, m.merge));
+                    structural.extend(m.cont.map(|c| (h as u32, c)));
+                }
+            }
+            let mut g = Graph::default();
+            g.rebuild(n, &structural);
+            let mut fresh = DomTree::default();
+            fresh.rebuild(&g, 0, &mut DomScratch::default());
+            let same = (0..n as u32).all(|a| {
+                cfg.dom.idom[a as usize] == fresh.idom[a as usize]
+                    && (0..n as u32).all(|b| cfg.dom.dominates(a, b) == fresh.dominates(a, b))
+            });
+            if merge_edges_keep_dominators(&cfg) {
+                kept += 1;
+                assert!(same, "round {round}: {edges:?} with merges {merges:?}");
+            } else {
+                changed += usize::from(!same);
+            }
+        }
+        // Both answers occur, so the test exercises the shortcut and its refusals.
+        assert!(
+            kept > 100 && changed > 100,
+            "kept {kept}, changed {changed}"
+        );
+    }
+}
