@@ -37,6 +37,9 @@ pub(crate) struct FuncCfg {
     pub(crate) reachable: Vec<bool>,
     /// Plain dominators from the entry block (unreachable blocks are outside the tree).
     pub(crate) dom: DomTree,
+    /// Whether some branch target is not a label of this function (so that the CFG check
+    /// looks for them; V-CFG-1).
+    pub(crate) stray_targets: bool,
 }
 
 impl FuncCfg {
@@ -58,8 +61,10 @@ impl FuncCfg {
 
 /// The block index of `label` in function `func`, if it is an `OpLabel` of that function.
 pub(crate) fn block_of_label(ctx: &Ctx<'_>, func: u32, label: Id) -> Option<u32> {
-    let (f, b) = ctx.def_block(label)?;
-    (f == func && ctx.def_op(label) == Some(Op::Label)).then_some(b)
+    // One look at the id (`Ctx::def_block` and `Ctx::def_op` would look twice).
+    let info = ctx.ix.id(label)?;
+    (info.func == func && info.func != NONE && info.block != NONE && info.op == Some(Op::Label))
+        .then_some(info.block)
 }
 
 /// The branch targets (label ids) named by a terminator, in operand order.
@@ -110,10 +115,14 @@ pub(crate) fn build(ctx: &Ctx<'_>, scratch: &mut Scratch) -> Vec<FuncCfg> {
         named_by.resize(n, NONE);
         let merges = &mut cfg.merges;
         merges.clear();
+        let mut stray_targets = false;
         for (bi, b) in f.blocks.iter().enumerate() {
             for label in branch_targets(ctx.ix, b.terminator) {
-                if let Some(t) = block_of_label(ctx, fi, label)
-                    && let Some(by) = named_by.get_mut(t as usize)
+                let Some(t) = block_of_label(ctx, fi, label) else {
+                    stray_targets = true;
+                    continue;
+                };
+                if let Some(by) = named_by.get_mut(t as usize)
                     && *by != bi as u32
                 {
                     *by = bi as u32;
@@ -138,7 +147,16 @@ pub(crate) fn build(ctx: &Ctx<'_>, scratch: &mut Scratch) -> Vec<FuncCfg> {
             merges.push(merge);
         }
         cfg.func = fi;
+        cfg.stray_targets = stray_targets;
         cfg.graph.rebuild(n, edges);
+        if n == 1 && edges.is_empty() {
+            // One block that does not branch (most functions of straight-line shaders):
+            // reachable, and alone in its dominator tree, without a traversal.
+            cfg.reachable.clear();
+            cfg.reachable.push(true);
+            cfg.dom.set_root_only();
+            continue;
+        }
         let order = &mut scratch.order;
         cfg.graph
             .post_order_into(0, &mut scratch.seen, &mut scratch.stack, order);

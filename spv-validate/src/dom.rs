@@ -148,12 +148,9 @@ pub(crate) struct DomScratch {
     number: Vec<u32>,
     /// Immediate dominator of each node, both by reverse post-order number.
     doms: Vec<u32>,
-    /// Size of each node's subtree, by number.
+    /// Size of each node's subtree, by number; then the next free pre-order position
+    /// under each placed node.
     size: Vec<u32>,
-    /// Pre-order position of each node in the tree, by number.
-    pre: Vec<u32>,
-    /// The next free pre-order position under each node, by number.
-    next: Vec<u32>,
     /// Edges to a node that does not come later in reverse post-order (back edges).
     retreating: Vec<(u32, u32)>,
 }
@@ -299,8 +296,6 @@ impl DomTree {
             number,
             doms,
             size,
-            pre,
-            next,
             retreating,
         } = scratch;
         let post: &[u32] = match post {
@@ -320,8 +315,7 @@ impl DomTree {
         }
         immediate_dominators(g, post, number, doms, retreating);
         // Subtree sizes (a node's immediate dominator comes earlier in reverse
-        // post-order), then pre-order positions: each child takes the next free run of its
-        // parent's interval.
+        // post-order, so a backward pass adds each size into its parent's).
         size.clear();
         size.resize(m, 1);
         for i in (1..m).rev() {
@@ -331,23 +325,9 @@ impl DomTree {
                 *slot += s;
             }
         }
-        pre.clear();
-        pre.resize(m, 0);
-        next.clear();
-        next.resize(m, 1);
-        for i in 1..m {
-            let d = doms.get(i).copied().unwrap_or(0) as usize;
-            let at = next.get(d).copied().unwrap_or(0);
-            if let Some(slot) = next.get_mut(d) {
-                *slot += size.get(i).copied().unwrap_or(0);
-            }
-            if let Some(slot) = pre.get_mut(i) {
-                *slot = at;
-            }
-            if let Some(slot) = next.get_mut(i) {
-                *slot = at + 1;
-            }
-        }
+        // Pre-order positions, forward: each child takes the next free run of its parent's
+        // interval. `size` is reused for the next free position under each node once the
+        // node is placed (parents are placed before their children), so one array serves.
         self.idom.clear();
         self.idom.resize(n, UNDEF);
         self.order.clear();
@@ -355,23 +335,51 @@ impl DomTree {
         self.preorder.clear();
         self.preorder.resize(m, 0);
         for (i, &node) in post.iter().rev().enumerate() {
-            let at = pre.get(i).copied().unwrap_or(0);
-            let parent = if i == 0 {
-                UNDEF
+            let own = size.get(i).copied().unwrap_or(0);
+            let (at, parent) = if i == 0 {
+                (0, UNDEF)
             } else {
                 let d = doms.get(i).copied().unwrap_or(0) as usize;
-                post.get(m - 1 - d).copied().unwrap_or(UNDEF)
+                let at = match size.get_mut(d) {
+                    Some(next) => {
+                        let at = *next;
+                        *next += own;
+                        at
+                    }
+                    None => 0,
+                };
+                (at, post.get(m - 1 - d).copied().unwrap_or(UNDEF))
             };
+            if let Some(slot) = size.get_mut(i) {
+                *slot = at + 1;
+            }
             if let Some(slot) = self.idom.get_mut(node as usize) {
                 *slot = parent;
             }
             if let Some(slot) = self.order.get_mut(node as usize) {
-                *slot = (at, at + size.get(i).copied().unwrap_or(0));
+                *slot = (at, at + own);
             }
             if let Some(slot) = self.preorder.get_mut(at as usize) {
                 *slot = node;
             }
         }
+    }
+
+    /// Makes this a copy of `other`, reusing the storage.
+    pub(crate) fn copy_from(&mut self, other: &DomTree) {
+        self.idom.clone_from(&other.idom);
+        self.order.clone_from(&other.order);
+        self.preorder.clone_from(&other.preorder);
+    }
+
+    /// Makes this the tree of a graph of one node without edges: the root alone.
+    pub(crate) fn set_root_only(&mut self) {
+        self.idom.clear();
+        self.idom.push(UNDEF);
+        self.order.clear();
+        self.order.push((0, 1));
+        self.preorder.clear();
+        self.preorder.push(0);
     }
 
     /// Makes this the empty tree (no node dominates any).

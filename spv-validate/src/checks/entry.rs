@@ -56,27 +56,29 @@ fn global_table(ctx: &Ctx<'_>, is_global: &mut Vec<bool>) {
 }
 
 /// Fills `graph` with the calls and global references of every function; `sets` are
-/// scratch space.
+/// scratch space. `is_global` is the table of [`global_table`]: while a function is walked,
+/// the entries of the globals it has referenced so far are cleared (so that each later
+/// reference costs one table look-up, and no set of seen globals is needed), then set
+/// again, so that the table is whole on return.
 pub(crate) fn call_graph(
     ctx: &Ctx<'_>,
-    is_global: &[bool],
+    is_global: &mut [bool],
     sets: &mut [IdSet; 3],
     graph: &mut CallGraph,
 ) {
     let m = ctx.m;
     let ix = ctx.ix;
-    let [seen_calls, seen_globals, _] = sets;
+    let [seen_calls, _, _] = sets;
     seen_calls.reset(ix.id_count());
-    seen_globals.reset(ix.id_count());
     graph.calls.clear();
     graph.call_start.clear();
     graph.globals.clear();
     graph.global_start.clear();
     for f in m.functions() {
         graph.call_start.push(graph.calls.len() as u32);
-        graph.global_start.push(graph.globals.len() as u32);
+        let first_global = graph.globals.len();
+        graph.global_start.push(first_global as u32);
         seen_calls.clear();
-        seen_globals.clear();
         for inst in ix.insts_in(f.def.0..f.end.0) {
             if inst.opcode() == Some(Op::FunctionCall)
                 && let Some(&callee) = inst.words().get(3)
@@ -85,11 +87,17 @@ pub(crate) fn call_graph(
                 graph.calls.push(Id(callee));
             }
             for r in ix.refs_of(inst) {
-                if is_global.get(r.id.0 as usize).copied().unwrap_or(false)
-                    && seen_globals.insert(r.id)
+                if let Some(unseen) = is_global.get_mut(r.id.0 as usize)
+                    && *unseen
                 {
+                    *unseen = false;
                     graph.globals.push(r.id);
                 }
+            }
+        }
+        for g in graph.globals.get(first_global..).unwrap_or(&[]) {
+            if let Some(x) = is_global.get_mut(g.0 as usize) {
+                *x = true;
             }
         }
     }
@@ -185,9 +193,9 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts, scratch: &mut Scratch)
     let m = ctx.m;
     let is_global = &mut scratch.flags;
     global_table(ctx, is_global);
-    let is_global = &*is_global;
     let graph = &mut scratch.calls;
     call_graph(ctx, is_global, &mut scratch.ids, graph);
+    let is_global = &*is_global;
     let graph = &*graph;
     let [called, seen, listed] = &mut scratch.ids;
     for set in [&mut *called, &mut *seen, &mut *listed] {

@@ -57,20 +57,23 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
                 ),
             );
         }
-        // V-CFG-1: targets are labels of this function.
-        for label in branch_targets(ctx.ix, b.terminator) {
-            if block_of_label(ctx, fi, label).is_none() {
-                let what = if ctx.def_op(label) == Some(Op::Label) {
-                    "a label of another function"
-                } else {
-                    "not a label"
-                };
-                ctx.err(
-                    "V-CFG-1",
-                    b.terminator,
-                    &[label],
-                    format!("branch target {label} is {what}"),
-                );
+        // V-CFG-1: targets are labels of this function (the CFG's construction noted
+        // whether any is not).
+        if cfg.stray_targets {
+            for label in branch_targets(ctx.ix, b.terminator) {
+                if block_of_label(ctx, fi, label).is_none() {
+                    let what = if ctx.def_op(label) == Some(Op::Label) {
+                        "a label of another function"
+                    } else {
+                        "not a label"
+                    };
+                    ctx.err(
+                        "V-CFG-1",
+                        b.terminator,
+                        &[label],
+                        format!("branch target {label} is {what}"),
+                    );
+                }
             }
         }
         if let Some(term) = ctx.ix.inst(b.terminator) {
@@ -81,15 +84,17 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
         {
             check_merge(ctx, fi, merge, b.terminator, b.label);
         }
-        let reachable = cfg.is_reachable(bi);
+        // In a function of one block every definition of the function is in that block
+        // (or is the function or a parameter), so every use is dominated.
+        let check_uses = n > 1 && cfg.is_reachable(bi);
         for inst in ctx.ix.insts_in(b.first.0..b.terminator.0) {
             if ctx.op_of(inst) == Some(Op::Phi) {
                 check_phi(ctx, cfg, inst, bi);
-            } else if reachable && !dominated(ctx, cfg, inst, bi) {
+            } else if check_uses && !dominated(ctx, cfg, inst, bi) {
                 check_dominance(ctx, cfg, inst, bi);
             }
         }
-        if reachable
+        if check_uses
             && let Some(term) = ctx.ix.inst(b.terminator)
             && !dominated(ctx, cfg, term, bi)
         {
@@ -396,7 +401,7 @@ fn check_phi(ctx: &mut Ctx<'_>, cfg: &FuncCfg, phi: &Inst<'_>, bi: u32) {
         );
         return;
     }
-    let preds = cfg.preds(bi).to_vec();
+    let preds = cfg.preds(bi);
     if pairs.len() / 2 != preds.len() {
         ctx.err(
             "V-CFG-7",
@@ -409,8 +414,7 @@ fn check_phi(ctx: &mut Ctx<'_>, cfg: &FuncCfg, phi: &Inst<'_>, bi: u32) {
             ),
         );
     }
-    let mut observed: Vec<u32> = Vec::new();
-    for pair in pairs.chunks_exact(2) {
+    for (k, pair) in pairs.chunks_exact(2).enumerate() {
         let (value, parent) = match pair {
             &[v, p] => (Id(v), Id(p)),
             _ => continue,
@@ -440,7 +444,13 @@ fn check_phi(ctx: &mut Ctx<'_>, cfg: &FuncCfg, phi: &Inst<'_>, bi: u32) {
                 format!("OpPhi's incoming basic block {parent} is not a predecessor of its block"),
             );
         }
-        if observed.contains(&pb) {
+        // An earlier pair names the same block exactly when it names the same label (each
+        // block has one label, and a label that resolved here resolved there too).
+        if pairs
+            .chunks_exact(2)
+            .take(k)
+            .any(|earlier| earlier.get(1) == Some(&parent.0))
+        {
             ctx.err(
                 "V-CFG-7",
                 i,
@@ -448,7 +458,6 @@ fn check_phi(ctx: &mut Ctx<'_>, cfg: &FuncCfg, phi: &Inst<'_>, bi: u32) {
                 format!("OpPhi references incoming basic block {parent} multiple times"),
             );
         }
-        observed.push(pb);
         // V-SSA-3: the value's definition dominates the parent (when the parent is reachable).
         if cfg.is_reachable(pb)
             && cfg.is_reachable(bi)

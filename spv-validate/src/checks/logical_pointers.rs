@@ -90,6 +90,10 @@ impl PointerFacts {
     }
 
     /// Takes in the next instruction in module order.
+    // Called once per instruction from the ids pass's loop: inlined there, so that the walk
+    // does not pay a call per instruction (the optimizer's own choice varies with the size
+    // of the functions around it).
+    #[inline(always)]
     pub(crate) fn visit(&mut self, ctx: &Ctx<'_>, inst: &Inst<'_>) {
         if let (Some(r), Some(ty)) = (inst.result_id(), inst.result_type()) {
             let c = match self.type_class.get_mut(ty.0 as usize) {

@@ -225,12 +225,12 @@ pub(crate) fn check_variable(ctx: &mut Ctx<'_>, inst: &Inst<'_>) {
             "in the Logical addressing model, variables may not allocate a pointer type",
         );
     }
-    // V-TYPE-12: booleans only in non-externally-visible storage classes.
-    if ctx.holds(pointee, Holds::Bool)
-        && matches!(
-            S::from_u32(sc),
-            Some(S::Uniform | S::StorageBuffer | S::PushConstant | S::PhysicalStorageBuffer)
-        )
+    // V-TYPE-12: booleans only in non-externally-visible storage classes. (The storage
+    // class first: it is the cheap test, and most variables are in other classes.)
+    if matches!(
+        S::from_u32(sc),
+        Some(S::Uniform | S::StorageBuffer | S::PushConstant | S::PhysicalStorageBuffer)
+    ) && ctx.holds(pointee, Holds::Bool)
         && !is_builtin_block(ctx, pointee)
     {
         ctx.err(

@@ -21,8 +21,6 @@
 //! leaves or enters. A construct this cannot clear (a rule broken, or blocks the
 //! description may miss) is walked as spirv-val walks it, which finds the same first error.
 
-use std::collections::BTreeMap;
-
 use spv_reader::Id;
 use spv_reader::spirv::Op;
 
@@ -171,10 +169,18 @@ impl Structure {
         // post-dominator tree.
         let merges = cfg.merges.iter().flatten();
         if merges.clone().next().is_some() {
-            // The search above visits successors in list order from block 0, as the
-            // dominator computation's own traversal would.
-            self.dom
-                .rebuild_with_post_order(&self.graph, 0, &self.post_order, &mut scratch.dom);
+            if merge_edges_keep_dominators(cfg) {
+                self.dom.copy_from(&cfg.dom);
+            } else {
+                // The search above visits successors in list order from block 0, as the
+                // dominator computation's own traversal would.
+                self.dom.rebuild_with_post_order(
+                    &self.graph,
+                    0,
+                    &self.post_order,
+                    &mut scratch.dom,
+                );
+            }
         } else {
             self.dom.clear();
         }
@@ -232,6 +238,40 @@ impl Structure {
     fn is_back_edge(&self, from: u32, to: u32) -> bool {
         self.back_edges_sorted.binary_search(&(from, to)).is_ok()
     }
+}
+
+/// Whether the structural graph (the branch edges plus each header's merge and continue
+/// edges) has the same dominators from the entry block as the branch edges alone, so that
+/// the CFG's dominator tree serves for both.
+///
+/// Adding an edge `u → v` to a graph changes neither reachability nor any dominator when `u`
+/// is unreachable, or when `v` is reachable and is the root or its immediate dominator
+/// dominates `u`: every new path to `v` (and on to any node after it) then still passes
+/// each of `v`'s strict dominators before `u`, and the tree is unchanged, so the next edge
+/// is judged against the same tree. (An unreachable `u` stays unreachable as long as every
+/// added edge from a reachable block ends in a reachable block.) The tree's pre-order may
+/// differ from the one the structural search would give, but the structured rules ask only
+/// dominance and immediate dominators, which are the same.
+fn merge_edges_keep_dominators(cfg: &FuncCfg) -> bool {
+    let dom = &cfg.dom;
+    cfg.merges.iter().enumerate().all(|(u, m)| {
+        let Some(m) = m else { return true };
+        let u = u as u32;
+        if !cfg.is_reachable(u) {
+            return true;
+        }
+        let keeps = |v: u32| {
+            v == NONE
+                || cfg.succs(u).contains(&v)
+                || (cfg.is_reachable(v)
+                    && (v == 0
+                        || dom
+                            .idom
+                            .get(v as usize)
+                            .is_some_and(|&d| d != UNDEF && dom.dominates(d, u))))
+        };
+        keeps(m.merge) && m.cont.is_none_or(keeps)
+    })
 }
 
 /// Post-order of the nodes reachable from `root` (into `post`), and the edges to nodes on
@@ -578,7 +618,6 @@ struct ClearScratch {
     entered: Vec<u32>,
     in_target: Vec<u32>,
     in_source: Vec<u32>,
-    branch_targets: Marks,
 }
 
 impl Nesting {
@@ -685,7 +724,6 @@ impl Nesting {
             entered,
             in_target,
             in_source,
-            branch_targets,
         } = scratch;
         failed.clear();
         failed.resize(constructs.len(), false);
@@ -698,15 +736,10 @@ impl Nesting {
         in_target.resize(constructs.len(), 0);
         in_source.clear();
         in_source.resize(constructs.len(), 0);
-        branch_targets.reset(n);
         let mut stamp = 0u32;
         for u in 0..n as u32 {
             if !s.reachable(u) {
                 continue;
-            }
-            branch_targets.clear();
-            for &t in cfg.succs(u) {
-                branch_targets.insert(t);
             }
             let merge = cfg
                 .merges
@@ -747,7 +780,7 @@ impl Nesting {
                         fail(failed, ci);
                     }
                     // A branch out that is not a structured exit (V-SCF-11).
-                    if branch_targets.contains(v)
+                    if cfg.succs(u).contains(&v)
                         && !failed.get(ci as usize).copied().unwrap_or(true)
                         && let Some(c) = constructs.get(ci as usize)
                         && !is_structured_exit(ctx, cfg, s, c, v)
@@ -840,6 +873,8 @@ struct Walk {
     blocks: Marks,
     list: Vec<u32>,
     stack: Vec<u32>,
+    /// For the switches among the constructs.
+    switch: SwitchScratch,
 }
 
 impl Walk {
@@ -989,7 +1024,7 @@ fn check_construct(
         && let Some(term) = terminator(ctx, cfg, c.entry)
         && ctx.op_of(term) == Some(Op::Switch)
     {
-        return check_switch(ctx, cfg, s, term, c.entry, c.exit);
+        return check_switch(ctx, cfg, s, term, (c.entry, c.exit), &mut walk.switch);
     }
     Ok(())
 }
@@ -1079,11 +1114,26 @@ fn check_blocks(
 }
 
 /// Switch targets in operand order: (Default, then case labels), as block indices
-/// ([`NONE`] for labels outside the function).
-fn switch_targets(ctx: &Ctx<'_>, cfg: &FuncCfg, term: &Inst<'_>) -> Vec<u32> {
-    crate::cfg::branch_targets(ctx.ix, term.index())
-        .map(|l| block_of_label(ctx, cfg.func, l).unwrap_or(NONE))
-        .collect()
+/// ([`NONE`] for labels outside the function), into `out`.
+fn switch_targets_into(ctx: &Ctx<'_>, cfg: &FuncCfg, term: &Inst<'_>, out: &mut Vec<u32>) {
+    out.clear();
+    out.extend(
+        crate::cfg::branch_targets(ctx.ix, term.index())
+            .map(|l| block_of_label(ctx, cfg.func, l).unwrap_or(NONE)),
+    );
+}
+
+/// Working memory of [`check_switch`], reused from switch to switch.
+#[derive(Default)]
+struct SwitchScratch {
+    targets: Vec<u32>,
+    case_targets: Marks,
+    visited: Marks,
+    /// Per case target already followed: the target its case construct falls through to.
+    fall_of: Stamped<u32>,
+    /// The fall-through targets found, one entry per case construct that has one.
+    falls: Vec<u32>,
+    stack: Vec<u32>,
 }
 
 /// V-SCF-16…21: the case constructs of one OpSwitch.
@@ -1092,40 +1142,48 @@ fn check_switch(
     cfg: &FuncCfg,
     s: &Structure,
     term: &Inst<'_>,
-    header: u32,
-    merge: u32,
+    (header, merge): (u32, u32),
+    scratch: &mut SwitchScratch,
 ) -> Result<(), ()> {
-    let targets = switch_targets(ctx, cfg, term);
-    let mut case_targets = Marks::default();
-    case_targets.reset(cfg.merges.len());
+    let SwitchScratch {
+        targets,
+        case_targets,
+        visited,
+        fall_of,
+        falls,
+        stack,
+    } = scratch;
+    switch_targets_into(ctx, cfg, term, targets);
+    let n = cfg.merges.len();
+    case_targets.reset(n);
     for &t in targets.iter().filter(|&&t| t != merge) {
         case_targets.insert(t);
     }
-    let mut visited = Marks::default();
-    visited.reset(cfg.merges.len());
+    visited.reset(n);
+    fall_of.reset(n + 1);
+    falls.clear();
     let default = targets.first().copied().unwrap_or(NONE);
     let default_repeats = targets.iter().skip(1).any(|&t| t == default);
-    let mut targeted: BTreeMap<u32, u32> = BTreeMap::new();
-    let mut seen: BTreeMap<u32, u32> = BTreeMap::new();
     let mut default_fall_through = NONE;
     let h = label_of(ctx, cfg, header);
     for (k, &target) in targets.iter().enumerate() {
         if target == merge || target == NONE {
             continue;
         }
-        let fall = match seen.get(&target) {
-            Some(&f) => f,
+        // Case targets are blocks of the function (below `n`).
+        let fall = match fall_of.get(target as usize) {
+            Some(f) => f,
             None => {
                 if s.reachable(header) && s.reachable(target) && !s.dom.dominates(header, target) {
                     let tl = label_of(ctx, cfg, target);
                     ctx.err("V-SCF-16", term.index(), &[h, tl], format!("switch header {h} does not structurally dominate its case construct {tl}"));
                     return Err(());
                 }
-                let f = case_fall_through(cfg, s, target, merge, &case_targets, &mut visited)?;
+                let f = case_fall_through(cfg, s, (target, merge), case_targets, visited, stack)?;
                 if f != NONE {
-                    *targeted.entry(f).or_insert(0) += 1;
+                    falls.push(f);
                 }
-                seen.insert(target, f);
+                fall_of.insert(target as usize, f);
                 f
             }
         };
@@ -1155,35 +1213,39 @@ fn check_switch(
             }
         }
     }
-    for (&t, &count) in &targeted {
-        if count > 1 {
-            let tl = label_of(ctx, cfg, t);
-            ctx.err(
-                "V-SCF-18",
-                term.index(),
-                &[tl],
-                format!(
-                    "multiple case constructs have branches to the case construct that targets {tl}"
-                ),
-            );
-            return Err(());
-        }
+    // The smallest case target that several case constructs fall through to.
+    falls.sort_unstable();
+    if let Some(t) = falls.windows(2).find_map(|w| match w {
+        &[a, b] if a == b => Some(a),
+        _ => None,
+    }) {
+        let tl = label_of(ctx, cfg, t);
+        ctx.err(
+            "V-SCF-18",
+            term.index(),
+            &[tl],
+            format!(
+                "multiple case constructs have branches to the case construct that targets {tl}"
+            ),
+        );
+        return Err(());
     }
     Ok(())
 }
 
 /// The case target that the case construct of `target` falls through to ([`NONE`] for
-/// none); two different ones violate V-SCF-17. `visited` is scratch space.
+/// none); two different ones violate V-SCF-17. `visited` and `stack` are scratch space.
 fn case_fall_through(
     cfg: &FuncCfg,
     s: &Structure,
-    target: u32,
-    merge: u32,
+    (target, merge): (u32, u32),
     case_targets: &Marks,
     visited: &mut Marks,
+    stack: &mut Vec<u32>,
 ) -> Result<u32, ()> {
     let mut fall = NONE;
-    let mut stack = vec![target];
+    stack.clear();
+    stack.push(target);
     visited.clear();
     let target_reachable = s.reachable(target);
     while let Some(b) = stack.pop() {
@@ -1250,11 +1312,98 @@ fn check_selections(ctx: &mut Ctx<'_>, cfg: &FuncCfg, s: &Structure, seen: &mut 
                     );
                     return;
                 }
-                for t in switch_targets(ctx, cfg, term) {
-                    seen.insert(t);
+                for t in crate::cfg::branch_targets(ctx.ix, term.index()) {
+                    seen.insert(block_of_label(ctx, cfg.func, t).unwrap_or(NONE));
                 }
             }
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::DomScratch;
+    use spv_reader::InstIndex;
+
+    /// A function's CFG from `edges` over `n` blocks, with merge instructions `merges`
+    /// (header, merge, continue target), built as `cfg::build` builds one.
+    fn func_cfg(n: usize, edges: &[(u32, u32)], merges: &[(u32, u32, Option<u32>)]) -> FuncCfg {
+        let mut cfg = FuncCfg::default();
+        cfg.graph.rebuild(n, edges);
+        cfg.merges = vec![None; n];
+        for &(h, merge, cont) in merges {
+            cfg.merges[h as usize] = Some(crate::cfg::Merge {
+                inst: InstIndex(0),
+                merge,
+                cont,
+            });
+        }
+        let (mut seen, mut stack, mut order) = (Vec::new(), Vec::new(), Vec::new());
+        cfg.graph
+            .post_order_into(0, &mut seen, &mut stack, &mut order);
+        cfg.reachable = vec![false; n];
+        for &b in &order {
+            cfg.reachable[b as usize] = true;
+        }
+        cfg.dom
+            .rebuild_with_post_order(&cfg.graph, 0, &order, &mut DomScratch::default());
+        cfg
+    }
+
+    /// Whenever `merge_edges_keep_dominators` says so, the dominator tree of the branch
+    /// edges plus the merge and continue edges, built from scratch, has the CFG tree's
+    /// immediate dominators and dominance (checked on random graphs against the
+    /// from-scratch tree, which `dom`'s own tests check against the definition).
+    #[test]
+    fn merge_edges_that_keep_dominators_keep_them() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |bound: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % bound) as u32
+        };
+        let (mut kept, mut changed) = (0, 0);
+        for round in 0..2000 {
+            let n = 1 + next(10) as usize;
+            let edges: Vec<(u32, u32)> = (0..next(2 * n as u64 + 1))
+                .map(|_| (next(n as u64), next(n as u64)))
+                .collect();
+            let merges: Vec<(u32, u32, Option<u32>)> = (0..next(3))
+                .map(|_| {
+                    let cont = (next(2) == 0).then(|| next(n as u64));
+                    (next(n as u64), next(n as u64), cont)
+                })
+                .collect();
+            let cfg = func_cfg(n, &edges, &merges);
+            let mut structural = edges.clone();
+            for (h, m) in cfg.merges.iter().enumerate() {
+                if let Some(m) = m {
+                    structural.push((h as u32, m.merge));
+                    structural.extend(m.cont.map(|c| (h as u32, c)));
+                }
+            }
+            let mut g = Graph::default();
+            g.rebuild(n, &structural);
+            let mut fresh = DomTree::default();
+            fresh.rebuild(&g, 0, &mut DomScratch::default());
+            let same = (0..n as u32).all(|a| {
+                cfg.dom.idom[a as usize] == fresh.idom[a as usize]
+                    && (0..n as u32).all(|b| cfg.dom.dominates(a, b) == fresh.dominates(a, b))
+            });
+            if merge_edges_keep_dominators(&cfg) {
+                kept += 1;
+                assert!(same, "round {round}: {edges:?} with merges {merges:?}");
+            } else {
+                changed += usize::from(!same);
+            }
+        }
+        // Both answers occur, so the test exercises the shortcut and its refusals.
+        assert!(
+            kept > 100 && changed > 100,
+            "kept {kept}, changed {changed}"
+        );
     }
 }

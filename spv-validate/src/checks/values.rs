@@ -191,16 +191,64 @@ const WITH_RULES: OpSet = OpSet::of(&[
 /// Checks one instruction; `scratch` is reused between calls to hold its operand ids.
 // Inlined so that the many instructions without value rules cost only the opcode test.
 #[inline]
-pub(crate) fn check(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op, scratch: &mut Vec<Id>) {
+pub(crate) fn check(
+    ctx: &mut Ctx<'_>,
+    inst: &Inst<'_>,
+    op: Op,
+    scratch: &mut Vec<Id>,
+    shapes: &mut ShapeCache,
+) {
     if has_rules(op) {
-        check_rules(ctx, inst, op, scratch);
+        check_rules(ctx, inst, op, scratch, shapes);
+    }
+}
+
+/// Entries of [`ShapeCache`] (a power of two).
+const SHAPE_CACHE_ENTRIES: usize = 16;
+
+/// The shapes of the Result Types seen last, direct-mapped by type id: a module's value
+/// instructions use few result types, so most [`shape`] questions are answered without
+/// looking the type (and its component type) up again. Valid for one module.
+pub(crate) struct ShapeCache([(u32, Shape); SHAPE_CACHE_ENTRIES]);
+
+/// What [`shape`] answers.
+type Shape = Option<(Scalar, u32, u32)>;
+
+impl ShapeCache {
+    /// An empty cache (id 0 is never a type, so it marks a free entry).
+    pub(crate) fn new() -> Self {
+        ShapeCache([(0, None); SHAPE_CACHE_ENTRIES])
+    }
+
+    /// [`shape`] of `ty`, from the cache when it holds it.
+    fn shape(&mut self, ctx: &Ctx<'_>, ty: Id) -> Shape {
+        if ty.0 == 0 {
+            return shape(ctx, ty);
+        }
+        let slot = self.0.get_mut(ty.0 as usize % SHAPE_CACHE_ENTRIES);
+        match slot {
+            Some(&mut (id, known)) if id == ty.0 => known,
+            Some(entry) => {
+                let known = shape(ctx, ty);
+                *entry = (ty.0, known);
+                known
+            }
+            // The index is below the array's length.
+            None => shape(ctx, ty),
+        }
     }
 }
 
 /// [`check`] for an opcode with rules.
-fn check_rules(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op, scratch: &mut Vec<Id>) {
+fn check_rules(
+    ctx: &mut Ctx<'_>,
+    inst: &Inst<'_>,
+    op: Op,
+    scratch: &mut Vec<Id>,
+    shapes: &mut ShapeCache,
+) {
     let ty = inst.result_type().unwrap_or(Id(0));
-    let rs = shape(ctx, ty);
+    let rs = shapes.shape(ctx, ty);
     let a = args(inst, scratch);
     match op {
         Op::FAdd | Op::FSub | Op::FMul | Op::FDiv | Op::FRem | Op::FMod | Op::FNegate => {
