@@ -2,6 +2,8 @@
 //!
 //! * [`Program`] / [`Inst`] / [`Dst`] / [`Src`] / [`Reg`]: the model, one-to-one with the binary token
 //!   stream of the AMD IL guide §2 (digest amd-il.md §1), so text and tokens both map onto it.
+//!   Operands are `Copy`; an operand nested in another (relative index, second dimension) is kept
+//!   in the program's [`Nested`] table and named by a [`NestedId`].
 //! * [`Opcode`] and [`OPCODES`]: one table row per Appendix-B opcode plus `IL_OP_MOVA`
 //!   ([`OPCODE_COUNT`] = 483), from which il-writer, il-reader and [`verify`] derive everything.
 //! * [`enums`]: every other numbered enumeration of the guide.
@@ -32,8 +34,8 @@ pub use optable::{
     ShaderSet,
 };
 pub use program::{
-    Control, Dst, Dsts, ExtraWords, IDENTITY, Index, Inst, PacketMods, Program, Reg, Src, Srcs,
-    parse_mask, parse_swizzle,
+    Control, Dst, Dsts, ExtraWords, IDENTITY, Index, Inst, Nested, NestedId, PacketMods, Program,
+    Reg, Src, Srcs, parse_mask, parse_swizzle,
 };
 pub use regs::{REG_TYPES, RegInfo, RegType};
 pub use verify::{VerifyError, verify};

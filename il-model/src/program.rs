@@ -12,7 +12,11 @@ use crate::optable::OpInfo;
 use crate::regs::RegType;
 
 /// A whole IL program.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Equality compares the header and the instructions with every nested operand (relative index,
+/// second dimension) resolved through each program's own [`Nested`] table, so two programs that
+/// store the same operands in a different table order are equal.
+#[derive(Clone, Debug)]
 pub struct Program {
     /// Shader kind (IL_Version bits 23:16).
     pub shader: ShaderKind,
@@ -29,7 +33,30 @@ pub struct Program {
     pub macros: Vec<Inst>,
     /// Instructions in order, declarations included; the last one is normally `end`.
     pub body: Vec<Inst>,
+    /// The operands nested inside other operands of [`Program::macros`] and [`Program::body`]
+    /// (relative indices and second dimensions), referred to by [`NestedId`].
+    pub nested: Nested,
 }
+
+impl PartialEq for Program {
+    fn eq(&self, other: &Program) -> bool {
+        let insts_eq = |a: &[Inst], b: &[Inst]| {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|(x, y)| x.eq_in(&self.nested, y, &other.nested))
+        };
+        self.shader == other.shader
+            && self.version == other.version
+            && self.language == other.language
+            && self.multipass == other.multipass
+            && self.realtime == other.realtime
+            && insts_eq(&self.macros, &other.macros)
+            && insts_eq(&self.body, &other.body)
+    }
+}
+
+impl Eq for Program {}
 
 impl Program {
     /// An empty program of kind `shader`, version 2.0, language `Generic`.
@@ -42,7 +69,14 @@ impl Program {
             realtime: false,
             macros: Vec::new(),
             body: Vec::new(),
+            nested: Nested::default(),
         }
+    }
+
+    /// Adds `src` to the nested-operand table and returns its id (see [`Nested::push`]).
+    #[inline]
+    pub fn nest(&mut self, src: Src) -> NestedId {
+        self.nested.push(src)
     }
 
     /// Appends an instruction (builder style).
@@ -238,6 +272,28 @@ impl Inst {
         self
     }
 
+    /// Whether `self` (whose nested operands are in `nested`) and `other` (nested operands in
+    /// `other_nested`) are the same instruction, comparing nested operands by value.
+    pub fn eq_in(&self, nested: &Nested, other: &Inst, other_nested: &Nested) -> bool {
+        self.op == other.op
+            && self.ctrl == other.ctrl
+            && self.mods == other.mods
+            && self.extra == other.extra
+            && self.dst.len() == other.dst.len()
+            && self.src.len() == other.src.len()
+            && self.dst.iter().zip(&other.dst).all(|(a, b)| {
+                a.mask == b.mask
+                    && a.sat == b.sat
+                    && a.shift == b.shift
+                    && a.reg.eq_in(nested, &b.reg, other_nested)
+            })
+            && self
+                .src
+                .iter()
+                .zip(&other.src)
+                .all(|(a, b)| a.eq_in(nested, b, other_nested))
+    }
+
     /// `dcl_literal lN, x, y, z, w`.
     pub fn literal(n: u32, values: [u32; 4]) -> Inst {
         Inst::new(Opcode::DclLiteral)
@@ -246,15 +302,94 @@ impl Inst {
     }
 }
 
+/// Refers to an operand in a [`Nested`] table: the register of a relative index or a second
+/// dimension. Operands hold these small ids instead of boxes so that [`Reg`], [`Dst`] and
+/// [`Src`] are plain `Copy` values: building, copying and dropping an instruction then never
+/// touches the heap for its operands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct NestedId(u32);
+
+impl NestedId {
+    /// An id that no table holds (what [`Nested::push`] returns for an operand it refuses).
+    pub const DANGLING: NestedId = NestedId(u32::MAX);
+
+    /// The position in the table.
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// The operands nested inside other operands of one program (amd-il.md §1.5: a relative index
+/// and a second dimension are whole source operands of their own). Entries only refer to entries
+/// added before them, so following nested operands always ends.
+#[derive(Clone, Debug, Default)]
+pub struct Nested {
+    /// The operands, in the order they were added.
+    entries: Vec<Src>,
+}
+
+impl Nested {
+    /// An empty table.
+    pub fn new() -> Nested {
+        Nested::default()
+    }
+
+    /// Adds `src` and returns its id. An operand that refers to an entry not already in this table
+    /// (an id from another table) is not stored and yields [`NestedId::DANGLING`], which resolves
+    /// to nothing; this keeps every chain of nested operands finite.
+    pub fn push(&mut self, src: Src) -> NestedId {
+        let len = self.entries.len();
+        let known = |id: NestedId| id.index() < len;
+        let refs_ok = src.reg.index_reg().is_none_or(known) && src.reg.dim2.is_none_or(known);
+        // The table would need 200 GB of operands to reach u32::MAX entries, so `try_from`
+        // only fails where memory has long run out.
+        match u32::try_from(len) {
+            Ok(id) if refs_ok && id != u32::MAX => {
+                self.entries.push(src);
+                NestedId(id)
+            }
+            _ => NestedId::DANGLING,
+        }
+    }
+
+    /// The operand `id` refers to, if this table holds it.
+    #[inline]
+    pub fn get(&self, id: NestedId) -> Option<&Src> {
+        self.entries.get(id.index())
+    }
+
+    /// Number of operands held.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the table is empty.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+/// Whether `a` in table `na` and `b` in table `nb` are the same operand (both dangling counts as
+/// equal only for the same raw id).
+fn nested_eq(na: &Nested, a: NestedId, nb: &Nested, b: NestedId) -> bool {
+    match (na.get(a), nb.get(b)) {
+        (Some(x), Some(y)) => x.eq_in(na, y, nb),
+        (None, None) => a == b,
+        _ => false,
+    }
+}
+
 /// The index of an operand's first dimension.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Index {
     /// An immediate index: `x5[6]`, `cb0[3]` (immediate_present, absolute).
     Imm(u32),
     /// Register-relative: `x5[r2.x+6]` (addressing 2); `offset` is the immediate token, if any.
     Rel {
-        /// The index operand (one component selected by a replicating swizzle).
-        reg: Box<Src>,
+        /// The index operand (one component selected by a replicating swizzle), in the
+        /// program's [`Nested`] table.
+        reg: NestedId,
         /// The constant added to the index, if an immediate token is present.
         offset: Option<u32>,
     },
@@ -269,7 +404,9 @@ pub enum Index {
 }
 
 /// A register reference: the part of an operand shared by destinations and sources.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// The derived equality compares nested operands by id; [`Reg::eq_in`] compares them by value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Reg {
     /// Register type.
     pub ty: RegType,
@@ -277,8 +414,9 @@ pub struct Reg {
     pub num: u32,
     /// First-dimension index, if any.
     pub index: Option<Index>,
-    /// Second-dimension operand (`v[1][2]`, `cb[r6.w+2][r2.x+4]`; the `dimension` bit).
-    pub dim2: Option<Box<Src>>,
+    /// Second-dimension operand (`v[1][2]`, `cb[r6.w+2][r2.x+4]`; the `dimension` bit), in the
+    /// program's [`Nested`] table.
+    pub dim2: Option<NestedId>,
 }
 
 impl Reg {
@@ -298,13 +436,37 @@ impl Reg {
         self
     }
 
-    /// With a register-relative index (`x1[r2.x+4]`; `offset` `None` writes `x1[r2.x]`).
-    pub fn rel(mut self, index: Src, offset: Option<u32>) -> Reg {
-        self.index = Some(Index::Rel {
-            reg: Box::new(index),
-            offset,
-        });
+    /// With a register-relative index (`x1[r2.x+4]`; `offset` `None` writes `x1[r2.x]`); the
+    /// index operand is `index` in the program's [`Nested`] table (see [`Program::nest`]).
+    #[inline]
+    pub fn rel(mut self, index: NestedId, offset: Option<u32>) -> Reg {
+        self.index = Some(Index::Rel { reg: index, offset });
         self
+    }
+
+    /// The nested operand of a register-relative index, if the index is one.
+    #[inline]
+    pub fn index_reg(&self) -> Option<NestedId> {
+        match self.index {
+            Some(Index::Rel { reg, .. }) => Some(reg),
+            _ => None,
+        }
+    }
+
+    /// Whether `self` (nested operands in `nested`) and `other` (nested operands in
+    /// `other_nested`) are the same register reference, comparing nested operands by value.
+    pub fn eq_in(&self, nested: &Nested, other: &Reg, other_nested: &Nested) -> bool {
+        let index_eq = match (self.index, other.index) {
+            (Some(Index::Rel { reg: a, offset: oa }), Some(Index::Rel { reg: b, offset: ob })) => {
+                oa == ob && nested_eq(nested, a, other_nested, b)
+            }
+            (a, b) => a == b,
+        };
+        let dim2_eq = match (self.dim2, other.dim2) {
+            (Some(a), Some(b)) => nested_eq(nested, a, other_nested, b),
+            (a, b) => a == b,
+        };
+        self.ty == other.ty && self.num == other.num && index_eq && dim2_eq
     }
 }
 
@@ -355,7 +517,7 @@ pub fn parse_swizzle(text: &str) -> Option<[CompSel; 4]> {
 }
 
 /// A destination operand.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Dst {
     /// The register.
     pub reg: Reg,
@@ -403,7 +565,7 @@ impl Dst {
 }
 
 /// A source operand.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Src {
     /// The register.
     pub reg: Reg,
@@ -487,6 +649,21 @@ impl Src {
         self
     }
 
+    /// Whether `self` (nested operands in `nested`) and `other` (nested operands in
+    /// `other_nested`) are the same operand, comparing nested operands by value.
+    pub fn eq_in(&self, nested: &Nested, other: &Src, other_nested: &Nested) -> bool {
+        self.swizzle == other.swizzle
+            && self.neg == other.neg
+            && self.abs == other.abs
+            && self.invert == other.invert
+            && self.bias == other.bias
+            && self.x2 == other.x2
+            && self.sign == other.sign
+            && self.divcomp == other.divcomp
+            && self.clamp == other.clamp
+            && self.reg.eq_in(nested, &other.reg, other_nested)
+    }
+
     /// Whether the operand needs an IL_Src_Mod token.
     #[inline]
     pub fn has_modifier(&self) -> bool {
@@ -499,5 +676,58 @@ impl Src {
             || self.sign
             || self.divcomp != DivComp::None
             || self.clamp
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Dst, Inst, Nested, NestedId, Program, Reg, Src};
+    use crate::{Opcode, RegType, ShaderKind};
+
+    /// `mov r0, x1[r2.x+3]` with its index operand pushed into `program`'s table.
+    fn indexed_mov(program: &mut Program, index_reg: u32) -> Inst {
+        let index = program.nest(Src::temp(index_reg).swz("x"));
+        Inst::new(Opcode::Mov)
+            .dst(Dst::temp(0))
+            .src(Src::new(Reg::new(RegType::ITemp, 1).rel(index, Some(3))))
+    }
+
+    /// Entries may only name entries already in the table: an id from elsewhere is refused, so
+    /// nested chains always end.
+    #[test]
+    fn push_refuses_operands_that_name_unknown_entries() {
+        let mut nested = Nested::new();
+        let first = nested.push(Src::temp(2));
+        let chained = nested.push(Src::new(Reg::new(RegType::ITemp, 0).rel(first, None)));
+        assert_eq!((first.index(), chained.index()), (0, 1));
+        let mut foreign = Nested::new();
+        let refused = foreign.push(Src::new(Reg::new(RegType::ITemp, 0).rel(chained, None)));
+        assert_eq!(refused, NestedId::DANGLING);
+        assert!(foreign.is_empty());
+        assert_eq!(foreign.get(refused), None);
+        assert_eq!(
+            nested.get(chained).map(|s| s.reg.index_reg()),
+            Some(Some(first))
+        );
+    }
+
+    /// Programs compare nested operands by value: the same instructions with the table filled in
+    /// another order are equal, and a different index register is not.
+    #[test]
+    fn equality_follows_nested_operands() {
+        let mut a = Program::new(ShaderKind::Compute);
+        let mut b = Program::new(ShaderKind::Compute);
+        let mov = indexed_mov(&mut a, 2);
+        a.push(mov);
+        // An unused entry first, so the same operand has another id in `b`.
+        b.nest(Src::temp(7));
+        let mov = indexed_mov(&mut b, 2);
+        b.push(mov);
+        assert_ne!(a.body, b.body, "the ids differ");
+        assert_eq!(a, b);
+        let mut c = Program::new(ShaderKind::Compute);
+        let mov = indexed_mov(&mut c, 5);
+        c.push(mov);
+        assert_ne!(a, c);
     }
 }

@@ -21,7 +21,7 @@ use std::sync::OnceLock;
 
 use crate::enums::{CompSel, DivComp, DstComp, ShaderKind, ShiftScale};
 use crate::optable::{ControlLayout, Extra, Family, Flow, ShaderModel};
-use crate::program::{Dst, Index, Inst, Program, Reg};
+use crate::program::{Dst, Index, Inst, Nested, NestedId, Program, Reg};
 use crate::regs::RegType;
 use crate::{OPCODE_COUNT, OPCODES, Opcode};
 
@@ -547,9 +547,9 @@ impl OperandSummary {
     }
 
     /// Whether an operand of `inst` (indices included) is a register of type `ty`.
-    fn uses(self, inst: &Inst, ty: RegType) -> bool {
+    fn uses(self, inst: &Inst, nested: &Nested, ty: RegType) -> bool {
         if self.nested {
-            uses_reg(inst, ty)
+            uses_reg(inst, nested, ty)
         } else {
             self.types() & type_bit(ty) != 0
         }
@@ -840,7 +840,9 @@ impl Verifier<'_> {
                 }
             }
         }
-        if !walk.seen.vertex_declared && !facts.declaration && operands.uses(inst, RegType::Vertex)
+        if !walk.seen.vertex_declared
+            && !facts.declaration
+            && operands.uses(inst, &self.program.nested, RegType::Vertex)
         {
             self.err("VERTEX registers need a `dclv` or `initv` first (guide §4.1)");
         }
@@ -1394,10 +1396,13 @@ impl Verifier<'_> {
                 reg.ty, reg.num
             ));
         }
-        if let Some(Index::Rel { reg: index, .. }) = &reg.index {
+        // A copy of the `&'a Program`, so that the operands it lends outlive borrows of `self`.
+        let program = self.program;
+        let nested = &program.nested;
+        if let Some(index) = reg.index_reg().and_then(|id| nested.get(id)) {
             self.check_declared(&index.reg, d);
         }
-        if let Some(second) = &reg.dim2 {
+        if let Some(second) = reg.dim2.and_then(|id| nested.get(id)) {
             self.check_declared(&second.reg, d);
         }
     }
@@ -1554,12 +1559,15 @@ impl Verifier<'_> {
 
     /// Operand shapes the text syntax cannot tell apart (amd-il.md §3.3; il-writer's `reg_text`).
     fn check_representable(&mut self, reg: &Reg) {
-        if let Some(Index::Rel { reg: index, .. }) = &reg.index
+        // A copy of the `&'a Program`, so that the operands it lends outlive borrows of `self`.
+        let program = self.program;
+        let nested = &program.nested;
+        if let Some(index) = reg.index_reg().and_then(|id| nested.get(id))
             && index.reg.ty == RegType::Addr
         {
             self.err("an `a#` index is written `[a0.x]`, the DX9 address-register form; use it (amd-il.md §1.7)");
         }
-        if let Some(second) = &reg.dim2 {
+        if let Some(second) = reg.dim2.and_then(|id| nested.get(id)) {
             let plain = second.reg.ty == reg.ty
                 && second.reg.index.is_none()
                 && second.reg.dim2.is_none()
@@ -1684,15 +1692,26 @@ impl Verifier<'_> {
 
     /// The index registers of `reg`: one replicated component, and readable (guide §2.2.6).
     fn check_nested_regs(&mut self, reg: &Reg) {
-        if let Some(Index::Rel { reg: index, .. }) = &reg.index {
+        // A copy of the `&'a Program`, so that the operands it lends outlive borrows of `self`.
+        let program = self.program;
+        let nested = &program.nested;
+        let index = reg.index_reg().map(|id| nested.get(id).copied());
+        let second = reg.dim2.map(|id| nested.get(id).copied());
+        if matches!(index, Some(None)) || matches!(second, Some(None)) {
+            self.err("a nested operand is missing from the program's nested-operand table");
+        }
+        if let Some(Some(index)) = index {
             let s = index.swizzle;
             if s.iter().any(|c| *c != s[0]) || matches!(s[0], CompSel::Zero | CompSel::One) {
                 self.err("an index register must select one component, replicated (guide §2.2.6)");
             }
             self.check_reg(&index.reg, false);
         }
-        if let Some(second) = &reg.dim2
-            && let Some(Index::Rel { reg: index, .. }) = &second.reg.index
+        if let Some(Some(second)) = second
+            && let Some(index) = second
+                .reg
+                .index_reg()
+                .and_then(|id| nested.get(id).copied())
         {
             self.check_reg(&index.reg, false);
         }
@@ -1723,22 +1742,20 @@ fn is_declared(reg: &Reg, d: &Declared) -> bool {
 }
 
 /// Whether any operand of `inst` (indices included) is a register of type `ty`.
-fn uses_reg(inst: &Inst, ty: RegType) -> bool {
-    inst.dst.iter().any(|d| reg_uses(&d.reg, ty)) || inst.src.iter().any(|s| reg_uses(&s.reg, ty))
+fn uses_reg(inst: &Inst, nested: &Nested, ty: RegType) -> bool {
+    inst.dst.iter().any(|d| reg_uses(&d.reg, nested, ty))
+        || inst.src.iter().any(|s| reg_uses(&s.reg, nested, ty))
 }
 
 /// Whether `reg` or a register in its indices has type `ty`.
-fn reg_uses(reg: &Reg, ty: RegType) -> bool {
-    reg.ty == ty || has_nested(reg) && nested_uses(reg, ty)
+fn reg_uses(reg: &Reg, nested: &Nested, ty: RegType) -> bool {
+    reg.ty == ty || has_nested(reg) && nested_uses(reg, nested, ty)
 }
 
 /// Whether a register in the indices of `reg` has type `ty`.
-fn nested_uses(reg: &Reg, ty: RegType) -> bool {
-    matches!(&reg.index, Some(Index::Rel { reg: index, .. }) if reg_uses(&index.reg, ty))
-        || reg
-            .dim2
-            .as_ref()
-            .is_some_and(|second| reg_uses(&second.reg, ty))
+fn nested_uses(reg: &Reg, nested: &Nested, ty: RegType) -> bool {
+    let uses = |id: NestedId| nested.get(id).is_some_and(|n| reg_uses(&n.reg, nested, ty));
+    reg.index_reg().is_some_and(uses) || reg.dim2.is_some_and(uses)
 }
 
 /// The components `mask` writes with the result ([`DstComp::Write`]), as bits 0 (x) to 3 (w).
@@ -1763,13 +1780,14 @@ fn has_nested(reg: &Reg) -> bool {
 mod tests {
     use super::{DENSE_NUMBERS, NumSet, Paths, verify, verify_with};
     use crate::{
-        Control, Dst, Family, Index, Inst, Opcode, PacketMods, Program, Reg, RegType, ShaderKind,
-        ShiftScale, Src,
+        Control, Dst, Family, Index, Inst, Nested, Opcode, PacketMods, Program, Reg, RegType,
+        ShaderKind, ShiftScale, Src,
     };
 
     /// One instruction for each condition of the quick paths, alone or breaking its rule, each
-    /// followed by an ordinary one; used by [`quick_paths_agree_with_the_full_checks`].
-    fn quick_path_cases() -> Vec<Vec<Inst>> {
+    /// followed by an ordinary one; used by [`quick_paths_agree_with_the_full_checks`]. Nested
+    /// operands go to `nested`, which each program of the cases takes a copy of.
+    fn quick_path_cases(nested: &mut Nested) -> Vec<Vec<Inst>> {
         let iadd = || {
             Inst::new(Opcode::IAdd)
                 .dst(Dst::temp(0).mask("x___"))
@@ -1930,7 +1948,7 @@ mod tests {
                     .src(Src::new(Reg::new(RegType::ITemp, 0).at(4))),
                 Inst::new(Opcode::Mov)
                     .dst(Dst::new(
-                        Reg::new(RegType::ITemp, 0).rel(Src::temp(2).swz("x"), None),
+                        Reg::new(RegType::ITemp, 0).rel(nested.push(Src::temp(2).swz("x")), None),
                     ))
                     .src(Src::temp(1)),
             ],
@@ -1998,9 +2016,11 @@ mod tests {
     #[test]
     fn quick_paths_agree_with_the_full_checks() {
         let mut rejected = 0;
-        for (case, body) in quick_path_cases().into_iter().enumerate() {
+        let mut nested = Nested::new();
+        for (case, body) in quick_path_cases(&mut nested).into_iter().enumerate() {
             for shader in [ShaderKind::Compute, ShaderKind::Pixel] {
                 let mut p = Program::new(shader);
+                p.nested = nested.clone();
                 for inst in body.iter().cloned() {
                     p.push(inst);
                 }

@@ -2,7 +2,8 @@
 //! message.
 
 use il_model::{
-    Control, Dst, Family, Inst, Opcode, Program, Reg, RegType, ShaderKind, Src, verify,
+    Control, Dst, Family, Inst, Nested, NestedId, Opcode, Program, Reg, RegType, ShaderKind, Src,
+    verify,
 };
 
 fn kernel(body: Vec<Inst>) -> Program {
@@ -39,6 +40,8 @@ fn a_plain_kernel_verifies() {
 #[test]
 fn each_rule_is_enforced() {
     let t = |n| Src::temp(n).swz("x");
+    // Nested operands of the cases; each case's program takes a copy.
+    let mut nested = Nested::new();
     let cases: Vec<(Vec<Inst>, &str)> = vec![
         (vec![Inst::new(Opcode::IfLogicalnz).src(t(0))], "unclosed"),
         (vec![Inst::new(Opcode::Else)], "`else` without"),
@@ -116,9 +119,18 @@ fn each_rule_is_enforced() {
         (
             vec![mov(
                 Dst::temp(0),
-                Src::new(Reg::new(RegType::Temp, 1).rel(Src::temp(2).swz("xy01"), None)),
+                Src::new(
+                    Reg::new(RegType::Temp, 1).rel(nested.push(Src::temp(2).swz("xy01")), None),
+                ),
             )],
             "replicated",
+        ),
+        (
+            vec![mov(
+                Dst::temp(0),
+                Src::new(Reg::new(RegType::Temp, 1).rel(NestedId::DANGLING, None)),
+            )],
+            "missing from the program's nested-operand table",
         ),
         (
             vec![Inst::new(Opcode::Func).extra(&[1]), Inst::new(Opcode::Ret)],
@@ -152,7 +164,8 @@ fn each_rule_is_enforced() {
         ),
     ];
     for (body, expected) in cases {
-        let p = kernel(body);
+        let mut p = kernel(body);
+        p.nested = nested.clone();
         let errors = verify(&p, Family::Evergreen).expect_err(expected);
         assert!(
             errors.iter().any(|e| e.message.contains(expected)),

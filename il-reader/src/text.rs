@@ -9,8 +9,8 @@ use std::fmt;
 
 use il_model::enums::{ElementFormat, PixTexUsage};
 use il_model::{
-    ControlLayout, CtrlField, DivComp, Dst, Extra, FieldKind, Index, Inst, Opcode, Program, Reg,
-    RegType, ShaderKind, ShiftScale, Src, parse_mask, parse_swizzle,
+    ControlLayout, CtrlField, DivComp, Dst, Extra, FieldKind, Index, Inst, Nested, NestedId,
+    Opcode, Program, Reg, RegType, ShaderKind, ShiftScale, Src, parse_mask, parse_swizzle,
 };
 
 use crate::tokens::MAX_OPERAND_DEPTH;
@@ -64,6 +64,8 @@ impl std::error::Error for TextError {}
 pub fn parse_text(text: &str) -> Result<Program, TextError> {
     let mut program: Option<Program> = None;
     let mut macros = Vec::new();
+    // Nested operands of the macros and the body alike; the program takes them at the end.
+    let mut nested = Nested::new();
     let mut legacy_vertex = false;
     let mut in_macro = false;
     let mut last_line = 1;
@@ -96,7 +98,8 @@ pub fn parse_text(text: &str) -> Result<Program, TextError> {
             program = Some(p);
             continue;
         }
-        let (inst, inst_prec) = line.instruction(trimmed, start, &mut legacy_vertex)?;
+        let (inst, inst_prec) =
+            line.instruction(trimmed, start, &mut legacy_vertex, &mut nested)?;
         if program.is_none() {
             // Before the version line only whole macro definitions may stand (guide §7.19).
             let allowed = match inst.op {
@@ -121,11 +124,13 @@ pub fn parse_text(text: &str) -> Result<Program, TextError> {
         }
         body.push(inst);
     }
-    program.ok_or(TextError {
+    let mut program = program.ok_or(TextError {
         line: last_line,
         column: 1,
         message: "no version line (`il_cs_2_0`, …)".into(),
-    })
+    })?;
+    program.nested = nested;
+    Ok(program)
 }
 
 /// The code part of a line: everything before `;` or `//` outside a quoted string.
@@ -226,6 +231,7 @@ impl Line<'_> {
         text: &str,
         at: usize,
         legacy_vertex: &mut bool,
+        nested: &mut Nested,
     ) -> Result<(Inst, Option<u16>), TextError> {
         let code = Piece { text, at };
         let mut items = self.split_items(code)?;
@@ -278,11 +284,11 @@ impl Line<'_> {
                 return Err(self.err(end, "`mcall(k)` takes `(outputs), (inputs)`"));
             };
             for piece in self.paren_list(*outs)? {
-                inst.dst.push(self.dst(piece, ctx)?);
+                inst.dst.push(self.dst(piece, ctx, nested)?);
             }
             self.apply_pending(&mut inst, &pending, word.at)?;
             for piece in self.paren_list(*ins)? {
-                inst.src.push(self.src(piece, ctx, 0)?);
+                inst.src.push(self.src(piece, ctx, 0, nested)?);
             }
             return Ok((inst, pending.prec));
         }
@@ -299,7 +305,7 @@ impl Line<'_> {
             let piece = rest
                 .next()
                 .ok_or_else(|| self.err(end, format!("`{}` needs a destination", info.mnemonic)))?;
-            inst.dst.push(self.dst(piece, ctx)?);
+            inst.dst.push(self.dst(piece, ctx, nested)?);
         }
         self.apply_pending(&mut inst, &pending, word.at)?;
         for i in 0..n_src {
@@ -309,7 +315,7 @@ impl Line<'_> {
                     format!("`{}` needs {n_src} source(s), found {i}", info.mnemonic),
                 )
             })?;
-            inst.src.push(self.src(piece, ctx, 0)?);
+            inst.src.push(self.src(piece, ctx, 0, nested)?);
         }
         let remaining: Vec<Piece> = rest.collect();
         // Words naming control values (`dcl_ts_domain ts_domain_tri`, `dcl_global_flags
@@ -998,13 +1004,13 @@ impl Line<'_> {
         Err(self.err(piece.at, format!("`{t}` is not a 32-bit value")))
     }
 
-    fn dst(&self, piece: Piece, ctx: Ctx) -> Result<Dst, TextError> {
+    fn dst(&self, piece: Piece, ctx: Ctx, nested: &mut Nested) -> Result<Dst, TextError> {
         let mut p = Cursor {
             text: piece.text,
             pos: 0,
             base: piece.at,
         };
-        let reg = self.reg(&mut p, ctx, 0)?;
+        let reg = self.reg(&mut p, ctx, 0, nested)?;
         let mut dst = Dst::new(reg);
         if p.eat('.') {
             let start = p.pos;
@@ -1025,13 +1031,19 @@ impl Line<'_> {
         Ok(dst)
     }
 
-    fn src(&self, piece: Piece, ctx: Ctx, depth: usize) -> Result<Src, TextError> {
+    fn src(
+        &self,
+        piece: Piece,
+        ctx: Ctx,
+        depth: usize,
+        nested: &mut Nested,
+    ) -> Result<Src, TextError> {
         let mut p = Cursor {
             text: piece.text,
             pos: 0,
             base: piece.at,
         };
-        let src = self.src_at(&mut p, ctx, depth)?;
+        let src = self.src_at(&mut p, ctx, depth, nested)?;
         if !p.rest().is_empty() {
             return Err(self.err(
                 p.base + p.pos,
@@ -1041,8 +1053,14 @@ impl Line<'_> {
         Ok(src)
     }
 
-    fn src_at(&self, p: &mut Cursor, ctx: Ctx, depth: usize) -> Result<Src, TextError> {
-        let reg = self.reg(p, ctx, depth)?;
+    fn src_at(
+        &self,
+        p: &mut Cursor,
+        ctx: Ctx,
+        depth: usize,
+        nested: &mut Nested,
+    ) -> Result<Src, TextError> {
+        let reg = self.reg(p, ctx, depth, nested)?;
         let mut src = Src::new(reg);
         if p.eat('.') {
             let start = p.pos;
@@ -1121,7 +1139,13 @@ impl Line<'_> {
     }
 
     /// A register with its brackets (see `il_writer::reg_text` for the forms).
-    fn reg(&self, p: &mut Cursor, ctx: Ctx, depth: usize) -> Result<Reg, TextError> {
+    fn reg(
+        &self,
+        p: &mut Cursor,
+        ctx: Ctx,
+        depth: usize,
+        nested: &mut Nested,
+    ) -> Result<Reg, TextError> {
         if depth > MAX_OPERAND_DEPTH {
             return Err(self.err(p.base + p.pos, "operand nesting too deep"));
         }
@@ -1180,17 +1204,17 @@ impl Line<'_> {
             (None, [first]) if ty.info().numbered && parse_u32(first.text.trim()).is_some() => {
                 reg.num = parse_u32(first.text.trim()).unwrap_or(0);
             }
-            (_, [first]) => reg.index = Some(self.index(*first, ctx, depth)?),
+            (_, [first]) => reg.index = Some(self.index(*first, ctx, depth, nested)?),
             (None, [first, second]) => {
                 match parse_u32(first.text.trim()) {
                     Some(n) => reg.num = n,
-                    None => reg.index = Some(self.index(*first, ctx, depth)?),
+                    None => reg.index = Some(self.index(*first, ctx, depth, nested)?),
                 }
-                reg.dim2 = Some(Box::new(self.second(*second, ty, ctx, depth)?));
+                reg.dim2 = Some(self.second(*second, ty, ctx, depth, nested)?);
             }
             (Some(_), [first, second]) => {
-                reg.index = Some(self.index(*first, ctx, depth)?);
-                reg.dim2 = Some(Box::new(self.second(*second, ty, ctx, depth)?));
+                reg.index = Some(self.index(*first, ctx, depth, nested)?);
+                reg.dim2 = Some(self.second(*second, ty, ctx, depth, nested)?);
             }
             _ => return Err(self.err(p.base + start, "at most two index dimensions")),
         }
@@ -1199,7 +1223,13 @@ impl Line<'_> {
 
     /// A first-dimension index: a number, `a0.x[+n]` / `aL.x[+n]` (DX9 address register), or a
     /// source register with an optional `+n` offset.
-    fn index(&self, piece: Piece, ctx: Ctx, depth: usize) -> Result<Index, TextError> {
+    fn index(
+        &self,
+        piece: Piece,
+        ctx: Ctx,
+        depth: usize,
+        nested: &mut Nested,
+    ) -> Result<Index, TextError> {
         let text = piece.text.trim();
         let at = piece.at + (piece.text.len() - piece.text.trim_start().len());
         if let Some(n) = parse_u32(text) {
@@ -1217,29 +1247,31 @@ impl Line<'_> {
         if let Some(rel_addr) = addr_register(expr) {
             return Ok(Index::AddrReg { rel_addr, offset });
         }
-        let src = self.src(Piece { text: expr, at }, ctx, depth + 1)?;
+        let src = self.src(Piece { text: expr, at }, ctx, depth + 1, nested)?;
         Ok(Index::Rel {
-            reg: Box::new(src),
+            reg: nested.push(src),
             offset,
         })
     }
 
     /// A second-dimension index: a number (register of the outer type with that number) or a
     /// register-relative expression (register type 0, as in the guide's `cb[r6.w+2][r2.x+4]`).
+    /// The operand goes to `nested`; returns its id.
     fn second(
         &self,
         piece: Piece,
         outer: RegType,
         ctx: Ctx,
         depth: usize,
-    ) -> Result<Src, TextError> {
+        nested: &mut Nested,
+    ) -> Result<NestedId, TextError> {
         match parse_u32(piece.text.trim()) {
-            Some(n) => Ok(Src::new(Reg::new(outer, n))),
+            Some(n) => Ok(nested.push(Src::new(Reg::new(outer, n)))),
             None => {
-                let index = self.index(piece, ctx, depth)?;
+                let index = self.index(piece, ctx, depth, nested)?;
                 let mut reg = Reg::new(RegType::ConstBool, 0);
                 reg.index = Some(index);
-                Ok(Src::new(reg))
+                Ok(nested.push(Src::new(reg)))
             }
         }
     }

@@ -7,7 +7,7 @@ use std::fmt;
 
 use il_model::{
     CompSel, Control, ControlLayout, DivComp, Dst, DstComp, Extra, ExtraWords, Index, Inst,
-    LanguageType, Opcode, Program, Reg, RegType, ShaderKind, ShiftScale, Src,
+    LanguageType, Nested, NestedId, Opcode, Program, Reg, RegType, ShaderKind, ShiftScale, Src,
 };
 
 /// Deepest operand nesting accepted (an index operand inside an index operand …). The guide allows
@@ -33,7 +33,11 @@ impl std::error::Error for TokenError {}
 
 /// Decodes a token stream into a program.
 pub fn decode_tokens(tokens: &[u32]) -> Result<Program, TokenError> {
-    let mut d = Decoder { tokens, pos: 0 };
+    let mut d = Decoder {
+        tokens,
+        pos: 0,
+        nested: Nested::new(),
+    };
     // §1.1: macro definitions (`mdef` … `mend`) may precede IL_Lang. An IL_Lang token is below 256,
     // so a token whose low half is IL_OP_MACRODEF cannot be one.
     let mut macros = Vec::new();
@@ -84,16 +88,20 @@ pub fn decode_tokens(tokens: &[u32]) -> Result<Program, TokenError> {
         realtime: version & (1 << 25) != 0,
         macros,
         body: Vec::new(),
+        nested: Nested::new(),
     };
     while d.pos < tokens.len() {
         program.body.push(d.inst()?);
     }
+    program.nested = d.nested;
     Ok(program)
 }
 
 struct Decoder<'a> {
     tokens: &'a [u32],
     pos: usize,
+    /// The nested operands decoded so far (macros and body), for the program.
+    nested: Nested,
 }
 
 impl Decoder<'_> {
@@ -291,7 +299,7 @@ impl Decoder<'_> {
         match addressing {
             0 => {
                 if dimension {
-                    reg.dim2 = Some(Box::new(self.src(depth + 1)?));
+                    reg.dim2 = Some(self.nested_src(depth + 1)?);
                 }
                 if immediate {
                     reg.index = Some(Index::Imm(self.next("the immediate index")?));
@@ -312,22 +320,19 @@ impl Decoder<'_> {
                 };
                 reg.index = Some(Index::AddrReg { rel_addr, offset });
                 if dimension {
-                    reg.dim2 = Some(Box::new(self.src(depth + 1)?));
+                    reg.dim2 = Some(self.nested_src(depth + 1)?);
                 }
             }
             2 => {
-                let index = self.src(depth + 1)?;
+                let index = self.nested_src(depth + 1)?;
                 let offset = if immediate {
                     Some(self.next("the immediate offset")?)
                 } else {
                     None
                 };
-                reg.index = Some(Index::Rel {
-                    reg: Box::new(index),
-                    offset,
-                });
+                reg.index = Some(Index::Rel { reg: index, offset });
                 if dimension {
-                    reg.dim2 = Some(Box::new(self.src(depth + 1)?));
+                    reg.dim2 = Some(self.nested_src(depth + 1)?);
                 }
             }
             _ => {
@@ -338,6 +343,12 @@ impl Decoder<'_> {
             }
         }
         Ok((reg, modifier))
+    }
+
+    /// A source operand nested in another (index or second dimension), added to the table.
+    fn nested_src(&mut self, depth: usize) -> Result<NestedId, TokenError> {
+        let src = self.src(depth)?;
+        Ok(self.nested.push(src))
     }
 
     fn dst(&mut self, depth: usize) -> Result<Dst, TokenError> {

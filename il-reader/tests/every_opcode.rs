@@ -167,11 +167,9 @@ fn every_register_type_round_trips() {
     {
         let mut program = Program::new(ShaderKind::Pixel);
         let reg = Reg::new(info.ty, 3);
-        program.body.push(
-            Inst::new(Opcode::Mov)
-                .dst(Dst::new(reg.clone()))
-                .src(Src::new(reg)),
-        );
+        program
+            .body
+            .push(Inst::new(Opcode::Mov).dst(Dst::new(reg)).src(Src::new(reg)));
         program.body.push(Inst::new(Opcode::End));
         assert_eq!(round_trip(&program), Ok(()), "{:?}", info.ty);
     }

@@ -4,8 +4,8 @@
 //! until it reaches `fence_threads*` or finishes, then all are released together.
 
 use il_model::{
-    CompSel, DivComp, Dst, DstComp, Index, Inst, Opcode, Program, Reg, RegType, RelOp, ShiftScale,
-    Src, ZeroOp,
+    CompSel, DivComp, Dst, DstComp, Index, Inst, Nested, Opcode, Program, Reg, RegType, RelOp,
+    ShiftScale, Src, ZeroOp,
 };
 
 use il_model::enums::CmpValue;
@@ -63,6 +63,8 @@ struct Invocation {
 /// The dispatch-wide state.
 pub(crate) struct Machine<'a> {
     body: &'a [Inst],
+    /// The program's nested operands (register-relative indices).
+    nested: &'a Nested,
     prep: &'a Prepared,
     dispatch: &'a mut Dispatch,
     lds: Vec<(u32, Vec<u8>)>,
@@ -85,6 +87,7 @@ pub(crate) fn run(
         .collect();
     let mut machine = Machine {
         body: &program.body,
+        nested: &program.nested,
         prep,
         dispatch,
         lds,
@@ -321,6 +324,9 @@ impl Machine<'_> {
         match &reg.index {
             Some(Index::Imm(n)) => Ok(*n as usize),
             Some(Index::Rel { reg: index, offset }) => {
+                let index = self.nested.get(*index).ok_or_else(|| {
+                    Fault::malformed("a relative index refers to a missing nested operand")
+                })?;
                 let v = self.read(inv, index, Kind::Int)?;
                 Ok(v[0].wrapping_add(offset.unwrap_or(0)) as usize)
             }
@@ -719,7 +725,7 @@ impl Machine<'_> {
                     .dst
                     .first()
                     .ok_or_else(|| Fault::malformed("missing destination"))?;
-                let mut dst = dst.clone();
+                let mut dst = *dst;
                 for (m, cond) in dst.mask.iter_mut().zip(c) {
                     if fin(cond) == 0.0 {
                         *m = DstComp::NoWrite;

@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use il_model::{Extra, Flow, Index, Inst, Opcode, Program, Reg, RegType, ShaderKind, Src};
+use il_model::{Extra, Flow, Index, Inst, Nested, Opcode, Program, Reg, RegType, ShaderKind, Src};
 
 use il_model::enums::ElementFormat;
 
@@ -211,10 +211,10 @@ pub fn prepare(program: &Program) -> Result<Prepared, SimError> {
     for (at, inst) in body.iter().enumerate() {
         check_shape(at, inst)?;
         for dst in &inst.dst {
-            scan_reg(at, &dst.reg, &mut max_temp)?;
+            scan_reg(at, &dst.reg, &program.nested, &mut max_temp)?;
         }
         for src in &inst.src {
-            scan_reg(at, &src.reg, &mut max_temp)?;
+            scan_reg(at, &src.reg, &program.nested, &mut max_temp)?;
         }
         declare(at, inst, &mut p, &mut itemp_total, &mut lds_total)?;
     }
@@ -266,7 +266,12 @@ fn check_shape(at: usize, inst: &Inst) -> Result<(), SimError> {
 }
 
 /// Checks temp register numbers (recursively through index operands) and records the highest.
-fn scan_reg(at: usize, reg: &Reg, max_temp: &mut Option<u32>) -> Result<(), SimError> {
+fn scan_reg(
+    at: usize,
+    reg: &Reg,
+    nested: &Nested,
+    max_temp: &mut Option<u32>,
+) -> Result<(), SimError> {
     if reg.ty == RegType::Temp {
         if reg.num >= MAX_TEMP_REGISTERS {
             return Err(malformed(
@@ -279,11 +284,11 @@ fn scan_reg(at: usize, reg: &Reg, max_temp: &mut Option<u32>) -> Result<(), SimE
         }
         *max_temp = Some(max_temp.map_or(reg.num, |m| m.max(reg.num)));
     }
-    if let Some(Index::Rel { reg: index, .. }) = &reg.index {
-        scan_reg(at, &index.reg, max_temp)?;
-    }
-    if let Some(second) = &reg.dim2 {
-        scan_reg(at, &second.reg, max_temp)?;
+    for id in reg.index_reg().into_iter().chain(reg.dim2) {
+        let nested_reg = nested
+            .get(id)
+            .ok_or_else(|| malformed(at, "an operand refers to a missing nested operand"))?;
+        scan_reg(at, &nested_reg.reg, nested, max_temp)?;
     }
     Ok(())
 }

@@ -5,7 +5,7 @@ mod common;
 
 use common::{parse, run_err};
 use il_model::{
-    CompSel, Control, Dst, DstComp, Index, Inst, OPCODES, Opcode, Program, Reg, RegType,
+    CompSel, Control, Dst, DstComp, Index, Inst, Nested, OPCODES, Opcode, Program, Reg, RegType,
     ShaderKind, Src,
 };
 use il_sim::{Dispatch, ErrorKind, run};
@@ -85,7 +85,8 @@ const SELS: [CompSel; 6] = [
     CompSel::One,
 ];
 
-fn random_reg(rng: &mut Rng, depth: u32) -> Reg {
+/// Nested operands go to `nested` (also in the functions below).
+fn random_reg(rng: &mut Rng, depth: u32, nested: &mut Nested) -> Reg {
     let ty = match rng.below(12) {
         0..=4 => RegType::Temp,
         5 => RegType::Literal,
@@ -104,8 +105,9 @@ fn random_reg(rng: &mut Rng, depth: u32) -> Reg {
     let mut reg = Reg::new(ty, num);
     if matches!(ty, RegType::ITemp | RegType::ConstBuff) || rng.chance(5) {
         reg.index = Some(if depth < 2 && rng.chance(50) {
+            let index = random_src(rng, depth + 1, nested);
             Index::Rel {
-                reg: Box::new(random_src(rng, depth + 1)),
+                reg: nested.push(index),
                 offset: rng.chance(50).then(|| rng.below(8) as u32),
             }
         } else {
@@ -115,8 +117,8 @@ fn random_reg(rng: &mut Rng, depth: u32) -> Reg {
     reg
 }
 
-fn random_src(rng: &mut Rng, depth: u32) -> Src {
-    let mut src = Src::new(random_reg(rng, depth));
+fn random_src(rng: &mut Rng, depth: u32, nested: &mut Nested) -> Src {
+    let mut src = Src::new(random_reg(rng, depth, nested));
     for s in &mut src.swizzle {
         *s = SELS[rng.below(6) as usize];
     }
@@ -134,8 +136,8 @@ fn random_src(rng: &mut Rng, depth: u32) -> Src {
     src
 }
 
-fn random_dst(rng: &mut Rng) -> Dst {
-    let mut dst = Dst::new(random_reg(rng, 0));
+fn random_dst(rng: &mut Rng, nested: &mut Nested) -> Dst {
+    let mut dst = Dst::new(random_reg(rng, 0, nested));
     for m in &mut dst.mask {
         *m = match rng.below(5) {
             0 => DstComp::NoWrite,
@@ -183,7 +185,7 @@ fn tame_inst(rng: &mut Rng) -> Inst {
     }
 }
 
-fn random_inst(rng: &mut Rng) -> Inst {
+fn random_inst(rng: &mut Rng, nested: &mut Nested) -> Inst {
     let info = &OPCODES[rng.below(OPCODES.len() as u64) as usize];
     let mut inst = Inst::new(info.op);
     inst.ctrl = if rng.chance(70) {
@@ -195,10 +197,10 @@ fn random_inst(rng: &mut Rng) -> Inst {
     let dsts = if exact { info.dst as u64 } else { rng.below(3) };
     let srcs = if exact { info.src as u64 } else { rng.below(5) };
     for _ in 0..dsts {
-        inst.dst.push(random_dst(rng));
+        inst.dst.push(random_dst(rng, nested));
     }
     for _ in 0..srcs {
-        inst.src.push(random_src(rng, 0));
+        inst.src.push(random_src(rng, 0, nested));
     }
     let words = rng.below(4);
     for _ in 0..words {
@@ -227,11 +229,12 @@ fn random_programs_run_or_fail_cleanly() {
         let n = 1 + rng.below(12);
         let tame = rng.chance(50);
         for _ in 0..n {
-            p.push(if tame {
+            let inst = if tame {
                 tame_inst(&mut rng)
             } else {
-                random_inst(&mut rng)
-            });
+                random_inst(&mut rng, &mut p.nested)
+            };
+            p.push(inst);
         }
         p.push(Inst::new(Opcode::End));
         let mut d = Dispatch::new([2, 1, 1]);

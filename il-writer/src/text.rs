@@ -23,7 +23,8 @@ use std::io::Write;
 use il_model::enums::{ElementFormat, PixTexUsage};
 use il_model::{
     CompSel, ControlLayout, CtrlField, DivComp, Dst, DstComp, Extra, FieldKind, Flow, Index, Inst,
-    OPCODE_COUNT, OPCODES, Opcode, Program, REG_TYPES, Reg, RegType, ShaderKind, ShiftScale, Src,
+    Nested, NestedId, OPCODE_COUNT, OPCODES, Opcode, Program, REG_TYPES, Reg, RegType, ShaderKind,
+    ShiftScale, Src,
 };
 
 /// Indentation per nesting level.
@@ -48,7 +49,7 @@ pub fn to_text(program: &Program) -> String {
     for inst in &program.macros {
         let depth = macro_layout.depth_for(inst.info().flow);
         push_indent(&mut out, depth);
-        write_inst(&mut out, inst, tables, regs, None);
+        write_inst(&mut out, inst, tables, regs, &program.nested, None);
         out.push(b'\n');
     }
     out.extend_from_slice(b"il_");
@@ -116,13 +117,14 @@ fn write_body(
             op,
             depth,
             regs,
+            &program.nested,
             prec,
             controls,
         ) {
             drain(&pending, pending_len, out);
             pending_len = 0;
             push_indent(out, depth);
-            write_inst(out, inst, tables, regs, prec);
+            write_inst(out, inst, tables, regs, &program.nested, prec);
             out.push(b'\n');
         }
         prec = None;
@@ -623,6 +625,7 @@ fn write_fast(
     op: &OpText,
     depth: usize,
     regs: &RegNames,
+    nested: &Nested,
     prec: Option<u16>,
     controls: &mut ControlCache,
 ) -> bool {
@@ -682,7 +685,7 @@ fn write_fast(
             }
         } else {
             line.drain_into(out);
-            write_dst(out, dst, regs);
+            write_dst(out, dst, regs, nested);
         }
     }
     for src in &inst.src {
@@ -699,7 +702,7 @@ fn write_fast(
             }
         } else {
             line.drain_into(out);
-            write_src(out, src, regs);
+            write_src(out, src, regs, nested);
         }
     }
     for w in &inst.extra {
@@ -1226,10 +1229,18 @@ impl Layout {
 }
 
 /// One instruction's text without indentation or newline.
-pub fn inst_text(inst: &Inst, shader: ShaderKind) -> String {
+/// Nested operands (relative indices, second dimensions) are looked up in `nested`.
+pub fn inst_text(inst: &Inst, nested: &Nested, shader: ShaderKind) -> String {
     let mut out = Buf::with_capacity(BYTES_PER_INST);
     let tables = Tables::get();
-    write_inst(&mut out, inst, tables, tables.regs_for(shader), None);
+    write_inst(
+        &mut out,
+        inst,
+        tables,
+        tables.regs_for(shader),
+        nested,
+        None,
+    );
     into_string(out)
 }
 
@@ -1389,7 +1400,14 @@ fn write_table(out: &mut Buf, words: &[u32]) {
 
 /// Appends one instruction's text; `prec` is the precise mask of a preceding `IL_OP_PREFIX`
 /// folded into this line as `_prec` / `_prec(mask)` (amd-il.md §1.10).
-fn write_inst(out: &mut Buf, inst: &Inst, tables: &Tables, regs: &RegNames, prec: Option<u16>) {
+fn write_inst(
+    out: &mut Buf,
+    inst: &Inst,
+    tables: &Tables,
+    regs: &RegNames,
+    nested: &Nested,
+    prec: Option<u16>,
+) {
     let info = inst.info();
     let layout = info.control;
     let code = usize::from(inst.op.code());
@@ -1456,7 +1474,7 @@ fn write_inst(out: &mut Buf, inst: &Inst, tables: &Tables, regs: &RegNames, prec
             if i > 0 {
                 out.extend_from_slice(b", ");
             }
-            write_dst(out, d, regs);
+            write_dst(out, d, regs, nested);
         }
         out.push(b')');
         items.next(out);
@@ -1465,16 +1483,16 @@ fn write_inst(out: &mut Buf, inst: &Inst, tables: &Tables, regs: &RegNames, prec
             if i > 0 {
                 out.extend_from_slice(b", ");
             }
-            write_src(out, s, regs);
+            write_src(out, s, regs, nested);
         }
         out.push(b')');
     } else {
         for d in &inst.dst {
-            write_dst_item(out, d, regs, items.first);
+            write_dst_item(out, d, regs, nested, items.first);
             items.first = false;
         }
         for s in &inst.src {
-            write_src_item(out, s, regs, items.first);
+            write_src_item(out, s, regs, nested, items.first);
             items.first = false;
         }
     }
@@ -1712,21 +1730,23 @@ fn comp_letter(i: usize) -> u8 {
 }
 
 /// Destination text: register plus full four-character mask (amd-il.md §3.4).
-pub fn dst_text(dst: &Dst, shader: ShaderKind) -> String {
+///
+/// Nested operands (relative indices, second dimensions) are looked up in `nested`.
+pub fn dst_text(dst: &Dst, nested: &Nested, shader: ShaderKind) -> String {
     let mut out = Buf::new();
-    write_dst(&mut out, dst, Tables::get().regs_for(shader));
+    write_dst(&mut out, dst, Tables::get().regs_for(shader), nested);
     into_string(out)
 }
 
 /// Appends a destination (see [`dst_text`]).
-fn write_dst(out: &mut Buf, dst: &Dst, regs: &RegNames) {
-    write_reg(out, &dst.reg, regs);
+fn write_dst(out: &mut Buf, dst: &Dst, regs: &RegNames, nested: &Nested) {
+    write_reg(out, &dst.reg, regs, nested);
     push_short(out, MASK_TEXT.get(mask_index(dst.mask)));
 }
 
 /// Appends a destination operand with its separator (`first`: the instruction's first operand).
 #[inline]
-fn write_dst_item(out: &mut Buf, dst: &Dst, regs: &RegNames, first: bool) {
+fn write_dst_item(out: &mut Buf, dst: &Dst, regs: &RegNames, nested: &Nested, first: bool) {
     let mut chunk = Chunk::new();
     chunk.separator(first);
     if chunk.with(|c| push_simple_reg(c, &dst.reg, regs)) {
@@ -1736,13 +1756,13 @@ fn write_dst_item(out: &mut Buf, dst: &Dst, regs: &RegNames, first: bool) {
         chunk.flush(out);
     } else {
         chunk.flush(out);
-        write_dst(out, dst, regs);
+        write_dst(out, dst, regs, nested);
     }
 }
 
 /// Appends a source operand with its separator (`first`: the instruction's first operand).
 #[inline]
-fn write_src_item(out: &mut Buf, src: &Src, regs: &RegNames, first: bool) {
+fn write_src_item(out: &mut Buf, src: &Src, regs: &RegNames, nested: &Nested, first: bool) {
     let mut chunk = Chunk::new();
     chunk.separator(first);
     if chunk.with(|c| push_simple_reg(c, &src.reg, regs)) {
@@ -1756,7 +1776,7 @@ fn write_src_item(out: &mut Buf, src: &Src, regs: &RegNames, first: bool) {
         }
     } else {
         chunk.flush(out);
-        write_src(out, src, regs);
+        write_src(out, src, regs, nested);
     }
 }
 
@@ -1796,15 +1816,17 @@ fn push_short(out: &mut Buf, short: Option<&Short>) {
 }
 
 /// Source text: register, swizzle, modifiers in GRVK's order (amd-il.md §3.5).
-pub fn src_text(src: &Src, shader: ShaderKind) -> String {
+///
+/// Nested operands (relative indices, second dimensions) are looked up in `nested`.
+pub fn src_text(src: &Src, nested: &Nested, shader: ShaderKind) -> String {
     let mut out = Buf::new();
-    write_src(&mut out, src, Tables::get().regs_for(shader));
+    write_src(&mut out, src, Tables::get().regs_for(shader), nested);
     into_string(out)
 }
 
 /// Appends a source (see [`src_text`]).
-fn write_src(out: &mut Buf, src: &Src, regs: &RegNames) {
-    write_reg(out, &src.reg, regs);
+fn write_src(out: &mut Buf, src: &Src, regs: &RegNames, nested: &Nested) {
+    write_reg(out, &src.reg, regs, nested);
     push_short(out, SWIZZLE_TEXT.get(swizzle_index(src.swizzle)));
     write_src_modifiers(out, src);
 }
@@ -1847,11 +1869,11 @@ fn write_src_modifiers(out: &mut Buf, src: &Src) {
 }
 
 /// Appends the text inside an index bracket.
-fn write_index(out: &mut Buf, index: &Index, regs: &RegNames) {
+fn write_index(out: &mut Buf, index: &Index, regs: &RegNames, nested: &Nested) {
     match index {
         Index::Imm(i) => push_dec(out, *i),
         Index::Rel { reg, offset } => {
-            write_src(out, reg, regs);
+            write_nested(out, *reg, regs, nested);
             if let Some(o) = offset {
                 out.push(b'+');
                 push_dec(out, *o);
@@ -1882,11 +1904,27 @@ fn write_index(out: &mut Buf, index: &Index, regs: &RegNames) {
     }
 }
 
+/// What stands for a nested operand that the program's table does not hold (a program built
+/// wrong; readers never make one, and the verifier rejects it).
+const MISSING: u8 = b'?';
+
+/// Appends nested operand `id` as a source, or [`MISSING`].
+fn write_nested(out: &mut Buf, id: NestedId, regs: &RegNames, nested: &Nested) {
+    match nested.get(id) {
+        Some(src) => write_src(out, src, regs, nested),
+        None => out.push(MISSING),
+    }
+}
+
 /// Appends the second index of a two-dimensional register: a register-relative expression, else
 /// the second operand's register number.
-fn write_second(out: &mut Buf, second: &Src, regs: &RegNames) {
+fn write_second(out: &mut Buf, second: NestedId, regs: &RegNames, nested: &Nested) {
+    let Some(second) = nested.get(second) else {
+        out.push(MISSING);
+        return;
+    };
     match &second.reg.index {
-        Some(index @ Index::Rel { .. }) => write_index(out, index, regs),
+        Some(index @ Index::Rel { .. }) => write_index(out, index, regs, nested),
         _ => push_dec(out, second.reg.num),
     }
 }
@@ -1894,21 +1932,23 @@ fn write_second(out: &mut Buf, second: &Src, regs: &RegNames) {
 /// Register text with its index brackets (amd-il.md §3.3). One dimension: `r3`, `cb0[4]`,
 /// `x1[r2.x+3]`, `vAbsTid`. Two dimensions: `v[1][2]` (no first index), `cb[r6.w+2][r2.x+4]`
 /// (register-relative first index on register 0), else `name<num>[first][second]`.
-pub fn reg_text(reg: &Reg, shader: ShaderKind) -> String {
+///
+/// Nested operands (relative indices, second dimensions) are looked up in `nested`.
+pub fn reg_text(reg: &Reg, nested: &Nested, shader: ShaderKind) -> String {
     let mut out = Buf::new();
-    write_reg(&mut out, reg, Tables::get().regs_for(shader));
+    write_reg(&mut out, reg, Tables::get().regs_for(shader), nested);
     into_string(out)
 }
 
 /// Appends a register (see [`reg_text`]).
-fn write_reg(out: &mut Buf, reg: &Reg, regs: &RegNames) {
+fn write_reg(out: &mut Buf, reg: &Reg, regs: &RegNames, nested: &Nested) {
     regs.push(out, reg.ty);
     match (&reg.index, &reg.dim2) {
         (None, Some(second)) => {
             out.push(b'[');
             push_dec(out, reg.num);
             out.extend_from_slice(b"][");
-            write_second(out, second, regs);
+            write_second(out, *second, regs, nested);
             out.push(b']');
         }
         (Some(index), Some(second)) => {
@@ -1916,9 +1956,9 @@ fn write_reg(out: &mut Buf, reg: &Reg, regs: &RegNames) {
                 push_dec(out, reg.num);
             }
             out.push(b'[');
-            write_index(out, index, regs);
+            write_index(out, index, regs, nested);
             out.extend_from_slice(b"][");
-            write_second(out, second, regs);
+            write_second(out, *second, regs, nested);
             out.push(b']');
         }
         (index, None) => {
@@ -1927,7 +1967,7 @@ fn write_reg(out: &mut Buf, reg: &Reg, regs: &RegNames) {
             }
             if let Some(index) = index {
                 out.push(b'[');
-                write_index(out, index, regs);
+                write_index(out, index, regs, nested);
                 out.push(b']');
             }
         }
@@ -1938,14 +1978,14 @@ fn write_reg(out: &mut Buf, reg: &Reg, regs: &RegNames) {
 mod tests {
     use super::{FAST_MAX_DEPTH, INDENT, PENDING, inst_text, to_text};
     use il_model::{
-        CompSel, Control, Dst, DstComp, Inst, Opcode, Program, Reg, RegType, ShaderKind,
+        CompSel, Control, Dst, DstComp, Inst, Nested, Opcode, Program, Reg, RegType, ShaderKind,
         ShiftScale, Src,
     };
 
     /// Instructions that take the fast path and instructions that leave it half-way (an operand
     /// that is not a plain register, source modifiers, numbers of four digits and more, control
-    /// bits, a shift and `_sat`).
-    fn mixed_body() -> Vec<Inst> {
+    /// bits, a shift and `_sat`). The nested operand goes to `nested`.
+    fn mixed_body(nested: &mut Nested) -> Vec<Inst> {
         vec![
             Inst::literal(7, [1, 0x3F80_0000, 0xFFFF_FFFF, 0]),
             Inst::new(Opcode::IAdd)
@@ -1961,7 +2001,7 @@ mod tests {
                 .src(Src::temp(1000).negate())
                 .src(Src::cb(0, 4096).abs())
                 .src(Src::new(
-                    Reg::new(RegType::ITemp, 1).rel(Src::temp(2).swz("x"), Some(3)),
+                    Reg::new(RegType::ITemp, 1).rel(nested.push(Src::temp(2).swz("x")), Some(3)),
                 )),
             Inst::new(Opcode::UavRawLoad)
                 .ctrl(Control::id(3))
@@ -1982,21 +2022,21 @@ mod tests {
         let depth = FAST_MAX_DEPTH + 2;
         let mut expected = Vec::new();
         for level in 0..depth {
-            for inst in mixed_body() {
-                expected.push((level, inst_text(&inst, program.shader)));
+            for inst in mixed_body(&mut program.nested) {
+                expected.push((level, inst_text(&inst, &program.nested, program.shader)));
                 program.push(inst);
             }
             let open = Inst::new(Opcode::IfLogicalnz).src(Src::temp(0).swz("x"));
-            expected.push((level, inst_text(&open, program.shader)));
+            expected.push((level, inst_text(&open, &program.nested, program.shader)));
             program.push(open);
         }
         for level in (0..depth).rev() {
             let close = Inst::new(Opcode::Endif);
-            expected.push((level, inst_text(&close, program.shader)));
+            expected.push((level, inst_text(&close, &program.nested, program.shader)));
             program.push(close);
         }
         let end = Inst::new(Opcode::End);
-        expected.push((0, inst_text(&end, program.shader)));
+        expected.push((0, inst_text(&end, &program.nested, program.shader)));
         program.push(end);
         let text = to_text(&program);
         assert!(
@@ -2043,7 +2083,7 @@ mod tests {
         let mut expected = Vec::new();
         for _ in 0..2 {
             for inst in &body {
-                expected.push(inst_text(inst, program.shader));
+                expected.push(inst_text(inst, &program.nested, program.shader));
                 program.push(inst.clone());
             }
         }
@@ -2081,10 +2121,10 @@ mod tests {
         let open = Inst::new(Opcode::IfLogicalnz).src(Src::temp(0).swz("x"));
         for level in 0..=FAST_MAX_DEPTH {
             for _ in 0..7 {
-                expected.push((level, inst_text(&longest, program.shader)));
+                expected.push((level, inst_text(&longest, &program.nested, program.shader)));
                 program.push(longest.clone());
             }
-            expected.push((level, inst_text(&open, program.shader)));
+            expected.push((level, inst_text(&open, &program.nested, program.shader)));
             program.push(open.clone());
         }
         let text = to_text(&program);
@@ -2169,10 +2209,11 @@ mod tests {
     /// swizzles, `_sat` after the shift, modifiers in GRVK's order, literals in hex).
     #[test]
     fn mixed_lines_spelled_out() {
-        let body = mixed_body();
+        let mut nested = Nested::new();
+        let body = mixed_body(&mut nested);
         let text: Vec<String> = body
             .iter()
-            .map(|inst| inst_text(inst, ShaderKind::Compute))
+            .map(|inst| inst_text(inst, &nested, ShaderKind::Compute))
             .collect();
         assert_eq!(
             text,

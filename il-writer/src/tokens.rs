@@ -9,7 +9,8 @@
 use std::sync::OnceLock;
 
 use il_model::{
-    ControlLayout, Dst, Extra, Index, Inst, OPCODES, OpInfo, Opcode, Program, Reg, Src,
+    ControlLayout, Dst, Extra, Index, Inst, Nested, NestedId, OPCODES, OpInfo, Opcode, Program,
+    Reg, Src,
 };
 
 /// Encodes `program` as 32-bit tokens (amd-il.md §1.1–§1.11).
@@ -20,7 +21,7 @@ pub fn to_tokens(program: &Program) -> Vec<u32> {
     let mut out = Vec::with_capacity(2 + program.body.len() * 6);
     // §1.1: macro definitions may precede the IL_Lang token.
     for inst in &program.macros {
-        encode_inst(inst, &mut out);
+        encode_inst(inst, &program.nested, &mut out);
     }
     // §1.2: IL_Lang, client type in bits 7:0.
     out.push(program.language.value());
@@ -39,9 +40,9 @@ pub fn to_tokens(program: &Program) -> Vec<u32> {
         len: 0,
     };
     for inst in &program.body {
-        if !encode_fast(&mut pending, &mut out, inst, facts) {
+        if !encode_fast(&mut pending, &mut out, inst, &program.nested, facts) {
             pending.drain_into(&mut out);
-            encode_inst(inst, &mut out);
+            encode_inst(inst, &program.nested, &mut out);
         }
     }
     pending.drain_into(&mut out);
@@ -147,6 +148,7 @@ fn encode_fast(
     pending: &mut Pending<'_>,
     out: &mut Vec<u32>,
     inst: &Inst,
+    nested: &Nested,
     facts: &[FastFacts; OP_SLOTS],
 ) -> bool {
     let facts = &facts[usize::from(inst.op.code()) & (OP_SLOTS - 1)];
@@ -177,7 +179,7 @@ fn encode_fast(
         let modifier = (m != PLAIN_DST_MOD).then_some(m);
         if !push_simple_operand(pending, &dst.reg, modifier) {
             pending.drain_into(out);
-            encode_operand(&dst.reg, modifier, out);
+            encode_operand(&dst.reg, modifier, nested, out);
         }
     }
     for src in &inst.src {
@@ -187,7 +189,7 @@ fn encode_fast(
         let modifier = (m != IDENTITY_SRC_MOD).then_some(m);
         if !push_simple_operand(pending, &src.reg, modifier) {
             pending.drain_into(out);
-            encode_operand(&src.reg, modifier, out);
+            encode_operand(&src.reg, modifier, nested, out);
         }
     }
     for word in &inst.extra {
@@ -251,7 +253,7 @@ pub(crate) fn opcode_high_bits(inst: &Inst) -> u16 {
     ctrl
 }
 
-fn encode_inst(inst: &Inst, out: &mut Vec<u32>) {
+fn encode_inst(inst: &Inst, nested: &Nested, out: &mut Vec<u32>) {
     let info = inst.info();
     out.push(u32::from(inst.op.code()) | u32::from(opcode_high_bits(inst)) << 16);
     out.extend(inst.pri_mod());
@@ -263,10 +265,10 @@ fn encode_inst(inst: &Inst, out: &mut Vec<u32>) {
         out.push((inst.dst.len() as u32 & 0xFFFF) | (inst.src.len() as u32 & 0xFFFF) << 16);
     }
     for dst in &inst.dst {
-        encode_dst(dst, out);
+        encode_dst(dst, nested, out);
     }
     for src in &inst.src {
-        encode_src(src, out);
+        encode_src(src, nested, out);
     }
     match info.extra {
         Extra::LabelList => {
@@ -337,18 +339,26 @@ pub(crate) fn src_mod(src: &Src) -> u32 {
         | u32::from(src.clamp) << 24
 }
 
-fn encode_dst(dst: &Dst, out: &mut Vec<u32>) {
+fn encode_dst(dst: &Dst, nested: &Nested, out: &mut Vec<u32>) {
     let modifier = dst.has_modifier().then(|| dst_mod(dst));
-    encode_operand(&dst.reg, modifier, out);
+    encode_operand(&dst.reg, modifier, nested, out);
 }
 
-fn encode_src(src: &Src, out: &mut Vec<u32>) {
+fn encode_src(src: &Src, nested: &Nested, out: &mut Vec<u32>) {
     let modifier = src.has_modifier().then(|| src_mod(src));
-    encode_operand(&src.reg, modifier, out);
+    encode_operand(&src.reg, modifier, nested, out);
 }
 
-/// One operand per the algorithm of amd-il.md §1.9.
-fn encode_operand(reg: &Reg, modifier: Option<u32>, out: &mut Vec<u32>) {
+/// Encodes nested operand `id`; one the table does not hold (a program built wrong, which the
+/// verifier rejects) is left out.
+fn encode_nested(id: NestedId, nested: &Nested, out: &mut Vec<u32>) {
+    if let Some(src) = nested.get(id) {
+        encode_src(src, nested, out);
+    }
+}
+
+/// One operand per the algorithm of amd-il.md §1.9; nested operands come from `nested`.
+fn encode_operand(reg: &Reg, modifier: Option<u32>, nested: &Nested, out: &mut Vec<u32>) {
     let (addressing, immediate) = match &reg.index {
         None => (0, false),
         Some(Index::Imm(_)) => (0, true),
@@ -373,30 +383,30 @@ fn encode_operand(reg: &Reg, modifier: Option<u32>, out: &mut Vec<u32>) {
     }
     match &reg.index {
         Some(Index::Rel { reg: index, offset }) => {
-            encode_src(index, out);
+            encode_nested(*index, nested, out);
             out.extend(*offset);
             if let Some(second) = &reg.dim2 {
-                encode_src(second, out);
+                encode_nested(*second, nested, out);
             }
         }
         Some(Index::AddrReg { rel_addr, offset }) => {
             out.push(*rel_addr);
             out.extend(*offset);
             if let Some(second) = &reg.dim2 {
-                encode_src(second, out);
+                encode_nested(*second, nested, out);
             }
         }
         Some(Index::Imm(imm)) => {
             // Absolute with both a second dimension and an immediate: the order is open
             // (amd-il.md §1.9); like GRVK's decoder we put the second level first.
             if let Some(second) = &reg.dim2 {
-                encode_src(second, out);
+                encode_nested(*second, nested, out);
             }
             out.push(*imm);
         }
         None => {
             if let Some(second) = &reg.dim2 {
-                encode_src(second, out);
+                encode_nested(*second, nested, out);
             }
         }
     }
@@ -459,6 +469,7 @@ mod tests {
     fn fast_packets_match_the_general_path() {
         let mut program = Program::new(ShaderKind::Compute);
         for _ in 0..PENDING / 8 {
+            let index = program.nest(Src::temp(2).swz("x"));
             program
                 .push(Inst::literal(3, [1, 2, 3, 4]))
                 .push(
@@ -476,9 +487,7 @@ mod tests {
                         })
                         .src(Src::temp(5).negate())
                         .src(Src::cb(0, 9).abs())
-                        .src(Src::new(
-                            Reg::new(RegType::ITemp, 1).rel(Src::temp(2).swz("x"), Some(3)),
-                        )),
+                        .src(Src::new(Reg::new(RegType::ITemp, 1).rel(index, Some(3)))),
                 )
                 .push(
                     Inst::new(Opcode::UavRawLoad)
@@ -505,7 +514,7 @@ mod tests {
         let tokens = to_tokens(&program);
         let mut expected = tokens.get(..2).unwrap_or(&[]).to_vec();
         for inst in &program.body {
-            encode_inst(inst, &mut expected);
+            encode_inst(inst, &program.nested, &mut expected);
         }
         assert!(
             tokens.len() > 2 * PENDING,

@@ -4,8 +4,8 @@
 
 use il_model::enums::{CompSel, DivComp, DstComp, ShiftScale};
 use il_model::{
-    Control, ControlLayout, Dst, Extra, ExtraWords, Index, Inst, OPCODES, Opcode, Program, Reg,
-    RegType, ShaderKind, Src,
+    Control, ControlLayout, Dst, Extra, ExtraWords, Index, Inst, Nested, OPCODES, Opcode, Program,
+    Reg, RegType, ShaderKind, Src,
 };
 
 /// xorshift64* — deterministic, no dependency.
@@ -81,8 +81,9 @@ fn any_reg_type(rng: &mut Rng) -> RegType {
     }
 }
 
-fn random_src(rng: &mut Rng, depth: usize) -> Src {
-    let mut src = Src::new(random_reg(rng, depth));
+/// Nested operands go to `n` (also in the functions below).
+fn random_src(rng: &mut Rng, depth: usize, n: &mut Nested) -> Src {
+    let mut src = Src::new(random_reg(rng, depth, n));
     if rng.chance(2) {
         src.swizzle = if rng.chance(2) {
             [*rng.pick(&SELS); 4]
@@ -110,8 +111,8 @@ fn random_src(rng: &mut Rng, depth: usize) -> Src {
 }
 
 /// A replicated one-component index register (never `a#`, whose text is the DX9 address form).
-fn index_src(rng: &mut Rng, depth: usize) -> Src {
-    let mut src = random_src(rng, depth + 1);
+fn index_src(rng: &mut Rng, depth: usize, n: &mut Nested) -> Src {
+    let mut src = random_src(rng, depth + 1, n);
     while src.reg.ty == RegType::Addr {
         src.reg.ty = RegType::Temp;
     }
@@ -119,7 +120,7 @@ fn index_src(rng: &mut Rng, depth: usize) -> Src {
     src
 }
 
-fn random_reg(rng: &mut Rng, depth: usize) -> Reg {
+fn random_reg(rng: &mut Rng, depth: usize, n: &mut Nested) -> Reg {
     let mut reg = Reg::new(any_reg_type(rng), rng.small());
     if depth >= 2 || rng.chance(2) {
         return reg;
@@ -135,7 +136,10 @@ fn random_reg(rng: &mut Rng, depth: usize) -> Reg {
         0 => None,
         1 => Some(Index::Imm(rng.small())),
         2 => Some(Index::Rel {
-            reg: Box::new(index_src(rng, depth)),
+            reg: {
+                let src = index_src(rng, depth, n);
+                n.push(src)
+            },
             offset: offset(rng),
         }),
         _ => Some(Index::AddrReg {
@@ -152,18 +156,21 @@ fn random_reg(rng: &mut Rng, depth: usize) -> Reg {
         } else {
             let mut r = Reg::new(RegType::ConstBool, 0);
             r.index = Some(Index::Rel {
-                reg: Box::new(index_src(rng, depth)),
+                reg: {
+                    let src = index_src(rng, depth, n);
+                    n.push(src)
+                },
                 offset: offset(rng),
             });
             Src::new(r)
         };
-        reg.dim2 = Some(Box::new(second));
+        reg.dim2 = Some(n.push(second));
     }
     reg
 }
 
-fn random_dst(rng: &mut Rng, first: bool) -> Dst {
-    let mut dst = Dst::new(random_reg(rng, 0));
+fn random_dst(rng: &mut Rng, first: bool, n: &mut Nested) -> Dst {
+    let mut dst = Dst::new(random_reg(rng, 0, n));
     if rng.chance(2) {
         dst.mask = [0; 4].map(|_| *rng.pick(&COMPS));
     }
@@ -184,7 +191,7 @@ fn random_dst(rng: &mut Rng, first: bool) -> Dst {
 
 /// Any instruction the writer can express, with random control bits, modifier tokens, operands and
 /// trailing tokens (not necessarily meaningful, always representable).
-pub fn random_inst(rng: &mut Rng) -> Inst {
+pub fn random_inst(rng: &mut Rng, n: &mut Nested) -> Inst {
     let info = loop {
         let info = rng.pick(&OPCODES);
         if !matches!(
@@ -260,10 +267,10 @@ pub fn random_inst(rng: &mut Rng) -> Inst {
         )
     };
     for i in 0..n_dst {
-        inst.dst.push(random_dst(rng, i == 0));
+        inst.dst.push(random_dst(rng, i == 0, n));
     }
     for _ in 0..n_src {
-        inst.src.push(random_src(rng, 0));
+        inst.src.push(random_src(rng, 0, n));
     }
     let words = |rng: &mut Rng, n: usize| (0..n).map(|_| rng.small()).collect::<Vec<u32>>();
     inst.extra = ExtraWords::from_vec(match info.extra {
@@ -332,12 +339,12 @@ pub fn random_program(rng: &mut Rng) -> Program {
                 .extra(&[rng.u32()]),
         );
         for _ in 0..rng.below(3) {
-            p.macros.push(random_inst(rng));
+            p.macros.push(random_inst(rng, &mut p.nested));
         }
         p.macros.push(Inst::new(Opcode::Macroend));
     }
     for _ in 0..rng.below(12) {
-        p.body.push(random_inst(rng));
+        p.body.push(random_inst(rng, &mut p.nested));
     }
     p
 }
@@ -347,6 +354,7 @@ pub fn random_program(rng: &mut Rng) -> Program {
 pub fn random_valid_compute(rng: &mut Rng) -> Program {
     let mut p = Program::new(ShaderKind::Compute);
     let b = &mut p.body;
+    let n = &mut p.nested;
     b.push(Inst::new(Opcode::DclNumThreadPerGroup).extra(&[64, 1 + rng.below(2) as u32, 1]));
     b.push(Inst::new(Opcode::DclConstBuffer).src(Src::new(Reg::new(RegType::ConstBuff, 0).at(4))));
     for l in 0..2 {
@@ -360,13 +368,13 @@ pub fn random_valid_compute(rng: &mut Rng) -> Program {
             .extra(&[1024]),
     );
     let funcs = rng.below(3) as u32;
-    block(rng, b, 0, funcs);
+    block(rng, b, n, 0, funcs);
     b.push(Inst::new(Opcode::RetDyn));
     if funcs > 0 {
         b.push(Inst::new(Opcode::Endmain));
         for f in 0..funcs {
             b.push(Inst::new(Opcode::Func).extra(&[f]));
-            block(rng, b, 1, 0);
+            block(rng, b, n, 1, 0);
             b.push(Inst::new(Opcode::Ret));
             if rng.chance(2) {
                 b.push(Inst::new(Opcode::Endfunc));
@@ -378,7 +386,7 @@ pub fn random_valid_compute(rng: &mut Rng) -> Program {
 }
 
 /// A source readable in a compute shader.
-fn cs_src(rng: &mut Rng) -> Src {
+fn cs_src(rng: &mut Rng, n: &mut Nested) -> Src {
     let src = match rng.below(6) {
         0 => Src::literal(rng.below(2) as u32),
         1 => Src::cb(0, rng.below(4) as u32),
@@ -391,7 +399,8 @@ fn cs_src(rng: &mut Rng) -> Src {
             RegType::ThreadGroupIdFlat,
         ])),
         3 => Src::new(
-            Reg::new(RegType::ITemp, 0).rel(Src::temp(rng.below(4) as u32).swz("x"), Some(1)),
+            Reg::new(RegType::ITemp, 0)
+                .rel(n.push(Src::temp(rng.below(4) as u32).swz("x")), Some(1)),
         ),
         _ => Src::temp(rng.below(8) as u32),
     };
@@ -432,7 +441,7 @@ const CS_ALU: [Opcode; 24] = [
 ];
 
 /// Appends a random structured sequence at nesting `depth`; `funcs` subroutines may be called.
-fn block(rng: &mut Rng, b: &mut Vec<Inst>, depth: usize, funcs: u32) {
+fn block(rng: &mut Rng, b: &mut Vec<Inst>, n: &mut Nested, depth: usize, funcs: u32) {
     for _ in 0..1 + rng.below(6) {
         match rng.below(if depth < 3 { 10 } else { 7 }) {
             0 => {
@@ -442,7 +451,7 @@ fn block(rng: &mut Rng, b: &mut Vec<Inst>, depth: usize, funcs: u32) {
                     Inst::new(op)
                         .ctrl(Control::id(id))
                         .dst(Dst::temp(rng.below(8) as u32).mask("x___"))
-                        .src(cs_src(rng).swz("x")),
+                        .src(cs_src(rng, n).swz("x")),
                 );
             }
             1 => {
@@ -450,16 +459,16 @@ fn block(rng: &mut Rng, b: &mut Vec<Inst>, depth: usize, funcs: u32) {
                     Inst::new(Opcode::UavRawStore)
                         .ctrl(Control::id(0))
                         .dst(Dst::mem().mask(rng.pick::<&str>(&["x___", "xy__", "xyzw"])))
-                        .src(cs_src(rng).swz("x"))
-                        .src(cs_src(rng)),
+                        .src(cs_src(rng, n).swz("x"))
+                        .src(cs_src(rng, n)),
                 );
             }
             2 => {
                 b.push(
                     Inst::new(Opcode::LdsStore)
                         .ctrl(Control::id(1))
-                        .src(cs_src(rng).swz("x"))
-                        .src(cs_src(rng).swz("x")),
+                        .src(cs_src(rng, n).swz("x"))
+                        .src(cs_src(rng, n).swz("x")),
                 );
             }
             3 if funcs > 0 => {
@@ -468,29 +477,29 @@ fn block(rng: &mut Rng, b: &mut Vec<Inst>, depth: usize, funcs: u32) {
             7 => {
                 b.push(
                     Inst::new(*rng.pick(&[Opcode::IfLogicalz, Opcode::IfLogicalnz]))
-                        .src(cs_src(rng).swz("x")),
+                        .src(cs_src(rng, n).swz("x")),
                 );
-                block(rng, b, depth + 1, funcs);
+                block(rng, b, n, depth + 1, funcs);
                 if rng.chance(2) {
                     b.push(Inst::new(Opcode::Else));
-                    block(rng, b, depth + 1, funcs);
+                    block(rng, b, n, depth + 1, funcs);
                 }
                 b.push(Inst::new(Opcode::Endif));
             }
             8 => {
                 b.push(Inst::new(Opcode::While));
-                b.push(Inst::new(Opcode::BreakLogicalnz).src(cs_src(rng).swz("x")));
-                block(rng, b, depth + 1, funcs);
+                b.push(Inst::new(Opcode::BreakLogicalnz).src(cs_src(rng, n).swz("x")));
+                block(rng, b, n, depth + 1, funcs);
                 if rng.chance(2) {
-                    b.push(Inst::new(Opcode::ContinueLogicalz).src(cs_src(rng).swz("y")));
+                    b.push(Inst::new(Opcode::ContinueLogicalz).src(cs_src(rng, n).swz("y")));
                 }
                 b.push(Inst::new(Opcode::Endloop));
             }
             9 => {
-                b.push(Inst::new(Opcode::Switch).src(cs_src(rng).swz("x")));
+                b.push(Inst::new(Opcode::Switch).src(cs_src(rng, n).swz("x")));
                 for case in 0..1 + rng.below(3) {
                     b.push(Inst::new(Opcode::Case).extra(&[case as u32]));
-                    block(rng, b, depth + 1, funcs);
+                    block(rng, b, n, depth + 1, funcs);
                     b.push(Inst::new(Opcode::Break));
                 }
                 if rng.chance(2) {
@@ -507,10 +516,10 @@ fn block(rng: &mut Rng, b: &mut Vec<Inst>, depth: usize, funcs: u32) {
                     inst.ctrl = Control::IEEE;
                 }
                 for _ in 0..info.src {
-                    inst.src.push(cs_src(rng));
+                    inst.src.push(cs_src(rng, n));
                 }
                 if matches!(op, Opcode::IShl | Opcode::UShr) {
-                    inst.src[1] = inst.src[1].clone().swz("x");
+                    inst.src[1] = inst.src[1].swz("x");
                 }
                 b.push(inst);
             }

@@ -767,8 +767,8 @@ impl Lowerer<'_> {
         for i in 0..elements {
             let (part, position) = part_of(&result, i);
             let (l, h) = (lows.extract(i), highs.extract(i));
-            moves.push((part.reg.clone(), 2 * position, l.reg, l.comps[0]));
-            moves.push((part.reg.clone(), 2 * position + 1, h.reg, h.comps[0]));
+            moves.push((part.reg, 2 * position, l.reg, l.comps[0]));
+            moves.push((part.reg, 2 * position + 1, h.reg, h.comps[0]));
         }
         self.move_dwords(&moves);
         result

@@ -130,7 +130,7 @@ fn permuted(value: &Value, order: &[usize]) -> Value {
         *slot = value.extract(*index).comps[0];
     }
     Value {
-        reg: value.reg.clone(),
+        reg: value.reg,
         comps,
         count: u8::try_from(order.len().clamp(1, 4)).unwrap_or(4),
         members: Vec::new(),

@@ -20,7 +20,7 @@
 
 use std::rc::Rc;
 
-use il_model::{CompSel, Control, Dst, DstComp, Inst, Opcode, Reg, RegType, Src};
+use il_model::{CompSel, Control, Dst, DstComp, Inst, Nested, Opcode, Reg, RegType, Src};
 use spv_reader::{Id, Inst as SpvInst, Module, Type, spirv};
 
 use super::Lowerer;
@@ -227,12 +227,15 @@ pub const MAX_INDEXED_TEMP_ELEMENTS: u32 = 4096;
 /// the bound guards recursion on hostile modules).
 const MAX_PRIVATE_NESTING: u32 = 64;
 
-/// `xN[element]` or `xN[r.c + element]`.
-fn indexed_reg(array: u32, element: u32, dynamic: Option<&Value>) -> Reg {
+/// `xN[element]` or `xN[r.c + element]`; the index operand of the second form goes to `nested`.
+fn indexed_reg(nested: &mut Nested, array: u32, element: u32, dynamic: Option<&Value>) -> Reg {
     let reg = Reg::new(RegType::ITemp, array);
     match dynamic {
         None => reg.at(element),
-        Some(index) => reg.rel(index.element(0), (element != 0).then_some(element)),
+        Some(index) => reg.rel(
+            nested.push(index.element(0)),
+            (element != 0).then_some(element),
+        ),
     }
 }
 
@@ -388,12 +391,7 @@ fn wide_store_moves(
         let (reg, position) = slot(usize::from(first) + j);
         let element = value.extract(j);
         for half in 0..2 {
-            moves.push((
-                reg.clone(),
-                position + half,
-                element.reg.clone(),
-                element.comps[half],
-            ));
+            moves.push((reg, position + half, element.reg, element.comps[half]));
         }
     }
     moves
@@ -1254,8 +1252,8 @@ impl<'m> Lowerer<'m> {
                 first,
                 ..
             } if shape.is_wide() => {
-                let reg = indexed_reg(array, element, dynamic.as_ref());
-                let slots = wide_slots(|e| (reg.clone(), 2 * e), first, shape.count);
+                let reg = indexed_reg(&mut self.nested, array, element, dynamic.as_ref());
+                let slots = wide_slots(|e| (reg, 2 * e), first, shape.count);
                 self.copy_wide(&slots)
             }
             Place::Indexed {
@@ -1264,11 +1262,10 @@ impl<'m> Lowerer<'m> {
                 dynamic,
                 first,
                 ..
-            } => self.load_components(
-                indexed_reg(array, element, dynamic.as_ref()),
-                first,
-                shape.count,
-            ),
+            } => {
+                let reg = indexed_reg(&mut self.nested, array, element, dynamic.as_ref());
+                self.load_components(reg, first, shape.count)
+            }
             Place::Composite(_) => {
                 return Err(Unsupported::at(
                     module,
@@ -1473,8 +1470,8 @@ impl<'m> Lowerer<'m> {
                                 .src(four.element(0)),
                         );
                         let offset = (element != 0).then_some(element);
-                        Reg::new(RegType::ConstBuff, cb)
-                            .rel(temp_value(index, 1).element(0), offset)
+                        let index = self.nested.push(temp_value(index, 1).element(0));
+                        Reg::new(RegType::ConstBuff, cb).rel(index, offset)
                     }
                     Some(_) => {
                         return Err(Unsupported::at(
@@ -1674,8 +1671,8 @@ impl<'m> Lowerer<'m> {
                 first,
                 ..
             } if value.wide => {
-                let reg = indexed_reg(array, element, dynamic.as_ref());
-                let moves = wide_store_moves(|e| (reg.clone(), 2 * e), first, value);
+                let reg = indexed_reg(&mut self.nested, array, element, dynamic.as_ref());
+                let moves = wide_store_moves(|e| (reg, 2 * e), first, value);
                 self.move_dwords(&moves);
             }
             Place::Indexed {
@@ -1685,7 +1682,8 @@ impl<'m> Lowerer<'m> {
                 first,
                 ..
             } => {
-                self.store_components(indexed_reg(array, element, dynamic.as_ref()), first, value);
+                let reg = indexed_reg(&mut self.nested, array, element, dynamic.as_ref());
+                self.store_components(reg, first, value);
             }
             Place::Memory {
                 space: Space::Uav(uav),

@@ -522,6 +522,9 @@ pub(crate) struct Lowerer<'m> {
     elementwise_opcodes: [u8; memory::ELEMENTWISE_CACHED],
     /// Element counts of the indexed temporary arrays `x0`, `x1`, ... declared so far.
     indexed_temps: Vec<u32>,
+    /// The operands nested in the operands emitted so far (register-relative indices); the
+    /// program takes them over.
+    nested: il_model::Nested,
     /// IL subroutines made from called functions that return early, in label order.
     subroutines: Vec<Subroutine>,
     /// The last `func` label handed out.
@@ -591,6 +594,7 @@ impl<'m> Lowerer<'m> {
             block_body_end: 0,
             elementwise_opcodes: [0; memory::ELEMENTWISE_CACHED],
             indexed_temps: Vec::new(),
+            nested: il_model::Nested::new(),
             subroutines: Vec::new(),
             last_subroutine_label: 0,
             call_depth: 0,
@@ -959,6 +963,7 @@ impl<'m> Lowerer<'m> {
             }
         }
         let mut program = Program::new(ShaderKind::Compute);
+        program.nested = self.nested;
         // Flag, thread-group size, literals, resources and indexed temporaries: reserved at
         // once, so that the header does not grow while it is filled.
         let mut header = Vec::with_capacity(

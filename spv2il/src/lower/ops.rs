@@ -713,7 +713,7 @@ impl Lowerer<'_> {
             let mut elements = elements.to_vec();
             for (i, _) in &constants {
                 elements[*i] = Value {
-                    reg: literal.clone(),
+                    reg: literal,
                     comps: [XYZW[*i]; 4],
                     count: 1,
                     members: Vec::new(),
@@ -734,9 +734,9 @@ impl Lowerer<'_> {
             if done[i] {
                 continue;
             }
-            let source_reg = elements[i].reg.clone();
+            let source_reg = elements[i].reg;
             let mut dst = dst_first(reg, 0);
-            let mut src = Src::new(source_reg.clone());
+            let mut src = Src::new(source_reg);
             src.swizzle = [elements[i].comps[0]; 4];
             for (j, element) in elements.iter().enumerate().skip(i) {
                 if element.reg == source_reg {
@@ -1573,7 +1573,7 @@ fn same_register(elements: &[Value]) -> Option<Value> {
         *slot = element.comps[0];
     }
     Some(Value {
-        reg: first.reg.clone(),
+        reg: first.reg,
         comps,
         count: u8::try_from(elements.len().clamp(1, 4)).unwrap_or(4),
         members: Vec::new(),

@@ -63,25 +63,13 @@ pub struct Value {
     pub wide: bool,
 }
 
-/// A copy of `reg`: a plain register (no index, no second dimension, nearly every register a
-/// value names) is rebuilt from its type and number, which skips the checks and the call of
-/// the derived `Clone` of the boxed index operands.
-#[inline]
-pub fn copy_reg(reg: &Reg) -> Reg {
-    if reg.index.is_none() && reg.dim2.is_none() {
-        Reg::new(reg.ty, reg.num)
-    } else {
-        reg.clone()
-    }
-}
-
 impl Clone for Value {
     // Values are cloned whenever an operand is read; the members list is empty for every
     // scalar and vector, so it is only cloned when it has something in it.
     #[inline]
     fn clone(&self) -> Value {
         Value {
-            reg: copy_reg(&self.reg),
+            reg: self.reg,
             comps: self.comps,
             count: self.count,
             members: if self.members.is_empty() {
@@ -120,7 +108,7 @@ impl Value {
     /// A 64-bit vector of 3 or 4 elements: `low` holds elements 0 and 1, `high` the rest.
     pub fn wide_split(low: Value, high: Value) -> Value {
         Value {
-            reg: copy_reg(&low.reg),
+            reg: low.reg,
             comps: low.comps,
             count: 0,
             members: vec![low, high],
@@ -133,7 +121,7 @@ impl Value {
     pub fn aggregate(members: Vec<Value>) -> Value {
         let (reg, comps) = members
             .first()
-            .map(|first| (copy_reg(&first.reg), first.comps))
+            .map(|first| (first.reg, first.comps))
             .unwrap_or((Reg::new(RegType::Temp, 0), XYZW));
         Value {
             reg,
@@ -180,7 +168,7 @@ impl Value {
     /// positions past the component count repeat the last one, so a scalar reads as `.xxxx`.
     /// (For a split 64-bit vector: its first part.)
     pub fn src(&self) -> Src {
-        let mut src = Src::new(copy_reg(&self.reg));
+        let mut src = Src::new(self.reg);
         src.swizzle = last_repeated(self.comps, self.count);
         src
     }
@@ -189,7 +177,7 @@ impl Value {
     /// the last element reads the last element, so a scalar serves every position. For 64-bit
     /// elements see [`Value::pair`].
     pub fn element(&self, i: usize) -> Src {
-        let mut src = Src::new(copy_reg(&self.reg));
+        let mut src = Src::new(self.reg);
         src.swizzle = [self.comp(i); 4];
         src
     }
@@ -219,7 +207,7 @@ impl Value {
             let j = j.min(last);
             let (low, high) = (part.comps[2 * j], part.comps[2 * j + 1]);
             return Value {
-                reg: copy_reg(&part.reg),
+                reg: part.reg,
                 comps: [low, high, low, high],
                 count: 2,
                 members: Vec::new(),
@@ -227,7 +215,7 @@ impl Value {
             };
         }
         Value {
-            reg: copy_reg(&self.reg),
+            reg: self.reg,
             comps: [self.comp(i); 4],
             count: 1,
             members: Vec::new(),

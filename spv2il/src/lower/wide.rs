@@ -39,7 +39,7 @@ pub(super) fn part_of(value: &Value, i: usize) -> (&Value, usize) {
 /// `.xy__` or `.__zw` of the register that holds it.
 pub(super) fn pair_dst(result: &Value, i: usize) -> Dst {
     let (part, position) = part_of(result, i);
-    let mut dst = Dst::new(part.reg.clone());
+    let mut dst = Dst::new(part.reg);
     for (at, comp) in dst.mask.iter_mut().enumerate() {
         *comp = if at / 2 == position {
             DstComp::Write
@@ -53,7 +53,7 @@ pub(super) fn pair_dst(result: &Value, i: usize) -> Dst {
 /// The destination writing the low (`high` false) or high dword of element `i` of `result`.
 pub(super) fn dword_dst(result: &Value, i: usize, high: bool) -> Dst {
     let (part, position) = part_of(result, i);
-    let mut dst = Dst::new(part.reg.clone());
+    let mut dst = Dst::new(part.reg);
     dst.mask = [DstComp::NoWrite; 4];
     dst.mask[2 * position + usize::from(high)] = DstComp::Write;
     dst
@@ -74,7 +74,7 @@ pub(super) fn high(value: &Value, i: usize) -> Src {
 fn pair_condition(condition: &Value, part: usize) -> Src {
     let first = condition.element(2 * part).swizzle[0];
     let second = condition.element(2 * part + 1).swizzle[0];
-    let mut src = Src::new(condition.reg.clone());
+    let mut src = Src::new(condition.reg);
     src.swizzle = [first, first, second, second];
     src
 }
@@ -267,9 +267,9 @@ impl Lowerer<'_> {
             if done[i] || *first_position > 3 {
                 continue;
             }
-            let mut dst = Dst::new(dst_reg.clone());
+            let mut dst = Dst::new(*dst_reg);
             dst.mask = [DstComp::NoWrite; 4];
-            let mut src = Src::new(src_reg.clone());
+            let mut src = Src::new(*src_reg);
             src.swizzle = [*comp; 4];
             for (j, (d, position, s, c)) in moves.iter().enumerate().skip(i) {
                 if done[j] || d != dst_reg || s != src_reg {
@@ -294,9 +294,9 @@ impl Lowerer<'_> {
             let (part, position) = part_of(result, i);
             for half in 0..2 {
                 moves.push((
-                    part.reg.clone(),
+                    part.reg,
                     2 * position + half,
-                    element.reg.clone(),
+                    element.reg,
                     element.comps[half],
                 ));
             }
@@ -315,7 +315,7 @@ impl Lowerer<'_> {
             }
             let last = chunk.last()?;
             Some(Value {
-                reg: first.reg.clone(),
+                reg: first.reg,
                 comps: [first.comps[0], first.comps[1], last.comps[0], last.comps[1]],
                 count: count_u8(chunk.len()) * 2,
                 members: Vec::new(),
@@ -461,8 +461,8 @@ impl Lowerer<'_> {
                 for i in 0..usize::from(count) {
                     let (part, position) = part_of(&result, i);
                     let (x_i, h_i) = (x.extract(i), high.extract(i));
-                    moves.push((part.reg.clone(), 2 * position, x_i.reg, x_i.comps[0]));
-                    moves.push((part.reg.clone(), 2 * position + 1, h_i.reg, h_i.comps[0]));
+                    moves.push((part.reg, 2 * position, x_i.reg, x_i.comps[0]));
+                    moves.push((part.reg, 2 * position + 1, h_i.reg, h_i.comps[0]));
                 }
                 self.move_dwords(&moves);
                 Ok(result)
@@ -700,7 +700,7 @@ impl Lowerer<'_> {
             vec![remainder.pair(i), one.element(0)]
         });
         let bits = self.wide_each(Opcode::U64Shr, Control::NONE, elements, |i| {
-            vec![a.pair(i), bit_position.clone()]
+            vec![a.pair(i), bit_position]
         });
         let bit = self.dwords_op(Opcode::And, &[&bits, &one]);
         let widened = self.dwords_op(Opcode::IOr, &[&shifted, &bit]);
@@ -710,7 +710,7 @@ impl Lowerer<'_> {
         let reduced = self.wide_op(Opcode::I64Add, elements, &[&widened, &minus_b]);
         let next = self.select_wide(&fits, &reduced, &widened);
         let place = self.wide_each(Opcode::I64Shl, Control::NONE, elements, |i| {
-            vec![one.pair(i), bit_position.clone()]
+            vec![one.pair(i), bit_position]
         });
         let set = self.select_wide(&fits, &place, &zero);
         let grown = self.dwords_op(Opcode::IOr, &[&quotient, &set]);
