@@ -11,6 +11,7 @@
 //! vector?", "how many components?"), so that every check answers them the same way.
 
 use spv_reader::spirv::{self, Op};
+use std::cell::Cell;
 use std::ops::Range;
 
 use spv_reader::{Id, InstIndex, Module, Type};
@@ -723,8 +724,10 @@ pub(crate) struct Ctx<'m> {
     pub(crate) memory_model: u32,
     /// The diagnostics found so far.
     pub(crate) diags: Vec<Diagnostic>,
-    /// Per type id, what [`Ctx::holds`] found (filled on first use).
-    holds: std::cell::RefCell<Vec<u8>>,
+    /// Per id, what [`Ctx::holds`] found about the type it declares (filled on first use):
+    /// cells rather than a borrowed vector, so that the common lookup of a known answer is
+    /// one load.
+    holds: Vec<Cell<u8>>,
 }
 
 /// What [`Ctx::holds`] looks for inside a type.
@@ -805,9 +808,11 @@ impl<'m> Ctx<'m> {
         m: &'m Module,
         ix: &'m Index<'m>,
         env: TargetEnv,
-        mut holds: Vec<u8>,
+        mut holds: Vec<Cell<u8>>,
     ) -> Self {
+        // Sized once here (a byte per id), so that no lookup has to grow it.
         holds.clear();
+        holds.resize(ix.id_count(), Cell::new(0));
         let version = m.header().version.1;
         let caps = CapabilitySet::new(m.capabilities());
         let shader = caps.has(spirv::Capability::Shader);
@@ -824,13 +829,13 @@ impl<'m> Ctx<'m> {
             addressing,
             memory_model,
             diags: Vec::new(),
-            holds: std::cell::RefCell::new(holds),
+            holds,
         }
     }
 
     /// Gives back the storage of the [`Ctx::holds`] memo, for another module.
-    pub(crate) fn into_holds(self) -> Vec<u8> {
-        self.holds.into_inner()
+    pub(crate) fn into_holds(self) -> Vec<Cell<u8>> {
+        self.holds
     }
 
     /// Records a diagnostic about instruction `at` (or the whole module when `None`).
@@ -999,14 +1004,9 @@ impl<'m> Ctx<'m> {
     /// `self.contains(ty, …)` for the predicate `what`, answered from a memo of what each
     /// type holds (types are walked once per module).
     pub(crate) fn holds(&self, ty: Id, what: Holds) -> bool {
-        let found = {
-            let mut memo = self.holds.borrow_mut();
-            match memo.get(ty.0 as usize) {
-                Some(&m) if m & HOLDS_KNOWN != 0 => return m & what as u8 != 0,
-                None if memo.is_empty() => memo.resize(self.ix.id_count(), 0),
-                _ => {}
-            }
-            self.holds_at(&mut memo, ty, 0)
+        let found = match self.holds.get(ty.0 as usize).map(Cell::get) {
+            Some(m) if m & HOLDS_KNOWN != 0 => return m & what as u8 != 0,
+            _ => self.holds_at(ty, 0),
         };
         match found {
             Some(bits) => bits & what as u8 != 0,
@@ -1030,11 +1030,11 @@ impl<'m> Ctx<'m> {
 
     /// The [`Holds`] bits of `ty` and what it contains, `None` when it nests deeper than
     /// [`HOLDS_HEIGHT`] below `height` or contains itself.
-    fn holds_at(&self, memo: &mut [u8], ty: Id, height: usize) -> Option<u8> {
-        let slot = ty.0 as usize;
-        match memo.get(slot) {
-            Some(&m) if m & HOLDS_KNOWN != 0 => return Some(m & !HOLDS_KNOWN),
-            Some(&m) if m & HOLDS_VISITING != 0 => return None,
+    fn holds_at(&self, ty: Id, height: usize) -> Option<u8> {
+        let slot = self.holds.get(ty.0 as usize);
+        match slot.map(Cell::get) {
+            Some(m) if m & HOLDS_KNOWN != 0 => return Some(m & !HOLDS_KNOWN),
+            Some(m) if m & HOLDS_VISITING != 0 => return None,
             Some(_) if height < HOLDS_HEIGHT => {}
             // Types are defined ids, so inside the memo.
             _ => return self.ty(ty).map_or(Some(0), |_| None),
@@ -1042,12 +1042,12 @@ impl<'m> Ctx<'m> {
         let Some(t) = self.ty(ty) else {
             return Some(0);
         };
-        if let Some(m) = memo.get_mut(slot) {
-            *m = HOLDS_VISITING;
+        if let Some(m) = slot {
+            m.set(HOLDS_VISITING);
         }
         let mut bits = Some(Self::holds_itself(t));
-        let mut inner = |child: Id, bits: &mut Option<u8>| {
-            *bits = match (*bits, self.holds_at(memo, child, height + 1)) {
+        let inner = |child: Id, bits: &mut Option<u8>| {
+            *bits = match (*bits, self.holds_at(child, height + 1)) {
                 (Some(a), Some(b)) => Some(a | b),
                 _ => None,
             };
@@ -1068,8 +1068,8 @@ impl<'m> Ctx<'m> {
             Type::Vector { component, .. } => inner(*component, &mut bits),
             _ => {}
         }
-        if let Some(m) = memo.get_mut(slot) {
-            *m = bits.map_or(0, |b| b | HOLDS_KNOWN);
+        if let Some(m) = slot {
+            m.set(bits.map_or(0, |b| b | HOLDS_KNOWN));
         }
         bits
     }

@@ -10,7 +10,7 @@ use spv_reader::spirv::{ExecutionMode as M, ExecutionModel as X, Op};
 use spv_reader::{Constant, Id, Type};
 
 use crate::checks::Facts;
-use crate::ctx::{Ctx, IdSet};
+use crate::ctx::{Ctx, IdSet, NONE};
 use crate::scratch::Scratch;
 
 /// Per function (index in `Module::functions`): called function ids and referenced
@@ -517,12 +517,15 @@ fn limited_to(op: Op) -> Option<&'static [X]> {
 /// The instructions that only some execution models allow, in module order: (index of
 /// their function in `Module::functions`, opcode, the models). Usually none.
 fn limited_instructions(ctx: &Ctx<'_>) -> Vec<(usize, u16, &'static [X])> {
+    // Only the opcodes the module uses are tested; their instructions come in module
+    // order, which is function order (functions do not overlap), and those outside
+    // functions are left out.
     let mut out = Vec::new();
-    for (fi, f) in ctx.m.functions().iter().enumerate() {
-        for inst in ctx.ix.insts_in(f.def.0..f.end.0) {
-            if let Some(models) = inst.opcode().and_then(limited_to) {
-                out.push((fi, inst.raw_opcode(), models));
-            }
+    for inst in ctx.ix.with_ops_where(|op| limited_to(op).is_some()) {
+        if inst.func() != NONE
+            && let Some(models) = inst.opcode().and_then(limited_to)
+        {
+            out.push((inst.func() as usize, inst.raw_opcode(), models));
         }
     }
     out
