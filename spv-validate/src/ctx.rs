@@ -627,6 +627,21 @@ impl<'m> Index<'m> {
         self.refs.get(s as usize..e as usize).unwrap_or(&[])
     }
 
+    /// The `<id>` operands that refer to other definitions of the instructions with indices
+    /// in `range` (clamped to the module), in one slice: [`Index::refs_of`] of each of them,
+    /// back to back in instruction order (as they are stored), so that a rule about every
+    /// id a run of instructions refers to reads them without visiting the instructions.
+    pub(crate) fn refs_in(&self, range: Range<u32>) -> &[Ref] {
+        let insts = self.insts_in(range).as_slice();
+        match (insts.first(), insts.last()) {
+            (Some(first), Some(last)) => self
+                .refs
+                .get(first.refs.0 as usize..last.refs.1 as usize)
+                .unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
     /// One more than the largest Result id: the size of dense tables indexed by defined ids.
     pub(crate) fn id_count(&self) -> usize {
         self.ids.len()
@@ -1110,5 +1125,52 @@ impl<'m> Ctx<'m> {
         let info = self.ix.id(id)?;
         let (f, b) = (info.func, info.block);
         (f != NONE && b != NONE).then_some((f, b))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spv_reader::rspirv::binary::Assemble;
+    use spv_reader::rspirv::dr::Builder;
+
+    /// `refs_in` of every range (empty, reversed and past the end included) is the
+    /// instructions' `refs_of`, concatenated one by one: the two are computed independently
+    /// (one slice of the shared table against a walk over the instructions).
+    #[test]
+    fn refs_in_is_the_concatenation_of_refs_of() {
+        let mut b = Builder::new();
+        b.capability(spirv::Capability::Shader);
+        b.memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
+        let void = b.type_void();
+        let int = b.type_int(32, 1);
+        let one = b.constant_bit32(int, 1);
+        let fn_ty = b.type_function(void, vec![]);
+        let main = b
+            .begin_function(void, None, spirv::FunctionControl::NONE, fn_ty)
+            .unwrap();
+        b.begin_block(None).unwrap();
+        let sum = b.i_add(int, None, one, one).unwrap();
+        b.i_mul(int, None, sum, one).unwrap();
+        b.ret().unwrap();
+        b.end_function().unwrap();
+        b.entry_point(spirv::ExecutionModel::GLCompute, main, "main", vec![]);
+        let words = b.module().assemble();
+        let module = spv_reader::read_words(&words).unwrap();
+        let ix = Index::new(&module, IndexStorage::default());
+        let n = ix.insts().len() as u32;
+        let mut nonempty = 0;
+        for start in 0..=n + 2 {
+            for end in 0..=n + 2 {
+                let walked: Vec<Ref> = ix
+                    .insts_in(start..end)
+                    .flat_map(|inst| ix.refs_of(inst).iter().copied())
+                    .collect();
+                assert_eq!(ix.refs_in(start..end), walked.as_slice(), "{start}..{end}");
+                nonempty += usize::from(!walked.is_empty());
+            }
+        }
+        // The ranges over the function body refer to ids, so the comparison saw some.
+        assert!(nonempty > 0);
     }
 }

@@ -74,25 +74,29 @@ pub(crate) fn call_graph(
     graph.call_start.clear();
     graph.globals.clear();
     graph.global_start.clear();
+    // The calls, in module order: each function takes those inside its instructions
+    // (functions come in module order and do not overlap).
+    let mut calls = ix.with_op(Op::FunctionCall).peekable();
     for f in m.functions() {
         graph.call_start.push(graph.calls.len() as u32);
         let first_global = graph.globals.len();
         graph.global_start.push(first_global as u32);
         seen_calls.clear();
-        for inst in ix.insts_in(f.def.0..f.end.0) {
-            if inst.opcode() == Some(Op::FunctionCall)
-                && let Some(&callee) = inst.words().get(3)
+        while let Some(call) = calls.next_if(|call| call.index().0 < f.end.0) {
+            if call.index().0 >= f.def.0
+                && let Some(&callee) = call.words().get(3)
                 && seen_calls.insert(Id(callee))
             {
                 graph.calls.push(Id(callee));
             }
-            for r in ix.refs_of(inst) {
-                if let Some(unseen) = is_global.get_mut(r.id.0 as usize)
-                    && *unseen
-                {
-                    *unseen = false;
-                    graph.globals.push(r.id);
-                }
+        }
+        // Every id the function's instructions refer to, in one slice.
+        for r in ix.refs_in(f.def.0..f.end.0) {
+            if let Some(unseen) = is_global.get_mut(r.id.0 as usize)
+                && *unseen
+            {
+                *unseen = false;
+                graph.globals.push(r.id);
             }
         }
         for g in graph.globals.get(first_global..).unwrap_or(&[]) {
