@@ -11,6 +11,7 @@
 //! vector?", "how many components?"), so that every check answers them the same way.
 
 use spv_reader::spirv::{self, Op};
+use std::cell::Cell;
 use std::ops::Range;
 
 use spv_reader::{Id, InstIndex, Module, Type};
@@ -626,6 +627,21 @@ impl<'m> Index<'m> {
         self.refs.get(s as usize..e as usize).unwrap_or(&[])
     }
 
+    /// The `<id>` operands that refer to other definitions of the instructions with indices
+    /// in `range` (clamped to the module), in one slice: [`Index::refs_of`] of each of them,
+    /// back to back in instruction order (as they are stored), so that a rule about every
+    /// id a run of instructions refers to reads them without visiting the instructions.
+    pub(crate) fn refs_in(&self, range: Range<u32>) -> &[Ref] {
+        let insts = self.insts_in(range).as_slice();
+        match (insts.first(), insts.last()) {
+            (Some(first), Some(last)) => self
+                .refs
+                .get(first.refs.0 as usize..last.refs.1 as usize)
+                .unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
     /// One more than the largest Result id: the size of dense tables indexed by defined ids.
     pub(crate) fn id_count(&self) -> usize {
         self.ids.len()
@@ -723,8 +739,10 @@ pub(crate) struct Ctx<'m> {
     pub(crate) memory_model: u32,
     /// The diagnostics found so far.
     pub(crate) diags: Vec<Diagnostic>,
-    /// Per type id, what [`Ctx::holds`] found (filled on first use).
-    holds: std::cell::RefCell<Vec<u8>>,
+    /// Per id, what [`Ctx::holds`] found about the type it declares (filled on first use):
+    /// cells rather than a borrowed vector, so that the common lookup of a known answer is
+    /// one load.
+    holds: Vec<Cell<u8>>,
 }
 
 /// What [`Ctx::holds`] looks for inside a type.
@@ -805,9 +823,11 @@ impl<'m> Ctx<'m> {
         m: &'m Module,
         ix: &'m Index<'m>,
         env: TargetEnv,
-        mut holds: Vec<u8>,
+        mut holds: Vec<Cell<u8>>,
     ) -> Self {
+        // Sized once here (a byte per id), so that no lookup has to grow it.
         holds.clear();
+        holds.resize(ix.id_count(), Cell::new(0));
         let version = m.header().version.1;
         let caps = CapabilitySet::new(m.capabilities());
         let shader = caps.has(spirv::Capability::Shader);
@@ -824,13 +844,13 @@ impl<'m> Ctx<'m> {
             addressing,
             memory_model,
             diags: Vec::new(),
-            holds: std::cell::RefCell::new(holds),
+            holds,
         }
     }
 
     /// Gives back the storage of the [`Ctx::holds`] memo, for another module.
-    pub(crate) fn into_holds(self) -> Vec<u8> {
-        self.holds.into_inner()
+    pub(crate) fn into_holds(self) -> Vec<Cell<u8>> {
+        self.holds
     }
 
     /// Records a diagnostic about instruction `at` (or the whole module when `None`).
@@ -999,14 +1019,9 @@ impl<'m> Ctx<'m> {
     /// `self.contains(ty, …)` for the predicate `what`, answered from a memo of what each
     /// type holds (types are walked once per module).
     pub(crate) fn holds(&self, ty: Id, what: Holds) -> bool {
-        let found = {
-            let mut memo = self.holds.borrow_mut();
-            match memo.get(ty.0 as usize) {
-                Some(&m) if m & HOLDS_KNOWN != 0 => return m & what as u8 != 0,
-                None if memo.is_empty() => memo.resize(self.ix.id_count(), 0),
-                _ => {}
-            }
-            self.holds_at(&mut memo, ty, 0)
+        let found = match self.holds.get(ty.0 as usize).map(Cell::get) {
+            Some(m) if m & HOLDS_KNOWN != 0 => return m & what as u8 != 0,
+            _ => self.holds_at(ty, 0),
         };
         match found {
             Some(bits) => bits & what as u8 != 0,
@@ -1030,11 +1045,11 @@ impl<'m> Ctx<'m> {
 
     /// The [`Holds`] bits of `ty` and what it contains, `None` when it nests deeper than
     /// [`HOLDS_HEIGHT`] below `height` or contains itself.
-    fn holds_at(&self, memo: &mut [u8], ty: Id, height: usize) -> Option<u8> {
-        let slot = ty.0 as usize;
-        match memo.get(slot) {
-            Some(&m) if m & HOLDS_KNOWN != 0 => return Some(m & !HOLDS_KNOWN),
-            Some(&m) if m & HOLDS_VISITING != 0 => return None,
+    fn holds_at(&self, ty: Id, height: usize) -> Option<u8> {
+        let slot = self.holds.get(ty.0 as usize);
+        match slot.map(Cell::get) {
+            Some(m) if m & HOLDS_KNOWN != 0 => return Some(m & !HOLDS_KNOWN),
+            Some(m) if m & HOLDS_VISITING != 0 => return None,
             Some(_) if height < HOLDS_HEIGHT => {}
             // Types are defined ids, so inside the memo.
             _ => return self.ty(ty).map_or(Some(0), |_| None),
@@ -1042,12 +1057,12 @@ impl<'m> Ctx<'m> {
         let Some(t) = self.ty(ty) else {
             return Some(0);
         };
-        if let Some(m) = memo.get_mut(slot) {
-            *m = HOLDS_VISITING;
+        if let Some(m) = slot {
+            m.set(HOLDS_VISITING);
         }
         let mut bits = Some(Self::holds_itself(t));
-        let mut inner = |child: Id, bits: &mut Option<u8>| {
-            *bits = match (*bits, self.holds_at(memo, child, height + 1)) {
+        let inner = |child: Id, bits: &mut Option<u8>| {
+            *bits = match (*bits, self.holds_at(child, height + 1)) {
                 (Some(a), Some(b)) => Some(a | b),
                 _ => None,
             };
@@ -1068,8 +1083,8 @@ impl<'m> Ctx<'m> {
             Type::Vector { component, .. } => inner(*component, &mut bits),
             _ => {}
         }
-        if let Some(m) = memo.get_mut(slot) {
-            *m = bits.map_or(0, |b| b | HOLDS_KNOWN);
+        if let Some(m) = slot {
+            m.set(bits.map_or(0, |b| b | HOLDS_KNOWN));
         }
         bits
     }
@@ -1110,5 +1125,52 @@ impl<'m> Ctx<'m> {
         let info = self.ix.id(id)?;
         let (f, b) = (info.func, info.block);
         (f != NONE && b != NONE).then_some((f, b))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spv_reader::rspirv::binary::Assemble;
+    use spv_reader::rspirv::dr::Builder;
+
+    /// `refs_in` of every range (empty, reversed and past the end included) is the
+    /// instructions' `refs_of`, concatenated one by one: the two are computed independently
+    /// (one slice of the shared table against a walk over the instructions).
+    #[test]
+    fn refs_in_is_the_concatenation_of_refs_of() {
+        let mut b = Builder::new();
+        b.capability(spirv::Capability::Shader);
+        b.memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
+        let void = b.type_void();
+        let int = b.type_int(32, 1);
+        let one = b.constant_bit32(int, 1);
+        let fn_ty = b.type_function(void, vec![]);
+        let main = b
+            .begin_function(void, None, spirv::FunctionControl::NONE, fn_ty)
+            .unwrap();
+        b.begin_block(None).unwrap();
+        let sum = b.i_add(int, None, one, one).unwrap();
+        b.i_mul(int, None, sum, one).unwrap();
+        b.ret().unwrap();
+        b.end_function().unwrap();
+        b.entry_point(spirv::ExecutionModel::GLCompute, main, "main", vec![]);
+        let words = b.module().assemble();
+        let module = spv_reader::read_words(&words).unwrap();
+        let ix = Index::new(&module, IndexStorage::default());
+        let n = ix.insts().len() as u32;
+        let mut nonempty = 0;
+        for start in 0..=n + 2 {
+            for end in 0..=n + 2 {
+                let walked: Vec<Ref> = ix
+                    .insts_in(start..end)
+                    .flat_map(|inst| ix.refs_of(inst).iter().copied())
+                    .collect();
+                assert_eq!(ix.refs_in(start..end), walked.as_slice(), "{start}..{end}");
+                nonempty += usize::from(!walked.is_empty());
+            }
+        }
+        // The ranges over the function body refer to ids, so the comparison saw some.
+        assert!(nonempty > 0);
     }
 }

@@ -76,6 +76,11 @@ impl Graph {
         self.succ_start.len().saturating_sub(1)
     }
 
+    /// Number of edges (the graph's edges naming its nodes).
+    pub(crate) fn edge_count(&self) -> usize {
+        self.succ.len()
+    }
+
     /// Successors of node `b` (empty for nodes outside the graph).
     pub(crate) fn succs(&self, b: u32) -> &[u32] {
         slice(&self.succ_start, &self.succ, b)

@@ -151,7 +151,8 @@ pub(crate) fn build(ctx: &Ctx<'_>, facts: &mut Facts) -> ModuleInfo {
     for (fi, f) in m.functions().iter().enumerate() {
         let cfg = cfgs.next_if(|c| c.func == fi as u32);
         let n = f.blocks.len() as u32;
-        let mut edges = Vec::new();
+        // Each edge is listed twice: as a successor and as a predecessor.
+        let mut edges = Vec::with_capacity(cfg.map_or(0, |c| 2 * c.graph.edge_count()));
         // Appends `list` to the edges and returns its range there. Edge counts fit in u32: a
         // block has at most as many successors as its terminator has words, and the reader
         // bounds a module's words (`spv_reader::limits::MAX_WORDS`, 2^26).

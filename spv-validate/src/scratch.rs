@@ -25,7 +25,9 @@ pub(crate) struct Scratch {
     /// The storage of the instruction index.
     pub(crate) index: crate::ctx::IndexStorage,
     /// The memo of `Ctx::holds`.
-    pub(crate) holds: Vec<u8>,
+    pub(crate) holds: Vec<std::cell::Cell<u8>>,
+    /// The per-id buffers of the logical-pointer facts.
+    pub(crate) pointers: crate::checks::logical_pointers::PointerStorage,
     /// Control-flow graphs of an earlier module, rebuilt in place.
     pub(crate) cfgs: Vec<crate::cfg::FuncCfg>,
     /// Structured-control-flow workspace.

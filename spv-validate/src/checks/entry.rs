@@ -10,7 +10,7 @@ use spv_reader::spirv::{ExecutionMode as M, ExecutionModel as X, Op};
 use spv_reader::{Constant, Id, Type};
 
 use crate::checks::Facts;
-use crate::ctx::{Ctx, IdSet};
+use crate::ctx::{Ctx, IdSet, NONE};
 use crate::scratch::Scratch;
 
 /// Per function (index in `Module::functions`): called function ids and referenced
@@ -74,25 +74,29 @@ pub(crate) fn call_graph(
     graph.call_start.clear();
     graph.globals.clear();
     graph.global_start.clear();
+    // The calls, in module order: each function takes those inside its instructions
+    // (functions come in module order and do not overlap).
+    let mut calls = ix.with_op(Op::FunctionCall).peekable();
     for f in m.functions() {
         graph.call_start.push(graph.calls.len() as u32);
         let first_global = graph.globals.len();
         graph.global_start.push(first_global as u32);
         seen_calls.clear();
-        for inst in ix.insts_in(f.def.0..f.end.0) {
-            if inst.opcode() == Some(Op::FunctionCall)
-                && let Some(&callee) = inst.words().get(3)
+        while let Some(call) = calls.next_if(|call| call.index().0 < f.end.0) {
+            if call.index().0 >= f.def.0
+                && let Some(&callee) = call.words().get(3)
                 && seen_calls.insert(Id(callee))
             {
                 graph.calls.push(Id(callee));
             }
-            for r in ix.refs_of(inst) {
-                if let Some(unseen) = is_global.get_mut(r.id.0 as usize)
-                    && *unseen
-                {
-                    *unseen = false;
-                    graph.globals.push(r.id);
-                }
+        }
+        // Every id the function's instructions refer to, in one slice.
+        for r in ix.refs_in(f.def.0..f.end.0) {
+            if let Some(unseen) = is_global.get_mut(r.id.0 as usize)
+                && *unseen
+            {
+                *unseen = false;
+                graph.globals.push(r.id);
             }
         }
         for g in graph.globals.get(first_global..).unwrap_or(&[]) {
@@ -517,12 +521,15 @@ fn limited_to(op: Op) -> Option<&'static [X]> {
 /// The instructions that only some execution models allow, in module order: (index of
 /// their function in `Module::functions`, opcode, the models). Usually none.
 fn limited_instructions(ctx: &Ctx<'_>) -> Vec<(usize, u16, &'static [X])> {
+    // Only the opcodes the module uses are tested; their instructions come in module
+    // order, which is function order (functions do not overlap), and those outside
+    // functions are left out.
     let mut out = Vec::new();
-    for (fi, f) in ctx.m.functions().iter().enumerate() {
-        for inst in ctx.ix.insts_in(f.def.0..f.end.0) {
-            if let Some(models) = inst.opcode().and_then(limited_to) {
-                out.push((fi, inst.raw_opcode(), models));
-            }
+    for inst in ctx.ix.with_ops_where(|op| limited_to(op).is_some()) {
+        if inst.func() != NONE
+            && let Some(models) = inst.opcode().and_then(limited_to)
+        {
+            out.push((inst.func() as usize, inst.raw_opcode(), models));
         }
     }
     out

@@ -8,7 +8,7 @@ use spv_reader::spirv::{LoopControl, Op};
 use spv_reader::{Id, InstIndex, Type};
 
 use crate::cfg::{FuncCfg, block_of_label, branch_targets};
-use crate::ctx::{Ctx, Inst, NONE};
+use crate::ctx::{Ctx, Inst, NONE, Ref};
 use crate::limits::MAX_SWITCH_BRANCHES;
 use crate::operands::{Kind, decode};
 
@@ -87,14 +87,18 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
         // In a function of one block every definition of the function is in that block
         // (or is the function or a parameter), so every use is dominated.
         let check_uses = n > 1 && cfg.is_reachable(bi);
+        // Usually every id the block's instructions (terminator included) refer to is
+        // dominated: one look at all of them, and then only the OpPhi rules remain.
+        let all_dominated = !check_uses
+            || refs_dominated(ctx, cfg, ctx.ix.refs_in(b.first.0..b.terminator.0 + 1), bi);
         for inst in ctx.ix.insts_in(b.first.0..b.terminator.0) {
             if ctx.op_of(inst) == Some(Op::Phi) {
                 check_phi(ctx, cfg, inst, bi);
-            } else if check_uses && !dominated(ctx, cfg, inst, bi) {
+            } else if !all_dominated && !dominated(ctx, cfg, inst, bi) {
                 check_dominance(ctx, cfg, inst, bi);
             }
         }
-        if check_uses
+        if !all_dominated
             && let Some(term) = ctx.ix.inst(b.terminator)
             && !dominated(ctx, cfg, term, bi)
         {
@@ -479,7 +483,12 @@ fn check_phi(ctx: &mut Ctx<'_>, cfg: &FuncCfg, phi: &Inst<'_>, bi: u32) {
 /// Whether [`check_dominance`] would find nothing to report for `inst` in block `bi`.
 #[inline]
 fn dominated(ctx: &Ctx<'_>, cfg: &FuncCfg, inst: &Inst<'_>, bi: u32) -> bool {
-    ctx.ix.refs_of(inst).iter().all(|r| {
+    refs_dominated(ctx, cfg, ctx.ix.refs_of(inst), bi)
+}
+
+/// [`dominated`] for the ids `refs` (of instructions in block `bi`).
+fn refs_dominated(ctx: &Ctx<'_>, cfg: &FuncCfg, refs: &[Ref], bi: u32) -> bool {
+    refs.iter().all(|r| {
         r.kind == Kind::ResultType
             || ctx.ix.id(r.id).is_none_or(|def| {
                 def.block == bi

@@ -45,12 +45,12 @@ fn logical_class_of_type(ctx: &Ctx<'_>, ty: Id) -> Option<u32> {
 
 /// What the rules look up per value and per callee, gathered in one walk over the
 /// instructions (which is also the first round of [`variable_pointers`]).
-struct Values {
+struct Values<'a> {
     /// Per id: the storage class of the logical pointer value it is, `None` when it is not
     /// one.
-    class: Vec<Option<u32>>,
+    class: &'a [Option<u32>],
     /// Per function (index in `m.functions()`): its `OpFunctionCall` instructions.
-    calls: Vec<Vec<InstIndex>>,
+    calls: &'a [Vec<InstIndex>],
 }
 
 /// [`Values`] and the first round of [`variable_pointers`] while they are being gathered:
@@ -71,22 +71,59 @@ pub(crate) struct PointerFacts {
     changed: bool,
 }
 
+/// The buffers of [`PointerFacts`], empty, kept between modules (see `crate::scratch`).
+#[derive(Default)]
+pub(crate) struct PointerStorage {
+    class: Vec<Option<u32>>,
+    type_class: Vec<Option<Option<u32>>>,
+    calls: Vec<Vec<InstIndex>>,
+    var: Vec<bool>,
+}
+
 impl PointerFacts {
-    /// Empty facts for the module in `ctx`; `None` when its addressing model has no logical
-    /// pointers (only Logical = 0 and PhysicalStorageBuffer64 = 5348 have them), so that
-    /// [`check`] has nothing to do.
-    pub(crate) fn new(ctx: &Ctx<'_>) -> Option<PointerFacts> {
+    /// Empty facts for the module in `ctx`, in the buffers of `storage` (taken from it);
+    /// `None` when its addressing model has no logical pointers (only Logical = 0 and
+    /// PhysicalStorageBuffer64 = 5348 have them), so that [`check`] has nothing to do.
+    pub(crate) fn new(ctx: &Ctx<'_>, storage: &mut PointerStorage) -> Option<PointerFacts> {
         if ctx.addressing != 0 && ctx.addressing != 5348 {
             return None;
         }
+        let PointerStorage {
+            mut class,
+            mut type_class,
+            mut calls,
+            mut var,
+        } = std::mem::take(storage);
+        let ids = ctx.ix.id_count();
+        class.clear();
+        class.resize(ids, None);
+        type_class.clear();
+        type_class.resize(ids, None);
+        var.clear();
+        var.resize(ids, false);
+        // The call lists keep their capacity too.
+        let functions = ctx.m.functions().len();
+        calls.truncate(functions);
+        calls.iter_mut().for_each(Vec::clear);
+        calls.resize_with(functions, Vec::new);
         Some(PointerFacts {
-            class: vec![None; ctx.ix.id_count()],
-            type_class: vec![None; ctx.ix.id_count()],
-            calls: vec![Vec::new(); ctx.m.functions().len()],
-            var: vec![false; ctx.ix.id_count()],
+            class,
+            type_class,
+            calls,
+            var,
             logical_vars: 0,
             changed: false,
         })
+    }
+
+    /// Gives back the buffers for another module.
+    pub(crate) fn into_storage(self) -> PointerStorage {
+        PointerStorage {
+            class: self.class,
+            type_class: self.type_class,
+            calls: self.calls,
+            var: self.var,
+        }
     }
 
     /// Takes in the next instruction in module order.
@@ -137,7 +174,7 @@ impl PointerFacts {
     }
 }
 
-impl Values {
+impl Values<'_> {
     /// The storage class of a logical pointer value (`None` when `id` is not one).
     fn logical_class(&self, id: Id) -> Option<u32> {
         self.class.get(id.0 as usize).copied().flatten()
@@ -263,15 +300,16 @@ fn takes_variable_pointer(op: Op) -> bool {
     )
 }
 
-/// Which values are variable pointers, indexed by id (see the module documentation), from
-/// the first round's `var`, `logical_vars` and `changed` (see [`PointerFacts::visit`]).
+/// Completes `var`, which holds the first round (with its `logical_vars` and `changed`, see
+/// [`PointerFacts::visit`]), into which values are variable pointers, indexed by id (see the
+/// module documentation).
 fn variable_pointers(
     ctx: &Ctx<'_>,
-    values: &Values,
-    mut var: Vec<bool>,
+    values: &Values<'_>,
+    var: &mut [bool],
     mut logical_vars: usize,
     changed: bool,
-) -> Vec<bool> {
+) {
     let is_var = |var: &[bool], id: Id| var.get(id.0 as usize).copied().unwrap_or(false);
     // The arguments of call `at`: the words after the callee.
     let args = |at: InstIndex| ctx.ix.inst(at).and_then(|i| i.words().get(4..));
@@ -290,22 +328,22 @@ fn variable_pointers(
                 .with_op(Op::ExtInst)
                 .any(|inst| is_non_semantic(ctx, inst)));
     if !later_rounds_matter {
-        return var;
+        return;
     }
     // `logical_vars` counts the ids that are both variable pointers and logical pointers:
     // while there are none, no operand can make a result a variable pointer, so the
     // operands need no look.
     for _ in 1..MAX_ROUNDS {
         let mut changed = false;
-        for (f, calls) in ctx.m.functions().iter().zip(&values.calls) {
+        for (f, calls) in ctx.m.functions().iter().zip(values.calls) {
             for (k, &p) in f.params.iter().enumerate() {
-                if is_var(&var, p) || values.logical_class(p).is_none() {
+                if is_var(var, p) || values.logical_class(p).is_none() {
                     continue;
                 }
                 let passed = calls.iter().any(|&at| {
                     args(at)
                         .and_then(|a| a.get(k))
-                        .is_some_and(|&a| is_var(&var, Id(a)))
+                        .is_some_and(|&a| is_var(var, Id(a)))
                 });
                 if passed && let Some(slot) = var.get_mut(p.0 as usize) {
                     *slot = true;
@@ -317,10 +355,10 @@ fn variable_pointers(
         }
         for inst in ctx.ix.insts() {
             let Some(r) = inst.result_id() else { continue };
-            if is_var(&var, r) {
+            if is_var(var, r) {
                 continue;
             }
-            if variable_result(ctx, inst, &var, &values.class, logical_vars)
+            if variable_result(ctx, inst, var, values.class, logical_vars)
                 && let Some(slot) = var.get_mut(r.0 as usize)
             {
                 *slot = true;
@@ -334,25 +372,26 @@ fn variable_pointers(
             break;
         }
     }
-    var
 }
 
 /// Applies the rules, with the facts the ids pass gathered (`None` when the addressing
 /// model has no logical pointers).
-pub(crate) fn check(ctx: &mut Ctx<'_>, facts: Option<PointerFacts>) {
+pub(crate) fn check(ctx: &mut Ctx<'_>, facts: Option<&mut PointerFacts>) {
     let Some(facts) = facts else {
         return;
     };
     let PointerFacts {
         class,
         calls,
-        var: first_round,
+        var,
         logical_vars,
         changed,
         type_class: _,
     } = facts;
     let values = Values { class, calls };
-    let var = variable_pointers(ctx, &values, first_round, logical_vars, changed);
+    // `var` holds the first round; this completes it in place.
+    variable_pointers(ctx, &values, var, *logical_vars, *changed);
+    let var = &*var;
     let is_var = |id: Id| var.get(id.0 as usize).copied().unwrap_or(false);
     let vpsb = ctx.has_cap(C::VariablePointersStorageBuffer);
     let mut problems: Vec<(&'static str, Inst<'_>, Id, String)> = Vec::new();

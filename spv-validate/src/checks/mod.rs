@@ -72,17 +72,23 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, scratch: &mut Scratch) -> Facts {
     let before_ids = ctx.diags.len();
     // Gathered during the ids pass's walk (see `ids::check`).
     facts.value_types = vec![0u32; ctx.ix.id_count()];
-    let mut pointer_facts = logical_pointers::PointerFacts::new(ctx);
+    let mut pointer_facts = logical_pointers::PointerFacts::new(ctx, &mut scratch.pointers);
     ids::check(ctx, &mut facts.value_types, &mut pointer_facts);
     let ids_ok = ctx.diags.len() == before_ids;
     types::check(ctx, scratch);
     if !ids_ok {
+        if let Some(f) = pointer_facts {
+            scratch.pointers = f.into_storage();
+        }
         return facts;
     }
     instructions::check(ctx, &mut scratch.args);
     decorations::check(ctx, scratch);
     memory_model::check(ctx);
-    logical_pointers::check(ctx, pointer_facts);
+    logical_pointers::check(ctx, pointer_facts.as_mut());
+    if let Some(f) = pointer_facts {
+        scratch.pointers = f.into_storage();
+    }
     spec_constants::check(ctx);
     image_capabilities::check(ctx);
     image_coordinates::check(ctx);
