@@ -9,7 +9,8 @@
 //!
 //! Stages: `read`, `validate`, `cfg` (every function's CFG built and structured), `translate`
 //! (bytes to IL text, what `spv2il` writes by default), `translate_both` (bytes to IL text and
-//! tokens). The modules are one file, or `--list FILE` naming one path per
+//! tokens), and `naga`, the translate goal's peer (naga's SPIR-V front end, validator and WGSL
+//! writer; a module naga refuses is skipped). The modules are one file, or `--list FILE` naming one path per
 //! line (the stage benchmark writes such a list for each goal set). Every module is read once
 //! before the timed loop, which runs the stage over all of them `REPEAT` times (default 1); the
 //! time per pass goes to stderr. Under callgrind the read
@@ -19,8 +20,14 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-const USAGE: &str =
-    "usage: stage read|validate|cfg|translate|translate_both (FILE.spv | --list FILE) [REPEAT]";
+// The same peer function the benches call, so that a replay measures what they measure. The
+// rspirv baseline beside it serves the benches only.
+#[path = "../../benches/peers/mod.rs"]
+#[allow(dead_code)]
+mod peers;
+
+const USAGE: &str = "usage: stage read|validate|cfg|translate|translate_both|naga \
+                     (FILE.spv | --list FILE) [REPEAT]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -124,6 +131,10 @@ fn run_once(
                 drop(translation.tokens());
             }
         }
+        "naga" => drop(peers::naga_to_wgsl(
+            bytes,
+            &naga::front::spv::Options::default(),
+        )),
         other => return Err(format!("unknown stage `{other}`")),
     }
     Ok(())
