@@ -9,7 +9,8 @@
 //! snapshot (double precision, which Evergreen as a family lacks, is the reason today). Each
 //! translation is also round-tripped: IL text → il-reader → IL text must be unchanged, and
 //! tokens → il-reader → model must equal the program, so the writers and readers are checked on
-//! every program the translator produces.
+//! every program the translator produces. A last test translates every shader on a fresh thread
+//! and again on a thread that has translated all the others, which must agree.
 
 use std::path::{Path, PathBuf};
 
@@ -145,5 +146,58 @@ fn il_snapshots() {
         "{} snapshot failures:\n{}",
         failures.len(),
         failures.join("\n")
+    );
+}
+
+/// The outcome of translating `bytes` for Southern Islands (the family that accepts the
+/// most shaders): the IL text, or the error's message.
+fn outcome(bytes: &[u8]) -> String {
+    match spv2il::translate(bytes, &spv2il::Options::new(spv2il::Family::Si)) {
+        Ok(translation) => translation.text(),
+        Err(error) => format!("error: {error}"),
+    }
+}
+
+/// Per-thread reuse is invisible in results. The reader, the validator, spv-cfg and the lowering
+/// keep emptied buffers per thread between translations (ARCHITECTURE.md, "Per-thread reuse"),
+/// so a translation on a thread that has translated other modules must equal the same
+/// translation on a fresh thread: same IL text, same error.
+#[test]
+fn a_used_thread_translates_like_a_fresh_one() {
+    let mut files = Vec::new();
+    shader_modules(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shaders"),
+        &mut files,
+    );
+    let modules: Vec<Vec<u8>> = files
+        .iter()
+        .map(|f| std::fs::read(f).expect("shader is readable"))
+        .collect();
+    assert!(modules.len() > 50, "the test shaders are present");
+    // Fresh: each module on a thread of its own.
+    let fresh: Vec<String> = modules
+        .iter()
+        .map(|bytes| {
+            std::thread::scope(|s| {
+                s.spawn(|| outcome(bytes))
+                    .join()
+                    .expect("translation thread")
+            })
+        })
+        .collect();
+    // Used: all modules on one thread, in reverse order so that each module follows others of
+    // different sizes than in the sorted order.
+    let used: Vec<String> = std::thread::scope(|s| {
+        s.spawn(|| modules.iter().rev().map(|b| outcome(b)).collect::<Vec<_>>())
+            .join()
+            .expect("translation thread")
+    });
+    for ((file, fresh), used) in files.iter().zip(&fresh).zip(used.iter().rev()) {
+        assert_eq!(fresh, used, "{} differs on a used thread", file.display());
+    }
+    assert!(
+        fresh.iter().any(|o| !o.starts_with("error:"))
+            && fresh.iter().any(|o| o.starts_with("error:")),
+        "both translations and refusals are covered"
     );
 }
