@@ -35,7 +35,7 @@ pub use optable::{
 };
 pub use program::{
     Control, Dst, Dsts, ExtraWords, IDENTITY, Index, Inst, Nested, NestedId, PacketMods, Program,
-    Reg, Src, Srcs, parse_mask, parse_swizzle,
+    Reg, Src, SrcMods, Srcs, parse_mask, parse_swizzle,
 };
 pub use regs::{REG_TYPES, RegInfo, RegType};
 pub use verify::{VerifyError, verify};

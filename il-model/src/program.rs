@@ -2,6 +2,7 @@
 //! too, as in the token stream, amd-il.md §1.1), with operands that mirror the operand tokens
 //! (§1.5–§1.9) one to one, so that text and tokens both map onto the model without loss.
 
+use std::fmt;
 use std::ops::BitOr;
 
 use smallvec::SmallVec;
@@ -564,6 +565,217 @@ impl Dst {
     }
 }
 
+/// The modifiers of a source operand, packed into one `u16` so that "no modifiers" is one
+/// comparison and [`Src`] stays small.
+///
+/// Bit layout (ours; bits 4..=12 are the IL_Src_Mod token's bits 16..=24 shifted down by 12, so
+/// the token writer moves them with one shift, amd-il.md §1.6):
+///
+/// | bits  | meaning                                                   |
+/// |-------|-----------------------------------------------------------|
+/// | 0..=3 | negate component x, y, z, w (`_neg(xw)`)                  |
+/// | 4     | `_invert` (1 − s)                                         |
+/// | 5     | `_bias` (s − 0.5)                                         |
+/// | 6     | `_x2` (2·s); with bias written `_bx2`                     |
+/// | 7     | `_sign`                                                   |
+/// | 8     | `_abs`                                                    |
+/// | 9..=11| `_divcomp(c)`: the [`DivComp`] value (0 = none)            |
+/// | 12    | clamp to [0, 1] (Src_Mod bit 24; written `_sat`)          |
+///
+/// Bits 13..=15 are always clear, and the divcomp field only ever holds a [`DivComp`] value:
+/// every constructor goes through the methods below.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct SrcMods(u16);
+
+impl SrcMods {
+    /// No modifiers.
+    pub const NONE: SrcMods = SrcMods(0);
+    /// Negate all four components.
+    pub const NEG_ALL: SrcMods = SrcMods(Self::NEG_MASK);
+    /// `_invert` (1 − s).
+    pub const INVERT: SrcMods = SrcMods(1 << 4);
+    /// `_bias` (s − 0.5).
+    pub const BIAS: SrcMods = SrcMods(1 << 5);
+    /// `_x2` (2·s).
+    pub const X2: SrcMods = SrcMods(1 << 6);
+    /// `_sign`.
+    pub const SIGN: SrcMods = SrcMods(1 << 7);
+    /// `_abs`.
+    pub const ABS: SrcMods = SrcMods(1 << 8);
+    /// Clamp to [0, 1] (Src_Mod bit 24; written `_sat`).
+    pub const CLAMP: SrcMods = SrcMods(1 << 12);
+
+    /// The four negate bits.
+    const NEG_MASK: u16 = 0xF;
+    /// Where the divcomp field starts.
+    const DIVCOMP_SHIFT: u32 = 9;
+    /// The divcomp field (three bits: values 0..=4 of [`DivComp`]).
+    const DIVCOMP_MASK: u16 = 0x7 << Self::DIVCOMP_SHIFT;
+    /// The bits that map one-to-one onto IL_Src_Mod bits 16..=24.
+    const TOKEN_HIGH_MASK: u16 = 0x1FF0;
+
+    /// The raw bits (layout in the type's documentation).
+    #[inline]
+    pub const fn bits(self) -> u16 {
+        self.0
+    }
+
+    /// Whether no modifier is set.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether every flag of `flags` is set.
+    #[inline]
+    pub const fn contains(self, flags: SrcMods) -> bool {
+        self.0 & flags.0 == flags.0
+    }
+
+    /// `self` with the flags of `other` added (negates and flags are or-ed; the divcomp field
+    /// of `other` replaces ours when it is not [`DivComp::None`]).
+    #[inline]
+    pub const fn union(self, other: SrcMods) -> SrcMods {
+        if other.0 & Self::DIVCOMP_MASK != 0 {
+            SrcMods((self.0 & !Self::DIVCOMP_MASK) | other.0)
+        } else {
+            SrcMods(self.0 | other.0)
+        }
+    }
+
+    /// `self` with the flags of `flags` set (`on`) or cleared; flags only, not divcomp.
+    #[inline]
+    pub const fn set(self, flags: SrcMods, on: bool) -> SrcMods {
+        let flags = flags.0 & !Self::DIVCOMP_MASK;
+        if on {
+            SrcMods(self.0 | flags)
+        } else {
+            SrcMods(self.0 & !flags)
+        }
+    }
+
+    /// The negate bits: bit `k` negates component `k` (x = 0 … w = 3).
+    #[inline]
+    pub const fn neg_mask(self) -> u8 {
+        (self.0 & Self::NEG_MASK) as u8
+    }
+
+    /// Whether component `comp` (0..=3; other values are never negated) is negated.
+    #[inline]
+    pub const fn negates(self, comp: usize) -> bool {
+        comp < 4 && self.0 >> comp & 1 != 0
+    }
+
+    /// `self` with the negate bits replaced by the low four bits of `mask`.
+    #[inline]
+    pub const fn with_neg_mask(self, mask: u8) -> SrcMods {
+        SrcMods((self.0 & !Self::NEG_MASK) | (mask as u16 & Self::NEG_MASK))
+    }
+
+    /// `_invert`.
+    #[inline]
+    pub const fn invert(self) -> bool {
+        self.contains(Self::INVERT)
+    }
+
+    /// `_bias`.
+    #[inline]
+    pub const fn bias(self) -> bool {
+        self.contains(Self::BIAS)
+    }
+
+    /// `_x2`.
+    #[inline]
+    pub const fn x2(self) -> bool {
+        self.contains(Self::X2)
+    }
+
+    /// `_sign`.
+    #[inline]
+    pub const fn sign(self) -> bool {
+        self.contains(Self::SIGN)
+    }
+
+    /// `_abs`.
+    #[inline]
+    pub const fn abs(self) -> bool {
+        self.contains(Self::ABS)
+    }
+
+    /// Clamp to [0, 1] (`_sat`).
+    #[inline]
+    pub const fn clamp(self) -> bool {
+        self.contains(Self::CLAMP)
+    }
+
+    /// The `_divcomp` divisor.
+    #[inline]
+    pub const fn divcomp(self) -> DivComp {
+        // The field only ever holds a DivComp value (see `with_divcomp`), so the last arm is
+        // the Unknown value 4 and nothing else.
+        match (self.0 & Self::DIVCOMP_MASK) >> Self::DIVCOMP_SHIFT {
+            0 => DivComp::None,
+            1 => DivComp::Y,
+            2 => DivComp::Z,
+            3 => DivComp::W,
+            _ => DivComp::Unknown,
+        }
+    }
+
+    /// `self` with the divisor `divcomp`.
+    #[inline]
+    pub const fn with_divcomp(self, divcomp: DivComp) -> SrcMods {
+        // DivComp values are 0..=4, so they fit the three-bit field.
+        SrcMods((self.0 & !Self::DIVCOMP_MASK) | (divcomp.value() as u16) << Self::DIVCOMP_SHIFT)
+    }
+
+    /// `self` without the negate bits: the modifiers that only make sense on float data
+    /// (amd-il.md §1.6), divcomp included.
+    #[inline]
+    pub const fn without_neg(self) -> SrcMods {
+        SrcMods(self.0 & !Self::NEG_MASK)
+    }
+
+    /// IL_Src_Mod bits 16..=24 (invert, bias, x2, sign, abs, divcomp, clamp; amd-il.md §1.6),
+    /// in place; the swizzle and negate nibbles are the caller's.
+    #[inline]
+    pub const fn token_high_bits(self) -> u32 {
+        ((self.0 & Self::TOKEN_HIGH_MASK) as u32) << 12
+    }
+}
+
+impl fmt::Debug for SrcMods {
+    /// The set modifiers by their IL spelling, e.g. `SrcMods(neg(xw) abs)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SrcMods(")?;
+        let mut parts: Vec<String> = Vec::new();
+        if self.neg_mask() != 0 {
+            let comps: String = (0..4)
+                .filter(|&k| self.negates(k))
+                .map(|k| ['x', 'y', 'z', 'w'].get(k).copied().unwrap_or('?'))
+                .collect();
+            parts.push(format!("neg({comps})"));
+        }
+        for (flag, name) in [
+            (Self::INVERT, "invert"),
+            (Self::BIAS, "bias"),
+            (Self::X2, "x2"),
+            (Self::SIGN, "sign"),
+            (Self::ABS, "abs"),
+            (Self::CLAMP, "sat"),
+        ] {
+            if self.contains(flag) {
+                parts.push(name.to_string());
+            }
+        }
+        if self.divcomp() != DivComp::None {
+            parts.push(format!("divcomp({})", self.divcomp().name()));
+        }
+        f.write_str(&parts.join(" "))?;
+        f.write_str(")")
+    }
+}
+
 /// A source operand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Src {
@@ -571,22 +783,8 @@ pub struct Src {
     pub reg: Reg,
     /// Component selects (x, y, z, w positions).
     pub swizzle: [CompSel; 4],
-    /// Per-component negate (`_neg(xw)`).
-    pub neg: [bool; 4],
-    /// `_abs`.
-    pub abs: bool,
-    /// `_invert` (1 − s).
-    pub invert: bool,
-    /// `_bias` (s − 0.5).
-    pub bias: bool,
-    /// `_x2` (2·s).
-    pub x2: bool,
-    /// `_sign`.
-    pub sign: bool,
-    /// `_divcomp(c)`.
-    pub divcomp: DivComp,
-    /// Clamp to [0, 1] (Src_Mod bit 24; written `_sat`, our spelling).
-    pub clamp: bool,
+    /// Negates, float modifiers, divcomp and clamp.
+    pub mods: SrcMods,
 }
 
 /// The identity swizzle `.xyzw`.
@@ -598,14 +796,7 @@ impl Src {
         Src {
             reg,
             swizzle: IDENTITY,
-            neg: [false; 4],
-            abs: false,
-            invert: false,
-            bias: false,
-            x2: false,
-            sign: false,
-            divcomp: DivComp::None,
-            clamp: false,
+            mods: SrcMods::NONE,
         }
     }
 
@@ -639,13 +830,19 @@ impl Src {
 
     /// Negates all four components.
     pub fn negate(mut self) -> Src {
-        self.neg = [true; 4];
+        self.mods = self.mods.union(SrcMods::NEG_ALL);
         self
     }
 
     /// Sets `_abs`.
     pub fn abs(mut self) -> Src {
-        self.abs = true;
+        self.mods = self.mods.union(SrcMods::ABS);
+        self
+    }
+
+    /// Adds `mods` (see [`SrcMods::union`]).
+    pub fn with_mods(mut self, mods: SrcMods) -> Src {
+        self.mods = self.mods.union(mods);
         self
     }
 
@@ -653,36 +850,21 @@ impl Src {
     /// `other_nested`) are the same operand, comparing nested operands by value.
     pub fn eq_in(&self, nested: &Nested, other: &Src, other_nested: &Nested) -> bool {
         self.swizzle == other.swizzle
-            && self.neg == other.neg
-            && self.abs == other.abs
-            && self.invert == other.invert
-            && self.bias == other.bias
-            && self.x2 == other.x2
-            && self.sign == other.sign
-            && self.divcomp == other.divcomp
-            && self.clamp == other.clamp
+            && self.mods == other.mods
             && self.reg.eq_in(nested, &other.reg, other_nested)
     }
 
     /// Whether the operand needs an IL_Src_Mod token.
     #[inline]
     pub fn has_modifier(&self) -> bool {
-        self.swizzle != IDENTITY
-            || self.neg != [false; 4]
-            || self.abs
-            || self.invert
-            || self.bias
-            || self.x2
-            || self.sign
-            || self.divcomp != DivComp::None
-            || self.clamp
+        self.swizzle != IDENTITY || !self.mods.is_empty()
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Dst, Inst, Nested, NestedId, Program, Reg, Src};
-    use crate::{Opcode, RegType, ShaderKind};
+    use super::{Dst, Inst, Nested, NestedId, Program, Reg, Src, SrcMods};
+    use crate::{DivComp, Opcode, RegType, ShaderKind};
 
     /// `mov r0, x1[r2.x+3]` with its index operand pushed into `program`'s table.
     fn indexed_mov(program: &mut Program, index_reg: u32) -> Inst {
@@ -690,6 +872,48 @@ mod tests {
         Inst::new(Opcode::Mov)
             .dst(Dst::temp(0))
             .src(Src::new(Reg::new(RegType::ITemp, 1).rel(index, Some(3))))
+    }
+
+    /// Each modifier has its own bits: setting one leaves the others as they were, clearing
+    /// it restores "no modifiers", and every divisor reads back as written.
+    #[test]
+    fn source_modifiers_are_independent() {
+        let flags = [
+            SrcMods::INVERT,
+            SrcMods::BIAS,
+            SrcMods::X2,
+            SrcMods::SIGN,
+            SrcMods::ABS,
+            SrcMods::CLAMP,
+        ];
+        for divcomp in [
+            DivComp::None,
+            DivComp::Y,
+            DivComp::Z,
+            DivComp::W,
+            DivComp::Unknown,
+        ] {
+            for neg_mask in 0..16u8 {
+                let base = SrcMods::NONE.with_neg_mask(neg_mask).with_divcomp(divcomp);
+                assert_eq!(base.is_empty(), neg_mask == 0 && divcomp == DivComp::None);
+                for flag in flags {
+                    let set = base.set(flag, true);
+                    assert!(set.contains(flag) && !set.is_empty());
+                    assert_eq!((set.divcomp(), set.neg_mask()), (divcomp, neg_mask));
+                    let others = flags.iter().filter(|&&f| f != flag);
+                    assert!(others.clone().all(|&f| !set.contains(f)));
+                    assert_eq!(set.set(flag, false), base);
+                }
+                assert_eq!(base.with_divcomp(DivComp::None).neg_mask(), neg_mask);
+                assert!(base.without_neg().neg_mask() == 0);
+            }
+        }
+        let negated = Src::temp(0).negate();
+        assert_eq!(
+            (negated.mods.neg_mask(), negated.has_modifier()),
+            (0xF, true)
+        );
+        assert!(!Src::temp(0).has_modifier());
     }
 
     /// Entries may only name entries already in the table: an id from elsewhere is refused, so

@@ -19,7 +19,7 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::sync::OnceLock;
 
-use crate::enums::{CompSel, DivComp, DstComp, ShaderKind, ShiftScale};
+use crate::enums::{CompSel, DstComp, ShaderKind, ShiftScale};
 use crate::optable::{ControlLayout, Extra, Family, Flow, ShaderModel};
 use crate::program::{Dst, Index, Inst, Nested, NestedId, Program, Reg};
 use crate::regs::RegType;
@@ -933,9 +933,8 @@ impl Verifier<'_> {
             {
                 return false;
             }
-            // The flags are or-ed without short circuits: one test instead of a branch each.
-            let float_mods = src.invert | src.bias | src.x2 | src.sign | src.abs | src.clamp;
-            if facts.integer && (float_mods || src.divcomp != DivComp::None) {
+            // Everything but negation is a float modifier (divcomp included): one test.
+            if facts.integer && !src.mods.without_neg().is_empty() {
                 return false;
             }
             types |= bit;
@@ -1499,14 +1498,7 @@ impl Verifier<'_> {
             }
         }
         for src in inst.src.iter().filter(|_| integer) {
-            if src.invert
-                || src.bias
-                || src.x2
-                || src.sign
-                || src.abs
-                || src.clamp
-                || src.divcomp != DivComp::None
-            {
+            if !src.mods.without_neg().is_empty() {
                 self.err(format!(
                     "`{}` allows only swizzle and negate on sources (guide §2.2.7 Table 2.10)",
                     info.mnemonic

@@ -10,7 +10,7 @@ use std::fmt;
 use il_model::enums::{ElementFormat, PixTexUsage};
 use il_model::{
     ControlLayout, CtrlField, DivComp, Dst, Extra, FieldKind, Index, Inst, Nested, NestedId,
-    Opcode, Program, Reg, RegType, ShaderKind, ShiftScale, Src, parse_mask, parse_swizzle,
+    Opcode, Program, Reg, RegType, ShaderKind, ShiftScale, Src, SrcMods, parse_mask, parse_swizzle,
 };
 
 use crate::tokens::MAX_OPERAND_DEPTH;
@@ -1110,23 +1110,21 @@ impl Line<'_> {
                                 );
                             }
                         };
-                        src.neg[i] = true;
+                        src.mods = src.mods.with_neg_mask(src.mods.neg_mask() | 1 << i);
                     }
                 }
-                ("invert", None) => src.invert = true,
-                ("bias", None) => src.bias = true,
-                ("x2", None) => src.x2 = true,
-                ("bx2", None) => {
-                    src.bias = true;
-                    src.x2 = true;
-                }
-                ("sign", None) => src.sign = true,
-                ("abs", None) => src.abs = true,
-                ("sat", None) => src.clamp = true,
+                ("invert", None) => src.mods = src.mods.union(SrcMods::INVERT),
+                ("bias", None) => src.mods = src.mods.union(SrcMods::BIAS),
+                ("x2", None) => src.mods = src.mods.union(SrcMods::X2),
+                ("bx2", None) => src.mods = src.mods.union(SrcMods::BIAS).union(SrcMods::X2),
+                ("sign", None) => src.mods = src.mods.union(SrcMods::SIGN),
+                ("abs", None) => src.mods = src.mods.union(SrcMods::ABS),
+                ("sat", None) => src.mods = src.mods.union(SrcMods::CLAMP),
                 ("divcomp", Some(a)) => {
-                    src.divcomp = DivComp::from_name(a).ok_or_else(|| {
+                    let divcomp = DivComp::from_name(a).ok_or_else(|| {
                         self.err(p.base + start, format!("`{a}` is not a divcomp value"))
                     })?;
+                    src.mods = src.mods.with_divcomp(divcomp);
                 }
                 _ => {
                     return Err(

@@ -8,6 +8,7 @@ use std::fmt;
 use il_model::{
     CompSel, Control, ControlLayout, DivComp, Dst, DstComp, Extra, ExtraWords, Index, Inst,
     LanguageType, Nested, NestedId, Opcode, Program, Reg, RegType, ShaderKind, ShiftScale, Src,
+    SrcMods,
 };
 
 /// Deepest operand nesting accepted (an index operand inside an index operand …). The guide allows
@@ -387,6 +388,7 @@ impl Decoder<'_> {
                     "IL_Src_Mod bits 31:25 are reserved and must be 0 (amd-il.md §1.6)",
                 ));
             }
+            let mut neg_mask = 0u8;
             for i in 0..4 {
                 src.swizzle[i] = CompSel::from_value((m >> (4 * i)) & 7).ok_or_else(|| {
                     self.err_at(
@@ -394,17 +396,20 @@ impl Decoder<'_> {
                         "a swizzle selector is not an ILComponentSelect value (amd-il.md §1.6)",
                     )
                 })?;
-                src.neg[i] = m & (1 << (4 * i + 3)) != 0;
+                neg_mask |= u8::from(m & (1 << (4 * i + 3)) != 0) << i;
             }
-            src.invert = m & (1 << 16) != 0;
-            src.bias = m & (1 << 17) != 0;
-            src.x2 = m & (1 << 18) != 0;
-            src.sign = m & (1 << 19) != 0;
-            src.abs = m & (1 << 20) != 0;
-            src.divcomp = DivComp::from_value((m >> 21) & 7).ok_or_else(|| {
+            let divcomp = DivComp::from_value((m >> 21) & 7).ok_or_else(|| {
                 self.err_at(at, "divComp is not an ILDivComp value (amd-il.md §1.6)")
             })?;
-            src.clamp = m & (1 << 24) != 0;
+            src.mods = SrcMods::NONE
+                .with_neg_mask(neg_mask)
+                .set(SrcMods::INVERT, m & (1 << 16) != 0)
+                .set(SrcMods::BIAS, m & (1 << 17) != 0)
+                .set(SrcMods::X2, m & (1 << 18) != 0)
+                .set(SrcMods::SIGN, m & (1 << 19) != 0)
+                .set(SrcMods::ABS, m & (1 << 20) != 0)
+                .set(SrcMods::CLAMP, m & (1 << 24) != 0)
+                .with_divcomp(divcomp);
         }
         Ok(src)
     }

@@ -356,44 +356,35 @@ impl Machine<'_> {
                 CompSel::One => ONE_F32,
             };
         }
-        let plain = !(src.abs
-            || src.invert
-            || src.bias
-            || src.x2
-            || src.sign
-            || src.clamp
-            || src.neg[0]
-            || src.neg[1]
-            || src.neg[2]
-            || src.neg[3]);
-        if plain && src.divcomp == DivComp::None {
+        let mods = src.mods;
+        if mods.is_empty() {
             return Ok(v);
         }
-        if src.divcomp != DivComp::None {
+        if mods.divcomp() != DivComp::None {
             return Err(Fault::unsupported(
                 "the _divcomp source modifier is not simulated",
             ));
         }
-        let float_mods = src.invert || src.bias || src.x2 || src.sign;
+        let float_mods = mods.invert() || mods.bias() || mods.x2() || mods.sign();
         for (i, c) in v.iter_mut().enumerate() {
             if float_mods {
                 let mut x = f32::from_bits(*c);
-                if src.invert {
+                if mods.invert() {
                     x = 1.0 - x;
                 }
-                if src.bias {
+                if mods.bias() {
                     x -= 0.5;
                 }
-                if src.x2 {
+                if mods.x2() {
                     x *= 2.0;
                 }
-                if src.sign {
+                if mods.sign() {
                     x = alu::sgn(x);
                 }
                 *c = x.to_bits();
             }
             let high = i % 2 == 1;
-            if src.abs {
+            if mods.abs() {
                 *c = match kind {
                     Kind::Float => *c & 0x7FFF_FFFF,
                     Kind::Int => (*c as i32).wrapping_abs() as u32,
@@ -401,7 +392,7 @@ impl Machine<'_> {
                     Kind::Double => *c,
                 };
             }
-            if src.neg[i] {
+            if mods.negates(i) {
                 *c = match kind {
                     Kind::Float => *c ^ 0x8000_0000,
                     Kind::Int => c.wrapping_neg(),
@@ -409,7 +400,7 @@ impl Machine<'_> {
                     Kind::Double => *c,
                 };
             }
-            if src.clamp {
+            if mods.clamp() {
                 *c = alu::saturate(f32::from_bits(*c)).to_bits();
             }
         }

@@ -6,7 +6,7 @@ mod common;
 use common::{parse, run_err};
 use il_model::{
     CompSel, Control, Dst, DstComp, Index, Inst, Nested, OPCODES, Opcode, Program, Reg, RegType,
-    ShaderKind, Src,
+    ShaderKind, Src, SrcMods,
 };
 use il_sim::{Dispatch, ErrorKind, run};
 
@@ -123,16 +123,14 @@ fn random_src(rng: &mut Rng, depth: u32, nested: &mut Nested) -> Src {
         *s = SELS[rng.below(6) as usize];
     }
     if rng.chance(20) {
-        src.neg = [
-            rng.chance(50),
-            rng.chance(50),
-            rng.chance(50),
-            rng.chance(50),
-        ];
+        let neg_mask = (0..4).fold(0u8, |mask, k| mask | u8::from(rng.chance(50)) << k);
+        src.mods = src.mods.with_neg_mask(neg_mask);
     }
-    src.abs = rng.chance(10);
-    src.clamp = rng.chance(3);
-    src.invert = rng.chance(3);
+    src.mods = src
+        .mods
+        .set(SrcMods::ABS, rng.chance(10))
+        .set(SrcMods::CLAMP, rng.chance(3))
+        .set(SrcMods::INVERT, rng.chance(3));
     src
 }
 

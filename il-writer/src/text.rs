@@ -695,8 +695,7 @@ fn write_fast(
             if let Some(swizzle) = SWIZZLE_TEXT.get(swizzle_index(src.swizzle)) {
                 line.short(swizzle);
             }
-            let flags = src.abs | src.invert | src.bias | src.x2 | src.sign | src.clamp;
-            if flags || src.neg != [false; 4] || src.divcomp != DivComp::None {
+            if !src.mods.is_empty() {
                 line.drain_into(out);
                 write_src_modifiers(out, src);
             }
@@ -1770,8 +1769,7 @@ fn write_src_item(out: &mut Buf, src: &Src, regs: &RegNames, nested: &Nested, fi
             chunk.short(swizzle);
         }
         chunk.flush(out);
-        let flags = src.abs | src.invert | src.bias | src.x2 | src.sign | src.clamp;
-        if flags || src.neg != [false; 4] || src.divcomp != DivComp::None {
+        if !src.mods.is_empty() {
             write_src_modifiers(out, src);
         }
     } else {
@@ -1834,36 +1832,38 @@ fn write_src(out: &mut Buf, src: &Src, regs: &RegNames, nested: &Nested) {
 /// Appends the modifiers of a source after its swizzle.
 #[inline]
 fn write_src_modifiers(out: &mut Buf, src: &Src) {
-    if src.neg != [false; 4] {
+    let mods = src.mods;
+    if mods.neg_mask() != 0 {
         out.extend_from_slice(b"_neg(");
-        for (i, n) in src.neg.iter().enumerate() {
-            if *n {
+        for i in 0..4 {
+            if mods.negates(i) {
                 out.push(comp_letter(i));
             }
         }
         out.push(b')');
     }
-    if src.invert {
+    if mods.invert() {
         out.extend_from_slice(b"_invert");
     }
-    match (src.bias, src.x2) {
+    match (mods.bias(), mods.x2()) {
         (true, true) => out.extend_from_slice(b"_bx2"),
         (true, false) => out.extend_from_slice(b"_bias"),
         (false, true) => out.extend_from_slice(b"_x2"),
         (false, false) => {}
     }
-    if src.sign {
+    if mods.sign() {
         out.extend_from_slice(b"_sign");
     }
-    if src.divcomp != DivComp::None {
+    let divcomp = mods.divcomp();
+    if divcomp != DivComp::None {
         out.extend_from_slice(b"_divcomp(");
-        out.extend_from_slice(src.divcomp.name().as_bytes());
+        out.extend_from_slice(divcomp.name().as_bytes());
         out.push(b')');
     }
-    if src.abs {
+    if mods.abs() {
         out.extend_from_slice(b"_abs");
     }
-    if src.clamp {
+    if mods.clamp() {
         out.extend_from_slice(b"_sat");
     }
 }

@@ -328,15 +328,10 @@ fn bytes_to_nibbles(bytes: u32) -> u32 {
 pub(crate) fn src_mod(src: &Src) -> u32 {
     // Selectors (values 0..=5) in bits 4k..4k+2, negate flags in bit 4k+3.
     let selectors = bytes_to_nibbles(u32::from_le_bytes(src.swizzle.map(|c| c.value() as u8)));
-    let negates = bytes_to_nibbles(u32::from_le_bytes(src.neg.map(u8::from)));
-    let m = selectors | negates << 3;
-    m | u32::from(src.invert) << 16
-        | u32::from(src.bias) << 17
-        | u32::from(src.x2) << 18
-        | u32::from(src.sign) << 19
-        | u32::from(src.abs) << 20
-        | src.divcomp.value() << 21
-        | u32::from(src.clamp) << 24
+    let n = u32::from(src.mods.neg_mask());
+    // Negate bit k moves to bit 4k (then up by three next to its selector).
+    let negates = n & 1 | (n & 2) << 3 | (n & 4) << 6 | (n & 8) << 9;
+    selectors | negates << 3 | src.mods.token_high_bits()
 }
 
 fn encode_dst(dst: &Dst, nested: &Nested, out: &mut Vec<u32>) {
@@ -416,9 +411,38 @@ fn encode_operand(reg: &Reg, modifier: Option<u32>, nested: &Nested, out: &mut V
 mod tests {
     use super::{PENDING, dst_mod, encode_inst, src_mod, to_tokens};
     use il_model::{
-        CompSel, Control, Dst, DstComp, Inst, Opcode, PacketMods, Program, Reg, RegType,
-        ShaderKind, ShiftScale, Src,
+        CompSel, Control, DivComp, Dst, DstComp, Inst, Opcode, PacketMods, Program, Reg, RegType,
+        ShaderKind, ShiftScale, Src, SrcMods,
     };
+
+    /// Each flag and divisor lands on its own IL_Src_Mod bit (amd-il.md §1.6: invert 16, bias
+    /// 17, x2 18, sign 19, abs 20, divcomp 21..=23, clamp 24; written out here by hand).
+    #[test]
+    fn source_flags_land_on_their_token_bits() {
+        let flags = [
+            (SrcMods::INVERT, 16),
+            (SrcMods::BIAS, 17),
+            (SrcMods::X2, 18),
+            (SrcMods::SIGN, 19),
+            (SrcMods::ABS, 20),
+            (SrcMods::CLAMP, 24),
+        ];
+        let identity = src_mod(&Src::temp(0));
+        for (flag, bit) in flags {
+            let src = Src::temp(0).with_mods(flag);
+            assert_eq!(src_mod(&src), identity | 1 << bit, "{src:?}");
+        }
+        for divcomp in [
+            DivComp::None,
+            DivComp::Y,
+            DivComp::Z,
+            DivComp::W,
+            DivComp::Unknown,
+        ] {
+            let src = Src::temp(0).with_mods(SrcMods::NONE.with_divcomp(divcomp));
+            assert_eq!(src_mod(&src), identity | divcomp.value() << 21, "{src:?}");
+        }
+    }
 
     /// The packed modifier tokens equal the field-by-field formulas of amd-il.md §1.5 and §1.6
     /// (written out here one shift per field) for every swizzle, negate set and write mask.
@@ -429,16 +453,17 @@ mod tests {
             for negs in 0..16u32 {
                 let src = Src {
                     swizzle: [sel(0), sel(1), sel(2), sel(3)],
-                    neg: [0, 1, 2, 3].map(|k| negs >> k & 1 != 0),
-                    abs: negs == 5,
+                    mods: SrcMods::NONE
+                        .with_neg_mask(negs as u8)
+                        .set(SrcMods::ABS, negs == 5),
                     ..Src::temp(0)
                 };
                 let mut expected = 0;
                 for k in 0..4 {
                     expected |= src.swizzle[k].value() << (4 * k);
-                    expected |= u32::from(src.neg[k]) << (4 * k + 3);
+                    expected |= u32::from(src.mods.negates(k)) << (4 * k + 3);
                 }
-                expected |= u32::from(src.abs) << 20;
+                expected |= u32::from(src.mods.abs()) << 20;
                 assert_eq!(src_mod(&src), expected, "{src:?}");
             }
         }

@@ -5,7 +5,7 @@
 use il_model::enums::{CompSel, DivComp, DstComp, ShiftScale};
 use il_model::{
     Control, ControlLayout, Dst, Extra, ExtraWords, Index, Inst, Nested, OPCODES, Opcode, Program,
-    Reg, RegType, ShaderKind, Src,
+    Reg, RegType, ShaderKind, Src, SrcMods,
 };
 
 /// xorshift64* — deterministic, no dependency.
@@ -92,20 +92,26 @@ fn random_src(rng: &mut Rng, depth: usize, n: &mut Nested) -> Src {
         };
     }
     if rng.chance(4) {
-        src.neg = [0; 4].map(|_| rng.chance(2));
-        src.abs = rng.chance(2);
-        src.invert = rng.chance(3);
-        src.bias = rng.chance(3);
-        src.x2 = rng.chance(3);
-        src.sign = rng.chance(3);
-        src.clamp = rng.chance(3);
-        src.divcomp = *rng.pick(&[
+        let neg_mask = (0..4).fold(0u8, |mask, k| mask | u8::from(rng.chance(2)) << k);
+        let mut mods = SrcMods::NONE
+            .with_neg_mask(neg_mask)
+            .set(SrcMods::ABS, rng.chance(2));
+        for flag in [
+            SrcMods::INVERT,
+            SrcMods::BIAS,
+            SrcMods::X2,
+            SrcMods::SIGN,
+            SrcMods::CLAMP,
+        ] {
+            mods = mods.set(flag, rng.chance(3));
+        }
+        src.mods = mods.with_divcomp(*rng.pick(&[
             DivComp::None,
             DivComp::Y,
             DivComp::Z,
             DivComp::W,
             DivComp::Unknown,
-        ]);
+        ]));
     }
     src
 }

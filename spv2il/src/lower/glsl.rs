@@ -119,7 +119,10 @@ fn divide() -> Control {
 
 /// The `_neg` pattern that negates the components `signs` marks.
 fn with_signs(mut src: Src, signs: [bool; 4]) -> Src {
-    src.neg = signs;
+    let mask = (signs.iter())
+        .enumerate()
+        .fold(0u8, |mask, (k, &sign)| mask | u8::from(sign) << k);
+    src.mods = src.mods.with_neg_mask(mask);
     src
 }
 

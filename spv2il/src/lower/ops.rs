@@ -42,15 +42,13 @@ pub(super) fn temp_value(reg: u32, count: u8) -> Value {
 
 /// `src` with every component negated (`_neg(xyzw)`): float negation, or two's complement for
 /// integer instructions (amd-il.md §1.6).
-pub(super) fn negated(mut src: Src) -> Src {
-    src.neg = [true; 4];
-    src
+pub(super) fn negated(src: Src) -> Src {
+    src.negate()
 }
 
 /// `src` with the `_abs` modifier.
-pub(super) fn absolute(mut src: Src) -> Src {
-    src.abs = true;
-    src
+pub(super) fn absolute(src: Src) -> Src {
+    src.abs()
 }
 
 /// How a component-wise SPIR-V operation becomes one IL instruction.
@@ -793,7 +791,7 @@ impl Lowerer<'_> {
         if mapping.negate_second
             && let Some(second) = sources.get_mut(1)
         {
-            second.neg = [true; 4];
+            *second = second.negate();
         }
         let mut value = self.alu_srcs(mapping.op, mapping.ctrl, count, sources);
         if mapping.invert {
