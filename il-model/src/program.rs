@@ -886,13 +886,7 @@ mod tests {
             SrcMods::ABS,
             SrcMods::CLAMP,
         ];
-        for divcomp in [
-            DivComp::None,
-            DivComp::Y,
-            DivComp::Z,
-            DivComp::W,
-            DivComp::Unknown,
-        ] {
+        for &divcomp in DivComp::ALL {
             for neg_mask in 0..16u8 {
                 let base = SrcMods::NONE.with_neg_mask(neg_mask).with_divcomp(divcomp);
                 assert_eq!(base.is_empty(), neg_mask == 0 && divcomp == DivComp::None);

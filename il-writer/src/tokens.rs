@@ -432,13 +432,7 @@ mod tests {
             let src = Src::temp(0).with_mods(flag);
             assert_eq!(src_mod(&src), identity | 1 << bit, "{src:?}");
         }
-        for divcomp in [
-            DivComp::None,
-            DivComp::Y,
-            DivComp::Z,
-            DivComp::W,
-            DivComp::Unknown,
-        ] {
+        for &divcomp in DivComp::ALL {
             let src = Src::temp(0).with_mods(SrcMods::NONE.with_divcomp(divcomp));
             assert_eq!(src_mod(&src), identity | divcomp.value() << 21, "{src:?}");
         }
