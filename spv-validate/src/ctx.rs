@@ -32,6 +32,12 @@ pub(crate) const NONE: u32 = u32::MAX;
 
 /// One instruction as the checks see it: its words with the opcode, Result Type and Result
 /// id read once (a cheap copy, unlike re-reading them through the module for every pass).
+///
+/// Not packed further on purpose: a 48-byte layout (the two ids as plain words with
+/// presence bits, the refs as a start and a 16-bit length) was measured on the goal corpus
+/// at a sixth fewer data-cache misses in validation but 1.7% more instructions (the bits
+/// are decoded in every accessor and assembled per instruction), for no gain in estimated
+/// cycles.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Inst<'m> {
     index: u32,
@@ -378,6 +384,9 @@ impl<'m> Index<'m> {
             start += count;
         }
 
+        // (Filling the per-id table and the lists in the placing loop below instead, to
+        // relieve the decoding loop above of their state, was measured: no fewer
+        // instructions.)
         // Group the instructions by opcode: a counting sort, stable, so module order holds
         // within each group.
         // Each used group starts where the previous one ends; placing its instructions

@@ -274,7 +274,9 @@ impl Fixed {
         }
         // The words fit the layout, so every fixed word is there. (Plain pushes: the index
         // reserved room for the module's refs, and `extend` costs more per call than the
-        // one or two refs most instructions have.)
+        // one or two refs most instructions have. Writing four padded slots at once and
+        // truncating, with no loop, was measured: fewer mispredicted loop exits, but more
+        // instructions than they cost.)
         for &(at, kind) in &self.refs {
             out.push(crate::ctx::Ref {
                 kind,
