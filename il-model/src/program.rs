@@ -3,6 +3,7 @@
 //! (§1.5–§1.9) one to one, so that text and tokens both map onto the model without loss.
 
 use std::fmt;
+use std::num::NonZeroU32;
 use std::ops::BitOr;
 
 use smallvec::SmallVec;
@@ -179,7 +180,7 @@ pub type Dsts = SmallVec<[Dst; 1]>;
 /// An instruction's sources: inline up to two. Most instructions take one or two; the three-
 /// source ones (`cmov_logical`, `mad`, `dmad`, bit-field extracts, `clamp`: about one in
 /// fifteen of the instructions in our translation snapshots) spill to the heap, which costs
-/// less than carrying a third 48-byte source in every instruction through the verifier, both
+/// less than carrying a third 32-byte source in every instruction through the verifier, both
 /// writers and drop.
 pub type Srcs = SmallVec<[Src; 2]>;
 
@@ -187,7 +188,7 @@ pub type Srcs = SmallVec<[Src; 2]>;
 pub type ExtraWords = SmallVec<[u32; 4]>;
 
 impl Inst {
-    // The builders move the whole instruction (about two hundred bytes with its inline operands)
+    // The builders move the whole instruction (about 150 bytes with its inline operands)
     // through every call; `#[inline]` lets other crates build it in place.
     /// An instruction with no control bits and no operands.
     #[inline]
@@ -307,17 +308,21 @@ impl Inst {
 /// dimension. Operands hold these small ids instead of boxes so that [`Reg`], [`Dst`] and
 /// [`Src`] are plain `Copy` values: building, copying and dropping an instruction then never
 /// touches the heap for its operands.
+///
+/// The id keeps its position plus one in a `NonZeroU32`, so that `Option<NestedId>` (a second
+/// dimension) takes four bytes rather than eight in every operand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct NestedId(u32);
+pub struct NestedId(NonZeroU32);
 
 impl NestedId {
     /// An id that no table holds (what [`Nested::push`] returns for an operand it refuses).
-    pub const DANGLING: NestedId = NestedId(u32::MAX);
+    pub const DANGLING: NestedId = NestedId(NonZeroU32::MAX);
 
     /// The position in the table.
     #[inline]
     pub fn index(self) -> usize {
-        self.0 as usize
+        // At least 1, so the subtraction cannot wrap.
+        (self.0.get() - 1) as usize
     }
 }
 
@@ -343,10 +348,11 @@ impl Nested {
         let len = self.entries.len();
         let known = |id: NestedId| id.index() < len;
         let refs_ok = src.reg.index_reg().is_none_or(known) && src.reg.dim2.is_none_or(known);
-        // The table would need 200 GB of operands to reach u32::MAX entries, so `try_from`
-        // only fails where memory has long run out.
-        match u32::try_from(len) {
-            Ok(id) if refs_ok && id != u32::MAX => {
+        // The table would need 100 GB of operands to reach u32::MAX entries, so `try_from`
+        // only fails where memory has long run out. Position `len` is stored as `len + 1`,
+        // which must be non-zero and not the dangling id.
+        match u32::try_from(len + 1).ok().and_then(NonZeroU32::new) {
+            Some(id) if refs_ok && id != NonZeroU32::MAX => {
                 self.entries.push(src);
                 NestedId(id)
             }
@@ -382,26 +388,92 @@ fn nested_eq(na: &Nested, a: NestedId, nb: &Nested, b: NestedId) -> bool {
 }
 
 /// The index of an operand's first dimension.
+///
+/// The optional immediate offset of the relative forms is a variant of its own rather than an
+/// `Option<u32>` field, so that an index takes twelve bytes instead of sixteen in every operand
+/// (an instruction holds three operands inline); [`Index::rel`], [`Index::addr_reg`] and
+/// [`Index::offset`] take and give the offset as an `Option`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Index {
     /// An immediate index: `x5[6]`, `cb0[3]` (immediate_present, absolute).
     Imm(u32),
-    /// Register-relative: `x5[r2.x+6]` (addressing 2); `offset` is the immediate token, if any.
+    /// Register-relative without an immediate: `x5[r2.x]` (addressing 2).
     Rel {
         /// The index operand (one component selected by a replicating swizzle), in the
         /// program's [`Nested`] table.
         reg: NestedId,
-        /// The constant added to the index, if an immediate token is present.
-        offset: Option<u32>,
     },
-    /// DX9 address-register relative (addressing 1): the raw IL_Rel_Addr token (amd-il.md §1.7),
-    /// plus an immediate if present.
+    /// Register-relative plus an immediate token: `x5[r2.x+6]` (addressing 2).
+    RelOffset {
+        /// The index operand, in the program's [`Nested`] table.
+        reg: NestedId,
+        /// The constant added to the index.
+        offset: u32,
+    },
+    /// DX9 address-register relative (addressing 1) without an immediate: the raw IL_Rel_Addr
+    /// token (amd-il.md §1.7).
     AddrReg {
         /// The IL_Rel_Addr token.
         rel_addr: u32,
-        /// The constant offset, if an immediate token is present.
-        offset: Option<u32>,
     },
+    /// DX9 address-register relative plus an immediate token.
+    AddrRegOffset {
+        /// The IL_Rel_Addr token.
+        rel_addr: u32,
+        /// The constant offset.
+        offset: u32,
+    },
+}
+
+impl Index {
+    /// Register-relative on `reg` (a [`Nested`] entry), with the immediate `offset` if any.
+    #[inline]
+    pub fn rel(reg: NestedId, offset: Option<u32>) -> Index {
+        match offset {
+            Some(offset) => Index::RelOffset { reg, offset },
+            None => Index::Rel { reg },
+        }
+    }
+
+    /// Address-register relative through the IL_Rel_Addr token `rel_addr`, with the immediate
+    /// `offset` if any.
+    #[inline]
+    pub fn addr_reg(rel_addr: u32, offset: Option<u32>) -> Index {
+        match offset {
+            Some(offset) => Index::AddrRegOffset { rel_addr, offset },
+            None => Index::AddrReg { rel_addr },
+        }
+    }
+
+    /// The immediate token of a relative index, if present (`None` for [`Index::Imm`]).
+    #[inline]
+    pub fn offset(self) -> Option<u32> {
+        match self {
+            Index::RelOffset { offset, .. } | Index::AddrRegOffset { offset, .. } => Some(offset),
+            Index::Imm(_) | Index::Rel { .. } | Index::AddrReg { .. } => None,
+        }
+    }
+
+    /// The nested operand of a register-relative index.
+    #[inline]
+    pub fn nested_reg(self) -> Option<NestedId> {
+        match self {
+            Index::Rel { reg } | Index::RelOffset { reg, .. } => Some(reg),
+            Index::Imm(_) | Index::AddrReg { .. } | Index::AddrRegOffset { .. } => None,
+        }
+    }
+
+    /// Whether the index is register-relative (either form).
+    #[inline]
+    pub fn is_rel(self) -> bool {
+        matches!(self, Index::Rel { .. } | Index::RelOffset { .. })
+    }
+
+    /// Whether the index is address-register relative (either form).
+    #[inline]
+    pub fn is_addr_reg(self) -> bool {
+        matches!(self, Index::AddrReg { .. } | Index::AddrRegOffset { .. })
+    }
 }
 
 /// A register reference: the part of an operand shared by destinations and sources.
@@ -441,26 +513,27 @@ impl Reg {
     /// index operand is `index` in the program's [`Nested`] table (see [`Program::nest`]).
     #[inline]
     pub fn rel(mut self, index: NestedId, offset: Option<u32>) -> Reg {
-        self.index = Some(Index::Rel { reg: index, offset });
+        self.index = Some(Index::rel(index, offset));
         self
     }
 
     /// The nested operand of a register-relative index, if the index is one.
     #[inline]
     pub fn index_reg(&self) -> Option<NestedId> {
-        match self.index {
-            Some(Index::Rel { reg, .. }) => Some(reg),
-            _ => None,
-        }
+        self.index.and_then(Index::nested_reg)
     }
 
     /// Whether `self` (nested operands in `nested`) and `other` (nested operands in
     /// `other_nested`) are the same register reference, comparing nested operands by value.
     pub fn eq_in(&self, nested: &Nested, other: &Reg, other_nested: &Nested) -> bool {
         let index_eq = match (self.index, other.index) {
-            (Some(Index::Rel { reg: a, offset: oa }), Some(Index::Rel { reg: b, offset: ob })) => {
-                oa == ob && nested_eq(nested, a, other_nested, b)
+            (Some(Index::Rel { reg: a }), Some(Index::Rel { reg: b })) => {
+                nested_eq(nested, a, other_nested, b)
             }
+            (
+                Some(Index::RelOffset { reg: a, offset: oa }),
+                Some(Index::RelOffset { reg: b, offset: ob }),
+            ) => oa == ob && nested_eq(nested, a, other_nested, b),
             (a, b) => a == b,
         };
         let dim2_eq = match (self.dim2, other.dim2) {
@@ -863,7 +936,7 @@ impl Src {
 
 #[cfg(test)]
 mod tests {
-    use super::{Dst, Inst, Nested, NestedId, Program, Reg, Src, SrcMods};
+    use super::{Dst, Index, Inst, Nested, NestedId, Program, Reg, Src, SrcMods};
     use crate::{DivComp, Opcode, RegType, ShaderKind};
 
     /// `mov r0, x1[r2.x+3]` with its index operand pushed into `program`'s table.
@@ -908,6 +981,38 @@ mod tests {
             (0xF, true)
         );
         assert!(!Src::temp(0).has_modifier());
+    }
+
+    /// The compact encodings hold: an absent second dimension and an absent index take no
+    /// bytes of their own, so a source or destination operand fits in 32 bytes (checked
+    /// against the layouts rustc gives the types; a regression here is memory traffic in every
+    /// pass over a program).
+    #[test]
+    fn operands_stay_compact() {
+        assert_eq!(size_of::<Option<NestedId>>(), size_of::<NestedId>());
+        assert_eq!(size_of::<Option<Index>>(), size_of::<Index>());
+        assert!(size_of::<Index>() <= 12);
+        assert!(size_of::<Src>() <= 32 && size_of::<Dst>() <= 32);
+    }
+
+    /// The relative forms give back the offset they were built with, and the plain and offset
+    /// variants are told apart.
+    #[test]
+    fn relative_index_offsets_round_trip() {
+        let mut nested = Nested::new();
+        let id = nested.push(Src::temp(1));
+        for offset in [None, Some(0), Some(7), Some(u32::MAX)] {
+            let rel = Index::rel(id, offset);
+            assert_eq!(
+                (rel.offset(), rel.nested_reg(), rel.is_rel()),
+                (offset, Some(id), true)
+            );
+            let addr = Index::addr_reg(5, offset);
+            assert_eq!((addr.offset(), addr.nested_reg()), (offset, None));
+            assert!(addr.is_addr_reg() && !addr.is_rel());
+        }
+        assert_eq!(Index::Imm(3).offset(), None);
+        assert_ne!(Index::rel(id, None), Index::rel(id, Some(0)));
     }
 
     /// Entries may only name entries already in the table: an id from elsewhere is refused, so

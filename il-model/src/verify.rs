@@ -891,7 +891,7 @@ impl Verifier<'_> {
             let index_ok = match reg.index {
                 None => true,
                 Some(Index::Imm(_)) => bit & INDEXABLE_DST_TYPES != 0,
-                Some(Index::Rel { .. } | Index::AddrReg { .. }) => false,
+                Some(_) => false,
             };
             if !index_ok || reg.dim2.is_some() {
                 return false;
@@ -920,10 +920,8 @@ impl Verifier<'_> {
         }
         for src in srcs {
             let reg = &src.reg;
-            if matches!(
-                reg.index,
-                Some(Index::Rel { .. }) | Some(Index::AddrReg { .. })
-            ) || reg.dim2.is_some()
+            if matches!(reg.index, Some(index) if !matches!(index, Index::Imm(_)))
+                || reg.dim2.is_some()
             {
                 return false;
             }
@@ -1566,7 +1564,7 @@ impl Verifier<'_> {
                 && !second.has_modifier();
             let relative = second.reg.ty == RegType::ConstBool
                 && second.reg.num == 0
-                && matches!(second.reg.index, Some(Index::Rel { .. }))
+                && second.reg.index.is_some_and(Index::is_rel)
                 && second.reg.dim2.is_none()
                 && !second.has_modifier();
             if !plain && !relative {
@@ -1765,7 +1763,7 @@ fn written_components(mask: [DstComp; 4]) -> u32 {
 
 /// Whether `reg` has operands of its own: a register-relative index or a second dimension.
 fn has_nested(reg: &Reg) -> bool {
-    matches!(reg.index, Some(Index::Rel { .. })) || reg.dim2.is_some()
+    reg.index.is_some_and(Index::is_rel) || reg.dim2.is_some()
 }
 
 #[cfg(test)]
@@ -1906,10 +1904,7 @@ mod tests {
                     .src(Src::special(RegType::AbsoluteThreadIdFlat)),
             ],
             vec![Inst::new(Opcode::Mov).dst(Dst::temp(0)).src(Src::new(Reg {
-                index: Some(Index::AddrReg {
-                    rel_addr: 0,
-                    offset: None,
-                }),
+                index: Some(Index::AddrReg { rel_addr: 0 }),
                 ..Reg::new(RegType::Temp, 0)
             }))],
             // Indexed destinations: declared and indexable, undeclared, not indexable.

@@ -1243,13 +1243,10 @@ impl Line<'_> {
             None => (text, None),
         };
         if let Some(rel_addr) = addr_register(expr) {
-            return Ok(Index::AddrReg { rel_addr, offset });
+            return Ok(Index::addr_reg(rel_addr, offset));
         }
         let src = self.src(Piece { text: expr, at }, ctx, depth + 1, nested)?;
-        Ok(Index::Rel {
-            reg: nested.push(src),
-            offset,
-        })
+        Ok(Index::rel(nested.push(src), offset))
     }
 
     /// A second-dimension index: a number (register of the outer type with that number) or a

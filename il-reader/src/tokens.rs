@@ -319,7 +319,7 @@ impl Decoder<'_> {
                 } else {
                     None
                 };
-                reg.index = Some(Index::AddrReg { rel_addr, offset });
+                reg.index = Some(Index::addr_reg(rel_addr, offset));
                 if dimension {
                     reg.dim2 = Some(self.nested_src(depth + 1)?);
                 }
@@ -331,7 +331,7 @@ impl Decoder<'_> {
                 } else {
                     None
                 };
-                reg.index = Some(Index::Rel { reg: index, offset });
+                reg.index = Some(Index::rel(index, offset));
                 if dimension {
                     reg.dim2 = Some(self.nested_src(depth + 1)?);
                 }

@@ -323,14 +323,14 @@ impl Machine<'_> {
     fn index(&self, inv: &Invocation, reg: &Reg) -> Res<usize> {
         match &reg.index {
             Some(Index::Imm(n)) => Ok(*n as usize),
-            Some(Index::Rel { reg: index, offset }) => {
+            Some(rel @ (Index::Rel { reg: index } | Index::RelOffset { reg: index, .. })) => {
                 let index = self.nested.get(*index).ok_or_else(|| {
                     Fault::malformed("a relative index refers to a missing nested operand")
                 })?;
                 let v = self.read(inv, index, Kind::Int)?;
-                Ok(v[0].wrapping_add(offset.unwrap_or(0)) as usize)
+                Ok(v[0].wrapping_add(rel.offset().unwrap_or(0)) as usize)
             }
-            Some(Index::AddrReg { .. }) => Err(Fault::unsupported(
+            Some(Index::AddrReg { .. } | Index::AddrRegOffset { .. }) => Err(Fault::unsupported(
                 "DX9 address-register indexing is not simulated",
             )),
             None => Err(Fault::malformed(format!(

@@ -106,10 +106,10 @@ fn random_reg(rng: &mut Rng, depth: u32, nested: &mut Nested) -> Reg {
     if matches!(ty, RegType::ITemp | RegType::ConstBuff) || rng.chance(5) {
         reg.index = Some(if depth < 2 && rng.chance(50) {
             let index = random_src(rng, depth + 1, nested);
-            Index::Rel {
-                reg: nested.push(index),
-                offset: rng.chance(50).then(|| rng.below(8) as u32),
-            }
+            Index::rel(
+                nested.push(index),
+                rng.chance(50).then(|| rng.below(8) as u32),
+            )
         } else {
             Index::Imm(rng.below(6) as u32)
         });

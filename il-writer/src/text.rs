@@ -1872,14 +1872,14 @@ fn write_src_modifiers(out: &mut Buf, src: &Src) {
 fn write_index(out: &mut Buf, index: &Index, regs: &RegNames, nested: &Nested) {
     match index {
         Index::Imm(i) => push_dec(out, *i),
-        Index::Rel { reg, offset } => {
+        Index::Rel { reg } | Index::RelOffset { reg, .. } => {
             write_nested(out, *reg, regs, nested);
-            if let Some(o) = offset {
+            if let Some(o) = index.offset() {
                 out.push(b'+');
-                push_dec(out, *o);
+                push_dec(out, o);
             }
         }
-        Index::AddrReg { rel_addr, offset } => {
+        Index::AddrReg { rel_addr } | Index::AddrRegOffset { rel_addr, .. } => {
             // IL_Rel_Addr (amd-il.md §1.7): register 15:0, loop-relative 16, component 19:17.
             let reg = rel_addr & 0xFFFF;
             let comp = (rel_addr >> 17) & 7;
@@ -1896,9 +1896,9 @@ fn write_index(out: &mut Buf, index: &Index, regs: &RegNames, nested: &Nested) {
             out.push(b'.');
             // The component is masked to 0..=7, so the index is in range.
             out.push([b'x', b'y', b'z', b'w', b'?', b'?', b'?', b'?'][comp as usize]);
-            if let Some(o) = offset {
+            if let Some(o) = index.offset() {
                 out.push(b'+');
-                push_dec(out, *o);
+                push_dec(out, o);
             }
         }
     }
@@ -1924,7 +1924,7 @@ fn write_second(out: &mut Buf, second: NestedId, regs: &RegNames, nested: &Neste
         return;
     };
     match &second.reg.index {
-        Some(index @ Index::Rel { .. }) => write_index(out, index, regs, nested),
+        Some(index) if index.is_rel() => write_index(out, index, regs, nested),
         _ => push_dec(out, second.reg.num),
     }
 }
@@ -1952,7 +1952,7 @@ fn write_reg(out: &mut Buf, reg: &Reg, regs: &RegNames, nested: &Nested) {
             out.push(b']');
         }
         (Some(index), Some(second)) => {
-            if !(matches!(index, Index::Rel { .. }) && reg.num == 0) {
+            if !(index.is_rel() && reg.num == 0) {
                 push_dec(out, reg.num);
             }
             out.push(b'[');

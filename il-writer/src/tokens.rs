@@ -357,8 +357,10 @@ fn encode_operand(reg: &Reg, modifier: Option<u32>, nested: &Nested, out: &mut V
     let (addressing, immediate) = match &reg.index {
         None => (0, false),
         Some(Index::Imm(_)) => (0, true),
-        Some(Index::AddrReg { offset, .. }) => (1, offset.is_some()),
-        Some(Index::Rel { offset, .. }) => (2, offset.is_some()),
+        Some(Index::AddrReg { .. }) => (1, false),
+        Some(Index::AddrRegOffset { .. }) => (1, true),
+        Some(Index::Rel { .. }) => (2, false),
+        Some(Index::RelOffset { .. }) => (2, true),
     };
     let extended = reg.num > 0xFFFF;
     out.push(
@@ -377,16 +379,16 @@ fn encode_operand(reg: &Reg, modifier: Option<u32>, nested: &Nested, out: &mut V
         out.push(reg.num >> 16);
     }
     match &reg.index {
-        Some(Index::Rel { reg: index, offset }) => {
-            encode_nested(*index, nested, out);
-            out.extend(*offset);
+        Some(index @ (Index::Rel { reg: rel, .. } | Index::RelOffset { reg: rel, .. })) => {
+            encode_nested(*rel, nested, out);
+            out.extend(index.offset());
             if let Some(second) = &reg.dim2 {
                 encode_nested(*second, nested, out);
             }
         }
-        Some(Index::AddrReg { rel_addr, offset }) => {
+        Some(index @ (Index::AddrReg { rel_addr } | Index::AddrRegOffset { rel_addr, .. })) => {
             out.push(*rel_addr);
-            out.extend(*offset);
+            out.extend(index.offset());
             if let Some(second) = &reg.dim2 {
                 encode_nested(*second, nested, out);
             }

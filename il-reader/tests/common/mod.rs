@@ -141,19 +141,19 @@ fn random_reg(rng: &mut Rng, depth: usize, n: &mut Nested) -> Reg {
     reg.index = match rng.below(4) {
         0 => None,
         1 => Some(Index::Imm(rng.small())),
-        2 => Some(Index::Rel {
-            reg: {
+        2 => Some(Index::rel(
+            {
                 let src = index_src(rng, depth, n);
                 n.push(src)
             },
-            offset: offset(rng),
-        }),
-        _ => Some(Index::AddrReg {
-            rel_addr: (rng.below(0x1_0000) as u32)
+            offset(rng),
+        )),
+        _ => Some(Index::addr_reg(
+            (rng.below(0x1_0000) as u32)
                 | (rng.below(2) as u32) << 16
                 | (rng.below(4) as u32) << 17,
-            offset: offset(rng),
-        }),
+            offset(rng),
+        )),
     };
     if rng.chance(3) {
         // The two second-dimension forms the text can express (see `il_writer::reg_text`).
@@ -161,13 +161,13 @@ fn random_reg(rng: &mut Rng, depth: usize, n: &mut Nested) -> Reg {
             Src::new(Reg::new(reg.ty, rng.small()))
         } else {
             let mut r = Reg::new(RegType::ConstBool, 0);
-            r.index = Some(Index::Rel {
-                reg: {
+            r.index = Some(Index::rel(
+                {
                     let src = index_src(rng, depth, n);
                     n.push(src)
                 },
-                offset: offset(rng),
-            });
+                offset(rng),
+            ));
             Src::new(r)
         };
         reg.dim2 = Some(n.push(second));

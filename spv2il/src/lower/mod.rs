@@ -535,6 +535,10 @@ pub(crate) struct Lowerer<'m> {
     constants: spec::ConstantEvaluator<'m>,
     /// The code emitted so far, in program order.
     code: Vec<Inst>,
+    /// Whether any instruction emitted so far (subroutine bodies included) is a double-precision
+    /// one: noted as each is emitted, so that [`Lowerer::assemble`] need not read the whole code
+    /// again for the `dcl_global_flags` decision.
+    uses_doubles: bool,
     /// Scratch list of the elements a vector is gathered from (OpVectorShuffle,
     /// OpCompositeConstruct), kept between instructions so that each does not allocate one.
     element_scratch: Vec<Value>,
@@ -600,6 +604,7 @@ impl<'m> Lowerer<'m> {
             call_depth: 0,
             constants: spec::ConstantEvaluator::new(module, &options.spec_overrides),
             code: Vec::new(),
+            uses_doubles: false,
             element_scratch: Vec::new(),
             edge_scratch: flow::EdgeScratch::default(),
             ext_sets: Vec::new(),
@@ -665,7 +670,7 @@ impl<'m> Lowerer<'m> {
     }
 
     /// Reserves room for the code (and the values and places) of `functions` up front: the corpus emits at most about two IL
-    /// instructions per SPIR-V instruction of a function, and an IL instruction is a few hundred
+    /// instructions per SPIR-V instruction of a function, and an IL instruction is about 150
     /// bytes, so growing the vector by doubling would copy the code several times. The
     /// reservation is capped so that a huge module does not reserve memory it may not use.
     fn reserve_code(&mut self, functions: &[&Function]) {
@@ -692,21 +697,35 @@ impl<'m> Lowerer<'m> {
 
     /// Emits one IL instruction into the code stream.
     fn emit(&mut self, inst: Inst) {
+        self.uses_doubles |= inst.info().fp64;
         self.code.push(inst);
     }
 
     /// Emits `mov dst, src`, built whole in the push: the builder methods move the
-    /// (two-hundred-byte) instruction through each call, and `mov` is the commonest
+    /// (150-byte) instruction through each call, and `mov` is the commonest
     /// instruction of a translation.
     fn emit_mov(&mut self, dst: il_model::Dst, src: il_model::Src) {
         let mut srcs = il_model::Srcs::new();
         srcs.push(src);
-        self.emit_whole(Opcode::Mov, il_model::Control::NONE, dst, srcs);
+        self.push_whole(Opcode::Mov, il_model::Control::NONE, dst, srcs);
     }
 
     /// Emits `op` with one destination and the sources `srcs`, built whole in the push (see
     /// [`Lowerer::emit_mov`]).
     fn emit_whole(
+        &mut self,
+        op: Opcode,
+        ctrl: il_model::Control,
+        dst: il_model::Dst,
+        srcs: il_model::Srcs,
+    ) {
+        self.uses_doubles |= op.info().fp64;
+        self.push_whole(op, ctrl, dst, srcs);
+    }
+
+    /// Pushes `op` with one destination and the sources `srcs` without noting double precision:
+    /// [`Lowerer::emit_whole`] has noted it, and the `mov` of [`Lowerer::emit_mov`] is single.
+    fn push_whole(
         &mut self,
         op: Opcode,
         ctrl: il_model::Control,
@@ -974,12 +993,7 @@ impl<'m> Lowerer<'m> {
         // A program with double instructions says so, as DX11 shaders do with the same flag; the
         // guide marks it "currently not used" (the compiler checks the hardware itself), so it
         // documents the need and costs nothing (guide §7.5 DCL_GLOBAL_FLAGS).
-        let uses_doubles = self
-            .code
-            .iter()
-            .chain(self.subroutines.iter().flat_map(|s| &s.body))
-            .any(|inst| inst.info().fp64);
-        if uses_doubles {
+        if self.uses_doubles {
             header.push(Inst::new(Opcode::DclGlobalFlags).ctrl(ENABLE_DOUBLE_PRECISION));
         }
         // The writer derives the control field (the number of values) from the extra words.
