@@ -4,9 +4,9 @@
 //!
 //! A function body is a sequence of regions executed in order. The tree is flat: every
 //! sequence (a function body, an arm of an `If`, a loop body, a switch arm) is a [`Seq`], a
-//! range of the [`Structured`] tree's one node list, read with [`Structured::regions`]. The constructs and their
-//! control transfers are exactly those of AMD IL (`amd-il.md` §6.1, §7.6), so each maps 1:1 onto
-//! IL flow-control instructions with no further analysis:
+//! range of the [`Structured`] tree's one node list, read with [`Structured::regions`]. The
+//! constructs and their control transfers are exactly those of AMD IL (`amd-il.md` §6.1,
+//! §7.6), so each maps 1:1 onto IL flow-control instructions with no further analysis:
 //!
 //! | Region | Meaning | IL |
 //! |---|---|---|
