@@ -213,22 +213,19 @@ pub(crate) fn recycle_seq(pool: &mut LabPool, mut seq: Vec<Lab>) {
 /// The node and arm lists of a tree ([`Structured`](crate::Structured)).
 pub(crate) type TreeLists = (Vec<Region>, Vec<SwitchArm>);
 
-/// The lists of a tree handed back by [`Structured::recycle`](crate::Structured::recycle) for
-/// the next tree, and the open-sequence list of the exit lowering ([`Lowerer::open`]), kept
-/// between calls so that a tree mostly costs no allocation.
-type RegionTables = (TreeLists, Vec<Region>);
-
 thread_local! {
-    /// This thread's [`RegionTables`].
-    static REGION_TABLES: Cell<RegionTables> =
-        const { Cell::new(((Vec::new(), Vec::new()), Vec::new())) };
+    /// The lists of a tree handed back by
+    /// [`Structured::recycle`](crate::Structured::recycle), for the next tree on this thread.
+    static SPARE_LISTS: Cell<TreeLists> = const { Cell::new((Vec::new(), Vec::new())) };
+    /// This thread's open-sequence list of the exit lowering ([`Lowerer::open`]), kept
+    /// between lowerings.
+    static OPEN_SEQS: Cell<Vec<Region>> = const { Cell::new(Vec::new()) };
 }
 
-/// Empty node and arm lists for a new tree: the ones last handed back on this thread, if any.
+/// Empty node and arm lists for a new tree: the ones last handed back on this thread, if any,
+/// so that a tree mostly costs no allocation.
 pub(crate) fn spare_nodes() -> TreeLists {
-    let (spare, open) = REGION_TABLES.take();
-    REGION_TABLES.set(((Vec::new(), Vec::new()), open));
-    spare
+    SPARE_LISTS.take()
 }
 
 /// Keeps the lists of a finished tree for the next one on this thread (emptied; lists one
@@ -240,8 +237,7 @@ pub(crate) fn recycle_nodes(mut nodes: Vec<Region>, mut switch_arms: Vec<SwitchA
     // Regions are plain values: clearing them frees nothing; arms free their literals.
     nodes.clear();
     switch_arms.clear();
-    let (_, open) = REGION_TABLES.take();
-    REGION_TABLES.set(((nodes, switch_arms), open));
+    SPARE_LISTS.set((nodes, switch_arms));
 }
 
 /// [`Lowerer::frames`] and [`Lowerer::tails`], kept between lowerings.
@@ -264,7 +260,8 @@ pub(crate) fn lower_exits(
     budget: &mut Budget,
 ) -> Result<Lowered, CfgError> {
     let (frames, tails) = LOWER_TABLES.take();
-    let ((nodes, switch_arms), open) = REGION_TABLES.take();
+    let (nodes, switch_arms) = spare_nodes();
+    let open = OPEN_SEQS.take();
     let mut l = Lowerer {
         frames,
         tails,
@@ -291,7 +288,7 @@ pub(crate) fn lower_exits(
         open = Vec::new();
     }
     open.clear();
-    REGION_TABLES.set(((Vec::new(), Vec::new()), open));
+    OPEN_SEQS.set(open);
     if l.frames.capacity().max(l.tails.capacity()) <= crate::MAX_KEPT_ENTRIES {
         LOWER_TABLES.set((l.frames, l.tails));
     }
