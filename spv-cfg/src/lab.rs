@@ -213,31 +213,48 @@ pub(crate) fn recycle_seq(pool: &mut LabPool, mut seq: Vec<Lab>) {
 /// The node and arm lists of a tree ([`Structured`](crate::Structured)).
 pub(crate) type TreeLists = (Vec<Region>, Vec<SwitchArm>);
 
+/// The most trees whose lists this thread keeps: a translation keeps every function's tree
+/// until its end and then hands them all back, for the functions of the next module.
+const MAX_SPARE_TREES: usize = 32;
+
+/// The largest node (or arm) list kept for another tree: with [`MAX_SPARE_TREES`], the lists
+/// a thread keeps stay under 1 MiB.
+const MAX_SPARE_NODES: usize = 256;
+
 thread_local! {
-    /// The lists of a tree handed back by
-    /// [`Structured::recycle`](crate::Structured::recycle), for the next tree on this thread.
-    static SPARE_LISTS: Cell<TreeLists> = const { Cell::new((Vec::new(), Vec::new())) };
+    /// The lists of trees handed back by [`Structured::recycle`](crate::Structured::recycle),
+    /// for the next trees on this thread (at most [`MAX_SPARE_TREES`]).
+    static SPARE_LISTS: Cell<Vec<TreeLists>> = const { Cell::new(Vec::new()) };
     /// This thread's open-sequence list of the exit lowering ([`Lowerer::open`]), kept
     /// between lowerings.
     static OPEN_SEQS: Cell<Vec<Region>> = const { Cell::new(Vec::new()) };
 }
 
-/// Empty node and arm lists for a new tree: the ones last handed back on this thread, if any,
-/// so that a tree mostly costs no allocation.
-pub(crate) fn spare_nodes() -> TreeLists {
-    SPARE_LISTS.take()
+/// Empty node and arm lists for a new tree with room for `room` nodes: lists handed back on
+/// this thread when there are some, so that a tree mostly costs no allocation, and room made
+/// at once, so that the node list seldom grows while the tree is built.
+pub(crate) fn spare_nodes(room: usize) -> TreeLists {
+    let mut spare = SPARE_LISTS.take();
+    let (mut nodes, switch_arms) = spare.pop().unwrap_or_default();
+    SPARE_LISTS.set(spare);
+    nodes.reserve(room);
+    (nodes, switch_arms)
 }
 
-/// Keeps the lists of a finished tree for the next one on this thread (emptied; lists one
-/// huge function grew past [`crate::MAX_KEPT_ENTRIES`] are freed instead).
+/// Keeps the lists of a finished tree for a later one on this thread (emptied, within
+/// [`MAX_SPARE_TREES`] and [`MAX_SPARE_NODES`]; other lists are freed).
 pub(crate) fn recycle_nodes(mut nodes: Vec<Region>, mut switch_arms: Vec<SwitchArm>) {
-    if nodes.capacity().max(switch_arms.capacity()) > crate::MAX_KEPT_ENTRIES {
+    if nodes.capacity() > MAX_SPARE_NODES || switch_arms.capacity() > MAX_SPARE_NODES {
         return;
     }
-    // Regions are plain values: clearing them frees nothing; arms free their literals.
-    nodes.clear();
-    switch_arms.clear();
-    SPARE_LISTS.set((nodes, switch_arms));
+    let mut spare = SPARE_LISTS.take();
+    if spare.len() < MAX_SPARE_TREES {
+        // Regions are plain values: clearing them frees nothing; arms free their literals.
+        nodes.clear();
+        switch_arms.clear();
+        spare.push((nodes, switch_arms));
+    }
+    SPARE_LISTS.set(spare);
 }
 
 /// [`Lowerer::frames`] and [`Lowerer::tails`], kept between lowerings.
@@ -253,14 +270,16 @@ thread_local! {
 /// whether the exit variable is used (then the body starts by zeroing it).
 pub(crate) type Lowered = (TreeLists, Seq, bool);
 
-/// Lowers a labeled body to region-tree form, using `exit` as the exit variable.
+/// Lowers a labeled body to region-tree form, using `exit` as the exit variable, into the
+/// (empty) lists `lists`.
 pub(crate) fn lower_exits(
     body: Vec<Lab>,
     exit: Var,
     budget: &mut Budget,
+    lists: TreeLists,
 ) -> Result<Lowered, CfgError> {
     let (frames, tails) = LOWER_TABLES.take();
-    let (nodes, switch_arms) = spare_nodes();
+    let (nodes, switch_arms) = lists;
     let open = OPEN_SEQS.take();
     let mut l = Lowerer {
         frames,

@@ -29,7 +29,7 @@ fn structurize_within(
     let mut fallback_reason = None;
     if strategy == Strategy::Merges {
         if let Some(exit) = single_exit_block(cfg) {
-            let (mut nodes, arms) = spare_nodes();
+            let (mut nodes, arms) = spare_nodes(2);
             nodes.extend([Region::Block(cfg.entry()), exit]);
             let body = Seq::new(0, 2);
             return Ok(Structured::new(
@@ -41,7 +41,7 @@ fn structurize_within(
             ));
         }
         match structurize_merges(cfg, budget) {
-            Ok(lab) => match lower_exits(lab, Var(0), budget) {
+            Ok(lab) => match lower_exits(lab, Var(0), budget, spare_nodes(tree_room(cfg))) {
                 Ok((nodes, body, used)) => {
                     return Ok(Structured::new(
                         nodes,
@@ -67,7 +67,8 @@ fn structurize_within(
         }
     }
     let (lab, dispatch_vars) = structurize_general(cfg, budget)?;
-    let (nodes, body, used) = lower_exits(lab, Var(dispatch_vars), budget)?;
+    let lists = spare_nodes(tree_room(cfg));
+    let (nodes, body, used) = lower_exits(lab, Var(dispatch_vars), budget, lists)?;
     Ok(Structured::new(
         nodes,
         body,
@@ -75,6 +76,13 @@ fn structurize_within(
         Strategy::General,
         fallback_reason,
     ))
+}
+
+/// The room a tree's node list starts with for `cfg`: trees of the corpus hold about two
+/// regions per block (the block and an edge, a branch or a jump), so most are built without
+/// growing the list.
+fn tree_room(cfg: &Cfg) -> usize {
+    2 * cfg.len() + 2
 }
 
 /// For a function that is one block leaving the function (many called helpers are), the
@@ -125,7 +133,8 @@ mod tests {
             let cfg = Cfg::new(vec![BlockData::new(terminator.clone())]).unwrap();
             let exit = single_exit_block(&cfg).expect("one exiting block");
             let lab = structurize_merges(&cfg, &mut Budget::new()).ok().unwrap();
-            let (nodes, body, used) = lower_exits(lab, Var(0), &mut Budget::new()).unwrap();
+            let lists = Default::default();
+            let (nodes, body, used) = lower_exits(lab, Var(0), &mut Budget::new(), lists).unwrap();
             let walked = Structured::new(nodes, body, 0, Strategy::Merges, None);
             assert_eq!(
                 walked.regions(walked.body),
