@@ -33,7 +33,7 @@
 use crate::cfg::BlockIdx;
 use crate::error::CfgError;
 use crate::limits::{Budget, MAX_REGION_DEPTH};
-use crate::region::{Cond, Region, SwitchArm, Var};
+use crate::region::{Arms, Cond, Region, Seq, SwitchArm, Var};
 use std::cell::Cell;
 
 /// A jump label: the node whose code runs after the jump.
@@ -153,8 +153,14 @@ struct Lowerer<'b> {
     budget: &'b mut Budget,
     /// Where the sequences read go (see [`LabPool`]).
     pool: LabPool,
-    /// Where new region lists come from (see [`RegionPool`]).
-    regions: RegionPool,
+    /// The tree's node list: every finished sequence is moved here as one range.
+    nodes: Vec<Region>,
+    /// The tree's switch arms: the arms of each switch are added here as one range.
+    switch_arms: Vec<SwitchArm>,
+    /// The sequences being built, innermost last: a sequence is started at the current end,
+    /// and every sequence started after it is finished (moved to `nodes`) before it grows
+    /// again, so each is a contiguous run at the end until it is finished itself.
+    open: Vec<Region>,
 }
 
 /// Empty labeled-sequence buffers, handed from the lowering (which reads every sequence once)
@@ -204,63 +210,51 @@ pub(crate) fn recycle_seq(pool: &mut LabPool, mut seq: Vec<Lab>) {
     }
 }
 
-/// Empty region lists, handed back by [`Structured::recycle`](crate::Structured::recycle)
-/// once a region tree has been used, for the lists the exit lowering builds: most lists of a
-/// tree then cost no allocation (and the tree's drop frees none).
-type RegionPool = Vec<Vec<Region>>;
+/// The node and arm lists of a tree ([`Structured`](crate::Structured)).
+pub(crate) type TreeLists = (Vec<Region>, Vec<SwitchArm>);
 
-/// [`RegionPool`] and the work list of [`recycle_regions`], kept between calls.
-type RegionTables = (RegionPool, Vec<Vec<Region>>);
+/// The most trees whose lists this thread keeps: a translation keeps every function's tree
+/// until its end and then hands them all back, for the functions of the next module.
+const MAX_SPARE_TREES: usize = 32;
+
+/// The largest node (or arm) list kept for another tree: with [`MAX_SPARE_TREES`], the lists
+/// a thread keeps stay under 1 MiB.
+const MAX_SPARE_NODES: usize = 256;
 
 thread_local! {
-    /// This thread's [`RegionTables`].
-    static REGION_TABLES: Cell<RegionTables> = const { Cell::new((Vec::new(), Vec::new())) };
+    /// The lists of trees handed back by [`Structured::recycle`](crate::Structured::recycle),
+    /// for the next trees on this thread (at most [`MAX_SPARE_TREES`]).
+    static SPARE_LISTS: Cell<Vec<TreeLists>> = const { Cell::new(Vec::new()) };
+    /// This thread's open-sequence list of the exit lowering ([`Lowerer::open`]), kept
+    /// between lowerings.
+    static OPEN_SEQS: Cell<Vec<Region>> = const { Cell::new(Vec::new()) };
 }
 
-/// An empty region list with room for `capacity` regions, from `pool` when it has one (none
-/// is taken for an empty list, which needs no buffer).
-#[inline]
-fn region_list(pool: &mut RegionPool, capacity: usize) -> Vec<Region> {
-    if capacity == 0 {
-        return Vec::new();
-    }
-    match pool.pop() {
-        Some(mut list) => {
-            list.reserve(capacity);
-            list
-        }
-        None => Vec::with_capacity(capacity),
-    }
+/// Empty node and arm lists for a new tree with room for `room` nodes: lists handed back on
+/// this thread when there are some, so that a tree mostly costs no allocation, and room made
+/// at once, so that the node list seldom grows while the tree is built.
+pub(crate) fn spare_nodes(room: usize) -> TreeLists {
+    let mut spare = SPARE_LISTS.take();
+    let (mut nodes, switch_arms) = spare.pop().unwrap_or_default();
+    SPARE_LISTS.set(spare);
+    nodes.reserve(room);
+    (nodes, switch_arms)
 }
 
-/// Takes the lists of the region tree `body` apart into this thread's [`RegionPool`] (within
-/// the pool's bounds; other lists are freed). The walk keeps its own work list, so a tree of
-/// any depth is taken apart without recursion.
-pub(crate) fn recycle_regions(body: Vec<Region>) {
-    let (mut pool, mut work) = REGION_TABLES.take();
-    work.push(body);
-    while let Some(mut list) = work.pop() {
-        for region in list.drain(..) {
-            match region {
-                Region::If { then_, else_, .. } => {
-                    work.push(then_);
-                    work.push(else_);
-                }
-                Region::Loop { body } => work.push(body),
-                Region::Switch { arms, .. } => work.extend(arms.into_iter().map(|arm| arm.body)),
-                _ => {}
-            }
-        }
-        let capacity = list.capacity();
-        if capacity > 0 && capacity <= MAX_POOLED_CAPACITY && pool.len() < MAX_POOLED {
-            pool.push(list);
-        }
+/// Keeps the lists of a finished tree for a later one on this thread (emptied, within
+/// [`MAX_SPARE_TREES`] and [`MAX_SPARE_NODES`]; other lists are freed).
+pub(crate) fn recycle_nodes(mut nodes: Vec<Region>, mut switch_arms: Vec<SwitchArm>) {
+    if nodes.capacity() > MAX_SPARE_NODES || switch_arms.capacity() > MAX_SPARE_NODES {
+        return;
     }
-    if work.capacity() <= crate::MAX_KEPT_ENTRIES {
-        REGION_TABLES.set((pool, work));
-    } else {
-        REGION_TABLES.set((pool, Vec::new()));
+    let mut spare = SPARE_LISTS.take();
+    if spare.len() < MAX_SPARE_TREES {
+        // Regions are plain values: clearing them frees nothing; arms free their literals.
+        nodes.clear();
+        switch_arms.clear();
+        spare.push((nodes, switch_arms));
     }
+    SPARE_LISTS.set(spare);
 }
 
 /// [`Lowerer::frames`] and [`Lowerer::tails`], kept between lowerings.
@@ -272,20 +266,28 @@ thread_local! {
     static LOWER_TABLES: Cell<LowerTables> = const { Cell::new((Vec::new(), Vec::new())) };
 }
 
-/// Lowers a labeled body to region-tree form, using `exit` as the exit variable. Returns the
-/// body and whether the exit variable is used (then the body starts by zeroing it).
+/// A lowered function body: the tree's node and arm lists, the body's sequence in them, and
+/// whether the exit variable is used (then the body starts by zeroing it).
+pub(crate) type Lowered = (TreeLists, Seq, bool);
+
+/// Lowers a labeled body to region-tree form, using `exit` as the exit variable, into the
+/// (empty) lists `lists`.
 pub(crate) fn lower_exits(
     body: Vec<Lab>,
     exit: Var,
     budget: &mut Budget,
-) -> Result<(Vec<Region>, bool), CfgError> {
+    lists: TreeLists,
+) -> Result<Lowered, CfgError> {
     let (frames, tails) = LOWER_TABLES.take();
-    let (regions, work) = REGION_TABLES.take();
+    let (nodes, switch_arms) = lists;
+    let open = OPEN_SEQS.take();
     let mut l = Lowerer {
         frames,
         tails,
         pool: take_lab_pool(),
-        regions,
+        nodes,
+        switch_arms,
+        open,
         exit,
         exit_used: false,
         depth: 0,
@@ -293,30 +295,24 @@ pub(crate) fn lower_exits(
     };
     l.frames.clear();
     l.tails.clear();
-    let result = l.seq(body, Tail::EMPTY);
+    l.nodes.clear();
+    l.switch_arms.clear();
+    l.open.clear();
+    let result = l.body(body);
     // Kept for the next function unless one huge function grew them (its memory must not
     // stay pinned for the rest of the thread's life).
     keep_lab_pool(std::mem::take(&mut l.pool));
-    REGION_TABLES.set((std::mem::take(&mut l.regions), work));
+    let mut open = std::mem::take(&mut l.open);
+    if open.capacity() > crate::MAX_KEPT_ENTRIES {
+        open = Vec::new();
+    }
+    open.clear();
+    OPEN_SEQS.set(open);
     if l.frames.capacity().max(l.tails.capacity()) <= crate::MAX_KEPT_ENTRIES {
         LOWER_TABLES.set((l.frames, l.tails));
     }
-    let (mut out, pending) = result?;
-    if !pending.is_empty() {
-        return Err(CfgError::Internal(
-            "exit pending at the end of the function",
-        ));
-    }
-    if l.exit_used {
-        out.insert(
-            0,
-            Region::SetVar {
-                var: exit,
-                value: 0,
-            },
-        );
-    }
-    Ok((out, l.exit_used))
+    let body = result?;
+    Ok(((l.nodes, l.switch_arms), body, l.exit_used))
 }
 
 /// A source of labeled statements that knows whether more follow: the rest of a sequence,
@@ -325,8 +321,6 @@ pub(crate) fn lower_exits(
 trait Items {
     fn next_item(&mut self) -> Option<Lab>;
     fn is_empty(&self) -> bool;
-    /// How many statements are left, for sizing the region lists they go to.
-    fn remaining(&self) -> usize;
     /// `self` as a trait object, for the paths that read a sequence's rest through a
     /// [`Chain`] (the common paths are compiled for the concrete source).
     fn as_dyn(&mut self) -> &mut dyn Items;
@@ -340,9 +334,6 @@ impl Items for std::vec::Drain<'_, Lab> {
     }
     fn is_empty(&self) -> bool {
         ExactSizeIterator::len(self) == 0
-    }
-    fn remaining(&self) -> usize {
-        ExactSizeIterator::len(self)
     }
     fn as_dyn(&mut self) -> &mut dyn Items {
         self
@@ -362,25 +353,9 @@ impl Items for Chain<'_, '_> {
     fn is_empty(&self) -> bool {
         self.head.len() == 0 && self.tail.is_empty()
     }
-    fn remaining(&self) -> usize {
-        self.head.len() + self.tail.remaining()
-    }
     fn as_dyn(&mut self) -> &mut dyn Items {
         self
     }
-}
-
-/// About how many regions `seq` lowers to, for sizing the list they go to: one per statement,
-/// but a scope's body joins the enclosing list (followed by at most one exit reset), so growing
-/// that list for every scope would copy it again and again. Recursion follows the nesting of
-/// scopes, which the builders bound by [`MAX_REGION_DEPTH`].
-fn flat_len(seq: &[Lab]) -> usize {
-    seq.iter()
-        .map(|item| match item {
-            Lab::Scope(_, body) => flat_len(body) + 1,
-            _ => 1,
-        })
-        .sum()
 }
 
 /// The label of the jump an arm ends with: such an arm never falls through.
@@ -400,20 +375,6 @@ fn union(mut a: Pending, b: Pending) -> Pending {
     a
 }
 
-/// Appends an `If`, normalised: nothing when both arms are empty; arms swapped (condition
-/// negated) when only `then_` is empty.
-fn push_if(out: &mut Vec<Region>, cond: Cond, then_: Vec<Region>, else_: Vec<Region>) {
-    match (then_.is_empty(), else_.is_empty(), cond) {
-        (true, true, _) => {}
-        (true, false, cond) => out.push(Region::If {
-            cond: cond.negated(),
-            then_: else_,
-            else_: then_,
-        }),
-        _ => out.push(Region::If { cond, then_, else_ }),
-    }
-}
-
 /// Whether control can never fall off the end of `body` (conservatively: it ends in a jump).
 fn ends_in_jump(body: &[Region]) -> bool {
     matches!(
@@ -426,44 +387,6 @@ fn ends_in_jump(body: &[Region]) -> bool {
                 | Region::Unreachable
         )
     )
-}
-
-/// Drops switch arms that only `break`: entering them is the same as matching no arm, provided
-/// no default arm remains and the arm before cannot fall into them.
-fn prune_break_arms(arms: Vec<SwitchArm>) -> Vec<SwitchArm> {
-    let count = arms.len();
-    // An arm that only leaves the switch: `break`, or nothing at all in the last arm.
-    let only_break = |i: usize, a: &SwitchArm| match a.body.as_slice() {
-        [Region::Break] => true,
-        [] => i + 1 == count,
-        _ => false,
-    };
-    let mut kept: Vec<SwitchArm> = Vec::with_capacity(count);
-    // First the default: a default arm that only leaves is no default at all.
-    let mut arms = arms;
-    for i in 0..count {
-        let prev_falls = i > 0 && !ends_in_jump(&arms[i - 1].body);
-        if arms[i].default && only_break(i, &arms[i]) && !prev_falls {
-            arms[i].default = false;
-        }
-    }
-    let has_default = arms.iter().any(|a| a.default);
-    for (i, arm) in arms.into_iter().enumerate() {
-        let prev_falls = kept.last().is_some_and(|p| !ends_in_jump(&p.body));
-        if arm.literals.is_empty() && !arm.default {
-            // No longer enterable directly: only the fall-through from the arm before
-            // reaches it, so it becomes the tail of that arm (or disappears).
-            if prev_falls && let Some(p) = kept.last_mut() {
-                p.body.extend(arm.body);
-            }
-            continue;
-        }
-        if !has_default && only_break(i, &arm) && !prev_falls {
-            continue;
-        }
-        kept.push(arm);
-    }
-    kept
 }
 
 impl Lowerer<'_> {
@@ -559,24 +482,80 @@ impl Lowerer<'_> {
         Ok(())
     }
 
-    /// Lowers the sequence `items` into a new region list.
-    fn seq(&mut self, items: Vec<Lab>, tail: Tail) -> Result<(Vec<Region>, Pending), CfgError> {
-        let mut out = region_list(&mut self.regions, flat_len(&items));
-        let mut items = items;
-        let pending = self.seq_into(&mut items.drain(..), tail, &mut out);
-        recycle_seq(&mut self.pool, items);
-        Ok((out, pending?))
+    /// Moves the open sequence that starts at `start` (the last one opened) to the tree's
+    /// node list.
+    fn finish(&mut self, start: usize) -> Result<Seq, CfgError> {
+        let len = self.open.len().saturating_sub(start);
+        if len == 0 {
+            return Ok(Seq::EMPTY);
+        }
+        let at = self.nodes.len();
+        let seq = u32::try_from(at)
+            .ok()
+            .zip(u32::try_from(len).ok())
+            .filter(|&(at, len)| at.checked_add(len).is_some())
+            .map(|(at, len)| Seq::new(at, len))
+            .ok_or(CfgError::Internal("too many regions"))?;
+        // Regions are plain values: the run is copied as one block.
+        self.nodes
+            .extend_from_slice(self.open.get(start..).unwrap_or(&[]));
+        self.open.truncate(start);
+        Ok(seq)
     }
 
-    /// Lowers the sequence `items` onto the end of `out`.
+    /// A sequence of the regions `items`, added to the node list directly (it holds no
+    /// construct whose sequences would have to be finished first).
+    fn list<const N: usize>(&mut self, items: [Region; N]) -> Result<Seq, CfgError> {
+        let start = self.open.len();
+        self.open.extend(items);
+        self.finish(start)
+    }
+
+    /// The regions of a finished sequence.
+    fn regions(&self, seq: Seq) -> &[Region] {
+        self.nodes.get(seq.range()).unwrap_or(&[])
+    }
+
+    /// Lowers the function body `items`: the tree's top-level sequence.
+    fn body(&mut self, items: Vec<Lab>) -> Result<Seq, CfgError> {
+        let mut items = items;
+        let pending = self.seq_into(&mut items.drain(..), Tail::EMPTY);
+        recycle_seq(&mut self.pool, items);
+        if !pending?.is_empty() {
+            return Err(CfgError::Internal(
+                "exit pending at the end of the function",
+            ));
+        }
+        if self.exit_used {
+            self.open.insert(
+                0,
+                Region::SetVar {
+                    var: self.exit,
+                    value: 0,
+                },
+            );
+        }
+        self.finish(0)
+    }
+
+    /// Lowers the sequence `items` into a new sequence of the tree.
+    fn seq(&mut self, items: Vec<Lab>, tail: Tail) -> Result<(Seq, Pending), CfgError> {
+        let start = self.open.len();
+        let mut items = items;
+        let pending = self.seq_into(&mut items.drain(..), tail);
+        recycle_seq(&mut self.pool, items);
+        let pending = pending?;
+        Ok((self.finish(start)?, pending))
+    }
+
+    /// Lowers the sequence `items` onto the end of the open sequence.
     fn seq_into<I: Items + ?Sized>(
         &mut self,
         items: &mut I,
         tail: Tail,
-        out: &mut Vec<Region>,
     ) -> Result<Pending, CfgError> {
         self.enter()?;
-        let r = self.seq_inner(items, tail, out);
+        let r = self.seq_inner(items, tail);
         self.leave();
         r
     }
@@ -585,34 +564,32 @@ impl Lowerer<'_> {
         &mut self,
         items: &mut I,
         tail: Tail,
-        out: &mut Vec<Region>,
     ) -> Result<Pending, CfgError> {
         while let Some(item) = items.next_item() {
             self.budget.charge(1)?;
             // A leaf is one region that never leaves an exit pending, wherever it stands.
             if let Some(region) = leaf(&item) {
-                out.push(region);
+                self.open.push(region);
                 continue;
             }
             if items.is_empty() {
-                return self.stmt(item, tail, out);
+                return self.stmt(item, tail);
             }
-            if let Some(p) = self.followed(item, items.as_dyn(), tail, out)? {
+            if let Some(p) = self.followed(item, items.as_dyn(), tail)? {
                 return Ok(p);
             }
         }
         Ok(Vec::new())
     }
 
-    /// Lowers `item` (a construct or a jump), which `rest` follows, into `out`. Returns
-    /// `Some(pending)` when it also
-    /// consumed `rest` (moved into an arm, or guarded because an exit may be pending).
+    /// Lowers `item` (a construct or a jump), which `rest` follows, onto the open sequence.
+    /// Returns `Some(pending)` when it also consumed `rest` (moved into an arm, or guarded
+    /// because an exit may be pending).
     fn followed(
         &mut self,
         item: Lab,
         rest: &mut dyn Items,
         tail: Tail,
-        out: &mut Vec<Region>,
     ) -> Result<Option<Pending>, CfgError> {
         if let Some(jump_is_then) = self.push_in(&item)?
             && let Lab::If(cond, a, b) = item
@@ -621,7 +598,7 @@ impl Lowerer<'_> {
             // The rest of the sequence continues the non-jumping arm; it is read from
             // `rest` in place, never copied.
             let (rj, pj) = self.seq(jump, tail)?;
-            let mut ro = region_list(&mut self.regions, other.len() + rest.remaining());
+            let start = self.open.len();
             let mut other = other;
             let po = self.seq_into(
                 &mut Chain {
@@ -629,31 +606,46 @@ impl Lowerer<'_> {
                     tail: rest,
                 },
                 tail,
-                &mut ro,
             );
             recycle_seq(&mut self.pool, other);
             let po = po?;
+            let ro = self.finish(start)?;
             let (then_, else_) = if jump_is_then { (rj, ro) } else { (ro, rj) };
-            push_if(out, cond, then_, else_);
+            self.push_if(cond, then_, else_);
             return Ok(Some(union(pj, po)));
         }
-        let p = self.stmt(item, Tail::EMPTY, out)?;
+        let p = self.stmt(item, Tail::EMPTY)?;
         if p.is_empty() {
             return Ok(None);
         }
-        let mut guarded = region_list(&mut self.regions, rest.remaining());
-        let rp = self.seq_into(rest, tail, &mut guarded)?;
+        let start = self.open.len();
+        let rp = self.seq_into(rest, tail)?;
+        let guarded = self.finish(start)?;
         if !guarded.is_empty() {
-            out.push(Region::If {
+            self.open.push(Region::If {
                 cond: Cond::VarEq {
                     var: self.exit,
                     value: 0,
                 },
                 then_: guarded,
-                else_: Vec::new(),
+                else_: Seq::EMPTY,
             });
         }
         Ok(Some(union(p, rp)))
+    }
+
+    /// Appends an `If` to the open sequence, normalised: nothing when both arms are empty;
+    /// arms swapped (condition negated) when only `then_` is empty.
+    fn push_if(&mut self, cond: Cond, then_: Seq, else_: Seq) {
+        match (then_.is_empty(), else_.is_empty(), cond) {
+            (true, true, _) => {}
+            (true, false, cond) => self.open.push(Region::If {
+                cond: cond.negated(),
+                then_: else_,
+                else_: then_,
+            }),
+            _ => self.open.push(Region::If { cond, then_, else_ }),
+        }
     }
 
     /// The push-in rewrite of the module docs: when `item` is an `If` with an arm ending in
@@ -681,11 +673,11 @@ impl Lowerer<'_> {
     // The lowering recurses once per nesting level of the labeled form, so each construct
     // gets its own small function: one large `match` would give every level the stack frame
     // of all arms together (several KiB in debug builds).
-    // Each construct appends its regions to `out` (the enclosing sequence) and returns the
-    // labels an exit may be pending for.
-    fn stmt(&mut self, item: Lab, tail: Tail, out: &mut Vec<Region>) -> Result<Pending, CfgError> {
+    // Each construct appends its regions to the open sequence (the enclosing one) and returns
+    // the labels an exit may be pending for.
+    fn stmt(&mut self, item: Lab, tail: Tail) -> Result<Pending, CfgError> {
         if let Some(region) = leaf(&item) {
-            out.push(region);
+            self.open.push(region);
             return Ok(Vec::new());
         }
         match item {
@@ -695,33 +687,35 @@ impl Lowerer<'_> {
             | Lab::Return(_)
             | Lab::Kill(_)
             | Lab::Unreachable => Err(CfgError::Internal("a leaf that is not one")),
-            Lab::Br(l) => self.br(l, tail, out),
-            Lab::If(cond, a, b) => self.if_(cond, a, b, tail, out),
-            Lab::Scope(l, body) => self.scope(l, body, tail, out),
-            Lab::Loop(l, body) => self.loop_(l, body, tail, out),
-            Lab::Switch(selector, arms) => self.switch(selector, arms, tail, out),
+            Lab::Br(l) => self.br(l, tail),
+            Lab::If(cond, a, b) => self.if_(cond, a, b, tail),
+            Lab::Scope(l, body) => self.scope(l, body, tail),
+            Lab::Loop(l, body) => self.loop_(l, body, tail),
+            Lab::Switch(selector, arms) => self.switch(selector, arms, tail),
         }
     }
 
-    fn br(&mut self, l: Label, tail: Tail, out: &mut Vec<Region>) -> Result<Pending, CfgError> {
+    fn br(&mut self, l: Label, tail: Tail) -> Result<Pending, CfgError> {
         Ok(match self.classify(l, tail)? {
             Jump::Free => Vec::new(),
             Jump::Continue => {
-                out.push(Region::Continue);
+                self.open.push(Region::Continue);
                 Vec::new()
             }
             Jump::Break => {
-                out.push(Region::Break);
+                self.open.push(Region::Break);
                 Vec::new()
             }
             Jump::Local => {
-                out.push(self.set_exit(l)?);
+                let set = self.set_exit(l)?;
+                self.open.push(set);
                 vec![l]
             }
             Jump::Ladder => {
                 self.record_escape(l)?;
-                out.push(self.set_exit(l)?);
-                out.push(Region::Break);
+                let set = self.set_exit(l)?;
+                self.open.push(set);
+                self.open.push(Region::Break);
                 Vec::new()
             }
         })
@@ -733,22 +727,15 @@ impl Lowerer<'_> {
         a: Vec<Lab>,
         b: Vec<Lab>,
         tail: Tail,
-        out: &mut Vec<Region>,
     ) -> Result<Pending, CfgError> {
         let (ra, pa) = self.seq(a, tail)?;
         let (rb, pb) = self.seq(b, tail)?;
-        push_if(out, cond, ra, rb);
+        self.push_if(cond, ra, rb);
         Ok(union(pa, pb))
     }
 
-    /// A scope's body continues the enclosing sequence: its regions go straight into `out`.
-    fn scope(
-        &mut self,
-        l: Label,
-        body: Vec<Lab>,
-        tail: Tail,
-        out: &mut Vec<Region>,
-    ) -> Result<Pending, CfgError> {
+    /// A scope's body continues the enclosing sequence: its regions go straight onto it.
+    fn scope(&mut self, l: Label, body: Vec<Lab>, tail: Tail) -> Result<Pending, CfgError> {
         let body_tail = self.tail_with(tail, l)?;
         self.frames.push(Frame {
             kind: Kind::Scope,
@@ -757,7 +744,7 @@ impl Lowerer<'_> {
             escapes: Vec::new(),
         });
         let mut body = body;
-        let res = self.seq_into(&mut body.drain(..), body_tail, out);
+        let res = self.seq_into(&mut body.drain(..), body_tail);
         recycle_seq(&mut self.pool, body);
         self.frames.pop();
         let mut p = res?;
@@ -769,28 +756,23 @@ impl Lowerer<'_> {
             };
             if p.is_empty() {
                 // Only 0 or `l` can be pending here, so an unconditional reset is exact.
-                out.push(reset);
+                self.open.push(reset);
             } else {
-                out.push(Region::If {
+                let then_ = self.list([reset])?;
+                self.open.push(Region::If {
                     cond: Cond::VarEq {
                         var: self.exit,
                         value: Self::value(l)?,
                     },
-                    then_: vec![reset],
-                    else_: Vec::new(),
+                    then_,
+                    else_: Seq::EMPTY,
                 });
             }
         }
         Ok(p)
     }
 
-    fn loop_(
-        &mut self,
-        l: Label,
-        body: Vec<Lab>,
-        tail: Tail,
-        out: &mut Vec<Region>,
-    ) -> Result<Pending, CfgError> {
+    fn loop_(&mut self, l: Label, body: Vec<Lab>, tail: Tail) -> Result<Pending, CfgError> {
         let body_tail = self.tail_with(Tail::EMPTY, l)?;
         self.frames.push(Frame {
             kind: Kind::Loop,
@@ -804,9 +786,9 @@ impl Lowerer<'_> {
         if !p.is_empty() {
             return Err(CfgError::Internal("exit pending at the end of a loop body"));
         }
-        out.push(Region::Loop { body: r });
+        self.open.push(Region::Loop { body: r });
         let escapes = frame.map(|f| f.escapes).unwrap_or_default();
-        self.ladder(escapes, tail, out)
+        self.ladder(escapes, tail)
     }
 
     fn switch(
@@ -814,7 +796,6 @@ impl Lowerer<'_> {
         selector: BlockIdx,
         arms: Vec<LabArm>,
         tail: Tail,
-        out: &mut Vec<Region>,
     ) -> Result<Pending, CfgError> {
         self.frames.push(Frame {
             kind: Kind::Switch,
@@ -824,12 +805,20 @@ impl Lowerer<'_> {
         });
         let res = self.arms(arms, tail);
         let frame = self.frames.pop();
-        let arms = prune_break_arms(res?);
+        let arms = self.prune_break_arms(res?)?;
         if !arms.is_empty() {
-            out.push(Region::Switch { selector, arms });
+            let range = u32::try_from(self.switch_arms.len())
+                .ok()
+                .zip(u32::try_from(arms.len()).ok())
+                .filter(|&(at, len)| at.checked_add(len).is_some())
+                .map(|(at, len)| Arms::new(at, len))
+                .ok_or(CfgError::Internal("too many switch arms"))?;
+            self.switch_arms.extend(arms);
+            let arms = range;
+            self.open.push(Region::Switch { selector, arms });
         }
         let escapes = frame.map(|f| f.escapes).unwrap_or_default();
-        self.ladder(escapes, tail, out)
+        self.ladder(escapes, tail)
     }
 
     fn arms(&mut self, arms: Vec<LabArm>, tail: Tail) -> Result<Vec<SwitchArm>, CfgError> {
@@ -851,13 +840,55 @@ impl Lowerer<'_> {
         Ok(out)
     }
 
+    /// Drops switch arms that only `break`: entering them is the same as matching no arm,
+    /// provided no default arm remains and the arm before cannot fall into them.
+    fn prune_break_arms(&mut self, arms: Vec<SwitchArm>) -> Result<Vec<SwitchArm>, CfgError> {
+        let count = arms.len();
+        // An arm that only leaves the switch: `break`, or nothing at all in the last arm.
+        let only_break = |nodes: &Self, i: usize, a: &SwitchArm| match nodes.regions(a.body) {
+            [Region::Break] => true,
+            [] => i + 1 == count,
+            _ => false,
+        };
+        let mut kept: Vec<SwitchArm> = Vec::with_capacity(count);
+        // First the default: a default arm that only leaves is no default at all.
+        let mut arms = arms;
+        for i in 0..count {
+            let prev_falls = i > 0 && !ends_in_jump(self.regions(arms[i - 1].body));
+            if arms[i].default && only_break(self, i, &arms[i]) && !prev_falls {
+                arms[i].default = false;
+            }
+        }
+        let has_default = arms.iter().any(|a| a.default);
+        for (i, arm) in arms.into_iter().enumerate() {
+            let prev_falls = kept
+                .last()
+                .is_some_and(|p| !ends_in_jump(self.regions(p.body)));
+            if arm.literals.is_empty() && !arm.default {
+                // No longer enterable directly: only the fall-through from the arm before
+                // reaches it, so it becomes the tail of that arm (or disappears). The joined
+                // body is a new sequence: copies of both bodies' regions, which name the same
+                // nested sequences.
+                if prev_falls && let Some(p) = kept.last_mut() {
+                    let start = self.open.len();
+                    for seq in [p.body, arm.body] {
+                        let regions = self.nodes.get(seq.range()).unwrap_or(&[]);
+                        self.open.extend_from_slice(regions);
+                    }
+                    p.body = self.finish(start)?;
+                }
+                continue;
+            }
+            if !has_default && only_break(self, i, &arm) && !prev_falls {
+                continue;
+            }
+            kept.push(arm);
+        }
+        Ok(kept)
+    }
+
     /// After a loop or switch that exits were routed out of, continue each exit from here.
-    fn ladder(
-        &mut self,
-        escapes: Vec<Label>,
-        tail: Tail,
-        out: &mut Vec<Region>,
-    ) -> Result<Pending, CfgError> {
+    fn ladder(&mut self, escapes: Vec<Label>, tail: Tail) -> Result<Pending, CfgError> {
         let mut kinds = Vec::with_capacity(escapes.len());
         for l in escapes {
             self.budget.charge(1)?;
@@ -879,35 +910,36 @@ impl Lowerer<'_> {
                 value: 0,
             };
             let arm = match kind {
-                Jump::Free => vec![reset],
-                Jump::Continue => vec![reset, Region::Continue],
-                Jump::Break => vec![reset, Region::Break],
+                Jump::Free => self.list([reset])?,
+                Jump::Continue => self.list([reset, Region::Continue])?,
+                Jump::Break => self.list([reset, Region::Break])?,
                 Jump::Local => continue,
                 Jump::Ladder => {
                     self.record_escape(l)?;
                     if combine {
                         continue;
                     }
-                    vec![Region::Break]
+                    self.list([Region::Break])?
                 }
             };
-            out.push(Region::If {
+            self.open.push(Region::If {
                 cond: Cond::VarEq {
                     var: self.exit,
                     value: Self::value(l)?,
                 },
                 then_: arm,
-                else_: Vec::new(),
+                else_: Seq::EMPTY,
             });
         }
         if combine {
-            out.push(Region::If {
+            let then_ = self.list([Region::Break])?;
+            self.open.push(Region::If {
                 cond: Cond::VarNe {
                     var: self.exit,
                     value: 0,
                 },
-                then_: vec![Region::Break],
-                else_: Vec::new(),
+                then_,
+                else_: Seq::EMPTY,
             });
         }
         Ok(pending)

@@ -75,5 +75,5 @@ pub use dom::DomTree;
 pub use error::{CfgError, SpirvError};
 pub use loops::{Loop, LoopForest, LoopIdx};
 pub use print::{region_text, to_dot, to_text};
-pub use region::{Cond, Region, RegionStats, Strategy, Structured, SwitchArm, Var};
+pub use region::{Arms, Cond, Region, RegionStats, Seq, Strategy, Structured, SwitchArm, Var};
 pub use structurize::structurize;

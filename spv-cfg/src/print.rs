@@ -5,7 +5,7 @@
 
 use crate::analysis::Analysis;
 use crate::cfg::{BlockIdx, Cfg, Merge, Terminator};
-use crate::region::{Cond, Region, Strategy, Structured};
+use crate::region::{Cond, Region, Seq, Strategy, Structured};
 use std::fmt::Write;
 
 fn terminator_text(cfg: &Cfg, t: &Terminator) -> String {
@@ -47,9 +47,9 @@ fn cond_text(cfg: &Cfg, c: &Cond) -> String {
     }
 }
 
-fn regions_text(cfg: &Cfg, seq: &[Region], indent: usize, out: &mut String) {
+fn regions_text(cfg: &Cfg, tree: &Structured, seq: Seq, indent: usize, out: &mut String) {
     let pad = "  ".repeat(indent);
-    for r in seq {
+    for r in tree.regions(seq) {
         match r {
             Region::Block(b) => {
                 let _ = writeln!(out, "{pad}block {}", cfg.name(*b));
@@ -59,28 +59,28 @@ fn regions_text(cfg: &Cfg, seq: &[Region], indent: usize, out: &mut String) {
             }
             Region::If { cond, then_, else_ } => {
                 let _ = writeln!(out, "{pad}if {} {{", cond_text(cfg, cond));
-                regions_text(cfg, then_, indent + 1, out);
+                regions_text(cfg, tree, *then_, indent + 1, out);
                 if !else_.is_empty() {
                     let _ = writeln!(out, "{pad}}} else {{");
-                    regions_text(cfg, else_, indent + 1, out);
+                    regions_text(cfg, tree, *else_, indent + 1, out);
                 }
                 let _ = writeln!(out, "{pad}}}");
             }
             Region::Loop { body } => {
                 let _ = writeln!(out, "{pad}loop {{");
-                regions_text(cfg, body, indent + 1, out);
+                regions_text(cfg, tree, *body, indent + 1, out);
                 let _ = writeln!(out, "{pad}}}");
             }
             Region::Switch { selector, arms } => {
                 let _ = writeln!(out, "{pad}switch {} {{", cfg.name(*selector));
-                for a in arms {
+                for a in tree.arms(*arms) {
                     let mut labels: Vec<String> =
                         a.literals.iter().map(|l| format!("case {l}")).collect();
                     if a.default {
                         labels.push("default".into());
                     }
                     let _ = writeln!(out, "{pad}{}:", labels.join(" "));
-                    regions_text(cfg, &a.body, indent + 1, out);
+                    regions_text(cfg, tree, a.body, indent + 1, out);
                 }
                 let _ = writeln!(out, "{pad}}}");
             }
@@ -109,7 +109,7 @@ fn regions_text(cfg: &Cfg, seq: &[Region], indent: usize, out: &mut String) {
 /// Prints only the region tree, one construct per line, indented by nesting.
 pub fn region_text(cfg: &Cfg, structured: &Structured) -> String {
     let mut out = String::new();
-    regions_text(cfg, &structured.body, 0, &mut out);
+    regions_text(cfg, structured, structured.body, 0, &mut out);
     out
 }
 
@@ -181,7 +181,7 @@ pub fn to_text(cfg: &Cfg, analysis: &Analysis, structured: &Structured) -> Strin
         let _ = write!(out, " after falling back: {why}");
     }
     out.push('\n');
-    regions_text(cfg, &structured.body, 1, &mut out);
+    regions_text(cfg, structured, structured.body, 1, &mut out);
     out
 }
 

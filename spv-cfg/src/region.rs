@@ -2,9 +2,11 @@
 //!
 //! # Semantics
 //!
-//! A function body is a sequence `Vec<Region>` executed in order. The constructs and their
-//! control transfers are exactly those of AMD IL (`amd-il.md` §6.1, §7.6), so each maps 1:1 onto
-//! IL flow-control instructions with no further analysis:
+//! A function body is a sequence of regions executed in order. The tree is flat: every
+//! sequence (a function body, an arm of an `If`, a loop body, a switch arm) is a [`Seq`], a
+//! range of the [`Structured`] tree's one node list, read with [`Structured::regions`]. The
+//! constructs and their control transfers are exactly those of AMD IL (`amd-il.md` §6.1,
+//! §7.6), so each maps 1:1 onto IL flow-control instructions with no further analysis:
 //!
 //! | Region | Meaning | IL |
 //! |---|---|---|
@@ -149,12 +151,85 @@ pub struct SwitchArm {
     /// Whether this arm is also the `default` entry (at most one arm is).
     pub default: bool,
     /// The arm's body; falling off its end continues into the next arm's body.
-    pub body: Vec<Region>,
+    pub body: Seq,
+}
+
+/// The arms of a [`Region::Switch`]: a range of the switch arms of the [`Structured`] tree it
+/// belongs to, read with [`Structured::arms`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Arms {
+    /// The first arm's position in the tree's arm list.
+    start: u32,
+    /// The number of arms.
+    len: u32,
+}
+
+impl Arms {
+    /// The arms `start..start + len` of a tree's arm list (crate-internal: only the builders
+    /// of a tree know its arm list).
+    pub(crate) fn new(start: u32, len: u32) -> Arms {
+        Arms { start, len }
+    }
+
+    /// The number of arms.
+    pub fn len(self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether there is no arm.
+    pub fn is_empty(self) -> bool {
+        self.len == 0
+    }
+
+    /// The arm positions.
+    fn range(self) -> std::ops::Range<usize> {
+        let start = self.start as usize;
+        start..start + self.len as usize
+    }
+}
+
+/// A sequence of regions: a range of the nodes of the [`Structured`] tree it belongs to,
+/// read with [`Structured::regions`]. The tree keeps all its nodes in one list (children
+/// before the sequences that name them), so a tree is one allocation and its walk stays in
+/// one buffer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Seq {
+    /// The first node's position in the tree's node list.
+    start: u32,
+    /// The number of regions.
+    len: u32,
+}
+
+impl Seq {
+    /// The empty sequence.
+    pub const EMPTY: Seq = Seq { start: 0, len: 0 };
+
+    /// The sequence of `len` nodes from position `start` (crate-internal: only the builders
+    /// of a tree know its node list).
+    pub(crate) fn new(start: u32, len: u32) -> Seq {
+        Seq { start, len }
+    }
+
+    /// The number of regions in the sequence.
+    pub fn len(self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether the sequence has no region.
+    pub fn is_empty(self) -> bool {
+        self.len == 0
+    }
+
+    /// The node positions of the sequence.
+    pub(crate) fn range(self) -> std::ops::Range<usize> {
+        let start = self.start as usize;
+        start..start + self.len as usize
+    }
 }
 
 /// A node of the region tree; see the [module documentation](crate::region) for the exact
 /// semantics.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Region {
     /// Execute the body of a block.
     Block(BlockIdx),
@@ -171,21 +246,21 @@ pub enum Region {
         /// The tested condition.
         cond: Cond,
         /// Runs when the condition holds.
-        then_: Vec<Region>,
+        then_: Seq,
         /// Runs otherwise (often empty).
-        else_: Vec<Region>,
+        else_: Seq,
     },
     /// An infinite loop, left only by `Break` or a function exit.
     Loop {
         /// The loop body; falling off its end starts the next iteration.
-        body: Vec<Region>,
+        body: Seq,
     },
     /// A C-style switch with fall-through between consecutive arms.
     Switch {
         /// The block whose `OpSwitch` selector is tested.
         selector: BlockIdx,
-        /// The arms in order.
-        arms: Vec<SwitchArm>,
+        /// The arms in order (read with [`Structured::arms`]).
+        arms: Arms,
     },
     /// Leave the innermost enclosing `Loop` or `Switch`.
     Break,
@@ -242,8 +317,14 @@ pub struct RegionStats {
 /// The structured form of one function.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Structured {
+    /// Every region of the tree; the sequences ([`Seq`]) are ranges of this list. A sequence
+    /// only names nodes placed before the node that holds it, so every walk from
+    /// [`Structured::body`] ends.
+    nodes: Vec<Region>,
+    /// Every switch arm of the tree; [`Region::Switch`] names a range of this list.
+    switch_arms: Vec<SwitchArm>,
     /// The function body.
-    pub body: Vec<Region>,
+    pub body: Seq,
     /// Number of synthetic variables used (`Var(0)..Var(num_vars)`).
     pub num_vars: u32,
     /// The algorithm that produced `body`.
@@ -254,21 +335,52 @@ pub struct Structured {
 }
 
 impl Structured {
-    /// Drops the tree, keeping its region lists (within fixed bounds) for the next
-    /// [`structurize`](crate::structurize) on this thread, whose trees then mostly cost no
+    /// A tree of the node list `nodes` and arm list `switch_arms` whose body is `body` (the
+    /// builders' constructor).
+    pub(crate) fn new(
+        (nodes, switch_arms): (Vec<Region>, Vec<SwitchArm>),
+        body: Seq,
+        num_vars: u32,
+        strategy: Strategy,
+        fallback_reason: Option<String>,
+    ) -> Structured {
+        Structured {
+            nodes,
+            switch_arms,
+            body,
+            num_vars,
+            strategy,
+            fallback_reason,
+        }
+    }
+
+    /// The regions of the sequence `seq` of this tree, in order (empty for a sequence of
+    /// another tree that does not fit this one's nodes).
+    pub fn regions(&self, seq: Seq) -> &[Region] {
+        self.nodes.get(seq.range()).unwrap_or(&[])
+    }
+
+    /// The arms `arms` of a switch of this tree, in order (empty for arms of another tree
+    /// that do not fit this one's arm list).
+    pub fn arms(&self, arms: Arms) -> &[SwitchArm] {
+        self.switch_arms.get(arms.range()).unwrap_or(&[])
+    }
+
+    /// Drops the tree, keeping its node list (within fixed bounds) for the next
+    /// [`structurize`](crate::structurize) on this thread, whose tree then mostly costs no
     /// allocation. Dropping the tree instead is always correct, only slower when many
     /// functions are structurized one after another.
     pub fn recycle(self) {
-        crate::lab::recycle_regions(self.body);
+        crate::lab::recycle_nodes(self.nodes, self.switch_arms);
     }
 
     /// Counts nodes of the tree (iteratively; no recursion).
     pub fn stats(&self) -> RegionStats {
         let mut s = RegionStats::default();
-        let mut stack: Vec<(&[Region], usize)> = vec![(&self.body, 0)];
+        let mut stack: Vec<(Seq, usize)> = vec![(self.body, 0)];
         while let Some((seq, depth)) = stack.pop() {
             s.depth = s.depth.max(depth);
-            for r in seq {
+            for r in self.regions(seq) {
                 s.nodes += 1;
                 match r {
                     Region::Block(_) => s.blocks += 1,
@@ -278,16 +390,16 @@ impl Structured {
                         if matches!(cond, Cond::VarEq { .. } | Cond::VarNe { .. }) {
                             s.synthetic += 1;
                         }
-                        stack.push((then_, depth + 1));
-                        stack.push((else_, depth + 1));
+                        stack.push((*then_, depth + 1));
+                        stack.push((*else_, depth + 1));
                     }
                     Region::Loop { body } => {
                         s.loops += 1;
-                        stack.push((body, depth + 1));
+                        stack.push((*body, depth + 1));
                     }
                     Region::Switch { arms, .. } => {
-                        for a in arms {
-                            stack.push((&a.body, depth + 1));
+                        for a in self.arms(*arms) {
+                            stack.push((a.body, depth + 1));
                         }
                     }
                     _ => {}

@@ -3,10 +3,10 @@
 use crate::cfg::{Cfg, Merge, Terminator};
 use crate::error::CfgError;
 use crate::general::structurize_general;
-use crate::lab::lower_exits;
+use crate::lab::{lower_exits, spare_nodes};
 use crate::limits::Budget;
 use crate::merges::{Failure, structurize_merges};
-use crate::region::{Region, Strategy, Structured, Var};
+use crate::region::{Region, Seq, Strategy, Structured, Var};
 
 /// Turns the function described by `cfg` into a region tree.
 ///
@@ -28,23 +28,28 @@ fn structurize_within(
 ) -> Result<Structured, CfgError> {
     let mut fallback_reason = None;
     if strategy == Strategy::Merges {
-        if let Some(body) = single_exit_block(cfg) {
-            return Ok(Structured {
+        if let Some(exit) = single_exit_block(cfg) {
+            let (mut nodes, arms) = spare_nodes(2);
+            nodes.extend([Region::Block(cfg.entry()), exit]);
+            let body = Seq::new(0, 2);
+            return Ok(Structured::new(
+                (nodes, arms),
                 body,
-                num_vars: 0,
-                strategy: Strategy::Merges,
-                fallback_reason: None,
-            });
+                0,
+                Strategy::Merges,
+                None,
+            ));
         }
         match structurize_merges(cfg, budget) {
-            Ok(lab) => match lower_exits(lab, Var(0), budget) {
-                Ok((body, used)) => {
-                    return Ok(Structured {
+            Ok(lab) => match lower_exits(lab, Var(0), budget, spare_nodes(tree_room(cfg))) {
+                Ok((nodes, body, used)) => {
+                    return Ok(Structured::new(
+                        nodes,
                         body,
-                        num_vars: u32::from(used),
-                        strategy: Strategy::Merges,
-                        fallback_reason: None,
-                    });
+                        u32::from(used),
+                        Strategy::Merges,
+                        None,
+                    ));
                 }
                 Err(CfgError::Internal(why)) => fallback_reason = Some(why.to_string()),
                 Err(e) => return Err(e),
@@ -62,20 +67,30 @@ fn structurize_within(
         }
     }
     let (lab, dispatch_vars) = structurize_general(cfg, budget)?;
-    let (body, used) = lower_exits(lab, Var(dispatch_vars), budget)?;
-    Ok(Structured {
+    let lists = spare_nodes(tree_room(cfg));
+    let (nodes, body, used) = lower_exits(lab, Var(dispatch_vars), budget, lists)?;
+    Ok(Structured::new(
+        nodes,
         body,
-        num_vars: dispatch_vars + u32::from(used),
-        strategy: Strategy::General,
+        dispatch_vars + u32::from(used),
+        Strategy::General,
         fallback_reason,
-    })
+    ))
 }
 
-/// The body of a function that is one block leaving the function (many called helpers are):
-/// the block, then its exit. This is what the merge walk and the exit lowering make of such a
-/// function (the block without a merge instruction is emitted, then its terminator; nothing
-/// jumps, so no label or variable is made), built without their per-call set-up.
-fn single_exit_block(cfg: &Cfg) -> Option<Vec<Region>> {
+/// The room a tree's node list starts with for `cfg`: trees of the corpus hold about two
+/// regions per block (the block and an edge, a branch or a jump), so most are built without
+/// growing the list.
+fn tree_room(cfg: &Cfg) -> usize {
+    2 * cfg.len() + 2
+}
+
+/// For a function that is one block leaving the function (many called helpers are), the
+/// exit region that follows the block: the body is the block, then its exit. This is what the
+/// merge walk and the exit lowering make of such a function (the block without a merge
+/// instruction is emitted, then its terminator; nothing jumps, so no label or variable is
+/// made), built without their per-call set-up.
+fn single_exit_block(cfg: &Cfg) -> Option<Region> {
     if cfg.len() != 1 {
         return None;
     }
@@ -93,7 +108,7 @@ fn single_exit_block(cfg: &Cfg) -> Option<Vec<Region>> {
             return None;
         }
     };
-    (entry.merge == Merge::None).then(|| vec![Region::Block(block), exit])
+    (entry.merge == Merge::None).then_some(exit)
 }
 
 #[cfg(test)]
@@ -116,10 +131,16 @@ mod tests {
         ];
         for terminator in exits {
             let cfg = Cfg::new(vec![BlockData::new(terminator.clone())]).unwrap();
-            let shortcut = single_exit_block(&cfg).expect("one exiting block");
+            let exit = single_exit_block(&cfg).expect("one exiting block");
             let lab = structurize_merges(&cfg, &mut Budget::new()).ok().unwrap();
-            let (walked, used) = lower_exits(lab, Var(0), &mut Budget::new()).unwrap();
-            assert_eq!(shortcut, walked, "{terminator:?}");
+            let lists = Default::default();
+            let (nodes, body, used) = lower_exits(lab, Var(0), &mut Budget::new(), lists).unwrap();
+            let walked = Structured::new(nodes, body, 0, Strategy::Merges, None);
+            assert_eq!(
+                walked.regions(walked.body),
+                [Region::Block(BlockIdx(0)), exit],
+                "{terminator:?}"
+            );
             assert!(!used);
         }
         let looping = Cfg::new(vec![BlockData::new(Terminator::Branch(BlockIdx(0)))]).unwrap();

@@ -5,7 +5,7 @@
 // Each test binary uses a different subset of these helpers.
 #![allow(dead_code)]
 
-use spv_cfg::{BlockData, BlockIdx, Cfg, Cond, Merge, Region, Structured, Terminator};
+use spv_cfg::{BlockData, BlockIdx, Cfg, Cond, Merge, Region, Seq, Structured, Terminator};
 
 /// xorshift64*: deterministic, seedable, no dependency.
 #[derive(Clone)]
@@ -448,6 +448,7 @@ enum Flow {
 
 struct TreeWalk<'a> {
     cfg: &'a Cfg,
+    tree: &'a Structured,
     oracle: Oracle,
     visits: Vec<u32>,
     last: Vec<Option<u64>>,
@@ -470,6 +471,7 @@ pub fn walk_tree(
 ) -> Result<(Vec<Event>, End), String> {
     let mut w = TreeWalk {
         cfg,
+        tree: s,
         oracle,
         visits: vec![0; cfg.len()],
         last: vec![None; cfg.len()],
@@ -480,7 +482,7 @@ pub fn walk_tree(
         steps: 0,
         max_steps: 200 * max_blocks + 10_000,
     };
-    match w.seq(&s.body, 0, 0)? {
+    match w.seq(s.body, 0, 0)? {
         Flow::End(e) => Ok((w.events, e)),
         Flow::Normal => Err("fell off the end of the function".into()),
         Flow::Break | Flow::Continue => Err("break/continue escaped the function".into()),
@@ -488,8 +490,9 @@ pub fn walk_tree(
 }
 
 impl TreeWalk<'_> {
-    fn seq(&mut self, seq: &[Region], loops: u32, breakables: u32) -> Result<Flow, String> {
-        for r in seq {
+    fn seq(&mut self, seq: Seq, loops: u32, breakables: u32) -> Result<Flow, String> {
+        let tree = self.tree;
+        for r in tree.regions(seq) {
             self.steps += 1;
             if self.steps > self.max_steps {
                 return Err("the tree spins without running blocks".into());
@@ -556,20 +559,21 @@ impl TreeWalk<'_> {
                         (v == *value) == matches!(cond, Cond::VarEq { .. })
                     }
                 };
-                return self.seq(if c { then_ } else { else_ }, loops, breakables);
+                return self.seq(if c { *then_ } else { *else_ }, loops, breakables);
             }
             Region::Loop { body } => loop {
                 self.steps += 1;
                 if self.steps > self.max_steps {
                     return Err("the tree spins without running blocks".into());
                 }
-                match self.seq(body, loops + 1, breakables + 1)? {
+                match self.seq(*body, loops + 1, breakables + 1)? {
                     Flow::Normal | Flow::Continue => {}
                     Flow::Break => return Ok(Flow::Normal),
                     end => return Ok(end),
                 }
             },
             Region::Switch { selector, arms } => {
+                let arms = self.tree.arms(*arms);
                 let Terminator::Switch { cases, .. } = &self.cfg.block(*selector).terminator else {
                     return Err(format!("{selector} has no switch"));
                 };
@@ -582,7 +586,7 @@ impl TreeWalk<'_> {
                     return Ok(Flow::Normal);
                 };
                 for arm in &arms[start..] {
-                    match self.seq(&arm.body, loops, breakables + 1)? {
+                    match self.seq(arm.body, loops, breakables + 1)? {
                         Flow::Normal => {}
                         Flow::Break => return Ok(Flow::Normal),
                         other => return Ok(other),
@@ -638,17 +642,17 @@ pub fn check_equivalent(
 ) -> Result<(), String> {
     let reachable = cfg.reachable();
     let mut count = vec![0u32; cfg.len()];
-    let mut stack: Vec<&[Region]> = vec![&s.body];
+    let mut stack: Vec<Seq> = vec![s.body];
     while let Some(seq) = stack.pop() {
-        for r in seq {
+        for r in s.regions(seq) {
             match r {
                 Region::Block(b) => count[b.index()] += 1,
                 Region::If { then_, else_, .. } => {
-                    stack.push(then_);
-                    stack.push(else_);
+                    stack.push(*then_);
+                    stack.push(*else_);
                 }
-                Region::Loop { body } => stack.push(body),
-                Region::Switch { arms, .. } => stack.extend(arms.iter().map(|a| &a.body[..])),
+                Region::Loop { body } => stack.push(*body),
+                Region::Switch { arms, .. } => stack.extend(s.arms(*arms).iter().map(|a| a.body)),
                 _ => {}
             }
         }

@@ -14,10 +14,11 @@
 //! instance), so what depends on its instructions alone (the region tree, its phis, where each
 //! block body ends) is worked out once, in a [`FunctionPlan`], and shared by all its sites.
 
+use std::cell::OnceCell;
 use std::rc::Rc;
 
 use il_model::{Inst, Opcode, Reg, RegType};
-use spv_cfg::{BlockIdx, Cfg, Cond, Region, Strategy, Structured, Var};
+use spv_cfg::{BlockIdx, Cfg, Cond, Region, Seq, Strategy, Structured, Var};
 use spv_reader::{Function, Id, Inst as SpvInst, InstIndex, spirv};
 
 use super::memory::located;
@@ -32,6 +33,10 @@ use crate::error::{Error, Unsupported};
 pub(super) struct FunctionPlan {
     /// The region tree (spv-cfg, merge-based strategy).
     structured: Structured,
+    /// Whether the tree's only `Return` ends its top-level body: then a call inlines the
+    /// function instead of making it a subroutine (see [`Lowerer::lower_call`]). Worked out
+    /// at the first call, once for all call sites (an entry point is never called).
+    returns_only_at_end: OnceCell<bool>,
     /// The `OpPhi` instructions of the function, block by block in block order.
     phis: Vec<InstIndex>,
     /// Per block, in the order of `Function::blocks` (spv-cfg's `BlockIdx` numbering).
@@ -102,6 +107,7 @@ impl FunctionPlan {
             });
         }
         FunctionPlan {
+            returns_only_at_end: OnceCell::new(),
             structured,
             phis,
             blocks,
@@ -204,7 +210,10 @@ impl<'m> Lowerer<'m> {
             self.set_place(*param, place.clone());
         }
         self.call_depth += 1;
-        let outcome = if returns_only_at_end(&plan.structured.body) {
+        let inline = *plan
+            .returns_only_at_end
+            .get_or_init(|| returns_only_at_end(&plan.structured));
+        let outcome = if inline {
             let result_reg = result.map(|(_, count)| (self.regs.temp(), count));
             for (param, value) in value_args {
                 self.set_value(param, value);
@@ -381,7 +390,7 @@ impl<'m> Lowerer<'m> {
             call,
             var_regs,
         };
-        self.lower_regions(&context, &plan.structured.body)
+        self.lower_regions(&context, plan.structured.body)
     }
 
     /// Gives every `OpPhi` result of the planned function a register of its own.
@@ -400,12 +409,8 @@ impl<'m> Lowerer<'m> {
     }
 
     /// Emits a sequence of regions.
-    fn lower_regions(
-        &mut self,
-        context: &FlowContext<'_>,
-        regions: &[Region],
-    ) -> Result<(), Error> {
-        for region in regions {
+    fn lower_regions(&mut self, context: &FlowContext<'_>, seq: Seq) -> Result<(), Error> {
+        for region in context.plan.structured.regions(seq) {
             self.lower_region(context, region)?;
         }
         Ok(())
@@ -423,17 +428,17 @@ impl<'m> Lowerer<'m> {
                     Test::Zero(src) => (Opcode::IfLogicalz, src),
                 };
                 self.emit(Inst::new(op).src(src));
-                self.lower_regions(context, then_)?;
+                self.lower_regions(context, *then_)?;
                 if !else_.is_empty() {
                     self.emit(Inst::new(Opcode::Else));
-                    self.lower_regions(context, else_)?;
+                    self.lower_regions(context, *else_)?;
                 }
                 self.emit(Inst::new(Opcode::Endif));
                 Ok(())
             }
             Region::Loop { body } => {
                 self.emit(Inst::new(Opcode::While));
-                self.lower_regions(context, body)?;
+                self.lower_regions(context, *body)?;
                 self.emit(Inst::new(Opcode::Endloop));
                 Ok(())
             }
@@ -458,7 +463,7 @@ impl<'m> Lowerer<'m> {
                     .into());
                 }
                 self.emit(Inst::new(Opcode::Switch).src(value.element(0)));
-                for arm in arms {
+                for arm in context.plan.structured.arms(*arms) {
                     for literal in &arm.literals {
                         // IL case values are 32-bit (amd-il.md §6.1); 64-bit selectors are refused
                         // above, so the low word is the literal.
@@ -467,7 +472,7 @@ impl<'m> Lowerer<'m> {
                     if arm.default {
                         self.emit(Inst::new(Opcode::Default));
                     }
-                    self.lower_regions(context, &arm.body)?;
+                    self.lower_regions(context, arm.body)?;
                 }
                 self.emit(Inst::new(Opcode::Endswitch));
                 Ok(())
@@ -784,8 +789,8 @@ struct CallSite {
 }
 
 /// Whether the only `Return` of a region tree is the last region of its top-level body.
-fn returns_only_at_end(body: &[Region]) -> bool {
-    let (last, rest) = match body.split_last() {
+fn returns_only_at_end(tree: &Structured) -> bool {
+    let (last, rest) = match tree.regions(tree.body).split_last() {
         Some((last, rest)) => (last, rest),
         None => return true,
     };
@@ -797,9 +802,17 @@ fn returns_only_at_end(body: &[Region]) -> bool {
     while let Some(region) = stack.pop() {
         match region {
             Region::Return { .. } => return false,
-            Region::If { then_, else_, .. } => stack.extend(then_.iter().chain(else_)),
-            Region::Loop { body } => stack.extend(body),
-            Region::Switch { arms, .. } => stack.extend(arms.iter().flat_map(|arm| &arm.body)),
+            Region::If { then_, else_, .. } => {
+                stack.extend(tree.regions(*then_).iter().chain(tree.regions(*else_)));
+            }
+            Region::Loop { body } => stack.extend(tree.regions(*body)),
+            Region::Switch { arms, .. } => {
+                stack.extend(
+                    tree.arms(*arms)
+                        .iter()
+                        .flat_map(|arm| tree.regions(arm.body)),
+                );
+            }
             _ => {}
         }
     }
