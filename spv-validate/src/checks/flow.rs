@@ -13,12 +13,21 @@ use crate::limits::MAX_SWITCH_BRANCHES;
 use crate::operands::{Kind, decode};
 
 pub(crate) fn check(ctx: &mut Ctx<'_>, cfgs: &[FuncCfg]) {
+    // The OpPhi instructions in module order: the functions and their blocks are visited in
+    // module order too, so that one cursor hands each block its own.
+    let mut phis = ctx.ix.with_op(Op::Phi).peekable();
     for cfg in cfgs {
-        check_function(ctx, cfg);
+        check_function(ctx, cfg, &mut phis);
     }
 }
 
-fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
+/// The rules for the function of `cfg`; `phis` is the cursor over the module's OpPhi
+/// instructions, at or before the function's first.
+fn check_function<'i, 'm: 'i>(
+    ctx: &mut Ctx<'_>,
+    cfg: &FuncCfg,
+    phis: &mut std::iter::Peekable<impl Iterator<Item = &'i Inst<'m>>>,
+) {
     let m = ctx.m;
     let Some(f) = m.functions().get(cfg.func as usize) else {
         return;
@@ -91,11 +100,21 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg) {
         // dominated: one look at all of them, and then only the OpPhi rules remain.
         let all_dominated = !check_uses
             || refs_dominated(ctx, cfg, ctx.ix.refs_in(b.first.0..b.terminator.0 + 1), bi);
-        for inst in ctx.ix.insts_in(b.first.0..b.terminator.0) {
-            if ctx.op_of(inst) == Some(Op::Phi) {
-                check_phi(ctx, cfg, inst, bi);
-            } else if !all_dominated && !dominated(ctx, cfg, inst, bi) {
-                check_dominance(ctx, cfg, inst, bi);
+        if all_dominated {
+            // Only the OpPhi rules remain: the block's OpPhi instructions (wherever they
+            // are in it) are all it needs to visit.
+            while let Some(phi) = phis.next_if(|p| p.index().0 < b.terminator.0) {
+                if phi.index().0 >= b.first.0 {
+                    check_phi(ctx, cfg, phi, bi);
+                }
+            }
+        } else {
+            for inst in ctx.ix.insts_in(b.first.0..b.terminator.0) {
+                if ctx.op_of(inst) == Some(Op::Phi) {
+                    check_phi(ctx, cfg, inst, bi);
+                } else if !dominated(ctx, cfg, inst, bi) {
+                    check_dominance(ctx, cfg, inst, bi);
+                }
             }
         }
         if !all_dominated

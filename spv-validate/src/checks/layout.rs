@@ -286,7 +286,15 @@ fn check_blocks(ctx: &mut Ctx<'_>) {
         in_prefix_phis: bool,
     }
     let mut cursor: Option<Cursor> = None;
-    for inst in ix.with_ops(&[Op::Variable, Op::Phi]) {
+    // The two groups, each in module order, merged as they are read: no list is built or
+    // sorted.
+    let mut variables = ix.with_op(Op::Variable).peekable();
+    let mut phis = ix.with_op(Op::Phi).peekable();
+    while let Some(inst) = match (variables.peek(), phis.peek()) {
+        (Some(v), Some(p)) if p.index().0 < v.index().0 => phis.next(),
+        (Some(_), _) => variables.next(),
+        (None, _) => phis.next(),
+    } {
         let i = inst.index();
         let fi = inst.func();
         let Some(f) = m.functions().get(fi as usize) else {

@@ -318,15 +318,16 @@ fn variable_pointers(
     // OpExtInst, or a function or label (never variable pointers): the instruction loop sees
     // every other operand final, and a round after a change matters only when it can reach
     // a parameter (through some call's arguments) or a non-semantic OpExtInst.
+    let non_semantic = ctx
+        .ix
+        .with_op(Op::ExtInst)
+        .any(|inst| is_non_semantic(ctx, inst));
     let later_rounds_matter = changed
-        && (ctx
-            .ix
-            .with_op(Op::FunctionCall)
-            .any(|call| call.words().len() > 4)
+        && (non_semantic
             || ctx
                 .ix
-                .with_op(Op::ExtInst)
-                .any(|inst| is_non_semantic(ctx, inst)));
+                .with_op(Op::FunctionCall)
+                .any(|call| call.words().len() > 4));
     if !later_rounds_matter {
         return;
     }
@@ -352,6 +353,11 @@ fn variable_pointers(
                     logical_vars += 1;
                 }
             }
+        }
+        // The instruction loop of the round before saw every operand final (see above), so
+        // without new parameters this one would find nothing new.
+        if !changed && !non_semantic {
+            break;
         }
         for inst in ctx.ix.insts() {
             let Some(r) = inst.result_id() else { continue };
