@@ -71,6 +71,12 @@ const SCALING_SCALES: [u32; 4] = [1, 4, 16, 64];
 
 /// Runs the task.
 pub fn run(args: &[String]) -> Result<(), String> {
+    // Asked for before `--` only: after it, `--help` is criterion's.
+    let own_args = args.split(|a| a == "--").next().unwrap_or_default();
+    if own_args.iter().any(|a| a == "-h" || a == "--help") {
+        println!("{USAGE}");
+        return Ok(());
+    }
     let options = Options::parse(args)?;
     let root = project_root();
     let bench_dir = root.join("bench");
@@ -184,7 +190,6 @@ impl Options {
                     options.criterion_args = rest.cloned().collect();
                     break;
                 }
-                "-h" | "--help" => return Err(USAGE.to_string()),
                 other => return Err(format!("unknown argument `{other}`\n{USAGE}")),
             }
         }

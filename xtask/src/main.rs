@@ -31,10 +31,12 @@ Tasks:
                   only the differential stage of conformance (lavapipe against il-sim), for the
                   modules whose path contains FILTER; --keep keeps the IL and buffers
   tidy            repository rules: dependency arrows, //! overviews, no #[ignore]
-  bench [--sample N] [--no-criterion] [--no-process] [-- CRITERION-ARGS]
+  bench [--sample N] [--no-criterion] [--no-process] [--callgrind] [-- CRITERION-ARGS]
                   criterion benches of bench/ (stages beside rspirv and naga, scaling), then one
                   table of MB/s and ratios, whole-process timings against spirv-val, spirv-dis
-                  and spirv-cross, and the scaling table with peak memory (BENCHMARKS.md)
+                  and spirv-cross, and the scaling table with peak memory (BENCHMARKS.md);
+                  --callgrind adds instruction counts and the goal in simulated cycles
+                  (`cargo xtask bench --help` says more)
   fuzz TARGET [SECONDS]
                   run a cargo-fuzz target (read, ...) for SECONDS (default 60), seeded from
                   ../shared/corpus when present
