@@ -160,15 +160,22 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure(message)) => {
-            eprintln!("spv2il: {message}");
+            report(format_args!("spv2il: {message}"));
             ExitCode::from(1)
         }
     }
 }
 
+/// Writes one message line to standard error. A failed write is ignored rather than a panic
+/// (as `eprintln!` would): with standard error closed or its disk full there is nowhere left
+/// to report to, and the exit code still tells the failure.
+fn report(message: std::fmt::Arguments<'_>) {
+    let _ = writeln!(std::io::stderr().lock(), "{message}");
+}
+
 fn translate(args: TranslateArgs) -> Result<(), Failure> {
     let Some(input) = args.input else {
-        eprintln!("spv2il: no input file (try `spv2il --help`)");
+        report(format_args!("spv2il: no input file (try `spv2il --help`)"));
         std::process::exit(2);
     };
     let bytes = read_input(&input)?;
@@ -210,7 +217,7 @@ fn validate(files: &[PathBuf], target_env: Option<&str>) -> Result<(), Failure> 
     let mut options = spv_validate::Options::default();
     if let Some(env) = target_env {
         options.target_env = env.parse().map_err(|e| {
-            eprintln!("spv2il: --target-env {env}: {e}");
+            report(format_args!("spv2il: --target-env {env}: {e}"));
             std::process::exit(2)
         })?;
     }
@@ -219,13 +226,13 @@ fn validate(files: &[PathBuf], target_env: Option<&str>) -> Result<(), Failure> 
         let module = match read_module(file) {
             Ok(module) => module,
             Err(Failure(message)) => {
-                eprintln!("spv2il: {message}");
+                report(format_args!("spv2il: {message}"));
                 invalid += 1;
                 continue;
             }
         };
         if let Err(diagnostics) = spv_validate::validate(&module, &options) {
-            eprintln!("{}:\n{diagnostics}", file.display());
+            report(format_args!("{}:\n{diagnostics}", file.display()));
             invalid += 1;
         }
     }

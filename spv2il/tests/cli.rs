@@ -70,6 +70,23 @@ fn missing_file() {
     );
 }
 
+/// A standard error that cannot be written (here `/dev/full`, where every write fails with "no
+/// space left") still gives the error's exit status, not a panic's 101 as `eprintln!` would.
+/// (Checked to fail before `main` wrote its messages without `eprintln!`.)
+#[test]
+fn an_unwritable_standard_error_is_not_a_panic() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // Not Linux: no such device to test with.
+    };
+    let path = std::env::temp_dir().join("spv2il-cli-no-such-file.spv");
+    let status = Command::new(env!("CARGO_BIN_EXE_spv2il"))
+        .arg(&path)
+        .stderr(full)
+        .status()
+        .expect("the spv2il binary runs");
+    assert_eq!(status.code(), Some(1));
+}
+
 #[test]
 fn empty_file() {
     let path = scratch("empty.spv", b"");
