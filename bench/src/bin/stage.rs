@@ -7,11 +7,14 @@
 //!     --list bench/target/spv2il-bench/goal_translate_corpus.list 3
 //! ```
 //!
-//! Stages: `read`, `validate`, `cfg` (every function's CFG built and structured), `translate`
-//! (bytes to IL text, what `spv2il` writes by default), `translate_both` (bytes to IL text and
-//! tokens), and `naga`, the translate goal's peer (naga's SPIR-V front end, validator and WGSL
-//! writer; a module naga refuses is skipped). The modules are one file, or `--list FILE` naming one path per
-//! line (the stage benchmark writes such a list for each goal set). Every module is read once
+//! Stages: `read`, `validate`, `cfg` (every function's CFG built and structured), `lower`
+//! (bytes to a verified IL program, nothing written), `translate` (bytes to IL text, what
+//! `spv2il` writes by default), `translate_both` (bytes to IL text and tokens), and `naga`, the
+//! translate goal's peer (naga's SPIR-V front end, validator and WGSL writer; a module naga
+//! refuses is skipped), with its first steps alone as `naga_parse` and `naga_validate` (parse
+//! and validate), so that both pipelines can be split the same way. The modules are one file,
+//! or `--list FILE` naming one path per line (the stage benchmark writes such a list for each
+//! goal set). Every module is read once
 //! before the timed loop, which runs the stage over all of them `REPEAT` times (default 1); the
 //! time per pass goes to stderr. Under callgrind the read
 //! before the loop is the one part not of the stage; `callgrind_annotate --inclusive=yes` splits
@@ -26,8 +29,8 @@ use std::time::Instant;
 #[allow(dead_code)]
 mod peers;
 
-const USAGE: &str = "usage: stage read|validate|cfg|translate|translate_both|naga \
-                     (FILE.spv | --list FILE) [REPEAT]";
+const USAGE: &str = "usage: stage read|validate|cfg|lower|translate|translate_both|\
+                     naga|naga_parse|naga_validate (FILE.spv | --list FILE) [REPEAT]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -131,7 +134,18 @@ fn run_once(
                 drop(translation.tokens());
             }
         }
+        "lower" => {
+            drop(spv2il::translate(bytes, &spv2il::Options::default()).map_err(|e| e.to_string())?)
+        }
         "naga" => drop(peers::naga_to_wgsl(
+            bytes,
+            &naga::front::spv::Options::default(),
+        )),
+        "naga_parse" => drop(naga::front::spv::parse_u8_slice(
+            bytes,
+            &naga::front::spv::Options::default(),
+        )),
+        "naga_validate" => drop(peers::naga_validated(
             bytes,
             &naga::front::spv::Options::default(),
         )),
