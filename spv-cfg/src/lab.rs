@@ -389,6 +389,15 @@ fn ends_in_jump(body: &[Region]) -> bool {
     )
 }
 
+/// The range of `len` entries appended at position `at` of a tree list, as the `u32` pair a
+/// [`Seq`] or [`Arms`] holds; `None` when it does not fit (a list past four billion entries,
+/// which the work budget stops long before).
+fn list_range(at: usize, len: usize) -> Option<(u32, u32)> {
+    let at = u32::try_from(at).ok()?;
+    let len = u32::try_from(len).ok()?;
+    at.checked_add(len).map(|_| (at, len))
+}
+
 impl Lowerer<'_> {
     fn enter(&mut self) -> Result<(), CfgError> {
         if self.depth >= MAX_REGION_DEPTH {
@@ -489,13 +498,9 @@ impl Lowerer<'_> {
         if len == 0 {
             return Ok(Seq::EMPTY);
         }
-        let at = self.nodes.len();
-        let seq = u32::try_from(at)
-            .ok()
-            .zip(u32::try_from(len).ok())
-            .filter(|&(at, len)| at.checked_add(len).is_some())
-            .map(|(at, len)| Seq::new(at, len))
-            .ok_or(CfgError::Internal("too many regions"))?;
+        let (at, len) =
+            list_range(self.nodes.len(), len).ok_or(CfgError::Internal("too many regions"))?;
+        let seq = Seq::new(at, len);
         // Regions are plain values: the run is copied as one block.
         self.nodes
             .extend_from_slice(self.open.get(start..).unwrap_or(&[]));
@@ -518,10 +523,7 @@ impl Lowerer<'_> {
 
     /// Lowers the function body `items`: the tree's top-level sequence.
     fn body(&mut self, items: Vec<Lab>) -> Result<Seq, CfgError> {
-        let mut items = items;
-        let pending = self.seq_into(&mut items.drain(..), Tail::EMPTY);
-        recycle_seq(&mut self.pool, items);
-        if !pending?.is_empty() {
+        if !self.seq_open(items, Tail::EMPTY)?.is_empty() {
             return Err(CfgError::Internal(
                 "exit pending at the end of the function",
             ));
@@ -541,11 +543,16 @@ impl Lowerer<'_> {
     /// Lowers the sequence `items` into a new sequence of the tree.
     fn seq(&mut self, items: Vec<Lab>, tail: Tail) -> Result<(Seq, Pending), CfgError> {
         let start = self.open.len();
-        let mut items = items;
+        let pending = self.seq_open(items, tail)?;
+        Ok((self.finish(start)?, pending))
+    }
+
+    /// Lowers the sequence `items` onto the end of the open sequence, then hands its emptied
+    /// buffer back to the pool.
+    fn seq_open(&mut self, mut items: Vec<Lab>, tail: Tail) -> Result<Pending, CfgError> {
         let pending = self.seq_into(&mut items.drain(..), tail);
         recycle_seq(&mut self.pool, items);
-        let pending = pending?;
-        Ok((self.finish(start)?, pending))
+        pending
     }
 
     /// Lowers the sequence `items` onto the end of the open sequence.
@@ -743,9 +750,7 @@ impl Lowerer<'_> {
             tail,
             escapes: Vec::new(),
         });
-        let mut body = body;
-        let res = self.seq_into(&mut body.drain(..), body_tail);
-        recycle_seq(&mut self.pool, body);
+        let res = self.seq_open(body, body_tail);
         self.frames.pop();
         let mut p = res?;
         if let Some(i) = p.iter().position(|&x| x == l) {
@@ -807,14 +812,10 @@ impl Lowerer<'_> {
         let frame = self.frames.pop();
         let arms = self.prune_break_arms(res?)?;
         if !arms.is_empty() {
-            let range = u32::try_from(self.switch_arms.len())
-                .ok()
-                .zip(u32::try_from(arms.len()).ok())
-                .filter(|&(at, len)| at.checked_add(len).is_some())
-                .map(|(at, len)| Arms::new(at, len))
+            let (at, len) = list_range(self.switch_arms.len(), arms.len())
                 .ok_or(CfgError::Internal("too many switch arms"))?;
             self.switch_arms.extend(arms);
-            let arms = range;
+            let arms = Arms::new(at, len);
             self.open.push(Region::Switch { selector, arms });
         }
         let escapes = frame.map(|f| f.escapes).unwrap_or_default();
