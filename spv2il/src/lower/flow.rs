@@ -207,7 +207,7 @@ impl<'m> Lowerer<'m> {
         let result = result.map(|(id, shape)| (id, shape.dwords()));
         let plan = self.plan(function)?;
         for (param, place) in &pointer_args {
-            self.set_place(*param, place.clone());
+            self.set_place(*param, *place);
         }
         self.call_depth += 1;
         let inline = *plan
@@ -257,10 +257,13 @@ impl<'m> Lowerer<'m> {
         value_args: Vec<(Id, Value)>,
         result: Option<u8>,
     ) -> Result<Option<(u32, u8)>, Error> {
-        let existing = self
-            .subroutines
-            .iter()
-            .position(|s| s.function == function.id && s.pointer_args == pointer_args);
+        let existing = self.subroutines.iter().position(|s| {
+            s.function == function.id
+                && s.pointer_args.len() == pointer_args.len()
+                && s.pointer_args.iter().zip(pointer_args).all(|(a, b)| {
+                    a.0 == b.0 && super::memory::same_place(&self.composite_places, &a.1, &b.1, 0)
+                })
+        });
         let index = match existing {
             Some(index) => index,
             None => {

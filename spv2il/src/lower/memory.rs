@@ -18,8 +18,6 @@
 //! All UAV and LDS addresses are byte addresses (amd-il.md §0.8); constant buffers are read in
 //! 16-byte elements (amd-il.md §9 "Storage classes").
 
-use std::rc::Rc;
-
 use il_model::{CompSel, Control, Dst, DstComp, Inst, Nested, Opcode, Reg, RegType, Src};
 use spv_reader::{Id, Inst as SpvInst, Module, Type, spirv};
 
@@ -47,8 +45,11 @@ impl Space {
     }
 }
 
-/// What a pointer id designates.
-#[derive(Debug, PartialEq, Eq)]
+/// What a pointer id designates. Plain words (`Copy`): every use of a pointer copies its
+/// place out of the table ([`Lowerer::place`]), and an access chain stores a new one, so a
+/// place owns nothing that would need cloning or dropping; the members of a composite variable
+/// live in [`Lowerer::composite_places`] and a one-register value is a [`RegValue`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Place {
     /// A register-backed variable, or elements `first..first+shape.count` of one.
     Register {
@@ -67,7 +68,7 @@ pub enum Place {
         /// Constant part of the element index.
         element: u32,
         /// Dynamic part of the element index (a one-element value), if any.
-        dynamic: Option<Value>,
+        dynamic: Option<RegValue>,
         /// The shape of one element (or of the designated part of it).
         shape: Shape,
         /// The first component designated within the element.
@@ -76,13 +77,13 @@ pub enum Place {
         whole_array: bool,
     },
     /// A struct or matrix variable held member by member (columns for a matrix); members are
-    /// chosen by constant indices. Shared, since every access chain into the variable starts
-    /// from a copy of its place.
-    Composite(Rc<[Place]>),
+    /// chosen by constant indices. The member places are a range of
+    /// [`Lowerer::composite_places`], shared by every access chain into the variable.
+    Composite(Members),
     /// An image (storage images are typed UAVs, sampled images resources), or a sampler.
     Image(ImageRef),
     /// A read-only built-in input, already a value.
-    Builtin(Value),
+    Builtin(RegValue),
     /// Bytes of a memory space.
     Memory {
         /// The space.
@@ -94,46 +95,58 @@ pub enum Place {
     },
 }
 
-impl Clone for Place {
-    // A place is cloned each time a pointer is used (`Lowerer::place`, which copies the
-    // common register-backed variables itself); written out so that the variants without
-    // owned data copy their words directly.
-    #[inline]
-    fn clone(&self) -> Place {
-        match self {
-            Place::Register { reg, shape, first } => Place::Register {
-                reg: *reg,
-                shape: *shape,
-                first: *first,
-            },
-            Place::Indexed {
-                array,
-                element,
-                dynamic,
-                shape,
-                first,
-                whole_array,
-            } => Place::Indexed {
-                array: *array,
-                element: *element,
-                dynamic: dynamic.clone(),
-                shape: *shape,
-                first: *first,
-                whole_array: *whole_array,
-            },
-            Place::Composite(members) => Place::Composite(Rc::clone(members)),
-            Place::Image(image) => Place::Image(*image),
-            Place::Builtin(value) => Place::Builtin(value.clone()),
-            Place::Memory {
-                space,
-                offset,
-                pointee,
-            } => Place::Memory {
-                space: *space,
-                offset: offset.clone(),
-                pointee: *pointee,
-            },
+/// The member places of a composite variable: `len` places from `start` in
+/// [`Lowerer::composite_places`]. Two variables never share a range, but two variables whose
+/// members hold no storage at all (structs of empty structs) are alike: their places compare
+/// equal by content ([`same_place`]), never by range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Members {
+    /// The index of the first member place.
+    start: u32,
+    /// The number of members.
+    len: u32,
+}
+
+/// A scalar or vector value held in components of one register: a [`Value`] without members,
+/// as plain words, for the values a [`Place`] holds (a dynamic index, a built-in input).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegValue {
+    /// [`Value::reg`].
+    reg: Reg,
+    /// [`Value::comps`].
+    comps: [CompSel; 4],
+    /// [`Value::count`].
+    count: u8,
+    /// [`Value::wide`].
+    wide: bool,
+}
+
+impl RegValue {
+    /// The register part of `value`: all of it for a scalar or vector in one register (which
+    /// has no members; the callers pass single elements and built-in registers).
+    fn of(value: &Value) -> RegValue {
+        RegValue {
+            reg: value.reg,
+            comps: value.comps,
+            count: value.count,
+            wide: value.wide,
         }
+    }
+
+    /// The value itself.
+    fn value(self) -> Value {
+        Value {
+            reg: self.reg,
+            comps: self.comps,
+            count: self.count,
+            members: Vec::new(),
+            wide: self.wide,
+        }
+    }
+
+    /// [`Value::element`] of the value.
+    fn element(self, i: usize) -> Src {
+        self.value().element(i)
     }
 }
 
@@ -149,12 +162,12 @@ pub enum ImageRef {
 }
 
 /// A byte offset: a constant plus, optionally, a dynamic part in a register component.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ByteOffset {
     /// The constant part.
     pub constant: u32,
     /// The dynamic part (a one-element value), if any.
-    pub dynamic: Option<Value>,
+    pub dynamic: Option<RegValue>,
     /// The MatrixStride of the matrix this offset points at, carried from the struct member
     /// that declares it (SPIR-V §2.18.1).
     pub matrix_stride: Option<u32>,
@@ -228,7 +241,7 @@ pub const MAX_INDEXED_TEMP_ELEMENTS: u32 = 4096;
 const MAX_PRIVATE_NESTING: u32 = 64;
 
 /// `xN[element]` or `xN[r.c + element]`; the index operand of the second form goes to `nested`.
-fn indexed_reg(nested: &mut Nested, array: u32, element: u32, dynamic: Option<&Value>) -> Reg {
+fn indexed_reg(nested: &mut Nested, array: u32, element: u32, dynamic: Option<RegValue>) -> Reg {
     let reg = Reg::new(RegType::ITemp, array);
     match dynamic {
         None => reg.at(element),
@@ -298,18 +311,50 @@ fn register_value(reg: u32, first: u8, count: u8) -> Value {
     }
 }
 
-/// Whether `place` is, or contains, variable register `reg`. Composite places nest as deeply
-/// as the variable's type, which [`MAX_PRIVATE_NESTING`] bounds; deeper ones answer yes.
-fn place_holds_register(place: &Place, reg: u32, depth: u32) -> bool {
+/// Whether `place` is, or contains, variable register `reg`; `composites` holds the member
+/// places of composite variables ([`Lowerer::composite_places`]). Composite places nest as
+/// deeply as the variable's type, which [`MAX_PRIVATE_NESTING`] bounds; deeper ones answer yes.
+fn place_holds_register(composites: &[Place], place: &Place, reg: u32, depth: u32) -> bool {
     match place {
         Place::Register { reg: r, .. } => *r == reg,
         Place::Composite(members) => {
             depth > MAX_PRIVATE_NESTING
-                || members
+                || members_of(composites, *members)
                     .iter()
-                    .any(|member| place_holds_register(member, reg, depth + 1))
+                    .any(|member| place_holds_register(composites, member, reg, depth + 1))
         }
         _ => false,
+    }
+}
+
+/// The member places of a composite variable, from `composites`
+/// ([`Lowerer::composite_places`]); none for a range that is not in it (a range is only made
+/// by [`Lowerer::new_private_place`], which pushes its places first).
+fn members_of(composites: &[Place], members: Members) -> &[Place] {
+    let start = members.start as usize;
+    composites
+        .get(start..start.saturating_add(members.len as usize))
+        .unwrap_or(&[])
+}
+
+/// Whether places `a` and `b` designate the same storage, composite members compared by
+/// content (what `==` on places would say if members were held in the place itself). Composite
+/// places nest as deeply as the variable's type, which [`MAX_PRIVATE_NESTING`] bounds; deeper
+/// ones compare unequal, which only costs a second subroutine instance.
+pub(super) fn same_place(composites: &[Place], a: &Place, b: &Place, depth: u32) -> bool {
+    match (a, b) {
+        (Place::Composite(x), Place::Composite(y)) => {
+            if x == y {
+                return true;
+            }
+            let (x, y) = (members_of(composites, *x), members_of(composites, *y));
+            depth <= MAX_PRIVATE_NESTING
+                && x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|(a, b)| same_place(composites, a, b, depth + 1))
+        }
+        _ => a == b,
     }
 }
 
@@ -347,7 +392,7 @@ fn holds_matrices(module: &Module, ty: Id) -> bool {
 fn offset_by(offset: &ByteOffset, bytes: u32) -> ByteOffset {
     ByteOffset {
         constant: offset.constant.wrapping_add(bytes),
-        ..offset.clone()
+        ..*offset
     }
 }
 
@@ -403,12 +448,7 @@ impl<'m> Lowerer<'m> {
     #[inline]
     pub(super) fn place(&mut self, id: Id, at: SpvInst<'_>) -> Result<Place, Error> {
         if let Some(place) = self.places.get(id) {
-            // Most pointers are register-backed variables: copied here, without the call
-            // of the general clone (too large to be inlined).
-            if let Place::Register { reg, shape, first } = *place {
-                return Ok(Place::Register { reg, shape, first });
-            }
-            return Ok(place.clone());
+            return Ok(*place);
         }
         self.first_global_place(id, at)
     }
@@ -418,7 +458,7 @@ impl<'m> Lowerer<'m> {
     #[inline(never)]
     fn first_global_place(&mut self, id: Id, at: SpvInst<'_>) -> Result<Place, Error> {
         let place = self.global_place(id, at)?;
-        self.places.set(id, place.clone());
+        self.places.set(id, place);
         Ok(place)
     }
 
@@ -465,13 +505,14 @@ impl<'m> Lowerer<'m> {
         if class == spirv::StorageClass::Input {
             let builtin = builtin_of(module, id);
             if let Some((reg_type, count)) = builtin.and_then(builtin_register) {
-                return Ok(Place::Builtin(Value::in_reg(Reg::new(reg_type, 0), count)));
+                let value = Value::in_reg(Reg::new(reg_type, 0), count);
+                return Ok(Place::Builtin(RegValue::of(&value)));
             }
             if builtin == Some(spirv::BuiltIn::NumWorkgroups)
                 && let Some(cb) = self.resources.driver_cb()
             {
                 let reg = Reg::new(RegType::ConstBuff, cb).at(0);
-                return Ok(Place::Builtin(Value::in_reg(reg, 3)));
+                return Ok(Place::Builtin(RegValue::of(&Value::in_reg(reg, 3))));
             }
             let name = builtin.map_or_else(
                 || "an input variable".to_string(),
@@ -609,7 +650,11 @@ impl<'m> Lowerer<'m> {
                 let init = initial.as_ref().and_then(|parts| parts.get(n).copied());
                 places.push(self.new_private_place(inst, member, init)?);
             }
-            return Ok(Place::Composite(places.into()));
+            // The members go into the shared list after those of their own members.
+            let start = u32::try_from(self.composite_places.len()).unwrap_or(u32::MAX);
+            let len = u32::try_from(places.len()).unwrap_or(u32::MAX);
+            self.composite_places.extend(places);
+            return Ok(Place::Composite(Members { start, len }));
         }
         let shape = self
             .shape_of(pointee)
@@ -648,10 +693,11 @@ impl<'m> Lowerer<'m> {
         };
         let mut place = self.place(Id(*base), inst)?;
         let mut indices = indices;
-        while let (Place::Composite(members), Some((index, rest))) = (&place, indices.split_first())
+        while let (Place::Composite(members), Some((index, rest))) = (place, indices.split_first())
         {
             let member = self.constant_index(inst, Id(*index))?;
-            let Some(member) = members.get(member as usize).cloned() else {
+            let members = members_of(&self.composite_places, members);
+            let Some(&member) = members.get(member as usize) else {
                 return Err(Unsupported::at(
                     module,
                     inst.index(),
@@ -703,7 +749,10 @@ impl<'m> Lowerer<'m> {
                 if whole_array && let Some((index, tail)) = rest.split_first() {
                     match types::constant_u32(module, Id(*index)) {
                         Some(constant) => element = constant,
-                        None => dynamic = Some(self.value(Id(*index), inst)?.extract(0)),
+                        None => {
+                            let index = self.value(Id(*index), inst)?.extract(0);
+                            dynamic = Some(RegValue::of(&index));
+                        }
                     }
                     rest = tail;
                 }
@@ -743,7 +792,7 @@ impl<'m> Lowerer<'m> {
             Place::Builtin(value) => match indices {
                 [index] => {
                     let element = self.constant_index(inst, Id(*index))?;
-                    Place::Builtin(value.extract(element as usize))
+                    Place::Builtin(RegValue::of(&value.value().extract(element as usize)))
                 }
                 _ => {
                     return Err(Unsupported::at(
@@ -938,7 +987,7 @@ impl<'m> Lowerer<'m> {
         }
         offset.dynamic_aligned_16 &= stride.is_multiple_of(16);
         let scaled = temp_value(scaled, 1);
-        offset.dynamic = Some(match offset.dynamic.take() {
+        offset.dynamic = Some(RegValue::of(&match offset.dynamic.take() {
             None => scaled,
             Some(previous) => {
                 let sum = self.regs.temp();
@@ -950,13 +999,13 @@ impl<'m> Lowerer<'m> {
                 );
                 temp_value(sum, 1)
             }
-        });
+        }));
         Ok(())
     }
 
     /// The byte address of an access as a scalar source.
     fn address(&mut self, offset: &ByteOffset) -> Src {
-        match &offset.dynamic {
+        match offset.dynamic {
             None => self.regs.scalar_src(offset.constant),
             Some(dynamic) if offset.constant == 0 => dynamic.element(0),
             Some(dynamic) => {
@@ -980,7 +1029,7 @@ impl<'m> Lowerer<'m> {
     fn address_plus(&mut self, offset: &ByteOffset, element: u8) -> Src {
         let shifted = ByteOffset {
             constant: offset.constant.wrapping_add(4 * u32::from(element)),
-            ..offset.clone()
+            ..*offset
         };
         self.address(&shifted)
     }
@@ -1204,7 +1253,7 @@ impl<'m> Lowerer<'m> {
     fn points_into(&self, id: u32, reg: u32) -> bool {
         self.places
             .get(Id(id))
-            .is_some_and(|place| place_holds_register(place, reg, 0))
+            .is_some_and(|place| place_holds_register(&self.composite_places, place, reg, 0))
     }
 
     /// Loads the whole of `place`, whose type is `ty`: aggregates member by member (struct
@@ -1237,7 +1286,7 @@ impl<'m> Lowerer<'m> {
                     Unsupported::at(module, inst.index(), "images inside aggregates").into(),
                 );
             }
-            Place::Builtin(value) => value,
+            Place::Builtin(value) => value.value(),
             Place::Register { reg, first, .. } if shape.is_wide() => {
                 let slots = wide_slots(|e| register_slot(reg, e), first, shape.count);
                 self.copy_wide(&slots)
@@ -1252,7 +1301,7 @@ impl<'m> Lowerer<'m> {
                 first,
                 ..
             } if shape.is_wide() => {
-                let reg = indexed_reg(&mut self.nested, array, element, dynamic.as_ref());
+                let reg = indexed_reg(&mut self.nested, array, element, dynamic);
                 let slots = wide_slots(|e| (reg, 2 * e), first, shape.count);
                 self.copy_wide(&slots)
             }
@@ -1263,7 +1312,7 @@ impl<'m> Lowerer<'m> {
                 first,
                 ..
             } => {
-                let reg = indexed_reg(&mut self.nested, array, element, dynamic.as_ref());
+                let reg = indexed_reg(&mut self.nested, array, element, dynamic);
                 self.load_components(reg, first, shape.count)
             }
             Place::Composite(_) => {
@@ -1353,11 +1402,12 @@ impl<'m> Lowerer<'m> {
         let mut parts = Vec::with_capacity(count);
         match place {
             Place::Composite(members) => {
+                let members = members_of(&self.composite_places, *members);
                 if members.len() != count {
                     return Err(mismatched_parts(module, inst));
                 }
                 for (index, member) in members.iter().enumerate() {
-                    parts.push((member.clone(), member_type(index)));
+                    parts.push((*member, member_type(index)));
                 }
             }
             Place::Indexed {
@@ -1384,7 +1434,7 @@ impl<'m> Lowerer<'m> {
                 pointee,
             } => {
                 for index in 0..count as u32 {
-                    let mut offset = offset.clone();
+                    let mut offset = *offset;
                     let pointee = self.memory_step(
                         inst,
                         *space,
@@ -1671,7 +1721,7 @@ impl<'m> Lowerer<'m> {
                 first,
                 ..
             } if value.wide => {
-                let reg = indexed_reg(&mut self.nested, array, element, dynamic.as_ref());
+                let reg = indexed_reg(&mut self.nested, array, element, dynamic);
                 let moves = wide_store_moves(|e| (reg, 2 * e), first, value);
                 self.move_dwords(&moves);
             }
@@ -1682,7 +1732,7 @@ impl<'m> Lowerer<'m> {
                 first,
                 ..
             } => {
-                let reg = indexed_reg(&mut self.nested, array, element, dynamic.as_ref());
+                let reg = indexed_reg(&mut self.nested, array, element, dynamic);
                 self.store_components(reg, first, value);
             }
             Place::Memory {

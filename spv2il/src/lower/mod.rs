@@ -496,6 +496,10 @@ pub(crate) struct Lowerer<'m> {
     values: IdTable<Value>,
     /// The place each pointer id designates, by id.
     places: IdTable<Place>,
+    /// The member places of every composite variable made so far, each variable's members
+    /// one range of it ([`memory::Members`]); a composite place names its range, so that
+    /// places stay plain words.
+    composite_places: Vec<Place>,
     /// What validation found out about the module (result types by id).
     info: &'m spv_validate::ModuleInfo,
     /// Whether the module declares a 64-bit integer or float type ([`declares_wide_type`]):
@@ -588,6 +592,7 @@ impl<'m> Lowerer<'m> {
                 take(&mut scratch.place_slots),
                 take(&mut scratch.places),
             ),
+            composite_places: Vec::new(),
             info,
             declares_wide,
             wide_types,
