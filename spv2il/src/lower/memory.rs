@@ -2060,3 +2060,48 @@ enum AtomicOperand {
     /// Compare-exchange's Value and Comparator.
     ValueComparator,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A register place of one float in temporary `reg`.
+    fn float_in(reg: u32) -> Place {
+        Place::Register {
+            reg,
+            shape: Shape {
+                scalar: Scalar::Float,
+                count: 1,
+            },
+            first: 0,
+        }
+    }
+
+    /// Composite places compare by their members, as they did when each place held its
+    /// members itself: two variables' places differ by their registers, and two ranges holding
+    /// alike places (members without storage of their own) are the same place.
+    #[test]
+    fn composite_places_compare_by_content() {
+        let empty = |start| Place::Composite(Members { start, len: 0 });
+        // 0..2: a struct of two floats; 2..4: another; 4, 5: a struct of one empty struct,
+        // twice, each with its empty member at a different start.
+        let composites = [
+            float_in(1),
+            float_in(2),
+            float_in(3),
+            float_in(4),
+            empty(0),
+            empty(7),
+        ];
+        let first = Place::Composite(Members { start: 0, len: 2 });
+        let second = Place::Composite(Members { start: 2, len: 2 });
+        let nested_a = Place::Composite(Members { start: 4, len: 1 });
+        let nested_b = Place::Composite(Members { start: 5, len: 1 });
+        assert!(same_place(&composites, &first, &first, 0));
+        assert!(!same_place(&composites, &first, &second, 0));
+        assert!(same_place(&composites, &nested_a, &nested_b, 0));
+        assert!(!same_place(&composites, &first, &float_in(1), 0));
+        assert!(place_holds_register(&composites, &second, 4, 0));
+        assert!(!place_holds_register(&composites, &second, 1, 0));
+    }
+}
