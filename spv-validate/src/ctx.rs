@@ -304,6 +304,15 @@ impl<'m> Index<'m> {
         // first word holds its word count, which it checked to be at least 1 and to fit.
         let all = m.words();
         let grammar = crate::operands::table();
+        // The reader's warnings, in module order, name the instructions whose operands it
+        // tolerated (unknown opcodes and enumerants); it decoded every other instruction's
+        // operands through the same grammar and found them whole (spirv.md §1.6 R-5 … R-7,
+        // R-12), so those are not decoded again here: only their ids are located.
+        // (Warnings out of order, which the reader never gives, would trust nothing.)
+        let warnings = m.warnings();
+        let in_order = warnings.is_sorted_by_key(|w| w.location.index);
+        let mut warned = warnings.iter().map(|w| w.location.index);
+        let mut next_warned = warned.next().unwrap_or(NONE);
         let mut start = HEADER_WORDS;
         while let Some(&first) = all.get(start) {
             let count = (first >> 16) as usize;
@@ -312,7 +321,12 @@ impl<'m> Index<'m> {
             };
             let index = insts.len() as u32;
             let ref_start = refs.len() as u32;
-            let facts = read_instruction(grammar, m, index, words, &mut refs, &mut scratch);
+            let checked = in_order && index != next_warned;
+            while next_warned == index {
+                next_warned = warned.next().unwrap_or(NONE);
+            }
+            let facts =
+                read_instruction(grammar, m, index, words, checked, &mut refs, &mut scratch);
             let result_type = if facts.has_type {
                 words.get(1).map(|&w| Id(w))
             } else {
