@@ -669,7 +669,13 @@ impl Module {
         self.functions.iter().find(|f| f.id == id)
     }
 
-    /// What the reader tolerated, in module order.
+    /// What the reader tolerated, in module order (by instruction index).
+    ///
+    /// An instruction without a warning has a known opcode, and its operands, decoded
+    /// through rspirv's grammar, consume exactly its words with well-formed strings, known
+    /// enumerants (mask bits included) and literals as wide as their types (spirv.md §1.6
+    /// R-5 … ): a consumer may locate its operands from the grammar without checking
+    /// them again (spv-validate's index does).
     pub fn warnings(&self) -> &[Warning] {
         &self.warnings
     }

@@ -304,6 +304,15 @@ impl<'m> Index<'m> {
         // first word holds its word count, which it checked to be at least 1 and to fit.
         let all = m.words();
         let grammar = crate::operands::table();
+        // The reader's warnings, in module order, name the instructions whose operands it
+        // tolerated (unknown opcodes and enumerants); it decoded every other instruction's
+        // operands through the same grammar and found them whole (spirv.md §1.6 R-5 … R-7,
+        // R-12), so those are not decoded again here: only their ids are located.
+        // (Warnings out of order, which the reader never gives, would trust nothing.)
+        let warnings = m.warnings();
+        let in_order = warnings.is_sorted_by_key(|w| w.location.index);
+        let mut warned = warnings.iter().map(|w| w.location.index);
+        let mut next_warned = warned.next().unwrap_or(NONE);
         let mut start = HEADER_WORDS;
         while let Some(&first) = all.get(start) {
             let count = (first >> 16) as usize;
@@ -312,7 +321,12 @@ impl<'m> Index<'m> {
             };
             let index = insts.len() as u32;
             let ref_start = refs.len() as u32;
-            let facts = read_instruction(grammar, m, index, words, &mut refs, &mut scratch);
+            let checked = in_order && index != next_warned;
+            while next_warned == index {
+                next_warned = warned.next().unwrap_or(NONE);
+            }
+            let facts =
+                read_instruction(grammar, m, index, words, checked, &mut refs, &mut scratch);
             let result_type = if facts.has_type {
                 words.get(1).map(|&w| Id(w))
             } else {
@@ -1142,6 +1156,71 @@ mod tests {
     use super::*;
     use spv_reader::rspirv::binary::Assemble;
     use spv_reader::rspirv::dr::Builder;
+
+    /// The index's referring ids and decode verdict of every instruction, against the full
+    /// operand decoder (`operands::decode`, which never trusts the reader): the index skips
+    /// the operand tests of the instructions the reader decoded without a warning, which
+    /// must change nothing. Over the shared corpus (skipped when absent) and mutants of every
+    /// tenth module (whose unknown opcodes and enumerants the reader warns about, so that
+    /// both paths are compared).
+    #[test]
+    fn located_refs_are_the_decoded_refs() {
+        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
+        let Ok(manifest) = std::fs::read_to_string(dir.join("manifest.tsv")) else {
+            eprintln!("skipped: no corpus at {}", dir.display());
+            return;
+        };
+        let mut modules = Vec::new();
+        for (k, line) in manifest.lines().skip(1).enumerate() {
+            let path = line.split('\t').next().unwrap_or("");
+            let Ok(bytes) = std::fs::read(dir.join(path)) else {
+                continue;
+            };
+            let words: Vec<u32> = bytes
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            if k % 10 == 0 {
+                modules.extend(
+                    crate::mutate::mutants(&words, k as u64, 8)
+                        .into_iter()
+                        .map(|(_, w)| w),
+                );
+            }
+            modules.push(words);
+        }
+        let (mut compared, mut warned) = (0, 0);
+        let mut operands = Vec::new();
+        for words in &modules {
+            let Ok(module) = spv_reader::read_words(words) else {
+                continue;
+            };
+            warned += usize::from(!module.warnings().is_empty());
+            let ix = Index::new(&module, IndexStorage::default());
+            for inst in module.instructions() {
+                let decoded = decode(inst, &mut operands).is_ok();
+                let expected: Vec<Ref> = if decoded {
+                    operands
+                        .iter()
+                        .filter(|o| o.kind.is_ref())
+                        .map(|o| Ref {
+                            kind: o.kind,
+                            id: Id(inst.words()[usize::from(o.word)]),
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                let view = ix.inst(inst.index()).unwrap();
+                assert_eq!(view.decoded(), decoded, "{inst}");
+                assert_eq!(ix.refs(inst.index()), expected.as_slice(), "{inst}");
+                compared += 1;
+            }
+        }
+        // The corpus has over a thousand modules, and some mutants carry warnings.
+        assert!(compared > 100_000, "{compared} instructions compared");
+        assert!(warned > 0);
+    }
 
     /// `refs_in` of every range (empty, reversed and past the end included) is the
     /// instructions' `refs_of`, concatenated one by one: the two are computed independently

@@ -199,12 +199,19 @@ impl Fixed {
     /// Decodes `words` (as `decode_plan` would): appends the referring ids to `out`;
     /// whether the operands decode, `None` when optional operands are present that only the
     /// plan decodes.
+    ///
+    /// `checked` says that the reader already decoded this instruction's operands through
+    /// the same grammar without a warning (see [`read_instruction`]): its words fit the
+    /// layout and its enumerants are known, so only the positions of the ids are needed and
+    /// the word-count and enumerant tests are skipped (they could not fail). Decorations
+    /// are still looked at, for the kind of their id parameter.
     // Inlined into the index's loop (its one caller, once per instruction).
     #[inline(always)]
     fn decode(
         &self,
         module: &Module,
         words: &[u32],
+        checked: bool,
         out: &mut Vec<crate::ctx::Ref>,
     ) -> Option<bool> {
         let n = words.len();
@@ -212,31 +219,8 @@ impl Fixed {
         // A decoration's parameter that refers to an id.
         let mut decoration_ref = None;
         let fits = match self.tail {
-            Tail::None => n == end,
-            Tail::Optional(_) => n == end || n == end + 1,
-            Tail::Repeated(_) => n >= end,
-            Tail::IdPairs => n >= end && (n - end).is_multiple_of(2),
-            // The string must end in the last word.
-            Tail::String => words
-                .get(end..)
-                .is_some_and(|rest| match rest.split_last() {
-                    Some((last, body)) => {
-                        has_zero_byte(*last) && !body.iter().any(|&w| has_zero_byte(w))
-                    }
-                    None => false,
-                }),
+            // Optional operands that only the plan decodes, present or not.
             Tail::Absent if n > end => return None,
-            Tail::Absent => n == end,
-            // As `Decoder::literal_words_of_type`, then the literal must end the words.
-            Tail::Number => {
-                let ty = words.get(1).copied().unwrap_or(0);
-                match module.ty(spv_reader::Id(ty)) {
-                    Some(Type::Int { width, .. } | Type::Float { width }) if *width > 0 => {
-                        n == end + width.div_ceil(32) as usize
-                    }
-                    _ => false,
-                }
-            }
             // As `Decoder::enumerant` for a Decoration, then `Decoder::decoration_params`.
             Tail::Decoration => {
                 let Some(d) = words.get(end).and_then(|&v| spirv::Decoration::from_u32(v)) else {
@@ -262,9 +246,37 @@ impl Fixed {
                     DecorationParams::Rest => true,
                 }
             }
+            // The reader's R-5/R-6/R-12 (spirv.md §1.6) passed: the words fit.
+            _ if checked => true,
+            Tail::None => n == end,
+            Tail::Optional(_) => n == end || n == end + 1,
+            Tail::Repeated(_) => n >= end,
+            Tail::IdPairs => n >= end && (n - end).is_multiple_of(2),
+            // The string must end in the last word.
+            Tail::String => words
+                .get(end..)
+                .is_some_and(|rest| match rest.split_last() {
+                    Some((last, body)) => {
+                        has_zero_byte(*last) && !body.iter().any(|&w| has_zero_byte(w))
+                    }
+                    None => false,
+                }),
+            Tail::Absent => n == end,
+            // As `Decoder::literal_words_of_type`, then the literal must end the words.
+            Tail::Number => {
+                let ty = words.get(1).copied().unwrap_or(0);
+                match module.ty(spv_reader::Id(ty)) {
+                    Some(Type::Int { width, .. } | Type::Float { width }) if *width > 0 => {
+                        n == end + width.div_ceil(32) as usize
+                    }
+                    _ => false,
+                }
+            }
         };
+        // (Unknown enumerants are the reader's R-7 warnings: none for a checked instruction.)
         if !fits
-            || (!self.enums.is_empty()
+            || (!checked
+                && !self.enums.is_empty()
                 && !self
                     .enums
                     .iter()
@@ -526,6 +538,10 @@ pub(crate) const NO_SLOT: u16 = u16::MAX;
 /// when every operand decodes as [`decode`] would decode it (on failure `out` is left as it
 /// was). The common shapes are decoded straight from the compiled grammar; the others, and
 /// `OpSpecConstantOp`, go through [`decode`], whose operands `scratch` receives.
+///
+/// `checked`: the reader decoded the instruction's operands without a warning (see
+/// `spv_reader::Module::warnings`), so that the common shapes only locate the ids: the
+/// reader's decode is not repeated.
 // Called once per instruction from one place, the index's loop, which keeps its state in
 // registers when this is inlined.
 #[inline(always)]
@@ -534,6 +550,7 @@ pub(crate) fn read_instruction(
     m: &Module,
     index: u32,
     words: &[u32],
+    checked: bool,
     out: &mut Vec<crate::ctx::Ref>,
     scratch: &mut Vec<Operand>,
 ) -> InstFacts {
@@ -555,7 +572,7 @@ pub(crate) fn read_instruction(
     let fixed = compiled
         .fixed
         .as_ref()
-        .and_then(|f| f.decode(m, words, out));
+        .and_then(|f| f.decode(m, words, checked, out));
     let decoded = if let Some(ok) = fixed {
         ok
     } else if opcode != Op::SpecConstantOp as u16 {
