@@ -437,6 +437,10 @@ fn check_phi(ctx: &mut Ctx<'_>, cfg: &FuncCfg, phi: &Inst<'_>, bi: u32) {
             ),
         );
     }
+    // A merge block may have thousands of predecessors (one per case of a long switch), and
+    // both the predecessor test and the repeated-parent test below scan a list per pair; past
+    // a few pairs they use per-block marks instead, so an OpPhi costs time linear in its pairs.
+    let mut marks = (pairs.len() / 2 > PHI_SCAN_PAIRS).then(|| PhiMarks::new(cfg, preds));
     for (k, pair) in pairs.chunks_exact(2).enumerate() {
         let (value, parent) = match pair {
             &[v, p] => (Id(v), Id(p)),
@@ -459,7 +463,11 @@ fn check_phi(ctx: &mut Ctx<'_>, cfg: &FuncCfg, phi: &Inst<'_>, bi: u32) {
             );
             continue;
         };
-        if !preds.contains(&pb) {
+        let is_pred = match &marks {
+            Some(marks) => marks.is_pred(pb),
+            None => preds.contains(&pb),
+        };
+        if !is_pred {
             ctx.err(
                 "V-CFG-7",
                 i,
@@ -468,12 +476,16 @@ fn check_phi(ctx: &mut Ctx<'_>, cfg: &FuncCfg, phi: &Inst<'_>, bi: u32) {
             );
         }
         // An earlier pair names the same block exactly when it names the same label (each
-        // block has one label, and a label that resolved here resolved there too).
-        if pairs
-            .chunks_exact(2)
-            .take(k)
-            .any(|earlier| earlier.get(1) == Some(&parent.0))
-        {
+        // block has one label, and a label that resolved here resolved there too, so it was
+        // marked at this point of the loop).
+        let repeated = match &mut marks {
+            Some(marks) => marks.note_parent(pb),
+            None => pairs
+                .chunks_exact(2)
+                .take(k)
+                .any(|earlier| earlier.get(1) == Some(&parent.0)),
+        };
+        if repeated {
             ctx.err(
                 "V-CFG-7",
                 i,
@@ -496,6 +508,49 @@ fn check_phi(ctx: &mut Ctx<'_>, cfg: &FuncCfg, phi: &Inst<'_>, bi: u32) {
                 format!("in OpPhi, ID {value}'s definition does not dominate its parent {parent}"),
             );
         }
+    }
+}
+
+/// Incoming pairs up to which [`check_phi`] scans the predecessor list and the earlier pairs
+/// (cheaper than making marks for the few pairs most phis have).
+const PHI_SCAN_PAIRS: usize = 16;
+
+/// Per-block facts for the pairs of one OpPhi with many of them: whether a block is a
+/// predecessor of the phi's block, and whether an earlier pair named it.
+struct PhiMarks {
+    marks: Vec<u8>,
+}
+
+impl PhiMarks {
+    const PRED: u8 = 1;
+    const PARENT: u8 = 2;
+
+    /// Marks for the blocks of `cfg`'s function, with `preds` marked as predecessors.
+    fn new(cfg: &FuncCfg, preds: &[u32]) -> PhiMarks {
+        // One byte per block of the function: bounded by the module's size.
+        let mut marks = vec![0u8; cfg.reachable.len()];
+        for &p in preds {
+            if let Some(mark) = marks.get_mut(p as usize) {
+                *mark |= Self::PRED;
+            }
+        }
+        PhiMarks { marks }
+    }
+
+    /// Whether block `b` is a predecessor of the phi's block.
+    fn is_pred(&self, b: u32) -> bool {
+        self.marks
+            .get(b as usize)
+            .is_some_and(|&mark| mark & Self::PRED != 0)
+    }
+
+    /// Notes that a pair names block `b`; whether an earlier pair named it already.
+    fn note_parent(&mut self, b: u32) -> bool {
+        self.marks.get_mut(b as usize).is_some_and(|mark| {
+            let seen = *mark & Self::PARENT != 0;
+            *mark |= Self::PARENT;
+            seen
+        })
     }
 }
 
