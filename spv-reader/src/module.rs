@@ -666,7 +666,27 @@ impl Module {
 
     /// The function whose `OpFunction` has result id `id`.
     pub fn function(&self, id: Id) -> Option<&Function> {
-        self.functions.iter().find(|f| f.id == id)
+        self.functions.get(self.function_index(id)?)
+    }
+
+    /// The position in [`Module::functions`] of the function whose `OpFunction` has result id
+    /// `id`.
+    pub fn function_index(&self, id: Id) -> Option<usize> {
+        // The functions are in module order, so their `OpFunction` indices ascend, and a result
+        // id has one definition: the id's definition finds its function by binary search.
+        // A scan would make a module with a call to each of its functions quadratic to lower.
+        let slot = self.slot(id)?;
+        if !slot.is_defined() {
+            return None;
+        }
+        let at = self
+            .functions
+            .binary_search_by_key(&slot.def, |f| f.def.0)
+            .ok()?;
+        self.functions
+            .get(at)
+            .is_some_and(|f| f.id == id)
+            .then_some(at)
     }
 
     /// What the reader tolerated, in module order (by instruction index).

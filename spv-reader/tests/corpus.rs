@@ -52,6 +52,16 @@ fn every_corpus_module_reads() {
                 for ep in module.entry_points() {
                     assert!(module.function(ep.function).is_some(), "{}", path.display());
                 }
+                // Every function is found at its position by its id, and an id that is not a
+                // function's (a type, a label) finds none: the binary search agrees with a scan.
+                for (at, f) in module.functions().iter().enumerate() {
+                    assert_eq!(module.function_index(f.id), Some(at), "{}", path.display());
+                    assert_eq!(module.function(f.id).map(|g| g.def), Some(f.def));
+                    assert_eq!(module.function_index(f.result_type), None);
+                    if let Some(block) = f.blocks.first() {
+                        assert_eq!(module.function_index(block.label), None);
+                    }
+                }
                 assert!(module.def(Id(0)).is_none());
             }
             Err(e) => failures.push(format!("{}: {e}", path.display())),

@@ -222,6 +222,9 @@ fn declares_wide_type(module: &Module) -> bool {
 struct Reachable<'m> {
     /// The entry function and every function it calls, directly or not, in discovery order.
     functions: Vec<&'m Function>,
+    /// Indexed like `Module::functions`: whether the function is in `functions` (a scan of
+    /// `functions` per call would make a module that calls each of many functions quadratic).
+    listed: Vec<bool>,
     /// Indexed by id: how many words of the instructions of those functions (after their
     /// opcode words) equal it: the result id of its definition, and its uses as an operand. A
     /// literal that happens to equal an id counts too, which only costs an unused declaration
@@ -255,10 +258,13 @@ impl<'m> Reachable<'m> {
             return;
         }
         // `OpFunctionCall` has a Result Type and a Result id; the callee is the next word.
-        let callee = words.get(3).and_then(|id| module.function(Id(*id)));
-        if let Some(callee) = callee
-            && !self.functions.iter().any(|f| f.id == callee.id)
+        let Some(at) = words.get(3).and_then(|id| module.function_index(Id(*id))) else {
+            return;
+        };
+        if let (Some(callee), Some(listed)) = (module.functions().get(at), self.listed.get_mut(at))
+            && !*listed
         {
+            *listed = true;
             self.functions.push(callee);
         }
     }
@@ -294,8 +300,16 @@ fn reachable_functions<'m>(
 ) -> Reachable<'m> {
     mentioned.clear();
     mentioned.resize(module.header().bound as usize, 0);
+    let mut listed = vec![false; module.functions().len()];
+    if let Some(slot) = module
+        .function_index(entry.id)
+        .and_then(|at| listed.get_mut(at))
+    {
+        *slot = true;
+    }
     let mut reachable = Reachable {
         functions: vec![entry],
+        listed,
         mentioned,
         queries_sizes: false,
     };
