@@ -223,7 +223,7 @@ impl Lowerer<'_> {
             }
             Op::FNegate => {
                 let a = self.operand(inst, 0)?;
-                let sign = self.wide_splat(SIGN, a.width());
+                let sign = self.wide_splat(SIGN, self.members.width(&a));
                 self.dwords_op(Opcode::IXor, &[&a, &sign])
             }
             Op::FOrdEqual
@@ -254,7 +254,7 @@ impl Lowerer<'_> {
             Op::VectorTimesScalar => {
                 let vector = self.operand(inst, 0)?;
                 let scalar = self.operand(inst, 1)?;
-                let elements = vector.width();
+                let elements = self.members.width(&vector);
                 self.double(inst, Opcode::DMul, elements, &[&vector, &scalar])?
             }
             Op::MatrixTimesScalar => {
@@ -262,10 +262,10 @@ impl Lowerer<'_> {
                 let scalar = self.operand(inst, 1)?;
                 let mut columns = Vec::new();
                 for column in self.columns(inst, &matrix)? {
-                    let elements = column.width();
+                    let elements = self.members.width(&column);
                     columns.push(self.double(inst, Opcode::DMul, elements, &[&column, &scalar])?);
                 }
-                Value::aggregate(columns)
+                self.members.aggregate(&columns)
             }
             Op::VectorTimesMatrix => {
                 // Element j is dot(v, column j).
@@ -291,18 +291,23 @@ impl Lowerer<'_> {
                 for column in self.columns(inst, &right)? {
                     product.push(self.double_matrix_times_vector(inst, &left, &column)?);
                 }
-                Value::aggregate(product)
+                self.members.aggregate(&product)
             }
             Op::OuterProduct => {
                 // Column j is a·b[j].
                 let a = self.operand(inst, 0)?;
                 let b = self.operand(inst, 1)?;
                 let mut columns = Vec::new();
-                for j in 0..b.width() {
-                    let factor = b.extract(j);
-                    columns.push(self.double(inst, Opcode::DMul, a.width(), &[&a, &factor])?);
+                for j in 0..self.members.width(&b) {
+                    let factor = self.members.extract(&b, j);
+                    columns.push(self.double(
+                        inst,
+                        Opcode::DMul,
+                        self.members.width(&a),
+                        &[&a, &factor],
+                    )?);
                 }
-                Value::aggregate(columns)
+                self.members.aggregate(&columns)
             }
             _ => return Err(self.unsupported(inst, format!("Op{op:?} on 64-bit values"))),
         };
@@ -331,9 +336,11 @@ impl Lowerer<'_> {
         b: &Value,
     ) -> Result<Value, Error> {
         self.require(inst, Opcode::DAdd)?;
-        Ok(self.wide_each(Opcode::DAdd, Control::NONE, elements, |i| {
-            vec![a.pair(i), negated(b.pair(i))]
-        }))
+        Ok(
+            self.wide_each(Opcode::DAdd, Control::NONE, elements, |members, i| {
+                vec![members.pair(a, i), negated(members.pair(b, i))]
+            }),
+        )
     }
 
     /// A 32-bit result of the double compare `op` per element (broadcast, guide §7.2.1).
@@ -346,7 +353,9 @@ impl Lowerer<'_> {
         b: &Value,
     ) -> Result<Value, Error> {
         self.require(inst, op)?;
-        Ok(self.narrow_each(op, elements, |i| vec![a.pair(i), b.pair(i)]))
+        Ok(self.narrow_each(op, elements, |members, i| {
+            vec![members.pair(a, i), members.pair(b, i)]
+        }))
     }
 
     /// Ordered compares are `deq`, `dlt`, `dge` (operands swapped for the other directions)
@@ -403,8 +412,8 @@ impl Lowerer<'_> {
         let count = count_u8(elements);
         if op == Op::SignBitSet {
             let zero = self.word(0);
-            return Ok(self.narrow_each(Opcode::ILt, elements, |i| {
-                vec![high(&a, i), zero.element(0)]
+            return Ok(self.narrow_each(Opcode::ILt, elements, |members, i| {
+                vec![high(members, &a, i), zero.element(0)]
             }));
         }
         let infinity = self.wide_splat(INFINITY, elements);
@@ -421,22 +430,22 @@ impl Lowerer<'_> {
         }
         let magnitude = self.double_magnitude(elements, &a);
         Ok(match op {
-            Op::IsNan => self.narrow_each(Opcode::U64Lt, elements, |i| {
-                vec![infinity.pair(i), magnitude.pair(i)]
+            Op::IsNan => self.narrow_each(Opcode::U64Lt, elements, |members, i| {
+                vec![members.pair(&infinity, i), members.pair(&magnitude, i)]
             }),
-            Op::IsInf => self.narrow_each(Opcode::I64Eq, elements, |i| {
-                vec![magnitude.pair(i), infinity.pair(i)]
+            Op::IsInf => self.narrow_each(Opcode::I64Eq, elements, |members, i| {
+                vec![members.pair(&magnitude, i), members.pair(&infinity, i)]
             }),
-            Op::IsFinite => self.narrow_each(Opcode::U64Lt, elements, |i| {
-                vec![magnitude.pair(i), infinity.pair(i)]
+            Op::IsFinite => self.narrow_each(Opcode::U64Lt, elements, |members, i| {
+                vec![members.pair(&magnitude, i), members.pair(&infinity, i)]
             }),
             _ => {
                 // Normal: magnitude − smallest normal < +Inf − smallest normal, unsigned.
                 let minus_smallest = self.wide_splat(SMALLEST_NORMAL.wrapping_neg(), elements);
                 let span = self.wide_splat(INFINITY - SMALLEST_NORMAL, elements);
                 let offset = self.wide_op(Opcode::I64Add, elements, &[&magnitude, &minus_smallest]);
-                self.narrow_each(Opcode::U64Lt, elements, |i| {
-                    vec![offset.pair(i), span.pair(i)]
+                self.narrow_each(Opcode::U64Lt, elements, |members, i| {
+                    vec![members.pair(&offset, i), members.pair(&span, i)]
                 })
             }
         })
@@ -451,8 +460,8 @@ impl Lowerer<'_> {
     /// Whether x is no NaN: |x| ≤ +Inf as unsigned 64-bit integers.
     fn not_nan(&mut self, elements: usize, x: &Value, infinity: &Value) -> Value {
         let magnitude = self.double_magnitude(elements, x);
-        self.narrow_each(Opcode::U64Ge, elements, |i| {
-            vec![infinity.pair(i), magnitude.pair(i)]
+        self.narrow_each(Opcode::U64Ge, elements, |members, i| {
+            vec![members.pair(infinity, i), members.pair(&magnitude, i)]
         })
     }
 
@@ -460,13 +469,17 @@ impl Lowerer<'_> {
     fn double_dot(&mut self, inst: SpvInst<'_>, a: &Value, b: &Value) -> Result<Value, Error> {
         self.require(inst, Opcode::DMul)?;
         self.require(inst, Opcode::DMuladd)?;
-        let mut sum = self.wide_each(Opcode::DMul, Control::NONE, 1, |_| {
-            vec![a.pair(0), b.pair(0)]
+        let mut sum = self.wide_each(Opcode::DMul, Control::NONE, 1, |members, _| {
+            vec![members.pair(a, 0), members.pair(b, 0)]
         });
-        for i in 1..a.width() {
-            let previous = sum.clone();
-            sum = self.wide_each(Opcode::DMuladd, Control::NONE, 1, |_| {
-                vec![a.pair(i), b.pair(i), previous.pair(0)]
+        for i in 1..self.members.width(a) {
+            let previous = sum;
+            sum = self.wide_each(Opcode::DMuladd, Control::NONE, 1, |members, _| {
+                vec![
+                    members.pair(a, i),
+                    members.pair(b, i),
+                    members.pair(&previous, 0),
+                ]
             });
         }
         Ok(sum)
@@ -483,11 +496,11 @@ impl Lowerer<'_> {
         let Some((first, rest)) = columns.split_first() else {
             return Err(self.unsupported(inst, "a matrix without columns"));
         };
-        let elements = first.width();
-        let factor = vector.extract(0);
+        let elements = self.members.width(first);
+        let factor = self.members.extract(vector, 0);
         let mut sum = self.double(inst, Opcode::DMul, elements, &[first, &factor])?;
         for (j, column) in rest.iter().enumerate() {
-            let factor = vector.extract(j + 1);
+            let factor = self.members.extract(vector, j + 1);
             sum = self.double(inst, Opcode::DMuladd, elements, &[column, &factor, &sum])?;
         }
         Ok(sum)
@@ -535,8 +548,8 @@ impl Lowerer<'_> {
             [below_one.src(), sixty_three.element(0), clear.src()],
         );
         let ones = self.wide_splat(u64::MAX, elements);
-        let mask = self.wide_each(Opcode::I64Shl, Control::NONE, elements, |i| {
-            vec![ones.pair(i), amount.element(i)]
+        let mask = self.wide_each(Opcode::I64Shl, Control::NONE, elements, |members, i| {
+            vec![members.pair(&ones, i), amount.element(i)]
         });
         Ok(self.dwords_op(Opcode::And, &[x, &mask]))
     }
@@ -601,13 +614,13 @@ impl Lowerer<'_> {
     /// ModfStruct on doubles: whole = trunc(x); fraction = x − whole, 0 for ±Inf, with x's sign
     /// (modf(−2) = {−0, −2}), as for 32-bit floats (spirv.md §7).
     fn double_modf(&mut self, inst: SpvInst<'_>, x: &Value) -> Result<(Value, Value), Error> {
-        let elements = x.width();
+        let elements = self.members.width(x);
         let whole = self.double_trunc(inst, elements, x)?;
         let difference = self.double_subtract(inst, elements, x, &whole)?;
         let magnitude = self.double_magnitude(elements, x);
         let infinity = self.wide_splat(INFINITY, elements);
-        let infinite = self.narrow_each(Opcode::I64Eq, elements, |i| {
-            vec![magnitude.pair(i), infinity.pair(i)]
+        let infinite = self.narrow_each(Opcode::I64Eq, elements, |members, i| {
+            vec![members.pair(&magnitude, i), members.pair(&infinity, i)]
         });
         let zero = self.wide_splat(0, elements);
         let fraction = self.select_wide(&infinite, &zero, &difference);
@@ -623,7 +636,7 @@ impl Lowerer<'_> {
     /// instructions only.
     fn double_frexp(&mut self, inst: SpvInst<'_>, x: &Value) -> Result<(Value, Value), Error> {
         self.require(inst, Opcode::UBitExtract)?;
-        let elements = x.width();
+        let elements = self.members.width(x);
         let count = count_u8(elements);
         let highs = self.high_words(x);
         let lows = self.low_words(x);
@@ -672,7 +685,7 @@ impl Lowerer<'_> {
         exponent: &Value,
     ) -> Result<Value, Error> {
         self.require(inst, Opcode::DMul)?;
-        let elements = x.width();
+        let elements = self.members.width(x);
         let count = count_u8(elements);
         let low = self.word((-2044i32) as u32);
         let high = self.word(2046);
@@ -684,7 +697,7 @@ impl Lowerer<'_> {
         let bias = self.word(1023);
         let twenty = self.word(20);
         let zero = self.word(0);
-        let mut product = x.clone();
+        let mut product = *x;
         for part in [half, rest] {
             let biased = self.alu(Opcode::IAdd, count, [part.src(), bias.element(0)]);
             let factor_high = self.alu(Opcode::IShl, count, [biased.src(), twenty.element(0)]);
@@ -709,29 +722,43 @@ impl Lowerer<'_> {
         }
         let one = self.wide_splat(bits(1.0), 1);
         let dot = self.double_dot(inst, normal, incident)?;
-        let sine2 = self.wide_each(Opcode::DMuladd, Control::NONE, 1, |_| {
-            vec![dot.pair(0), negated(dot.pair(0)), one.pair(0)]
+        let sine2 = self.wide_each(Opcode::DMuladd, Control::NONE, 1, |members, _| {
+            vec![
+                members.pair(&dot, 0),
+                negated(members.pair(&dot, 0)),
+                members.pair(&one, 0),
+            ]
         });
         let eta2 = self.wide_op(Opcode::DMul, 1, &[eta, eta]);
-        let k = self.wide_each(Opcode::DMuladd, Control::NONE, 1, |_| {
-            vec![negated(eta2.pair(0)), sine2.pair(0), one.pair(0)]
+        let k = self.wide_each(Opcode::DMuladd, Control::NONE, 1, |members, _| {
+            vec![
+                negated(members.pair(&eta2, 0)),
+                members.pair(&sine2, 0),
+                members.pair(&one, 0),
+            ]
         });
         let root = self.wide_op(Opcode::DSqrt, 1, &[&k]);
         let factor = self.wide_op(Opcode::DMuladd, 1, &[eta, &dot, &root]);
         let bent = self.wide_op(Opcode::DMul, elements, &[eta, incident]);
-        let refracted = self.wide_each(Opcode::DMuladd, Control::NONE, elements, |i| {
-            vec![negated(factor.pair(0)), normal.pair(i), bent.pair(i)]
+        let refracted = self.wide_each(Opcode::DMuladd, Control::NONE, elements, |members, i| {
+            vec![
+                negated(members.pair(&factor, 0)),
+                members.pair(normal, i),
+                members.pair(&bent, i),
+            ]
         });
         let zero = self.wide_splat(0, elements);
-        let total = self.narrow_each(Opcode::Dlt, 1, |_| vec![k.pair(0), zero.pair(0)]);
+        let total = self.narrow_each(Opcode::Dlt, 1, |members, _| {
+            vec![members.pair(&k, 0), members.pair(&zero, 0)]
+        });
         Ok(self.select_wide(&total, &zero, &refracted))
     }
 
     /// The high dwords of the elements of a 64-bit value, as a 32-bit vector.
     pub(super) fn high_words(&mut self, x: &Value) -> Value {
-        let highs: Vec<Value> = (0..x.width())
+        let highs: Vec<Value> = (0..self.members.width(x))
             .map(|i| {
-                let pair = x.extract(i);
+                let pair = self.members.extract(x, i);
                 Value {
                     comps: [pair.comps[1]; 4],
                     count: 1,
@@ -745,9 +772,9 @@ impl Lowerer<'_> {
 
     /// The low dwords of the elements of a 64-bit value, as a 32-bit vector.
     pub(super) fn low_words(&mut self, x: &Value) -> Value {
-        let lows: Vec<Value> = (0..x.width())
+        let lows: Vec<Value> = (0..self.members.width(x))
             .map(|i| {
-                let pair = x.extract(i);
+                let pair = self.members.extract(x, i);
                 Value {
                     comps: [pair.comps[0]; 4],
                     count: 1,
@@ -765,8 +792,11 @@ impl Lowerer<'_> {
         let result = self.wide_temp(elements);
         let mut moves = Vec::with_capacity(2 * elements);
         for i in 0..elements {
-            let (part, position) = part_of(&result, i);
-            let (l, h) = (lows.extract(i), highs.extract(i));
+            let (part, position) = part_of(&self.members, &result, i);
+            let (l, h) = (
+                self.members.extract(lows, i),
+                self.members.extract(highs, i),
+            );
             moves.push((part.reg, 2 * position, l.reg, l.comps[0]));
             moves.push((part.reg, 2 * position + 1, h.reg, h.comps[0]));
         }
@@ -783,11 +813,17 @@ impl Lowerer<'_> {
         match from.scalar {
             Scalar::Float => {
                 self.require(inst, Opcode::F2D)?;
-                Ok(self.wide_each(Opcode::F2D, Control::NONE, elements, |i| vec![x.element(i)]))
+                Ok(
+                    self.wide_each(Opcode::F2D, Control::NONE, elements, |_, i| {
+                        vec![x.element(i)]
+                    }),
+                )
             }
             Scalar::Double => {
                 self.require(inst, Opcode::D2F)?;
-                Ok(self.narrow_each(Opcode::D2F, elements, |i| vec![x.pair(i)]))
+                Ok(self.narrow_each(Opcode::D2F, elements, |members, i| {
+                    vec![members.pair(&x, i)]
+                }))
             }
             _ => Err(self.unsupported(inst, "OpFConvert between these types")),
         }
@@ -831,7 +867,7 @@ impl Lowerer<'_> {
     ) -> Result<Value, Error> {
         self.require(inst, Opcode::F2D)?;
         self.require(inst, Opcode::DMuladd)?;
-        let elements = words.width();
+        let elements = self.members.width(words);
         let count = count_u8(elements);
         let sixteen = self.word(16);
         let (shift, to_float) = if signed {
@@ -844,10 +880,10 @@ impl Lowerer<'_> {
         let lower = self.alu(Opcode::And, count, [words.src(), mask.element(0)]);
         let upper = self.alu(to_float, count, [upper.src()]);
         let lower = self.alu(Opcode::Utof, count, [lower.src()]);
-        let upper = self.wide_each(Opcode::F2D, Control::NONE, elements, |i| {
+        let upper = self.wide_each(Opcode::F2D, Control::NONE, elements, |_, i| {
             vec![upper.element(i)]
         });
-        let lower = self.wide_each(Opcode::F2D, Control::NONE, elements, |i| {
+        let lower = self.wide_each(Opcode::F2D, Control::NONE, elements, |_, i| {
             vec![lower.element(i)]
         });
         let scale = self.wide_splat(bits(65_536.0), elements);
@@ -872,16 +908,17 @@ impl Lowerer<'_> {
         ] {
             self.require(inst, il)?;
         }
-        let elements = x.width();
+        let elements = self.members.width(x);
         let count = count_u8(elements);
         let zero = self.word(0);
         let (magnitude, negative) = if signed {
             let zeros = self.wide_splat(0, elements);
-            let negative =
-                self.narrow_each(Opcode::I64Lt, elements, |i| vec![x.pair(i), zeros.pair(i)]);
+            let negative = self.narrow_each(Opcode::I64Lt, elements, |members, i| {
+                vec![members.pair(x, i), members.pair(&zeros, i)]
+            });
             (self.negate_where(elements, x, &negative), Some(negative))
         } else {
-            (x.clone(), None)
+            (*x, None)
         };
         let highs = self.high_words(&magnitude);
         let lows = self.low_words(&magnitude);
@@ -900,8 +937,8 @@ impl Lowerer<'_> {
             count,
             [highs.src(), high_zeros.src(), low_zeros.src()],
         );
-        let normalised = self.wide_each(Opcode::I64Shl, Control::NONE, elements, |i| {
-            vec![magnitude.pair(i), zeros.element(i)]
+        let normalised = self.wide_each(Opcode::I64Shl, Control::NONE, elements, |members, i| {
+            vec![members.pair(&magnitude, i), zeros.element(i)]
         });
         let top = self.high_words(&normalised);
         let rest = self.low_words(&normalised);
@@ -988,7 +1025,7 @@ impl Lowerer<'_> {
                 let significand =
                     self.alu(Opcode::IOr, count, [fraction.src(), implicit.element(0)]);
                 let significand = self.join_words(elements, &significand, &zero);
-                (x.clone(), significand, exponent, FLOAT_SHIFT_BIAS)
+                (x, significand, exponent, FLOAT_SHIFT_BIAS)
             }
             Scalar::Double => {
                 let highs = self.high_words(&x);
@@ -1023,12 +1060,13 @@ impl Lowerer<'_> {
         );
         let sixty_three = self.word(63);
         let right = self.alu(Opcode::IMin, count, [right.src(), sixty_three.element(0)]);
-        let shifted_left = self.wide_each(Opcode::I64Shl, Control::NONE, elements, |i| {
-            vec![significand.pair(i), left.element(i)]
+        let shifted_left = self.wide_each(Opcode::I64Shl, Control::NONE, elements, |members, i| {
+            vec![members.pair(&significand, i), left.element(i)]
         });
-        let shifted_right = self.wide_each(Opcode::U64Shr, Control::NONE, elements, |i| {
-            vec![significand.pair(i), right.element(i)]
-        });
+        let shifted_right =
+            self.wide_each(Opcode::U64Shr, Control::NONE, elements, |members, i| {
+                vec![members.pair(&significand, i), right.element(i)]
+            });
         let grows = self.alu(Opcode::IGe, count, [left.src(), zero.element(0)]);
         let mut magnitude = self.select_wide(&grows, &shifted_left, &shifted_right);
         if signed {
@@ -1174,7 +1212,7 @@ impl Lowerer<'_> {
                 let x = arg(self, 0)?;
                 let (fraction, whole) = self.double_modf(inst, &x)?;
                 if code == n::MODF_STRUCT {
-                    return Ok(Value::aggregate(vec![fraction, whole]));
+                    return Ok(self.members.aggregate(&[fraction, whole]));
                 }
                 self.store_through(inst, 3, &whole)?;
                 Ok(fraction)
@@ -1183,7 +1221,7 @@ impl Lowerer<'_> {
                 let x = arg(self, 0)?;
                 let (significand, exponent) = self.double_frexp(inst, &x)?;
                 if code == n::FREXP_STRUCT {
-                    return Ok(Value::aggregate(vec![significand, exponent]));
+                    return Ok(self.members.aggregate(&[significand, exponent]));
                 }
                 self.store_through(inst, 3, &exponent)?;
                 Ok(significand)
@@ -1232,8 +1270,12 @@ impl Lowerer<'_> {
                 let twice = self.double(inst, Opcode::DAdd, 1, &[&dot, &dot])?;
                 self.require(inst, Opcode::DMuladd)?;
                 Ok(
-                    self.wide_each(Opcode::DMuladd, Control::NONE, elements, |i| {
-                        vec![normal.pair(i), negated(twice.pair(0)), incident.pair(i)]
+                    self.wide_each(Opcode::DMuladd, Control::NONE, elements, |members, i| {
+                        vec![
+                            members.pair(&normal, i),
+                            negated(members.pair(&twice, 0)),
+                            members.pair(&incident, i),
+                        ]
                     }),
                 )
             }
@@ -1251,7 +1293,7 @@ impl Lowerer<'_> {
             n::DISTANCE => {
                 let p0 = arg(self, 0)?;
                 let p1 = arg(self, 1)?;
-                let difference = self.double_subtract(inst, p0.width(), &p0, &p1)?;
+                let difference = self.double_subtract(inst, self.members.width(&p0), &p0, &p1)?;
                 let dot = self.double_dot(inst, &difference, &difference)?;
                 self.double(inst, Opcode::DSqrt, 1, &[&dot])
             }
@@ -1270,12 +1312,17 @@ impl Lowerer<'_> {
                 self.require(inst, Opcode::DMuladd)?;
                 let mut components = Vec::with_capacity(3);
                 for (i, j) in [(1, 2), (2, 0), (0, 1)] {
-                    let product = self.wide_each(Opcode::DMul, Control::NONE, 1, |_| {
-                        vec![a.pair(j), b.pair(i)]
+                    let product = self.wide_each(Opcode::DMul, Control::NONE, 1, |members, _| {
+                        vec![members.pair(&a, j), members.pair(&b, i)]
                     });
-                    let component = self.wide_each(Opcode::DMuladd, Control::NONE, 1, |_| {
-                        vec![a.pair(i), b.pair(j), negated(product.pair(0))]
-                    });
+                    let component =
+                        self.wide_each(Opcode::DMuladd, Control::NONE, 1, |members, _| {
+                            vec![
+                                members.pair(&a, i),
+                                members.pair(&b, j),
+                                negated(members.pair(&product, 0)),
+                            ]
+                        });
                     components.push(component);
                 }
                 Ok(self.gather(&components))

@@ -23,7 +23,7 @@ use spv_reader::{Function, Id, Inst as SpvInst, InstIndex, spirv};
 
 use super::memory::located;
 use super::types;
-use super::values::{Value, dst_first};
+use super::values::{MemberValues, Value, dst_first};
 use super::{Lowerer, has_opcode};
 use crate::error::{Error, Unsupported};
 
@@ -649,15 +649,15 @@ impl<'m> Lowerer<'m> {
             if let (Some(destination), Some(source)) =
                 (self.values.get(result), self.values.get(Id(incoming)))
             {
-                leaves(destination, destinations);
-                leaves(source, sources);
+                leaves(&self.members, destination, destinations);
+                leaves(&self.members, source, sources);
             } else {
                 // Only an id past the module's bound is kept out of the table; the reader
                 // allows none, but the copies are made the same way for one.
                 let destination = self.value(result, inst)?;
                 let source = self.value(Id(incoming), inst)?;
-                leaves(&destination, destinations);
-                leaves(&source, sources);
+                leaves(&self.members, &destination, destinations);
+                leaves(&self.members, &source, sources);
             }
             if destinations.len() != sources.len() {
                 return Err(Unsupported::at(
@@ -750,7 +750,8 @@ impl Lowerer<'_> {
                 Value::in_reg(Reg::new(RegType::Temp, self.regs.temp()), shape.count)
             }
             types::Layout::Aggregate(members) => {
-                Value::aggregate(members.iter().map(|m| self.fresh_value(m)).collect())
+                let values: Vec<Value> = members.iter().map(|m| self.fresh_value(m)).collect();
+                self.members.aggregate(&values)
             }
         }
     }
@@ -769,13 +770,13 @@ pub(super) struct EdgeScratch {
 /// The single-register leaves of a value, in order: its scalars and vectors (both registers of a
 /// split 64-bit vector). Aggregate nesting is bounded by [`types::layout_of`], which built every
 /// aggregate value.
-fn leaves(value: &Value, out: &mut Vec<Value>) {
+fn leaves(members: &MemberValues, value: &Value, out: &mut Vec<Value>) {
     if value.is_aggregate() {
-        for member in &value.members {
-            leaves(member, out);
+        for member in members.of(value) {
+            leaves(members, member, out);
         }
     } else {
-        out.extend(value.parts().iter().cloned());
+        out.extend_from_slice(&members.parts(value));
     }
 }
 

@@ -25,7 +25,7 @@ use spv_reader::Inst as SpvInst;
 
 use super::Lowerer;
 use super::ops::{INFINITY_BITS, MAGNITUDE_BITS, SIGN_BIT, absolute, negated, temp_value};
-use super::values::{Value, XYZW, dst_at};
+use super::values::{MemberRange, MemberValues, Value, XYZW, dst_at};
 use crate::error::Error;
 
 /// GLSL.std.450 instruction numbers (the extended-instruction specification, seed 004).
@@ -127,16 +127,16 @@ fn with_signs(mut src: Src, signs: [bool; 4]) -> Src {
 }
 
 /// `value` with its elements re-labelled: element i of the result is element `order[i]`.
-fn permuted(value: &Value, order: &[usize]) -> Value {
+fn permuted(members: &MemberValues, value: &Value, order: &[usize]) -> Value {
     let mut comps = XYZW;
     for (slot, index) in comps.iter_mut().zip(order) {
-        *slot = value.extract(*index).comps[0];
+        *slot = members.extract(value, *index).comps[0];
     }
     Value {
         reg: value.reg,
         comps,
         count: u8::try_from(order.len().clamp(1, 4)).unwrap_or(4),
-        members: Vec::new(),
+        members: MemberRange::default(),
         wide: false,
     }
 }
@@ -331,12 +331,12 @@ impl Lowerer<'_> {
             n::MODF_STRUCT => {
                 let x = self.arg(inst, operands, 0)?;
                 let (fraction, whole) = self.modf(&x);
-                Ok(Value::aggregate(vec![fraction, whole]))
+                Ok(self.members.aggregate(&[fraction, whole]))
             }
             n::FREXP_STRUCT => {
                 let x = self.arg(inst, operands, 0)?;
                 let (significand, exponent) = self.frexp(&x);
-                Ok(Value::aggregate(vec![significand, exponent]))
+                Ok(self.members.aggregate(&[significand, exponent]))
             }
             // The deprecated forms return one part and store the other through a pointer.
             n::MODF => {
@@ -757,8 +757,8 @@ impl Lowerer<'_> {
         let places = self.regs.vector(places);
         field = self.alu(Opcode::IMul, count, [field.src(), places.src()]);
         if count == 4 {
-            let low_half = permuted(&field, &[0, 1]);
-            let high_half = permuted(&field, &[2, 3]);
+            let low_half = permuted(&self.members, &field, &[0, 1]);
+            let high_half = permuted(&self.members, &field, &[2, 3]);
             field = self.alu(Opcode::IOr, 2, [low_half.src(), high_half.src()]);
         }
         Ok(self.alu(Opcode::IOr, 1, [field.element(0), field.element(1)]))
@@ -814,10 +814,10 @@ impl Lowerer<'_> {
     /// The cross product of two 3-vectors: x.yzx·y.zxy − x.zxy·y.yzx (two instructions, no
     /// fused rounding: `mad_ieee` rounds its product, amd-il.md §6.13).
     pub(super) fn cross(&mut self, x: &Value, y: &Value) -> Value {
-        let x_yzx = permuted(x, &[1, 2, 0]);
-        let x_zxy = permuted(x, &[2, 0, 1]);
-        let y_yzx = permuted(y, &[1, 2, 0]);
-        let y_zxy = permuted(y, &[2, 0, 1]);
+        let x_yzx = permuted(&self.members, x, &[1, 2, 0]);
+        let x_zxy = permuted(&self.members, x, &[2, 0, 1]);
+        let y_yzx = permuted(&self.members, y, &[1, 2, 0]);
+        let y_zxy = permuted(&self.members, y, &[2, 0, 1]);
         let right = self.alu_c(Opcode::Mul, Control::IEEE, 3, [x_zxy.src(), y_yzx.src()]);
         self.alu_c(
             Opcode::Mad,
@@ -923,16 +923,16 @@ impl Lowerer<'_> {
 
     /// The columns of a square matrix of 2–4 columns.
     fn square_columns(&self, inst: SpvInst<'_>, matrix: &Value) -> Result<Vec<Value>, Error> {
-        let columns = &matrix.members;
+        let columns = self.members.of(matrix);
         let size = columns.len();
         if !(2..=4).contains(&size)
             || columns
                 .iter()
-                .any(|c| c.is_aggregate() || c.width() != size)
+                .any(|c| c.is_aggregate() || self.members.width(c) != size)
         {
             return Err(self.unsupported(inst, "a matrix operand that is not a square matrix"));
         }
-        Ok(columns.clone())
+        Ok(columns.to_vec())
     }
 
     /// The determinant of a 2×2, 3×3 or 4×4 matrix given by its columns: a·d − b·c for 2×2,
@@ -965,7 +965,8 @@ impl Lowerer<'_> {
                 let minors = self.regs.temp();
                 for row in 0..4 {
                     let rows = without(row);
-                    let [p1, p2, p3] = [c1, c2, c3].map(|column| permuted(column, &rows));
+                    let [p1, p2, p3] =
+                        [c1, c2, c3].map(|column| permuted(&self.members, column, &rows));
                     let cross = self.cross(&p2, &p3);
                     self.dot_into(minors, row, &p1, &cross);
                 }
@@ -996,21 +997,23 @@ impl Lowerer<'_> {
         match columns {
             [c0, c1] => {
                 let det = self.determinant(columns);
-                let first = self.gather(&[c1.extract(1), c0.extract(1)]);
-                let second = self.gather(&[c1.extract(0), c0.extract(0)]);
+                let first =
+                    self.gather(&[self.members.extract(c1, 1), self.members.extract(c0, 1)]);
+                let second =
+                    self.gather(&[self.members.extract(c1, 0), self.members.extract(c0, 0)]);
                 let mut result = Vec::with_capacity(2);
                 for (column, signs) in [(first, [false, true]), (second, [true, false])] {
                     let src = with_signs(column.src(), [signs[0], signs[1], false, false]);
                     result.push(self.alu_c(Opcode::Div, divide(), 2, [src, det.element(0)]));
                 }
-                Ok(Value::aggregate(result))
+                Ok(self.members.aggregate(&result))
             }
             [c0, c1, c2] => {
                 let rows = [self.cross(c1, c2), self.cross(c2, c0), self.cross(c0, c1)];
                 let det = self.dot(c0, &rows[0], 1);
                 let transposed = self.transpose(inst, &rows)?;
                 let mut result = Vec::with_capacity(3);
-                for column in &transposed.members {
+                for column in self.members.of(&transposed).to_vec() {
                     result.push(self.alu_c(
                         Opcode::Div,
                         divide(),
@@ -1018,7 +1021,7 @@ impl Lowerer<'_> {
                         [column.src(), det.element(0)],
                     ));
                 }
-                Ok(Value::aggregate(result))
+                Ok(self.members.aggregate(&result))
             }
             [c0, c1, c2, c3] => {
                 // cofactor(c, r) = (−1)^(c+r)·det(M without column c and row r); inverse
@@ -1027,7 +1030,8 @@ impl Lowerer<'_> {
                 let mut adjugate = Vec::with_capacity(4);
                 for c in 0..4 {
                     let rows = without(c);
-                    let [p0, p1, p2, p3] = [c0, c1, c2, c3].map(|column| permuted(column, &rows));
+                    let [p0, p1, p2, p3] =
+                        [c0, c1, c2, c3].map(|column| permuted(&self.members, column, &rows));
                     let x23 = self.cross(&p2, &p3);
                     let x13 = self.cross(&p1, &p3);
                     let x12 = self.cross(&p1, &p2);
@@ -1045,7 +1049,10 @@ impl Lowerer<'_> {
                 let Some(first) = adjugate.first() else {
                     return Err(self.unsupported(inst, "an empty matrix"));
                 };
-                let row0: Vec<Value> = columns.iter().map(|column| column.extract(0)).collect();
+                let row0: Vec<Value> = columns
+                    .iter()
+                    .map(|column| self.members.extract(column, 0))
+                    .collect();
                 let row0 = self.gather(&row0);
                 let det = self.alu_c(
                     Opcode::Dp4,
@@ -1061,7 +1068,7 @@ impl Lowerer<'_> {
                     let src = with_signs(temp_value(*reg, 4).src(), signs(c));
                     result.push(self.alu_c(Opcode::Div, divide(), 4, [src, det.element(0)]));
                 }
-                Ok(Value::aggregate(result))
+                Ok(self.members.aggregate(&result))
             }
             _ => Err(self.unsupported(inst, "a matrix operand that is not a square matrix")),
         }

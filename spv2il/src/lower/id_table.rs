@@ -48,13 +48,6 @@ impl<T> IdTable<T> {
         self.entries.get(slot as usize)
     }
 
-    /// The entry of `id` for writing, if it has one.
-    #[inline]
-    pub(crate) fn get_mut(&mut self, id: Id) -> Option<&mut T> {
-        let slot = *self.slots.get(id.0 as usize)?;
-        self.entries.get_mut(slot as usize)
-    }
-
     /// Sets the entry of `id`; an id at or past the bound is ignored (the reader guarantees
     /// every id of a module is below its bound, so none arrives here).
     #[inline]
@@ -91,11 +84,9 @@ mod tests {
         assert_eq!(table.get(Id(5)), Some(&"b"));
         table.set(Id(3), "c");
         assert_eq!(table.get(Id(3)), Some(&"c"));
-        if let Some(entry) = table.get_mut(Id(5)) {
-            *entry = "e";
-        }
+        table.set(Id(5), "e");
         assert_eq!(table.get(Id(5)), Some(&"e"));
-        assert_eq!(table.get_mut(Id(4)), None);
+        assert_eq!(table.get(Id(4)), None);
         assert_eq!(table.entries.len(), 2);
         // Past the bound: ignored, never found.
         table.set(Id(8), "d");

@@ -24,7 +24,9 @@ use spv_reader::{Id, Inst as SpvInst, Module, Type, spirv};
 use super::Lowerer;
 use super::resources;
 use super::types::{self, Scalar, Shape};
-use super::values::{Value, XYZW, dst_first, last_repeated, rotated_left};
+use super::values::{
+    MemberRange, MemberValues, Value, XYZW, dst_first, last_repeated, rotated_left,
+};
 use crate::error::{Error, Unsupported};
 
 /// A memory space with byte addresses.
@@ -139,7 +141,7 @@ impl RegValue {
             reg: self.reg,
             comps: self.comps,
             count: self.count,
-            members: Vec::new(),
+            members: MemberRange::default(),
             wide: self.wide,
         }
     }
@@ -306,7 +308,7 @@ fn register_value(reg: u32, first: u8, count: u8) -> Value {
         reg: Reg::new(RegType::Temp, reg),
         comps: rotated_left(XYZW, usize::from(first.min(3))),
         count,
-        members: Vec::new(),
+        members: MemberRange::default(),
         wide: false,
     }
 }
@@ -418,7 +420,7 @@ fn wide_slots(slot: impl Fn(usize) -> (Reg, usize), first: u8, count: u8) -> Vec
                 reg,
                 comps: [low, high, low, high],
                 count: 2,
-                members: Vec::new(),
+                members: MemberRange::default(),
                 wide: true,
             }
         })
@@ -427,14 +429,15 @@ fn wide_slots(slot: impl Fn(usize) -> (Reg, usize), first: u8, count: u8) -> Vec
 
 /// The dword moves storing the 64-bit `value` into elements `first..` of a variable.
 fn wide_store_moves(
+    members: &MemberValues,
     slot: impl Fn(usize) -> (Reg, usize),
     first: u8,
     value: &Value,
 ) -> Vec<(Reg, usize, Reg, CompSel)> {
     let mut moves = Vec::new();
-    for j in 0..value.width() {
+    for j in 0..members.width(value) {
         let (reg, position) = slot(usize::from(first) + j);
-        let element = value.extract(j);
+        let element = members.extract(value, j);
         for half in 0..2 {
             moves.push((reg, position + half, element.reg, element.comps[half]));
         }
@@ -667,7 +670,7 @@ impl<'m> Lowerer<'m> {
         }
         if let Some(initializer) = initializer {
             let value = self.value(initializer, inst)?;
-            for (k, part) in (0u32..).zip(value.parts()) {
+            for (k, part) in (0u32..).zip(self.members.parts(&value).iter()) {
                 self.emit_mov(dst_first(reg.saturating_add(k), part.count), part.src());
             }
         }
@@ -750,7 +753,8 @@ impl<'m> Lowerer<'m> {
                     match types::constant_u32(module, Id(*index)) {
                         Some(constant) => element = constant,
                         None => {
-                            let index = self.value(Id(*index), inst)?.extract(0);
+                            let index = self.value(Id(*index), inst)?;
+                            let index = self.members.extract(&index, 0);
                             dynamic = Some(RegValue::of(&index));
                         }
                     }
@@ -792,7 +796,9 @@ impl<'m> Lowerer<'m> {
             Place::Builtin(value) => match indices {
                 [index] => {
                     let element = self.constant_index(inst, Id(*index))?;
-                    Place::Builtin(RegValue::of(&value.value().extract(element as usize)))
+                    Place::Builtin(RegValue::of(
+                        &self.members.extract(&value.value(), element as usize),
+                    ))
                 }
                 _ => {
                     return Err(Unsupported::at(
@@ -1277,7 +1283,7 @@ impl<'m> Lowerer<'m> {
             for (part_place, part_type) in parts {
                 members.push(self.load_place(inst, part_place, part_type, depth + 1)?);
             }
-            return Ok(Value::aggregate(members));
+            return Ok(self.members.aggregate(&members));
         }
         let shape = self.shape_of(ty).map_err(|u| located(module, inst, u))?;
         Ok(match place {
@@ -1564,7 +1570,7 @@ impl<'m> Lowerer<'m> {
             return Ok(low);
         }
         let high = self.load_memory(inst, space, &offset_by(offset, 16), dwords - 4)?;
-        Ok(Value::wide_split(low, Value { wide: true, ..high }))
+        Ok(self.members.wide_split(low, Value { wide: true, ..high }))
     }
 
     /// `OpStore`.
@@ -1581,21 +1587,17 @@ impl<'m> Lowerer<'m> {
             .info
             .value_type(object)
             .ok_or_else(|| Unsupported::at(module, inst.index(), "a store of an untyped value"))?;
-        // The stored value is lent out of the table for the store and put back after it, not
-        // copied: a store reads no value of the table (its place is already resolved).
-        let Some(entry) = self.values.get_mut(object) else {
+        // A value is plain words (its members live in the lowerer's list), so it is copied
+        // out of the table for the store.
+        let Some(value) = self.values.get(object).copied() else {
             return Err(
                 Unsupported::at(module, inst.index(), "a store of an unlowered value").into(),
             );
         };
-        let value = std::mem::replace(entry, Value::aggregate(Vec::new()));
-        let stored = if self.forwards_store(inst, object, &place, &value) {
-            Ok(())
-        } else {
-            self.store_place(inst, place, ty, &value, 0)
-        };
-        self.values.set(object, value);
-        stored
+        if self.forwards_store(inst, object, &place, &value) {
+            return Ok(());
+        }
+        self.store_place(inst, place, ty, &value, 0)
     }
 
     /// Store forwarding: when `store` writes `value` (the result `object`) into the whole of a
@@ -1680,7 +1682,8 @@ impl<'m> Lowerer<'m> {
         if self.may_have_parts(ty)
             && let Some(parts) = self.parts(inst, &place, ty)?
         {
-            if parts.len() != value.members.len() {
+            let count = self.members.of(value).len();
+            if parts.len() != count {
                 return Err(Unsupported::at(
                     module,
                     inst.index(),
@@ -1688,8 +1691,12 @@ impl<'m> Lowerer<'m> {
                 )
                 .into());
             }
-            for ((part_place, part_type), member) in parts.into_iter().zip(&value.members) {
-                self.store_place(inst, part_place, part_type, member, depth + 1)?;
+            // Members are read by position: each store needs the lowerer mutably, so the list
+            // of members is not borrowed across it.
+            for ((part_place, part_type), i) in parts.into_iter().zip(0..count) {
+                if let Some(member) = self.members.get(value, i) {
+                    self.store_place(inst, part_place, part_type, &member, depth + 1)?;
+                }
             }
             return Ok(());
         }
@@ -1708,7 +1715,8 @@ impl<'m> Lowerer<'m> {
                 .into());
             }
             Place::Register { reg, first, .. } if value.wide => {
-                let moves = wide_store_moves(|e| register_slot(reg, e), first, value);
+                let moves =
+                    wide_store_moves(&self.members, |e| register_slot(reg, e), first, value);
                 self.move_dwords(&moves);
             }
             Place::Register { reg, first, .. } => {
@@ -1722,7 +1730,7 @@ impl<'m> Lowerer<'m> {
                 ..
             } if value.wide => {
                 let reg = indexed_reg(&mut self.nested, array, element, dynamic);
-                let moves = wide_store_moves(|e| (reg, 2 * e), first, value);
+                let moves = wide_store_moves(&self.members, |e| (reg, 2 * e), first, value);
                 self.move_dwords(&moves);
             }
             Place::Indexed {
@@ -1741,7 +1749,7 @@ impl<'m> Lowerer<'m> {
                 ..
             } => {
                 // A 64-bit vector of three or four elements is two stores, 16 bytes apart.
-                for (k, part) in (0u32..).zip(value.parts()) {
+                for (k, part) in (0u32..).zip(self.members.parts(value).iter()) {
                     let address = self.address(&offset_by(&offset, 16 * k));
                     self.emit(
                         Inst::new(Opcode::UavRawStore)
@@ -1757,7 +1765,7 @@ impl<'m> Lowerer<'m> {
                 offset,
                 ..
             } => {
-                for (k, part) in (0u32..).zip(value.parts()) {
+                for (k, part) in (0u32..).zip(self.members.parts(value).iter()) {
                     let part_offset = offset_by(&offset, 16 * k);
                     for element in 0..part.count {
                         let address = self.address_plus(&part_offset, element);

@@ -514,6 +514,10 @@ pub(crate) struct Lowerer<'m> {
     /// one range of it ([`memory::Members`]); a composite place names its range, so that
     /// places stay plain words.
     composite_places: Vec<Place>,
+    /// The members of every aggregate value and the parts of every split 64-bit vector made
+    /// so far ([`values::MemberValues`]); a value names its range, so that values are plain
+    /// words.
+    members: values::MemberValues,
     /// What validation found out about the module (result types by id).
     info: &'m spv_validate::ModuleInfo,
     /// Whether the module declares a 64-bit integer or float type ([`declares_wide_type`]):
@@ -607,6 +611,7 @@ impl<'m> Lowerer<'m> {
                 take(&mut scratch.places),
             ),
             composite_places: Vec::new(),
+            members: values::MemberValues::default(),
             info,
             declares_wide,
             wide_types,
@@ -766,10 +771,10 @@ impl<'m> Lowerer<'m> {
     /// The value of `id`: a lowered result, or a constant turned into a literal.
     fn value(&mut self, id: Id, at: SpvInst<'_>) -> Result<Value, Error> {
         if let Some(value) = self.values.get(id) {
-            return Ok(value.clone());
+            return Ok(*value);
         }
         if let Some(value) = self.constant_value(id)? {
-            self.values.set(id, value.clone());
+            self.values.set(id, value);
             return Ok(value);
         }
         Err(Unsupported::at(
@@ -828,7 +833,7 @@ impl<'m> Lowerer<'m> {
                 })?;
                 members.push(member);
             }
-            return Ok(Some(Value::aggregate(members)));
+            return Ok(Some(self.members.aggregate(&members)));
         }
         let shape = self.shape_of(constant.ty())?;
         if shape.is_wide() {
@@ -836,7 +841,7 @@ impl<'m> Lowerer<'m> {
             for element in 0..usize::from(shape.count) {
                 elements.push(self.constants.bits64(id, element)?);
             }
-            return Ok(Some(self.regs.wide_vector(&elements)));
+            return Ok(Some(self.regs.wide_vector(&mut self.members, &elements)));
         }
         let mut words = [0u32; 4];
         for (element, word) in words.iter_mut().enumerate().take(usize::from(shape.count)) {

@@ -23,7 +23,7 @@ use spv_reader::{Id, Inst as SpvInst, spirv};
 use super::Lowerer;
 use super::memory::located;
 use super::types::{self, Layout, Shape};
-use super::values::{Value, XYZW, dst_at, dst_first};
+use super::values::{MemberRange, Value, XYZW, dst_at, dst_first};
 use crate::error::{Error, Unsupported};
 
 /// All ones: IL's boolean true (amd-il.md §0.2), and the quotient of a division by zero.
@@ -342,7 +342,7 @@ impl Lowerer<'_> {
                 let matrix = self.operand_in(inst, operands, 0)?;
                 let scalar = self.operand_in(inst, operands, 1)?;
                 let columns = self.columns(inst, &matrix)?;
-                let scaled = columns
+                let scaled: Vec<Value> = columns
                     .iter()
                     .map(|column| {
                         self.alu_c(
@@ -353,7 +353,7 @@ impl Lowerer<'_> {
                         )
                     })
                     .collect();
-                Value::aggregate(scaled)
+                self.members.aggregate(&scaled)
             }
             Op::VectorTimesMatrix => {
                 let vector = self.operand_in(inst, operands, 0)?;
@@ -376,17 +376,17 @@ impl Lowerer<'_> {
                 for column in &right {
                     product.push(self.matrix_times_vector(inst, &left, column)?);
                 }
-                Value::aggregate(product)
+                self.members.aggregate(&product)
             }
             Op::OuterProduct => {
                 let a = self.operand_in(inst, operands, 0)?;
                 let b = self.operand_in(inst, operands, 1)?;
-                let columns = (0..b.width())
+                let columns: Vec<Value> = (0..self.members.width(&b))
                     .map(|j| {
                         self.alu_c(Opcode::Mul, Control::IEEE, a.count, [a.src(), b.element(j)])
                     })
                     .collect();
-                Value::aggregate(columns)
+                self.members.aggregate(&columns)
             }
             Op::Transpose => {
                 let matrix = self.operand_in(inst, operands, 0)?;
@@ -545,7 +545,7 @@ impl Lowerer<'_> {
     /// the module-level lowering's.
     pub(super) fn operand_value(&mut self, id: Id, at: SpvInst<'_>) -> Result<Value, Error> {
         if let Some(value) = self.values.get(id) {
-            return Ok(value.clone());
+            return Ok(*value);
         }
         let module = self.module;
         let zero_aggregate = match module.constant(id) {
@@ -566,7 +566,7 @@ impl Lowerer<'_> {
         // The layout bounds the size and nesting of the value (MAX_AGGREGATE_LEAVES).
         let layout = types::layout_of(module, ty).map_err(|u| located(module, at, u))?;
         let value = self.zero_of(&layout);
-        self.set_value(id, value.clone());
+        self.set_value(id, value);
         Ok(value)
     }
 
@@ -578,7 +578,9 @@ impl Lowerer<'_> {
             }
             Layout::Vector(_) => self.word(0),
             Layout::Aggregate(members) => {
-                Value::aggregate(members.iter().map(|member| self.zero_of(member)).collect())
+                let values: Vec<Value> =
+                    members.iter().map(|member| self.zero_of(member)).collect();
+                self.members.aggregate(&values)
             }
         }
     }
@@ -714,7 +716,7 @@ impl Lowerer<'_> {
                     reg: literal,
                     comps: [XYZW[*i]; 4],
                     count: 1,
-                    members: Vec::new(),
+                    members: MemberRange::default(),
                     wide: false,
                 };
             }
@@ -752,7 +754,7 @@ impl Lowerer<'_> {
     /// `src` when one replicated component serves every element of `value` (a scalar, a splat
     /// constant or a value whose elements share a component).
     fn uniform_scalar(&self, value: &Value) -> Option<Src> {
-        let comps = &value.comps[..value.width()];
+        let comps = &value.comps[..self.members.width(value)];
         if comps.iter().all(|comp| *comp == comps[0]) {
             return Some(value.element(0));
         }
@@ -857,7 +859,7 @@ impl Lowerer<'_> {
                 if members.len() != parts.len() {
                     return Err(self.unsupported(inst, "a composite with a wrong member count"));
                 }
-                Ok(Value::aggregate(parts))
+                Ok(self.members.aggregate(&parts))
             }
             Layout::Vector(shape) => {
                 // Vector constituents are concatenated (SPIR-V OpCompositeConstruct). A lowered
@@ -865,16 +867,15 @@ impl Lowerer<'_> {
                 let mut elements = std::mem::take(&mut self.element_scratch);
                 elements.clear();
                 let mut any_aggregate = false;
-                let mut add = |part: &Value| {
-                    elements.extend((0..part.width()).map(|i| part.extract(i)));
-                    any_aggregate |= part.is_aggregate();
-                };
                 for n in 0..operands.len() {
                     let id = self.operand_id_in(inst, operands, n)?;
-                    match self.values.get(id) {
-                        Some(part) => add(part),
-                        None => add(&self.operand_value(id, inst)?),
-                    }
+                    let part = match self.values.get(id) {
+                        Some(part) => *part,
+                        None => self.operand_value(id, inst)?,
+                    };
+                    let members = &self.members;
+                    elements.extend((0..members.width(&part)).map(|i| members.extract(&part, i)));
+                    any_aggregate |= part.is_aggregate();
                 }
                 if elements.len() != usize::from(shape.count) || any_aggregate {
                     return Err(self.unsupported(inst, "a vector with a wrong element count"));
@@ -906,29 +907,31 @@ impl Lowerer<'_> {
         composite: &Value,
         indices: &[u32],
     ) -> Result<Value, Error> {
-        // Members are followed by reference, so only the selected part is copied.
         let past_end = || self.unsupported(inst, "a composite index past the end");
-        let mut current = composite;
+        let mut current = *composite;
         let mut rest = indices;
         while let (true, Some((index, tail))) = (current.is_aggregate(), rest.split_first()) {
-            current = current.members.get(*index as usize).ok_or_else(past_end)?;
+            current = self
+                .members
+                .get(&current, *index as usize)
+                .ok_or_else(past_end)?;
             rest = tail;
         }
         let Some((index, tail)) = rest.split_first() else {
-            return Ok(current.clone());
+            return Ok(current);
         };
         // `current` is no aggregate here: the index picks an element.
         let index = *index as usize;
-        if index >= current.width() {
+        if index >= self.members.width(&current) {
             return Err(past_end());
         }
-        let mut current = current.extract(index);
+        let mut current = self.members.extract(&current, index);
         for index in tail {
             let index = *index as usize;
             current = if current.is_aggregate() {
-                current.members.get(index).cloned().ok_or_else(past_end)?
-            } else if index < current.width() {
-                current.extract(index)
+                self.members.get(&current, index).ok_or_else(past_end)?
+            } else if index < self.members.width(&current) {
+                self.members.extract(&current, index)
             } else {
                 return Err(past_end());
             };
@@ -957,18 +960,18 @@ impl Lowerer<'_> {
         };
         let index = *first as usize;
         if composite.is_aggregate() {
-            let mut members = composite.members.clone();
-            let Some(member) = members.get(index).cloned() else {
+            let mut members = self.members.of(composite).to_vec();
+            let Some(member) = members.get(index).copied() else {
                 return Err(self.unsupported(inst, "a composite index past the end"));
             };
             members[index] = self.insert_path(inst, &member, rest, object)?;
-            return Ok(Value::aggregate(members));
+            return Ok(self.members.aggregate(&members));
         }
-        if !rest.is_empty() || index >= composite.width() || object.is_aggregate() {
+        if !rest.is_empty() || index >= self.members.width(composite) || object.is_aggregate() {
             return Err(self.unsupported(inst, "a composite index past the end"));
         }
-        let mut elements = composite.elements();
-        elements[index] = object.extract(0);
+        let mut elements = self.members.elements(composite);
+        elements[index] = self.members.extract(&object, 0);
         Ok(self.gather(&elements))
     }
 
@@ -986,13 +989,13 @@ impl Lowerer<'_> {
         let second = self.lowered_or(second_id, second_owned.as_ref())?;
         // Component `s` of the concatenated operands, extracted on demand (the concatenation
         // itself is never built).
-        let first_width = first.width();
-        let total = first_width + second.width();
+        let first_width = self.members.width(first);
+        let total = first_width + self.members.width(second);
         let pick = |s: usize| -> Option<Value> {
             if s < first_width {
-                Some(first.extract(s))
+                Some(self.members.extract(first, s))
             } else if s < total {
-                Some(second.extract(s - first_width))
+                Some(self.members.extract(second, s - first_width))
             } else {
                 None
             }
@@ -1008,7 +1011,7 @@ impl Lowerer<'_> {
         for selector in selectors {
             let element = match pick(*selector as usize) {
                 Some(element) => element,
-                None if *selector == u32::MAX => fallback.clone(),
+                None if *selector == u32::MAX => fallback,
                 None => return Err(self.unsupported(inst, "a shuffle component past the end")),
             };
             elements.push(element);
@@ -1047,11 +1050,14 @@ impl Lowerer<'_> {
         let vector = self.operand_in(inst, operands, 0)?;
         let index = self.operand_in(inst, operands, 1)?;
         if let Some(constant) = self.constant_scalar(&index) {
-            return Ok(vector.extract((constant as usize).min(vector.width().saturating_sub(1))));
+            return Ok(self.members.extract(
+                &vector,
+                (constant as usize).min(self.members.width(&vector).saturating_sub(1)),
+            ));
         }
-        let width = vector.width();
+        let width = self.members.width(&vector);
         if width <= 1 {
-            return Ok(vector.extract(0));
+            return Ok(self.members.extract(&vector, 0));
         }
         // Element i (i ≥ 1) of the comparison tells whether the index is i.
         let indices: Vec<u32> = (1u32..).take(width - 1).collect();
@@ -1083,11 +1089,11 @@ impl Lowerer<'_> {
         let vector = self.operand_in(inst, operands, 0)?;
         let component = self.operand_in(inst, operands, 1)?;
         let index = self.operand_in(inst, operands, 2)?;
-        let width = vector.width();
+        let width = self.members.width(&vector);
         if let Some(constant) = self.constant_scalar(&index) {
-            let mut elements = vector.elements();
+            let mut elements = self.members.elements(&vector);
             if let Some(slot) = elements.get_mut(constant as usize) {
-                *slot = component.extract(0);
+                *slot = self.members.extract(&component, 0);
             }
             return Ok(self.gather(&elements));
         }
@@ -1114,15 +1120,22 @@ impl Lowerer<'_> {
         if accept.is_aggregate() {
             if condition.is_aggregate()
                 || condition.count != 1
-                || accept.members.len() != reject.members.len()
+                || self.members.of(accept).len() != self.members.of(reject).len()
             {
                 return Err(self.unsupported(inst, "this OpSelect of aggregates"));
             }
-            let mut members = Vec::with_capacity(accept.members.len());
-            for (a, r) in accept.members.iter().zip(&reject.members) {
-                members.push(self.select(inst, condition, a, r)?);
+            let count = self.members.of(accept).len();
+            let mut members = Vec::with_capacity(count);
+            // Members are read by position: each select needs the lowerer mutably, so the list
+            // of members is not borrowed across it.
+            for i in 0..count {
+                let (Some(a), Some(r)) = (self.members.get(accept, i), self.members.get(reject, i))
+                else {
+                    break;
+                };
+                members.push(self.select(inst, condition, &a, &r)?);
             }
-            return Ok(Value::aggregate(members));
+            return Ok(self.members.aggregate(&members));
         }
         if accept.wide {
             return Ok(self.select_wide(condition, accept, reject));
@@ -1178,7 +1191,7 @@ impl Lowerer<'_> {
         let (Some(a), Some(b)) = (self.values.get(a), self.values.get(b)) else {
             return Ok(None);
         };
-        let op = dot_opcode(a);
+        let op = dot_opcode(self.members.width(a));
         let sources = [a.src(), b.src()];
         Ok(Some(self.alu_c(op, Control::IEEE, 1, sources)))
     }
@@ -1415,8 +1428,8 @@ impl Lowerer<'_> {
 
     /// OpAny / OpAll: `ior` / `iand` of the elements.
     fn reduce(&mut self, op: Opcode, vector: &Value) -> Value {
-        let mut acc = vector.extract(0);
-        for i in 1..vector.width() {
+        let mut acc = self.members.extract(vector, 0);
+        for i in 1..self.members.width(vector) {
             acc = self.alu(op, 1, [acc.src(), vector.element(i)]);
         }
         acc
@@ -1424,15 +1437,21 @@ impl Lowerer<'_> {
 
     /// `dot(a, b)` (`dp2/dp3/dp4_ieee`, amd-il.md §0.3), broadcast into `count` components.
     pub(super) fn dot(&mut self, a: &Value, b: &Value, count: u8) -> Value {
-        self.alu_c(dot_opcode(a), Control::IEEE, count, [a.src(), b.src()])
+        self.alu_c(
+            dot_opcode(self.members.width(a)),
+            Control::IEEE,
+            count,
+            [a.src(), b.src()],
+        )
     }
 
     /// The column vectors of a matrix value.
     pub(super) fn columns(&self, inst: SpvInst<'_>, matrix: &Value) -> Result<Vec<Value>, Error> {
-        if !matrix.is_aggregate() || matrix.members.iter().any(Value::is_aggregate) {
+        let columns = self.members.of(matrix);
+        if !matrix.is_aggregate() || columns.iter().any(Value::is_aggregate) {
             return Err(self.unsupported(inst, "a matrix operand that is not a matrix"));
         }
-        Ok(matrix.members.clone())
+        Ok(columns.to_vec())
     }
 
     /// `v · M`: element j is dot(v, column j), each dot written into its own component.
@@ -1445,7 +1464,7 @@ impl Lowerer<'_> {
         if columns.is_empty() || columns.len() > 4 {
             return Err(self.unsupported(inst, "a matrix of more than four columns"));
         }
-        let op = match vector.width() {
+        let op = match self.members.width(vector) {
             2 => Opcode::Dp2,
             3 => Opcode::Dp3,
             _ => Opcode::Dp4,
@@ -1497,16 +1516,19 @@ impl Lowerer<'_> {
         inst: SpvInst<'_>,
         columns: &[Value],
     ) -> Result<Value, Error> {
-        let rows = columns.first().map_or(0, Value::width);
+        let rows = columns.first().map_or(0, |c| self.members.width(c));
         if columns.is_empty() || columns.len() > 4 || rows == 0 {
             return Err(self.unsupported(inst, "a matrix of more than four columns"));
         }
         let mut transposed = Vec::with_capacity(rows);
         for i in 0..rows {
-            let row: Vec<Value> = columns.iter().map(|column| column.extract(i)).collect();
+            let row: Vec<Value> = columns
+                .iter()
+                .map(|column| self.members.extract(column, i))
+                .collect();
             transposed.push(self.gather(&row));
         }
-        Ok(Value::aggregate(transposed))
+        Ok(self.members.aggregate(&transposed))
     }
 
     /// IAddCarry, ISubBorrow, UMulExtended, SMulExtended: two-member structs (low part, carry /
@@ -1550,7 +1572,7 @@ impl Lowerer<'_> {
                 self.alu(Opcode::IMulHigh, count, [a.src(), b.src()]),
             ),
         };
-        Ok(Value::aggregate(vec![low, high]))
+        Ok(self.members.aggregate(&[low, high]))
     }
 
     /// An IL boolean (0 / all ones) as 0 / 1.
@@ -1574,14 +1596,14 @@ fn same_register(elements: &[Value]) -> Option<Value> {
         reg: first.reg,
         comps,
         count: u8::try_from(elements.len().clamp(1, 4)).unwrap_or(4),
-        members: Vec::new(),
+        members: MemberRange::default(),
         wide: false,
     })
 }
 
 /// The IL dot-product opcode for vectors as wide as `a` (a plain multiply for scalars).
-fn dot_opcode(a: &Value) -> Opcode {
-    match a.width() {
+fn dot_opcode(width: usize) -> Opcode {
+    match width {
         2 => Opcode::Dp2,
         3 => Opcode::Dp3,
         4 => Opcode::Dp4,

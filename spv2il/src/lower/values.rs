@@ -16,7 +16,8 @@
 //!
 //! Structs, arrays and matrices (as arrays of column vectors, SPIR-V §2.2.2) are aggregates:
 //! a value whose [`Value::members`] hold one value per member (amd-il.md §9 "Types":
-//! statically indexed aggregates are scalarised temporaries).
+//! statically indexed aggregates are scalarised temporaries). Members are kept in one shared
+//! list ([`MemberValues`]) that a value names a range of, so that values are plain words.
 
 use il_model::{CompSel, Dst, DstComp, Inst, Reg, RegType, Src};
 use indexmap::IndexSet;
@@ -42,9 +43,21 @@ impl std::ops::Deref for ConstantWords {
 /// The component selects x, y, z, w in order.
 pub const XYZW: [CompSel; 4] = [CompSel::X, CompSel::Y, CompSel::Z, CompSel::W];
 
+/// A range of [`MemberValues`]: the members of one aggregate or the two parts of one split
+/// 64-bit vector, so that a [`Value`] stays plain words.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MemberRange {
+    start: u32,
+    len: u32,
+}
+
 /// A value: 1–4 elements held in components of one register, a 64-bit vector of 3–4 elements
 /// in two registers, or an aggregate of member values.
-#[derive(Debug, PartialEq, Eq)]
+///
+/// A value is plain words: it is copied whenever an operand is read, so the members of an
+/// aggregate and the parts of a split vector live in the lowering's [`MemberValues`] and the
+/// value names their range.
+#[derive(Clone, Copy, Debug)]
 pub struct Value {
     /// The register (a temporary, a literal or a system register). For an aggregate or a split
     /// 64-bit vector, the register of its first part, so that no value names a register that
@@ -55,31 +68,13 @@ pub struct Value {
     /// Number of components used, 1–4 (for 32-bit elements the element count, for 64-bit ones
     /// twice it); 0 for an aggregate or a split 64-bit vector.
     pub count: u8,
-    /// The members of a struct, array or matrix, in order; for a split 64-bit vector its two
-    /// register-sized parts (elements 0–1, then 2–3); empty otherwise.
-    pub members: Vec<Value>,
     /// Whether the elements are 64-bit: element `i` is components `2i` (low dword) and `2i + 1`
     /// (high dword), the layout of amd-il.md §0.10.
     pub wide: bool,
-}
-
-impl Clone for Value {
-    // Values are cloned whenever an operand is read; the members list is empty for every
-    // scalar and vector, so it is only cloned when it has something in it.
-    #[inline]
-    fn clone(&self) -> Value {
-        Value {
-            reg: self.reg,
-            comps: self.comps,
-            count: self.count,
-            members: if self.members.is_empty() {
-                Vec::new()
-            } else {
-                self.members.clone()
-            },
-            wide: self.wide,
-        }
-    }
+    /// The members of a struct, array or matrix, in order; for a split 64-bit vector its two
+    /// register-sized parts (elements 0–1, then 2–3); empty otherwise. A range of
+    /// [`MemberValues`].
+    pub members: MemberRange,
 }
 
 impl Value {
@@ -89,8 +84,8 @@ impl Value {
             reg,
             comps: XYZW,
             count,
-            members: Vec::new(),
             wide: false,
+            members: MemberRange::default(),
         }
     }
 
@@ -100,35 +95,8 @@ impl Value {
             reg,
             comps: XYZW,
             count: elements.clamp(1, 2) * 2,
-            members: Vec::new(),
             wide: true,
-        }
-    }
-
-    /// A 64-bit vector of 3 or 4 elements: `low` holds elements 0 and 1, `high` the rest.
-    pub fn wide_split(low: Value, high: Value) -> Value {
-        Value {
-            reg: low.reg,
-            comps: low.comps,
-            count: 0,
-            members: vec![low, high],
-            wide: true,
-        }
-    }
-
-    /// An aggregate of `members` (at least one; SPIR-V has no empty struct values in
-    /// arithmetic, and an empty list yields an aggregate that reads as `r0`).
-    pub fn aggregate(members: Vec<Value>) -> Value {
-        let (reg, comps) = members
-            .first()
-            .map(|first| (first.reg, first.comps))
-            .unwrap_or((Reg::new(RegType::Temp, 0), XYZW));
-        Value {
-            reg,
-            comps,
-            count: 0,
-            members,
-            wide: false,
+            members: MemberRange::default(),
         }
     }
 
@@ -142,28 +110,6 @@ impl Value {
         self.count == 0 && self.wide
     }
 
-    /// The single-register parts of a scalar or vector: the two halves of a split 64-bit
-    /// vector, otherwise the value itself.
-    pub fn parts(&self) -> &[Value] {
-        if self.is_split() {
-            &self.members
-        } else {
-            std::slice::from_ref(self)
-        }
-    }
-
-    /// The number of elements as a `usize` (0 for an aggregate); a 64-bit element counts once.
-    pub fn width(&self) -> usize {
-        if self.wide {
-            return self
-                .parts()
-                .iter()
-                .map(|part| usize::from(part.count.min(4) / 2))
-                .sum();
-        }
-        usize::from(self.count.min(4))
-    }
-
     /// The value as a source operand whose component `i` reads component `i` of the value;
     /// positions past the component count repeat the last one, so a scalar reads as `.xxxx`.
     /// (For a split 64-bit vector: its first part.)
@@ -175,33 +121,153 @@ impl Value {
 
     /// Element `i` replicated into every position, for scalar operands (`r3.y`); an index past
     /// the last element reads the last element, so a scalar serves every position. For 64-bit
-    /// elements see [`Value::pair`].
+    /// elements see [`MemberValues::pair`].
     pub fn element(&self, i: usize) -> Src {
         let mut src = Src::new(self.reg);
         src.swizzle = [self.comp(i); 4];
         src
     }
 
-    /// 64-bit element `i` as a source reading (low, high, low, high): the double and 64-bit
-    /// integer instructions read `.xy` after the swizzle (guide §7.2.5), and the repetition
-    /// serves a reading of `.zw` as well.
-    pub fn pair(&self, i: usize) -> Src {
-        let element = self.extract(i);
+    /// The component holding element `i`, clamped to the last element.
+    fn comp(&self, i: usize) -> CompSel {
+        let last = usize::from(self.count.clamp(1, 4)) - 1;
+        self.comps[i.min(last)]
+    }
+}
+
+/// The single-register parts of a scalar or vector ([`MemberValues::parts`]): one, or the two
+/// halves of a split 64-bit vector; held inline, so asking for them borrows nothing.
+#[derive(Clone, Copy, Debug)]
+pub struct Parts {
+    parts: [Value; 2],
+    /// How many of `parts` are the value's (1 or 2).
+    len: usize,
+}
+
+impl std::ops::Deref for Parts {
+    type Target = [Value];
+
+    fn deref(&self) -> &[Value] {
+        // `len` is 1 or 2: `MemberValues::parts` makes nothing else.
+        self.parts.get(..self.len).unwrap_or(&self.parts)
+    }
+}
+
+/// The members of every aggregate and the parts of every split 64-bit vector made so far,
+/// each value's one range of it ([`Value::members`]). Values are never taken apart in place
+/// (a changed aggregate is a new one), so ranges stay valid; the list grows by the members of
+/// the values made and is dropped with the lowering of a module.
+#[derive(Default)]
+pub struct MemberValues {
+    values: Vec<Value>,
+}
+
+impl MemberValues {
+    /// The members of `value`: of an aggregate its member values, of a split 64-bit vector its
+    /// two parts, otherwise none (also for a range that is not in the list, which cannot
+    /// happen: ranges are only made by [`MemberValues::aggregate`], which pushes first).
+    pub fn of(&self, value: &Value) -> &[Value] {
+        let MemberRange { start, len } = value.members;
+        let start = start as usize;
+        self.values
+            .get(start..start.saturating_add(len as usize))
+            .unwrap_or(&[])
+    }
+
+    /// Member `i` of `value`, if it has one.
+    pub fn get(&self, value: &Value, i: usize) -> Option<Value> {
+        self.of(value).get(i).copied()
+    }
+
+    /// Pushes `members` and names their range.
+    fn push(&mut self, members: &[Value]) -> MemberRange {
+        // The list holds at most as many values as a module's lowering makes, far below
+        // u32::MAX (modules are bounded by the reader's instruction limit).
+        let start = u32::try_from(self.values.len()).unwrap_or(u32::MAX);
+        self.values.extend_from_slice(members);
+        MemberRange {
+            start,
+            len: u32::try_from(members.len()).unwrap_or(0),
+        }
+    }
+
+    /// An aggregate of `members` (at least one; SPIR-V has no empty struct values in
+    /// arithmetic, and an empty list yields an aggregate that reads as `r0`).
+    pub fn aggregate(&mut self, members: &[Value]) -> Value {
+        let (reg, comps) = members
+            .first()
+            .map(|first| (first.reg, first.comps))
+            .unwrap_or((Reg::new(RegType::Temp, 0), XYZW));
+        Value {
+            reg,
+            comps,
+            count: 0,
+            wide: false,
+            members: self.push(members),
+        }
+    }
+
+    /// A 64-bit vector of 3 or 4 elements: `low` holds elements 0 and 1, `high` the rest.
+    pub fn wide_split(&mut self, low: Value, high: Value) -> Value {
+        Value {
+            reg: low.reg,
+            comps: low.comps,
+            count: 0,
+            wide: true,
+            members: self.push(&[low, high]),
+        }
+    }
+
+    /// The single-register parts of a scalar or vector: the two halves of a split 64-bit
+    /// vector, otherwise the value itself.
+    pub fn parts(&self, value: &Value) -> Parts {
+        if value.is_split()
+            && let [low, high] = self.of(value)
+        {
+            return Parts {
+                parts: [*low, *high],
+                len: 2,
+            };
+        }
+        Parts {
+            parts: [*value; 2],
+            len: 1,
+        }
+    }
+
+    /// The number of elements of `value` as a `usize` (0 for an aggregate); a 64-bit element
+    /// counts once.
+    pub fn width(&self, value: &Value) -> usize {
+        if value.wide {
+            return self
+                .parts(value)
+                .iter()
+                .map(|part| usize::from(part.count.min(4) / 2))
+                .sum();
+        }
+        usize::from(value.count.min(4))
+    }
+
+    /// 64-bit element `i` of `value` as a source reading (low, high, low, high): the double and
+    /// 64-bit integer instructions read `.xy` after the swizzle (guide §7.2.5), and the
+    /// repetition serves a reading of `.zw` as well.
+    pub fn pair(&self, value: &Value, i: usize) -> Src {
+        let element = self.extract(value, i);
         let mut src = Src::new(element.reg);
         src.swizzle = element.comps;
         src
     }
 
-    /// Element `i` as a one-element value (the last element for an index past the end); a
-    /// 64-bit element keeps both its components, as (low, high, low, high).
-    pub fn extract(&self, i: usize) -> Value {
-        if self.wide {
-            let parts = self.parts();
-            let (part, j) = match parts {
+    /// Element `i` of `value` as a one-element value (the last element for an index past the
+    /// end); a 64-bit element keeps both its components, as (low, high, low, high).
+    pub fn extract(&self, value: &Value, i: usize) -> Value {
+        if value.wide {
+            let parts = self.parts(value);
+            let (part, j) = match *parts {
                 [single] => (single, i),
                 [_, high] if i >= 2 => (high, i - 2),
                 [low, _] => (low, i),
-                _ => (self, i),
+                _ => (*value, i),
             };
             let last = usize::from((part.count.min(4) / 2).max(1)) - 1;
             let j = j.min(last);
@@ -210,28 +276,24 @@ impl Value {
                 reg: part.reg,
                 comps: [low, high, low, high],
                 count: 2,
-                members: Vec::new(),
                 wide: true,
+                members: MemberRange::default(),
             };
         }
         Value {
-            reg: self.reg,
-            comps: [self.comp(i); 4],
+            reg: value.reg,
+            comps: [value.comp(i); 4],
             count: 1,
-            members: Vec::new(),
             wide: false,
+            members: MemberRange::default(),
         }
     }
 
-    /// The component holding element `i`, clamped to the last element.
-    fn comp(&self, i: usize) -> CompSel {
-        let last = usize::from(self.count.clamp(1, 4)) - 1;
-        self.comps[i.min(last)]
-    }
-
-    /// The elements as one-element values.
-    pub fn elements(&self) -> Vec<Value> {
-        (0..self.width()).map(|i| self.extract(i)).collect()
+    /// The elements of `value` as one-element values.
+    pub fn elements(&self, value: &Value) -> Vec<Value> {
+        (0..self.width(value))
+            .map(|i| self.extract(value, i))
+            .collect()
     }
 }
 
@@ -407,15 +469,15 @@ impl Registers {
             reg: self.literal([word; 4]),
             comps: [CompSel::X; 4],
             count: 1,
-            members: Vec::new(),
             wide: false,
+            members: MemberRange::default(),
         }
     }
 
     /// A 64-bit vector literal of `elements.len()` (1–4) elements: low dwords in x / z, high
     /// dwords in y / w; a scalar is repeated in both halves, and 3 or 4 elements take two
-    /// literals.
-    pub fn wide_vector(&mut self, elements: &[u64]) -> Value {
+    /// literals (whose parts go to `members`).
+    pub fn wide_vector(&mut self, members: &mut MemberValues, elements: &[u64]) -> Value {
         let halves = |pair: &[u64]| -> [u32; 4] {
             let first = pair.first().copied().unwrap_or(0);
             let second = pair.get(1).copied().unwrap_or(first);
@@ -433,7 +495,7 @@ impl Registers {
                 let high = &high[..high.len().min(2)];
                 let low = Value::wide_in_reg(self.literal(halves(low)), 2);
                 let high = Value::wide_in_reg(self.literal(halves(high)), count(high));
-                Value::wide_split(low, high)
+                members.wide_split(low, high)
             }
             _ => Value::wide_in_reg(self.literal(halves(elements)), count(elements)),
         }
@@ -497,5 +559,50 @@ impl Registers {
         (0u32..)
             .zip(self.literals.iter())
             .map(|(n, words)| Inst::literal(n, *words))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A split 64-bit vector keeps its parts in the shared list: the expected registers and
+    /// selectors follow from `wide_vector` putting elements 0–1 in the first literal (x/y and
+    /// z/w) and element 2 in the x/y of the second.
+    #[test]
+    fn split_vectors_read_their_parts_from_the_list() {
+        let mut regs = Registers::default();
+        let mut members = MemberValues::default();
+        let vector = regs.wide_vector(&mut members, &[1, 2, 3]);
+        assert!(vector.is_split());
+        assert_eq!(members.parts(&vector).len(), 2);
+        assert_eq!(members.width(&vector), 3);
+        let second = members.extract(&vector, 1);
+        assert_eq!(second.reg, Reg::new(RegType::Literal, 0));
+        assert_eq!(
+            second.comps,
+            [CompSel::Z, CompSel::W, CompSel::Z, CompSel::W]
+        );
+        // Element 2, and an index past the end, read the second literal.
+        for i in [2, 5] {
+            let third = members.extract(&vector, i);
+            assert_eq!(third.reg, Reg::new(RegType::Literal, 1));
+            assert_eq!(
+                third.comps,
+                [CompSel::X, CompSel::Y, CompSel::X, CompSel::Y]
+            );
+        }
+    }
+
+    /// A range that is not in the list names no members, and such a value reads as itself.
+    #[test]
+    fn a_range_outside_the_list_has_no_members() {
+        let members = MemberValues::default();
+        let mut value = Value::wide_in_reg(Reg::new(RegType::Temp, 7), 1);
+        value.count = 0;
+        value.members = MemberRange { start: 40, len: 2 };
+        assert!(members.of(&value).is_empty());
+        assert_eq!(members.get(&value, 0).map(|member| member.reg), None);
+        assert_eq!(members.parts(&value).len(), 1);
     }
 }

@@ -3,9 +3,9 @@
 //! A 64-bit element is two components, low dword first (x = low, y = high, or z / w): the
 //! layout the double and 64-bit integer instructions read and write (guide §7.2.5: sources in
 //! `.xy` after the swizzle, results to `.xy` or `.zw`; amd-il.md §0.10). A scalar takes half a
-//! register, a 2-vector a whole one, a 3- or 4-vector two ([`Value::wide_split`]). An IL
+//! register, a 2-vector a whole one, a 3- or 4-vector two ([`MemberValues::wide_split`]). An IL
 //! instruction on 64-bit data handles one element, so a vector operation is one instruction per
-//! element, reading its operands as (low, high, low, high) ([`Value::pair`]) and writing `.xy`
+//! element, reading its operands as (low, high, low, high) ([`MemberValues::pair`]) and writing `.xy`
 //! or `.zw` of the result ([`pair_dst`]). Compares write their 32-bit boolean to every enabled
 //! component (guide §7.2.1), so one component of a boolean vector is written per element.
 //!
@@ -23,22 +23,22 @@ use spv_reader::{Id, Inst as SpvInst, Type, spirv};
 use super::Lowerer;
 use super::ops::{TRUE, temp_value};
 use super::types::{Scalar, Shape};
-use super::values::{Value, dst_at, dst_first};
+use super::values::{MemberRange, MemberValues, Value, dst_at, dst_first};
 use crate::error::Error;
 
 /// The part of a 64-bit value holding element `i`, and the element's position (0 or 1) in it.
-pub(super) fn part_of(value: &Value, i: usize) -> (&Value, usize) {
-    match value.parts() {
+pub(super) fn part_of(members: &MemberValues, value: &Value, i: usize) -> (Value, usize) {
+    match *members.parts(value) {
         [_, high] if i >= 2 => (high, (i - 2).min(1)),
         [first, ..] => (first, i.min(1)),
-        [] => (value, 0),
+        [] => (*value, 0),
     }
 }
 
 /// The destination writing 64-bit element `i` of `result` (a value of [`Lowerer::wide_temp`]):
 /// `.xy__` or `.__zw` of the register that holds it.
-pub(super) fn pair_dst(result: &Value, i: usize) -> Dst {
-    let (part, position) = part_of(result, i);
+pub(super) fn pair_dst(members: &MemberValues, result: &Value, i: usize) -> Dst {
+    let (part, position) = part_of(members, result, i);
     let mut dst = Dst::new(part.reg);
     for (at, comp) in dst.mask.iter_mut().enumerate() {
         *comp = if at / 2 == position {
@@ -51,8 +51,8 @@ pub(super) fn pair_dst(result: &Value, i: usize) -> Dst {
 }
 
 /// The destination writing the low (`high` false) or high dword of element `i` of `result`.
-pub(super) fn dword_dst(result: &Value, i: usize, high: bool) -> Dst {
-    let (part, position) = part_of(result, i);
+pub(super) fn dword_dst(members: &MemberValues, result: &Value, i: usize, high: bool) -> Dst {
+    let (part, position) = part_of(members, result, i);
     let mut dst = Dst::new(part.reg);
     dst.mask = [DstComp::NoWrite; 4];
     dst.mask[2 * position + usize::from(high)] = DstComp::Write;
@@ -60,13 +60,13 @@ pub(super) fn dword_dst(result: &Value, i: usize, high: bool) -> Dst {
 }
 
 /// The low dword of 64-bit element `i` of `value`, replicated.
-pub(super) fn low(value: &Value, i: usize) -> Src {
-    value.extract(i).element(0)
+pub(super) fn low(members: &MemberValues, value: &Value, i: usize) -> Src {
+    members.extract(value, i).element(0)
 }
 
 /// The high dword of 64-bit element `i` of `value`, replicated.
-pub(super) fn high(value: &Value, i: usize) -> Src {
-    value.extract(i).element(1)
+pub(super) fn high(members: &MemberValues, value: &Value, i: usize) -> Src {
+    members.extract(value, i).element(1)
 }
 
 /// Element `i` of a boolean (32-bit) condition replicated over the two dwords of each 64-bit
@@ -155,12 +155,13 @@ impl Lowerer<'_> {
             Reg::new(RegType::Temp, second),
             count_u8(elements.clamp(3, 4) - 2),
         );
-        Value::wide_split(low, high)
+        self.members.wide_split(low, high)
     }
 
     /// A constant of `elements` 64-bit elements, all `bits`.
     pub(super) fn wide_splat(&mut self, bits: u64, elements: usize) -> Value {
-        self.regs.wide_vector(&vec![bits; elements.clamp(1, 4)])
+        self.regs
+            .wide_vector(&mut self.members, &vec![bits; elements.clamp(1, 4)])
     }
 
     /// Emits `op` once per 64-bit element, with the given sources for each element; the
@@ -170,12 +171,14 @@ impl Lowerer<'_> {
         op: Opcode,
         ctrl: Control,
         elements: usize,
-        sources: impl Fn(usize) -> Vec<Src>,
+        sources: impl Fn(&MemberValues, usize) -> Vec<Src>,
     ) -> Value {
         let result = self.wide_temp(elements);
         for i in 0..elements {
-            let mut il = Inst::new(op).ctrl(ctrl).dst(pair_dst(&result, i));
-            il.src = Srcs::from_vec(sources(i));
+            let mut il = Inst::new(op)
+                .ctrl(ctrl)
+                .dst(pair_dst(&self.members, &result, i));
+            il.src = Srcs::from_vec(sources(&self.members, i));
             self.emit(il);
         }
         result
@@ -183,9 +186,9 @@ impl Lowerer<'_> {
 
     /// `op` on the 64-bit elements of `args` (read as pairs), one instruction per element.
     pub(super) fn wide_op(&mut self, op: Opcode, elements: usize, args: &[&Value]) -> Value {
-        let args: Vec<Value> = args.iter().map(|a| (*a).clone()).collect();
-        self.wide_each(op, Control::NONE, elements, |i| {
-            args.iter().map(|a| a.pair(i)).collect()
+        let args: Vec<Value> = args.iter().map(|a| *(*a)).collect();
+        self.wide_each(op, Control::NONE, elements, |members, i| {
+            args.iter().map(|a| members.pair(a, i)).collect()
         })
     }
 
@@ -195,12 +198,12 @@ impl Lowerer<'_> {
         &mut self,
         op: Opcode,
         elements: usize,
-        sources: impl Fn(usize) -> Vec<Src>,
+        sources: impl Fn(&MemberValues, usize) -> Vec<Src>,
     ) -> Value {
         let reg = self.regs.temp();
         for i in 0..elements.min(4) {
             let mut il = Inst::new(op).dst(dst_at(reg, i));
-            il.src = Srcs::from_vec(sources(i));
+            il.src = Srcs::from_vec(sources(&self.members, i));
             self.emit(il);
         }
         temp_value(reg, count_u8(elements))
@@ -210,14 +213,14 @@ impl Lowerer<'_> {
     /// arguments must have the same number of elements (constants made by [`Lowerer::wide_splat`]
     /// do).
     pub(super) fn dwords_op(&mut self, op: Opcode, args: &[&Value]) -> Value {
-        let elements = args.first().map_or(1, |a| a.width());
+        let elements = args.first().map_or(1, |a| self.members.width(a));
         let result = self.wide_temp(elements);
-        for (k, part) in result.parts().iter().enumerate() {
+        for (k, part) in self.members.parts(&result).iter().enumerate() {
             let mut il = Inst::new(op).dst(dst_first(part.reg.num, part.count));
             il.src = args
                 .iter()
                 .map(|a| {
-                    let parts = a.parts();
+                    let parts = self.members.parts(a);
                     parts
                         .get(k)
                         .or(parts.last())
@@ -237,10 +240,10 @@ impl Lowerer<'_> {
         accept: &Value,
         reject: &Value,
     ) -> Value {
-        let result = self.wide_temp(accept.width());
-        for (k, part) in result.parts().iter().enumerate() {
+        let result = self.wide_temp(self.members.width(accept));
+        for (k, part) in self.members.parts(&result).iter().enumerate() {
             let pick = |v: &Value| {
-                let parts = v.parts();
+                let parts = self.members.parts(v);
                 parts
                     .get(k)
                     .or(parts.last())
@@ -288,10 +291,14 @@ impl Lowerer<'_> {
     }
 
     /// The moves copying 64-bit `elements` (one-element values) into `result`.
-    fn element_moves(result: &Value, elements: &[Value]) -> Vec<(Reg, usize, Reg, CompSel)> {
+    fn element_moves(
+        members: &MemberValues,
+        result: &Value,
+        elements: &[Value],
+    ) -> Vec<(Reg, usize, Reg, CompSel)> {
         let mut moves = Vec::with_capacity(2 * elements.len());
         for (i, element) in elements.iter().enumerate() {
-            let (part, position) = part_of(result, i);
+            let (part, position) = part_of(members, result, i);
             for half in 0..2 {
                 moves.push((
                     part.reg,
@@ -318,14 +325,14 @@ impl Lowerer<'_> {
                 reg: first.reg,
                 comps: [first.comps[0], first.comps[1], last.comps[0], last.comps[1]],
                 count: count_u8(chunk.len()) * 2,
-                members: Vec::new(),
+                members: MemberRange::default(),
                 wide: true,
             })
         };
         let parts: Option<Vec<Value>> = elements.chunks(2).map(relabel).collect();
         match parts.as_deref() {
-            Some([single]) => return single.clone(),
-            Some([low, high]) => return Value::wide_split(low.clone(), high.clone()),
+            Some([single]) => return *single,
+            Some([low, high]) => return self.members.wide_split(*low, *high),
             _ => {}
         }
         self.copy_wide(elements)
@@ -334,7 +341,7 @@ impl Lowerer<'_> {
     /// The 64-bit `elements` copied into fresh temporaries.
     pub(super) fn copy_wide(&mut self, elements: &[Value]) -> Value {
         let result = self.wide_temp(elements.len());
-        let moves = Self::element_moves(&result, elements);
+        let moves = Self::element_moves(&self.members, &result, elements);
         self.move_dwords(&moves);
         result
     }
@@ -436,9 +443,9 @@ impl Lowerer<'_> {
         let x = self.operand(inst, 0)?;
         match (narrow(from), to.scalar) {
             (false, Scalar::Int { .. }) => {
-                let lows: Vec<Value> = (0..x.width())
+                let lows: Vec<Value> = (0..self.members.width(&x))
                     .map(|i| {
-                        let pair = x.extract(i);
+                        let pair = self.members.extract(&x, i);
                         Value {
                             count: 1,
                             wide: false,
@@ -459,8 +466,8 @@ impl Lowerer<'_> {
                 let result = self.wide_temp(usize::from(count));
                 let mut moves = Vec::new();
                 for i in 0..usize::from(count) {
-                    let (part, position) = part_of(&result, i);
-                    let (x_i, h_i) = (x.extract(i), high.extract(i));
+                    let (part, position) = part_of(&self.members, &result, i);
+                    let (x_i, h_i) = (self.members.extract(&x, i), self.members.extract(&high, i));
                     moves.push((part.reg, 2 * position, x_i.reg, x_i.comps[0]));
                     moves.push((part.reg, 2 * position + 1, h_i.reg, h_i.comps[0]));
                 }
@@ -506,19 +513,31 @@ impl Lowerer<'_> {
     fn int64_multiply(&mut self, elements: usize, a: &Value, b: &Value) -> Value {
         let result = self.wide_temp(elements);
         for i in 0..elements {
-            let carry = self.alu(Opcode::UMulHigh, 1, [low(a, i), low(b, i)]);
-            let cross_a = self.alu(Opcode::IMul, 1, [low(a, i), high(b, i)]);
-            let cross_b = self.alu(Opcode::IMul, 1, [high(a, i), low(b, i)]);
+            let carry = self.alu(
+                Opcode::UMulHigh,
+                1,
+                [low(&self.members, a, i), low(&self.members, b, i)],
+            );
+            let cross_a = self.alu(
+                Opcode::IMul,
+                1,
+                [low(&self.members, a, i), high(&self.members, b, i)],
+            );
+            let cross_b = self.alu(
+                Opcode::IMul,
+                1,
+                [high(&self.members, a, i), low(&self.members, b, i)],
+            );
             let cross = self.alu(Opcode::IAdd, 1, [cross_a.src(), cross_b.src()]);
             self.emit(
                 Inst::new(Opcode::IMul)
-                    .dst(dword_dst(&result, i, false))
-                    .src(low(a, i))
-                    .src(low(b, i)),
+                    .dst(dword_dst(&self.members, &result, i, false))
+                    .src(low(&self.members, a, i))
+                    .src(low(&self.members, b, i)),
             );
             self.emit(
                 Inst::new(Opcode::IAdd)
-                    .dst(dword_dst(&result, i, true))
+                    .dst(dword_dst(&self.members, &result, i, true))
                     .src(carry.src())
                     .src(cross.src()),
             );
@@ -538,9 +557,9 @@ impl Lowerer<'_> {
         let base = self.operand(inst, 0)?;
         let amount = self.operand(inst, 1)?;
         let elements = usize::from(base_shape.count);
-        let amount_of = move |i: usize| {
+        let amount_of = move |members: &MemberValues, i: usize| {
             if amount_shape.is_wide() {
-                low(&amount, i)
+                low(members, &amount, i)
             } else {
                 amount.element(i)
             }
@@ -551,7 +570,9 @@ impl Lowerer<'_> {
                 Op::ShiftRightArithmetic => Opcode::IShr,
                 _ => Opcode::UShr,
             };
-            return Ok(self.narrow_each(il, elements, |i| vec![base.element(i), amount_of(i)]));
+            return Ok(self.narrow_each(il, elements, |members, i| {
+                vec![base.element(i), amount_of(members, i)]
+            }));
         }
         let il = match op {
             Op::ShiftLeftLogical => Opcode::I64Shl,
@@ -559,8 +580,8 @@ impl Lowerer<'_> {
             _ => Opcode::U64Shr,
         };
         self.require(inst, il)?;
-        Ok(self.wide_each(il, Control::NONE, elements, |i| {
-            vec![base.pair(i), amount_of(i)]
+        Ok(self.wide_each(il, Control::NONE, elements, |members, i| {
+            vec![members.pair(&base, i), amount_of(members, i)]
         }))
     }
 
@@ -587,7 +608,9 @@ impl Lowerer<'_> {
             std::mem::swap(&mut a, &mut b);
         }
         let elements = usize::from(self.result_shape(inst)?.count);
-        Ok(self.narrow_each(il, elements, |i| vec![a.pair(i), b.pair(i)]))
+        Ok(self.narrow_each(il, elements, |members, i| {
+            vec![members.pair(&a, i), members.pair(&b, i)]
+        }))
     }
 
     /// UDiv, UMod, SDiv, SRem and SMod on 64-bit integers. IL has no documented 64-bit divide
@@ -618,7 +641,7 @@ impl Lowerer<'_> {
                 self.int64_magnitude(elements, &b),
             )
         } else {
-            (a.clone(), b.clone())
+            (a, b)
         };
         let (quotient, remainder) = self.unsigned_divide64(elements, &dividend, &divisor);
         let zero = self.wide_splat(0, elements);
@@ -627,25 +650,26 @@ impl Lowerer<'_> {
             Op::UMod => Ok(remainder),
             Op::SDiv => {
                 let signs = self.dwords_op(Opcode::IXor, &[&a, &b]);
-                let negative = self.narrow_each(Opcode::I64Lt, elements, |i| {
-                    vec![signs.pair(i), zero.pair(i)]
+                let negative = self.narrow_each(Opcode::I64Lt, elements, |members, i| {
+                    vec![members.pair(&signs, i), members.pair(&zero, i)]
                 });
                 Ok(self.negate_where(elements, &quotient, &negative))
             }
             _ => {
-                let negative =
-                    self.narrow_each(Opcode::I64Lt, elements, |i| vec![a.pair(i), zero.pair(i)]);
+                let negative = self.narrow_each(Opcode::I64Lt, elements, |members, i| {
+                    vec![members.pair(&a, i), members.pair(&zero, i)]
+                });
                 let remainder = self.negate_where(elements, &remainder, &negative);
                 if op == Op::SRem {
                     return Ok(remainder);
                 }
                 // SMod: add the divisor to a non-zero remainder whose sign differs from it.
                 let signs = self.dwords_op(Opcode::IXor, &[&remainder, &b]);
-                let differ = self.narrow_each(Opcode::I64Lt, elements, |i| {
-                    vec![signs.pair(i), zero.pair(i)]
+                let differ = self.narrow_each(Opcode::I64Lt, elements, |members, i| {
+                    vec![members.pair(&signs, i), members.pair(&zero, i)]
                 });
-                let nonzero = self.narrow_each(Opcode::I64Ne, elements, |i| {
-                    vec![remainder.pair(i), zero.pair(i)]
+                let nonzero = self.narrow_each(Opcode::I64Ne, elements, |members, i| {
+                    vec![members.pair(&remainder, i), members.pair(&zero, i)]
                 });
                 let adjust = self.alu(
                     Opcode::And,
@@ -678,8 +702,13 @@ impl Lowerer<'_> {
         let remainder = self.wide_temp(elements);
         let zero = self.wide_splat(0, elements);
         let one = self.wide_splat(1, elements);
-        for part in quotient.parts().iter().chain(remainder.parts()) {
-            self.emit_mov(dst_first(part.reg.num, part.count), zero.parts()[0].src());
+        let (quotient_parts, remainder_parts) = (
+            self.members.parts(&quotient),
+            self.members.parts(&remainder),
+        );
+        for part in quotient_parts.iter().chain(remainder_parts.iter()) {
+            let zero = self.members.parts(&zero)[0].src();
+            self.emit_mov(dst_first(part.reg.num, part.count), zero);
         }
         let minus_b = self.wide_op(Opcode::I64Negate, elements, &[b]);
         let counter = self.regs.temp();
@@ -696,31 +725,38 @@ impl Lowerer<'_> {
                 .src(minus_one.element(0)),
         );
         let bit_position = counter.element(0);
-        let shifted = self.wide_each(Opcode::I64Shl, Control::NONE, elements, |i| {
-            vec![remainder.pair(i), one.element(0)]
+        let shifted = self.wide_each(Opcode::I64Shl, Control::NONE, elements, |members, i| {
+            vec![members.pair(&remainder, i), one.element(0)]
         });
-        let bits = self.wide_each(Opcode::U64Shr, Control::NONE, elements, |i| {
-            vec![a.pair(i), bit_position]
+        let bits = self.wide_each(Opcode::U64Shr, Control::NONE, elements, |members, i| {
+            vec![members.pair(a, i), bit_position]
         });
         let bit = self.dwords_op(Opcode::And, &[&bits, &one]);
         let widened = self.dwords_op(Opcode::IOr, &[&shifted, &bit]);
-        let fits = self.narrow_each(Opcode::U64Ge, elements, |i| {
-            vec![widened.pair(i), b.pair(i)]
+        let fits = self.narrow_each(Opcode::U64Ge, elements, |members, i| {
+            vec![members.pair(&widened, i), members.pair(b, i)]
         });
         let reduced = self.wide_op(Opcode::I64Add, elements, &[&widened, &minus_b]);
         let next = self.select_wide(&fits, &reduced, &widened);
-        let place = self.wide_each(Opcode::I64Shl, Control::NONE, elements, |i| {
-            vec![one.pair(i), bit_position]
+        let place = self.wide_each(Opcode::I64Shl, Control::NONE, elements, |members, i| {
+            vec![members.pair(&one, i), bit_position]
         });
         let set = self.select_wide(&fits, &place, &zero);
         let grown = self.dwords_op(Opcode::IOr, &[&quotient, &set]);
         for (target, source) in [(&remainder, &next), (&quotient, &grown)] {
-            for (t, s) in target.parts().iter().zip(source.parts()) {
+            for (t, s) in self
+                .members
+                .parts(target)
+                .iter()
+                .zip(self.members.parts(source).iter())
+            {
                 self.emit_mov(dst_first(t.reg.num, t.count), s.src());
             }
         }
         self.emit(Inst::new(Opcode::Endloop));
-        let by_zero = self.narrow_each(Opcode::I64Eq, elements, |i| vec![b.pair(i), zero.pair(i)]);
+        let by_zero = self.narrow_each(Opcode::I64Eq, elements, |members, i| {
+            vec![members.pair(b, i), members.pair(&zero, i)]
+        });
         let all_ones = self.wide_splat(u64::MAX, elements);
         let quotient = self.select_wide(&by_zero, &all_ones, &quotient);
         let remainder = self.select_wide(&by_zero, &all_ones, &remainder);
@@ -732,19 +768,21 @@ impl Lowerer<'_> {
     fn wide_extract_dynamic(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
         let vector = self.operand(inst, 0)?;
         let index = self.operand(inst, 1)?;
-        let width = vector.width();
+        let width = self.members.width(&vector);
         if let Some(constant) = self
             .regs
             .constant_words(&index)
             .and_then(|w| w.first().copied())
         {
-            return Ok(vector.extract((constant as usize).min(width.saturating_sub(1))));
+            return Ok(self
+                .members
+                .extract(&vector, (constant as usize).min(width.saturating_sub(1))));
         }
-        let mut current = vector.extract(0);
+        let mut current = self.members.extract(&vector, 0);
         for i in 1..width {
             let position = self.word(u32::try_from(i).unwrap_or(u32::MAX));
             let is = self.alu(Opcode::IEq, 1, [index.element(0), position.element(0)]);
-            let element = vector.extract(i);
+            let element = self.members.extract(&vector, i);
             current = self.select_wide(&is, &element, &current);
         }
         Ok(current)
@@ -755,7 +793,7 @@ impl Lowerer<'_> {
         let vector = self.operand(inst, 0)?;
         let component = self.operand(inst, 1)?;
         let index = self.operand(inst, 2)?;
-        let width = vector.width();
+        let width = self.members.width(&vector);
         let positions: Vec<u32> = (0u32..).take(width).collect();
         let positions = self.regs.vector(&positions);
         let is = self.alu(
@@ -763,7 +801,9 @@ impl Lowerer<'_> {
             count_u8(width),
             [index.element(0), positions.src()],
         );
-        let spread: Vec<Value> = (0..width).map(|_| component.extract(0)).collect();
+        let spread: Vec<Value> = (0..width)
+            .map(|_| self.members.extract(&component, 0))
+            .collect();
         let spread = self.gather_wide(&spread);
         Ok(self.select_wide(&is, &spread, &vector))
     }
