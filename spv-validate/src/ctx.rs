@@ -877,6 +877,9 @@ impl<'m> Ctx<'m> {
     }
 
     /// Records a diagnostic about instruction `at` (or the whole module when `None`).
+    /// Cold: valid modules rarely report, so the callers' hot paths keep these calls (and
+    /// the building of their messages) out of line.
+    #[cold]
     pub(crate) fn report(
         &mut self,
         rule: &'static str,
@@ -894,7 +897,8 @@ impl<'m> Ctx<'m> {
         });
     }
 
-    /// Shorthand for [`Ctx::report`] about one instruction.
+    /// Shorthand for [`Ctx::report`] about one instruction (cold, as that one).
+    #[cold]
     pub(crate) fn err(
         &mut self,
         rule: &'static str,

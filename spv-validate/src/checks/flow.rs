@@ -95,34 +95,58 @@ fn check_function<'i, 'm: 'i>(
         }
         // In a function of one block every definition of the function is in that block
         // (or is the function or a parameter), so every use is dominated.
-        let check_uses = n > 1 && cfg.is_reachable(bi);
-        // Usually every id the block's instructions (terminator included) refer to is
-        // dominated: one look at all of them, and then only the OpPhi rules remain.
-        let all_dominated = !check_uses
-            || refs_dominated(ctx, cfg, ctx.ix.refs_in(b.first.0..b.terminator.0 + 1), bi);
-        if all_dominated {
-            // Only the OpPhi rules remain: the block's OpPhi instructions (wherever they
-            // are in it) are all it needs to visit.
+        if n > 1 && cfg.is_reachable(bi) {
+            check_uses(ctx, cfg, phis, b, bi);
+        } else {
+            // Only the OpPhi rules apply: the block's OpPhi instructions (wherever they are
+            // in it) are all it needs to visit.
             while let Some(phi) = phis.next_if(|p| p.index().0 < b.terminator.0) {
                 if phi.index().0 >= b.first.0 {
                     check_phi(ctx, cfg, phi, bi);
                 }
             }
-        } else {
-            for inst in ctx.ix.insts_in(b.first.0..b.terminator.0) {
-                if ctx.op_of(inst) == Some(Op::Phi) {
-                    check_phi(ctx, cfg, inst, bi);
-                } else if !dominated(ctx, cfg, inst, bi) {
-                    check_dominance(ctx, cfg, inst, bi);
-                }
-            }
         }
-        if !all_dominated
-            && let Some(term) = ctx.ix.inst(b.terminator)
-            && !dominated(ctx, cfg, term, bi)
-        {
-            check_dominance(ctx, cfg, term, bi);
+    }
+}
+
+/// The OpPhi rules and V-SSA-2 for the instructions of block `bi` (reachable, in a
+/// function of more than one block), diagnostics in instruction order; `phis` is the
+/// cursor over the module's OpPhi instructions, at or before the block's first.
+fn check_uses<'i, 'm: 'i>(
+    ctx: &mut Ctx<'_>,
+    cfg: &FuncCfg,
+    phis: &mut std::iter::Peekable<impl Iterator<Item = &'i Inst<'m>>>,
+    b: &spv_reader::Block,
+    bi: u32,
+) {
+    // The OpPhi instructions opening the block (where SPIR-V §2.16.1 puts them) refer to
+    // values of the predecessors, which need not dominate the block: their rules first, so
+    // that the ids the rest of the block refers to can be judged in one look.
+    while phis.next_if(|p| p.index().0 < b.first.0).is_some() {}
+    let mut rest = b.first.0;
+    while let Some(phi) = phis.next_if(|p| p.index().0 == rest && rest < b.terminator.0) {
+        check_phi(ctx, cfg, phi, bi);
+        rest += 1;
+    }
+    // Usually every id the rest of the block (terminator included) refers to is
+    // dominated: then only the OpPhi rules of phis further in remain.
+    if refs_dominated(ctx, cfg, ctx.ix.refs_in(rest..b.terminator.0 + 1), bi) {
+        while let Some(phi) = phis.next_if(|p| p.index().0 < b.terminator.0) {
+            check_phi(ctx, cfg, phi, bi);
         }
+        return;
+    }
+    for inst in ctx.ix.insts_in(rest..b.terminator.0) {
+        if ctx.op_of(inst) == Some(Op::Phi) {
+            check_phi(ctx, cfg, inst, bi);
+        } else if !dominated(ctx, cfg, inst, bi) {
+            check_dominance(ctx, cfg, inst, bi);
+        }
+    }
+    if let Some(term) = ctx.ix.inst(b.terminator)
+        && !dominated(ctx, cfg, term, bi)
+    {
+        check_dominance(ctx, cfg, term, bi);
     }
 }
 
@@ -560,18 +584,25 @@ fn dominated(ctx: &Ctx<'_>, cfg: &FuncCfg, inst: &Inst<'_>, bi: u32) -> bool {
     refs_dominated(ctx, cfg, ctx.ix.refs_of(inst), bi)
 }
 
-/// [`dominated`] for the ids `refs` (of instructions in block `bi`).
+/// [`dominated`] for the ids `refs` (of instructions in block `bi`, which is reachable).
+///
+/// Each id is first judged by one expression without branches to mispredict: undefined, a
+/// label, defined outside the function or outside any block (a parameter), in block `bi`
+/// itself or in the entry block (block 0, which dominates every block it reaches) is
+/// dominated. Only the others (definitions in other blocks) ask the dominator tree.
 fn refs_dominated(ctx: &Ctx<'_>, cfg: &FuncCfg, refs: &[Ref], bi: u32) -> bool {
     refs.iter().all(|r| {
-        r.kind == Kind::ResultType
-            || ctx.ix.id(r.id).is_none_or(|def| {
-                def.block == bi
-                    || def.func != cfg.func
-                    || def.block == NONE
-                    || def.op == Some(Op::Label)
-                    || !cfg.is_reachable(def.block)
-                    || cfg.dom.dominates(def.block, bi)
-            })
+        ctx.ix.id(r.id).is_none_or(|def| {
+            let plain = (def.func != cfg.func)
+                | (def.block == bi)
+                // Block 0 or NONE (u32::MAX): the entry block or no block.
+                | (def.block.wrapping_add(1) <= 1)
+                | (def.op == Some(Op::Label));
+            plain
+                || r.kind == Kind::ResultType
+                || !cfg.is_reachable(def.block)
+                || cfg.dom.dominates(def.block, bi)
+        })
     })
 }
 

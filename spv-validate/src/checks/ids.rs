@@ -188,6 +188,10 @@ fn clearly_fine(ctx: &Ctx<'_>, inst: &Inst<'_>, op: Op) -> bool {
     true
 }
 
+/// The id rules with their finer distinctions, for the instructions [`clearly_fine`] did
+/// not clear. Cold: those are few in valid modules, and out of line the walk's loop keeps
+/// its registers.
+#[cold]
 fn check_inst(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op, forward_declared: &[(Id, u32)]) {
     let ix = ctx.ix;
     let at = inst.index();

@@ -976,26 +976,29 @@ fn check_construct(
     if !s.reachable(c.entry) || c.exit == NONE {
         return Ok(());
     }
-    let (h, e) = (label_of(ctx, cfg, c.entry), label_of(ctx, cfg, c.exit));
-    let (name, header_name) = match c.kind {
+    // The labels and names below only serve the reports and the block walk, which most
+    // constructs never reach: each path looks them up itself.
+    let names = |kind: Kind| match kind {
         Kind::Selection => ("selection", "selection header"),
         Kind::Loop => ("loop", "loop header"),
         Kind::Continue => ("continue", "continue target"),
     };
-    let merge_inst = cfg
-        .merges
-        .get(c.loop_header.min(c.entry) as usize)
-        .copied()
-        .flatten()
-        .map(|m| m.inst);
-    let header_merge_inst = cfg
-        .merges
-        .get(c.entry as usize)
-        .copied()
-        .flatten()
-        .map(|m| m.inst)
-        .or(merge_inst);
     if s.reachable(c.exit) && !s.dom.dominates(c.entry, c.exit) {
+        let (h, e) = (label_of(ctx, cfg, c.entry), label_of(ctx, cfg, c.exit));
+        let (name, header_name) = names(c.kind);
+        let merge_inst = cfg
+            .merges
+            .get(c.loop_header.min(c.entry) as usize)
+            .copied()
+            .flatten()
+            .map(|m| m.inst);
+        let header_merge_inst = cfg
+            .merges
+            .get(c.entry as usize)
+            .copied()
+            .flatten()
+            .map(|m| m.inst)
+            .or(merge_inst);
         let (rule, what) = match c.kind {
             Kind::Continue => ("V-SCF-9", "back-edge block"),
             _ => ("V-SCF-5", "merge block"),
@@ -1009,6 +1012,7 @@ fn check_construct(
         return Err(());
     }
     if c.kind == Kind::Continue && !s.post_dominates(c.exit, c.entry) {
+        let (h, e) = (label_of(ctx, cfg, c.entry), label_of(ctx, cfg, c.exit));
         ctx.report(
             "V-SCF-10",
             cfg.merges.get(c.loop_header as usize).copied().flatten().map(|m| m.inst),
@@ -1018,7 +1022,15 @@ fn check_construct(
         return Err(());
     }
     if !cleared {
-        check_blocks(ctx, cfg, s, c, walk, (h, name, header_name))?;
+        let (name, header_name) = names(c.kind);
+        check_blocks(
+            ctx,
+            cfg,
+            s,
+            c,
+            walk,
+            (label_of(ctx, cfg, c.entry), name, header_name),
+        )?;
     }
     if c.kind == Kind::Selection
         && let Some(term) = terminator(ctx, cfg, c.entry)
@@ -1031,6 +1043,8 @@ fn check_construct(
 
 /// V-SCF-11, -15, -14 and -13 over the blocks of `c`, walked as spirv-val walks them;
 /// `names` are the header's label and the construct's and header's names for messages.
+/// Cold: [`Nesting::clear`] settles most constructs of valid modules without this walk.
+#[cold]
 fn check_blocks(
     ctx: &mut Ctx<'_>,
     cfg: &FuncCfg,
