@@ -103,9 +103,10 @@ fn bench(args: &[String]) -> Result<(), String> {
 /// Runs one cargo-fuzz target for a bounded time.
 ///
 /// libFuzzer writes new inputs into the first corpus folder it is given, so the writable
-/// `fuzz/corpus/TARGET` of the fuzz crate comes first and the read-only `../shared/corpus`
-/// (when present) second, as seeds only. cargo-fuzz needs nightly-only compiler flags; the
-/// machines have one stable toolchain, so `RUSTC_BOOTSTRAP=1` unlocks them.
+/// `fuzz/corpus/TARGET` of the fuzz crate comes first; the read-only `../shared/corpus` (when
+/// present) and the fuzzed crate's `tests` folder follow, as seeds only. cargo-fuzz needs
+/// nightly-only compiler flags; the machines have one stable toolchain, so `RUSTC_BOOTSTRAP=1`
+/// unlocks them.
 fn fuzz(args: &[String]) -> Result<(), String> {
     let target = args
         .first()
@@ -123,7 +124,16 @@ fn fuzz(args: &[String]) -> Result<(), String> {
     ];
     match corpus::corpus_root() {
         Some(seeds) => fuzz_args.push(seeds.display().to_string()),
-        None => eprintln!("xtask fuzz: ../shared/corpus is absent; fuzzing without seeds"),
+        None => eprintln!("xtask fuzz: ../shared/corpus is absent; fuzzing without its seeds"),
+    }
+    // The fuzzed crate's own test modules (our shaders, the validator's rule modules) are
+    // seeds too: libFuzzer reads folders recursively and keeps what reaches new code.
+    if let Some(tests) = fuzz_dir
+        .parent()
+        .map(|c| c.join("tests"))
+        .filter(|t| t.is_dir())
+    {
+        fuzz_args.push(tests.display().to_string());
     }
     fuzz_args.push("--".to_string());
     fuzz_args.push(format!("-max_total_time={seconds}"));

@@ -51,6 +51,7 @@ pub fn lower(
         ))
     })?;
     refuse_float_controls(module, entry.function)?;
+    refuse_target_without_raw_uavs(options.target)?;
     let mut scratch = SCRATCH.take();
     let mut lowerer = Lowerer::new(module, info, options, &mut scratch);
     let reachable = reachable_functions(module, function, std::mem::take(&mut scratch.uses));
@@ -119,6 +120,26 @@ fn refuse_float_controls(module: &Module, function: Id) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+/// Families before Evergreen: a translation's storage buffers are raw UAVs written through the
+/// `mem` register (`uav_raw_store`, amd-il.md §2.2), which begin with Evergreen (guide Appendix
+/// D), so IL for R600 or R700 would fail il-model's verifier. They are refused up front, as a
+/// target the translator does not support, rather than reported as a bug after lowering.
+fn refuse_target_without_raw_uavs(target: il_model::Family) -> Result<(), Error> {
+    if il_model::RegType::GenericMem
+        .info()
+        .families
+        .contains(target)
+    {
+        return Ok(());
+    }
+    Err(Unsupported::new(format!(
+        "translating for {} (raw UAVs and the `mem` register begin with Evergreen, guide \
+         Appendix D; the targets are evergreen, cayman and si)",
+        target.name()
+    ))
+    .into())
 }
 
 /// The module-scope instructions (SPIR-V §2.4: everything before the first `OpFunction`), read
