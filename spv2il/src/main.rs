@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use spv2il::{Family, Options};
 
-/// Translate SPIR-V (Vulkan compute shaders, OpenCL kernels) into AMD IL.
+/// Translate SPIR-V compute shaders into AMD IL (OpenCL kernels: `validate` and `cfg` only).
 ///
 /// With no subcommand, translates IN (a SPIR-V module; `-` for standard input) and writes the
 /// IL program as text or as binary tokens.
