@@ -100,6 +100,9 @@ fn bench(args: &[String]) -> Result<(), String> {
     bench::run(args)
 }
 
+/// Seconds one fuzz input may take before libFuzzer reports it as a timeout.
+const FUZZ_INPUT_TIMEOUT_SECONDS: u32 = 20;
+
 /// Runs one cargo-fuzz target for a bounded time.
 ///
 /// libFuzzer writes new inputs into the first corpus folder it is given, so the writable
@@ -137,6 +140,9 @@ fn fuzz(args: &[String]) -> Result<(), String> {
     }
     fuzz_args.push("--".to_string());
     fuzz_args.push(format!("-max_total_time={seconds}"));
+    // libFuzzer's own default (20 minutes per input) would hide a hang or a superlinear path;
+    // no input of ours has come near libFuzzer's 10-second slow-unit report, instrumented.
+    fuzz_args.push(format!("-timeout={FUZZ_INPUT_TIMEOUT_SECONDS}"));
     tools::run_with_env(
         &fuzz_dir,
         &tools::cargo_path(),
