@@ -763,8 +763,8 @@ impl<'m> Lowerer<'m> {
                 let shape = match rest {
                     [] => shape,
                     [component] if shape.count > 1 => {
-                        let component = self.constant_index(inst, Id(*component))?;
-                        first = first.saturating_add(u8::try_from(component).unwrap_or(u8::MAX));
+                        let component = self.component_index(inst, Id(*component), shape.count)?;
+                        first = first.saturating_add(component);
                         Shape { count: 1, ..shape }
                     }
                     _ => {
@@ -811,8 +811,8 @@ impl<'m> Lowerer<'m> {
             },
             Place::Register { reg, shape, first } => match indices {
                 [index] if shape.count > 1 => {
-                    let element = self.constant_index(inst, Id(*index))?;
-                    let first = first.saturating_add(u8::try_from(element).unwrap_or(u8::MAX));
+                    let element = self.component_index(inst, Id(*index), shape.count)?;
+                    let first = first.saturating_add(element);
                     Place::Register {
                         reg,
                         shape: Shape { count: 1, ..shape },
@@ -843,6 +843,30 @@ impl<'m> Lowerer<'m> {
             )
             .into()
         })
+    }
+
+    /// A constant index choosing one of the `count` elements of a vector held in registers. An
+    /// index out of bounds is valid SPIR-V, undefined behaviour only if executed (SPIR-V §3.3.8
+    /// OpAccessChain: indices are signed, and out of bounds into a vector "causes undefined
+    /// behavior"), but no register component stands for it: it is refused, not lowered to a
+    /// write mask that selects nothing.
+    fn component_index(&self, inst: SpvInst<'_>, id: Id, count: u8) -> Result<u8, Error> {
+        let index = self.constant_index(inst, id)?;
+        u8::try_from(index)
+            .ok()
+            .filter(|&component| component < count)
+            .ok_or_else(|| {
+                Unsupported::at(
+                    self.module,
+                    inst.index(),
+                    format!(
+                        "the constant index {} into a {count}-element vector (out of bounds: \
+                         undefined behaviour if executed)",
+                        index as i32
+                    ),
+                )
+                .into()
+            })
     }
 
     /// Applies `indices` to a memory pointer, returning the new offset and pointee type.
