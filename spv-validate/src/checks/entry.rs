@@ -288,6 +288,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts, scratch: &mut Scratch)
         facts.call_trees.push(tree);
         facts.entry_globals.push(globals);
     }
+    check_workgroup_size_constant(ctx);
     // V-EP-5: every OpExecutionMode targets an entry point.
     for em in m.execution_modes() {
         if !m.entry_points().iter().any(|ep| ep.function == em.target) {
@@ -302,6 +303,46 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts, scratch: &mut Scratch)
                 ),
             );
         }
+    }
+}
+
+/// V-EP-9 for the `WorkgroupSize` built-in: a statically specified workgroup size must not
+/// have a zero product (SPIR-V §2.16.1). The size is static when the decorated constant is an
+/// `OpConstantComposite` of plain integer constants; with a specialization constant among them
+/// it is known only after specialization, and spirv-val does not judge it either.
+fn check_workgroup_size_constant(ctx: &mut Ctx<'_>) {
+    let m = ctx.m;
+    let Some(id) = ctx.workgroup_size_constant() else {
+        return;
+    };
+    let Some(Constant::Composite {
+        parts, spec: false, ..
+    }) = m.constant(id)
+    else {
+        return;
+    };
+    let mut sizes = Vec::with_capacity(parts.len());
+    for part in parts {
+        match m.constant(*part) {
+            Some(Constant::Scalar {
+                bits, spec: false, ..
+            }) => sizes.push(*bits),
+            _ => return,
+        }
+    }
+    if sizes.contains(&0)
+        && let Some(at) = ctx.ix.def(id).map(|inst| inst.index())
+    {
+        let sizes: Vec<String> = sizes.iter().map(u64::to_string).collect();
+        ctx.err(
+            "V-EP-9",
+            at,
+            &[id],
+            format!(
+                "WorkgroupSize decorations must not have a static product of zero ({})",
+                sizes.join(" × ")
+            ),
+        );
     }
 }
 
@@ -356,7 +397,13 @@ fn check_modes(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint) {
             );
         }
         match (mode, em.operands.as_slice()) {
-            (M::LocalSize, &[x, y, z]) if u64::from(x) * u64::from(y) * u64::from(z) == 0 => {
+            // A `WorkgroupSize` built-in constant, when there is one, is the workgroup size
+            // (SPIR-V §3.2.20) and is checked instead ([`check_workgroup_size_constant`]);
+            // spirv-val then accepts a zero LocalSize too.
+            (M::LocalSize, &[x, y, z])
+                if u64::from(x) * u64::from(y) * u64::from(z) == 0
+                    && ctx.workgroup_size_constant().is_none() =>
+            {
                 ctx.err(
                     "V-EP-9",
                     em.inst,

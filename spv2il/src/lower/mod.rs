@@ -73,6 +73,7 @@ pub fn lower(
     lowerer.lower_function_body(function)?;
     lowerer.check_register_budget()?;
     let workgroup_size = lowerer.workgroup_size(entry.function)?;
+    check_workgroup_size(workgroup_size)?;
     let reflection = Reflection {
         entry_point: entry.name.clone(),
         workgroup_size,
@@ -138,6 +139,27 @@ fn refuse_target_without_raw_uavs(target: il_model::Family) -> Result<(), Error>
         "translating for {} (raw UAVs and the `mem` register begin with Evergreen, guide \
          Appendix D; the targets are evergreen, cayman and si)",
         target.name()
+    ))
+    .into())
+}
+
+/// Most invocations in one work-group: the guide's limit for `dcl_num_thread_per_group`
+/// (amd-il.md §8.5, "product ≤ 1024"), which il-sim enforces too.
+const MAX_WORKGROUP_INVOCATIONS: u64 = 1024;
+
+/// A work-group size IL can declare: 1 to [`MAX_WORKGROUP_INVOCATIONS`] invocations. A
+/// validated module can still ask for more (the SPIR-V limit is the device's), or for none once
+/// specialization constants are applied; both are refused rather than written into
+/// `dcl_num_thread_per_group`.
+fn check_workgroup_size(size: [u32; 3]) -> Result<(), Error> {
+    let invocations: u64 = size.iter().map(|&n| u64::from(n)).product();
+    if (1..=MAX_WORKGROUP_INVOCATIONS).contains(&invocations) {
+        return Ok(());
+    }
+    let [x, y, z] = size;
+    Err(Unsupported::new(format!(
+        "a work-group of {x} × {y} × {z} = {invocations} invocations (IL work-groups have 1 to \
+         {MAX_WORKGROUP_INVOCATIONS}, amd-il.md §8.5)"
     ))
     .into())
 }
