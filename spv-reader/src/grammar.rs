@@ -3,7 +3,7 @@
 
 use std::sync::OnceLock;
 
-use crate::rspirv::grammar::{self, Instruction, OperandKind, OperandQuantifier};
+use crate::rspirv::grammar::{self, Instruction, LogicalOperand, OperandKind, OperandQuantifier};
 use crate::spirv::Op;
 
 /// What the reader needs to know about one opcode.
@@ -688,10 +688,45 @@ fn plain_layout(inst: &Instruction<'static>, forward: Forward) -> Option<Plain> 
     })
 }
 
-/// For extended instruction set `name`, per instruction number: whether the set's grammar
-/// gives that instruction ids alone (`None`: a number the grammar lacks). `None` for a set
-/// this crate has no grammar for. Built once per set from rspirv's tables.
-pub(crate) fn ext_ids_only(name: &str) -> Option<&'static [Option<bool>]> {
+/// How many operands an extended instruction takes after its instruction number, when its set's
+/// grammar gives it ids alone: the shortest paths check the count, as the grammar walk does
+/// the operands consume exactly the instruction's words).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct IdOperands {
+    /// The operands the grammar requires.
+    min: u16,
+    /// The most it allows (`u16::MAX` for a repeated last operand).
+    max: u16,
+}
+
+impl IdOperands {
+    /// Whether `count` operands fit.
+    pub(crate) fn allows(self, count: usize) -> bool {
+        (usize::from(self.min)..=usize::from(self.max)).contains(&count)
+    }
+
+    /// The counts `operands` (all ids) allow, from their quantifiers.
+    fn of(operands: &[LogicalOperand]) -> IdOperands {
+        operands
+            .iter()
+            .fold(IdOperands { min: 0, max: 0 }, |n, o| match o.quantifier {
+                OperandQuantifier::One => IdOperands {
+                    min: n.min.saturating_add(1),
+                    max: n.max.saturating_add(1),
+                },
+                OperandQuantifier::ZeroOrOne => IdOperands {
+                    max: n.max.saturating_add(1),
+                    ..n
+                },
+                OperandQuantifier::ZeroOrMore => IdOperands { max: u16::MAX, ..n },
+            })
+    }
+}
+
+/// For extended instruction set `name`, per instruction number: how many operands it takes when
+/// the set's grammar gives it ids alone (`None`: other operands, or a number the grammar lacks).
+/// `None` for a set this crate has no grammar for. Built once per set from rspirv's tables.
+pub(crate) fn ext_ids_only(name: &str) -> Option<&'static [Option<IdOperands>]> {
     /// The sets of `rspirv::grammar::ext_inst_table`, by import name.
     const SETS: [&str; 15] = [
         "Arm.MotionEngine.100",
@@ -710,7 +745,7 @@ pub(crate) fn ext_ids_only(name: &str) -> Option<&'static [Option<bool>]> {
         "SPV_AMD_shader_trinary_minmax",
         "TOSA.001000.1",
     ];
-    static TABLES: OnceLock<Vec<Option<Vec<Option<bool>>>>> = OnceLock::new();
+    static TABLES: OnceLock<Vec<Option<Vec<Option<IdOperands>>>>> = OnceLock::new();
     let tables = TABLES.get_or_init(|| {
         SETS.iter()
             .map(|set| {
@@ -720,7 +755,7 @@ pub(crate) fn ext_ids_only(name: &str) -> Option<&'static [Option<bool>]> {
                 for inst in table.iter() {
                     let all_ids = inst.operands.iter().all(|o| o.kind == OperandKind::IdRef);
                     if let Some(slot) = numbers.get_mut(u32::from(inst.opcode) as usize) {
-                        *slot = Some(all_ids);
+                        *slot = all_ids.then(|| IdOperands::of(inst.operands));
                     }
                 }
                 Some(numbers)

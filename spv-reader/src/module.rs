@@ -274,10 +274,11 @@ pub(crate) struct ExtImport {
     pub(crate) id: u32,
     /// The set's name, in `Module::strings`.
     pub(crate) span: Span,
-    /// Per instruction number of the set's grammar: whether its operands are ids alone
-    /// (`None` entries: numbers the grammar lacks). `None` for sets without a grammar here,
-    /// whose operands are all ids (SPIR-V 1.6 §2.2.1 "NonSemantic").
-    pub(crate) ids_only: Option<&'static [Option<bool>]>,
+    /// Per instruction number of the set's grammar: how many operands it takes when they are
+    /// ids alone (`None` entries: other operands, or numbers the grammar lacks). `None` for
+    /// sets without a grammar here, whose operands are all ids, any number of them (SPIR-V
+    /// 1.6 §2.2.1 "NonSemantic").
+    pub(crate) ids_only: Option<&'static [Option<crate::grammar::IdOperands>]>,
     /// Whether its instructions may reference later ids.
     pub(crate) forward: Forward,
 }

@@ -18,6 +18,48 @@ fn last_index(a: &Asm) -> u32 {
     read_words(&a.words[..]).map_or_else(|_| 0, |m| m.instruction_count() as u32 - 1)
 }
 
+/// A compute module whose function computes `%17 = OpExtInst %float %16 <number> <operands>`
+/// with the GLSL.std.450 set imported as %16 and `%11` a float constant.
+fn glsl_ext_inst(number: u32, operands: &[u32]) -> Asm {
+    let mut a = Asm::new(3, 20);
+    a.op(Op::Capability, &[1])
+        .op(Op::ExtInstImport, &with_string(&[16], "GLSL.std.450", &[]))
+        .op(Op::MemoryModel, &[0, 1])
+        .op(Op::EntryPoint, &with_string(&[5, 4], "main", &[]))
+        .op(Op::ExecutionMode, &[4, 17, 64, 1, 1])
+        .op(Op::TypeVoid, &[1])
+        .op(Op::TypeFunction, &[2, 1])
+        .op(Op::TypeFloat, &[10, 32])
+        .op(Op::Constant, &[10, 11, 0x3F80_0000])
+        .op(Op::Function, &[1, 4, 0, 2])
+        .op(Op::Label, &[13]);
+    let mut words = vec![10, 17, 16, number];
+    words.extend_from_slice(operands);
+    a.op(Op::ExtInst, &words)
+        .op(Op::Return, &[])
+        .op(Op::FunctionEnd, &[]);
+    a
+}
+
+#[test]
+fn r5_extended_instructions_take_their_grammars_operand_count() {
+    // GLSL.std.450 Cos (14) takes one id, Fma (50) three: the instruction is #11 (the
+    // ExtInst after the eleven above, counted from 0), and its operands go through the
+    // shortest path for ids-only extended instructions, which must count them as the grammar
+    // walk does.
+    assert!(read_words(&glsl_ext_inst(14, &[11]).words).is_ok());
+    assert!(read_words(&glsl_ext_inst(50, &[11, 11, 11]).words).is_ok());
+    for (number, operands) in [(14, &[11, 11, 11][..]), (14, &[]), (50, &[11, 11])] {
+        let e = err(&glsl_ext_inst(number, operands));
+        assert_eq!(
+            (e.kind(), e.location().map(|l| l.index), e.opcode()),
+            (ErrorKind::Operands, Some(11), Some(Op::ExtInst as u16)),
+            "instruction {number} with {} operands: {e}",
+            operands.len()
+        );
+    }
+}
+
 #[test]
 fn r5_operands_consume_exactly_the_word_count() {
     // OpTypeInt %1 32 (Signedness missing).

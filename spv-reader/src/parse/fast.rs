@@ -59,17 +59,21 @@ impl Reader {
         }
         let mut forward = info.forward;
         if shape.ext_inst {
-            // OpExtInst: the set's grammar must give ids alone for this instruction.
+            // OpExtInst: the set's grammar must give ids alone for this instruction, and as
+            // many as the instruction has (after the set and the instruction number).
             let set = operands.first().copied().unwrap_or(0);
             let number = operands.get(1).copied().unwrap_or(0);
             let Some(import) = self.module.ext_inst_imports.iter().find(|s| s.id == set) else {
                 return Ok(false);
             };
-            if import
-                .ids_only
-                .as_ref()
-                .is_some_and(|table| table.get(number as usize).copied().flatten() != Some(true))
-            {
+            let ids = operands.len().saturating_sub(2);
+            if import.ids_only.as_ref().is_some_and(|table| {
+                !table
+                    .get(number as usize)
+                    .copied()
+                    .flatten()
+                    .is_some_and(|count| count.allows(ids))
+            }) {
                 return Ok(false);
             }
             forward = import.forward;

@@ -472,7 +472,7 @@ impl Reader {
     }
 
     /// OpExtInst in a block, when the grammar of its set (if this crate has one) gives the
-    /// instruction ids alone; forward references as the set allows.
+    /// instruction ids alone, as many as it has; forward references as the set allows.
     fn ext_inst(&mut self, words: &[u32], index: u32) -> bool {
         let &[_, ty, result, set, number, ref operands @ ..] = words else {
             return false;
@@ -480,9 +480,13 @@ impl Reader {
         let Some(import) = self.module.ext_inst_imports.iter().find(|s| s.id == set) else {
             return false;
         };
-        let ids_only = import
-            .ids_only
-            .is_none_or(|table| table.get(number as usize).copied().flatten() == Some(true));
+        let ids_only = import.ids_only.is_none_or(|table| {
+            table
+                .get(number as usize)
+                .copied()
+                .flatten()
+                .is_some_and(|count| count.allows(operands.len()))
+        });
         let forward = import.forward;
         if !ids_only || !declared(&self.module.ids, ty) || !self.quick_id(set, forward, 0, index) {
             return false;
