@@ -1146,4 +1146,72 @@ mod tests {
             );
         }
     }
+
+    /// The test shaders' `.spv` files, found under `dir`.
+    fn shader_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                shader_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "spv") {
+                out.push(path);
+            }
+        }
+    }
+
+    /// The word-position readings stand in for the reader's accessors exactly: over every
+    /// instruction of every valid test shader, `split_parts` (both when it first meets an
+    /// opcode and once it remembers it) gives what `Inst::split` gives, `raw_opcode` the
+    /// reader's opcode number, and `untyped_operands` the reader's operands of every
+    /// instruction without a Result Type or Result id. The reader's accessors, which read the
+    /// SPIR-V grammar, are the independent reference.
+    #[test]
+    fn word_positions_read_what_the_reader_does() {
+        let mut files = Vec::new();
+        shader_files(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shaders"),
+            &mut files,
+        );
+        let mut checked = 0;
+        for file in files {
+            let Ok(bytes) = std::fs::read(&file) else {
+                continue;
+            };
+            let Ok(module) = spv_reader::read(&bytes) else {
+                continue;
+            };
+            let Ok(info) = spv_validate::validate(&module, &spv_validate::Options::default())
+            else {
+                continue;
+            };
+            let options = Options::default();
+            let mut scratch = Scratch::default();
+            let mut lowerer = Lowerer::new(&module, &info, &options, &mut scratch);
+            for inst in module.instructions() {
+                for _ in 0..2 {
+                    assert_eq!(
+                        lowerer.split_parts(inst),
+                        inst.split(),
+                        "{}",
+                        file.display()
+                    );
+                }
+                assert_eq!(raw_opcode(inst), u32::from(inst.raw_opcode()));
+                if inst.result_type().is_none() && inst.result_id().is_none() {
+                    assert_eq!(
+                        untyped_operands(inst),
+                        inst.operands(),
+                        "{}",
+                        file.display()
+                    );
+                }
+                checked += 1;
+            }
+        }
+        // The test shaders hold thousands of instructions; none read means none was checked.
+        assert!(checked > 1000, "only {checked} instructions checked");
+    }
 }

@@ -408,7 +408,10 @@ impl Lowerer<'_> {
     /// read from their fixed word positions ([`super::typed_parts`], the same words `split`
     /// would give) and the opcode-table lookup `split` makes is made once per opcode and
     /// translation rather than once per instruction.
-    fn split_parts<'i>(&mut self, inst: SpvInst<'i>) -> (Option<Id>, Option<Id>, &'i [u32]) {
+    pub(super) fn split_parts<'i>(
+        &mut self,
+        inst: SpvInst<'i>,
+    ) -> (Option<Id>, Option<Id>, &'i [u32]) {
         const UNKNOWN: u8 = 0;
         const TYPED: u8 = 1;
         let opcode = super::raw_opcode(inst) as usize;
