@@ -156,7 +156,8 @@ impl<'m> Lowerer<'m> {
     /// distinct set of pointer arguments.
     pub(super) fn lower_call(&mut self, inst: SpvInst<'m>) -> Result<(), Error> {
         let module = self.module;
-        let (result_type, result_id, operands) = inst.split();
+        // OpFunctionCall has a Result Type and a Result id (SPIR-V §3.3.9).
+        let (result_type, result_id, operands) = super::typed_parts(inst);
         let Some((callee, args)) = operands.split_first() else {
             return Err(Unsupported::at(module, inst.index(), "a call without a callee").into());
         };
@@ -447,7 +448,7 @@ impl<'m> Lowerer<'m> {
             }
             Region::Switch { selector, arms } => {
                 let terminator = self.terminator(context, *selector)?;
-                let Some(selector_id) = terminator.operands().first() else {
+                let Some(selector_id) = super::untyped_operands(terminator).first() else {
                     return Err(Unsupported::at(
                         self.module,
                         terminator.index(),
@@ -500,7 +501,7 @@ impl<'m> Lowerer<'m> {
                     // Copy the value out; an inlined callee's one return ends its body, a
                     // subroutine's returns leave it (`ret_dyn`).
                     if let (Some((reg, count)), Some(value)) =
-                        (site.result, terminator.operands().first())
+                        (site.result, super::untyped_operands(terminator).first())
                     {
                         let value = self.value(Id(*value), terminator)?;
                         self.emit_mov(dst_first(reg, count), value.src());
@@ -696,7 +697,7 @@ impl<'m> Lowerer<'m> {
         match cond {
             Cond::Branch { block, value } => {
                 let terminator = self.terminator(context, block)?;
-                let Some(condition) = terminator.operands().first() else {
+                let Some(condition) = super::untyped_operands(terminator).first() else {
                     return Err(Unsupported::at(
                         self.module,
                         terminator.index(),

@@ -146,7 +146,7 @@ impl Lowerer<'_> {
     pub(super) fn lower_ext_inst(&mut self, inst: SpvInst<'_>) -> Result<(), Error> {
         // OpExtInst has a Result Type and a Result id: the instruction is split once.
         let (result_type, result, operands) = super::typed_parts(inst);
-        let set = self.operand_id(inst, 0)?;
+        let set = self.operand_id_in(inst, operands, 0)?;
         if self.ext_set(set) != super::ExtSet::Glsl {
             let name = self.module.ext_inst_set(set).unwrap_or("an unknown set");
             return Err(self.unsupported(inst, format!("extended instructions of {name}")));

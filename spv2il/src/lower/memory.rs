@@ -257,9 +257,9 @@ fn indexed_reg(nested: &mut Nested, array: u32, element: u32, dynamic: Option<Re
 /// How many instructions after a load [`Lowerer::forwards_load`] searches for its uses.
 const MAX_FORWARD_SCAN: u32 = 64;
 
-/// How many opcode numbers [`Lowerer::is_elementwise_opcode`] remembers (the arithmetic,
-/// relational, bit and conversion opcodes are numbered below it; larger ones are decoded each
-/// time they are asked about).
+/// How many opcode numbers [`Lowerer::is_elementwise_opcode`] and `Lowerer::split_parts`
+/// remember (the arithmetic, relational, bit, conversion and composite opcodes are numbered
+/// below it; larger ones are decoded each time they are asked about).
 pub(super) const ELEMENTWISE_CACHED: usize = 256;
 
 /// Opcodes besides the elementwise ones whose 32-bit lowering (`Lowerer::lower_op`) only
@@ -532,7 +532,10 @@ impl<'m> Lowerer<'m> {
     /// initializer.
     pub(super) fn lower_local_variable(&mut self, inst: SpvInst<'_>) -> Result<(), Error> {
         let module = self.module;
-        let (Some(result), Some(ty)) = (inst.result_id(), inst.result_type()) else {
+        // OpVariable: Result Type, Result id, Storage Class, then the optional Initializer
+        // (SPIR-V §3.3.8), read from their word positions.
+        let (ty, result, operands) = super::typed_parts(inst);
+        let (Some(result), Some(ty)) = (result, ty) else {
             return Err(
                 Unsupported::at(module, inst.index(), "a variable without a result").into(),
             );
@@ -540,8 +543,7 @@ impl<'m> Lowerer<'m> {
         let (_, pointee) = types::pointer_parts(module, ty).ok_or_else(|| {
             Unsupported::at(module, inst.index(), "a variable of non-pointer type")
         })?;
-        let place =
-            self.new_private_place(inst, pointee, inst.operands().get(1).map(|w| Id(*w)))?;
+        let place = self.new_private_place(inst, pointee, operands.get(1).map(|w| Id(*w)))?;
         self.set_place(result, place);
         Ok(())
     }
@@ -1667,7 +1669,7 @@ impl<'m> Lowerer<'m> {
             return false;
         };
         let (_, defined, _) = super::typed_parts(definition);
-        let elementwise = definition.opcode().is_some_and(super::ops::is_elementwise);
+        let elementwise = self.is_elementwise_opcode(super::raw_opcode(definition));
         if defined != Some(object) || !elementwise {
             return false;
         }

@@ -97,10 +97,25 @@ fn typed_parts(inst: SpvInst<'_>) -> (Option<Id>, Option<Id>, &[u32]) {
     )
 }
 
+/// The operands of `inst`, whose opcode has neither a Result Type nor a Result id (the
+/// terminators, SPIR-V §3.3.17): every word after the opcode word, as `Inst::operands` would
+/// give them, without the opcode-table lookup it makes.
+fn untyped_operands(inst: SpvInst<'_>) -> &[u32] {
+    inst.words().get(1..).unwrap_or(&[])
+}
+
 /// Whether `inst` has opcode `op`. Compares the raw opcode number: decoding it into
 /// `spirv::Op` is a large match, and the scans of function bodies ask this of every instruction.
 fn has_opcode(inst: SpvInst<'_>, op: spirv::Op) -> bool {
-    u32::from(inst.raw_opcode()) == op as u32
+    raw_opcode(inst) == op as u32
+}
+
+/// The opcode number of `inst` as written: the low half of its first word (SPIR-V §2.3), read
+/// here from its words, which every lowering reads anyway, rather than through a call into the
+/// reader for each instruction.
+#[inline]
+fn raw_opcode(inst: SpvInst<'_>) -> u32 {
+    inst.words().first().map_or(0, |word| word & 0xFFFF)
 }
 
 /// Float-control execution modes IL cannot honour (SPIR-V §3.2.5, SPV_KHR_float_controls):
@@ -585,6 +600,10 @@ pub(crate) struct Lowerer<'m> {
     /// Per opcode number below [`memory::ELEMENTWISE_CACHED`]: whether it is elementwise,
     /// once asked (0 = not yet, 1 = no, 2 = yes).
     elementwise_opcodes: [u8; memory::ELEMENTWISE_CACHED],
+    /// Per opcode number below [`memory::ELEMENTWISE_CACHED`]: whether its instructions have a
+    /// Result Type and a Result id, once an instruction with it has been split (0 = not yet,
+    /// 1 = yes, 2 = no; see `Lowerer::split_parts`).
+    typed_opcodes: [u8; memory::ELEMENTWISE_CACHED],
     /// Element counts of the indexed temporary arrays `x0`, `x1`, ... declared so far.
     indexed_temps: Vec<u32>,
     /// The operands nested in the operands emitted so far (register-relative indices); the
@@ -664,6 +683,7 @@ impl<'m> Lowerer<'m> {
             uses: Vec::new(),
             block_body_end: 0,
             elementwise_opcodes: [0; memory::ELEMENTWISE_CACHED],
+            typed_opcodes: [0; memory::ELEMENTWISE_CACHED],
             indexed_temps: Vec::new(),
             nested: il_model::Nested::new(),
             subroutines: Vec::new(),
@@ -956,7 +976,25 @@ impl<'m> Lowerer<'m> {
     /// Lowers one non-terminator instruction.
     fn lower_inst(&mut self, inst: SpvInst<'m>) -> Result<(), Error> {
         use spirv::Op;
-        let Some(op) = inst.opcode() else {
+        // The memory instructions and calls, more than half of what a function body holds, are
+        // told apart by the opcode number as written (SPIR-V §2.3): their handlers read their
+        // words by position, so the opcode-table lookup that decodes the number into
+        // `spirv::Op` is made only for the other instructions, whose lowerings match on it.
+        const VARIABLE: u32 = Op::Variable as u32;
+        const ACCESS_CHAIN: u32 = Op::AccessChain as u32;
+        const IN_BOUNDS_ACCESS_CHAIN: u32 = Op::InBoundsAccessChain as u32;
+        const LOAD: u32 = Op::Load as u32;
+        const STORE: u32 = Op::Store as u32;
+        const FUNCTION_CALL: u32 = Op::FunctionCall as u32;
+        let op = match raw_opcode(inst) {
+            VARIABLE => return self.lower_local_variable(inst),
+            ACCESS_CHAIN | IN_BOUNDS_ACCESS_CHAIN => return self.lower_access_chain(inst),
+            LOAD => return self.lower_load(inst),
+            STORE => return self.lower_store(inst),
+            FUNCTION_CALL => return self.lower_call(inst),
+            _ => inst.opcode(),
+        };
+        let Some(op) = op else {
             return Err(Unsupported::at(
                 self.module,
                 inst.index(),
@@ -968,13 +1006,8 @@ impl<'m> Lowerer<'m> {
             // Debug lines and NonSemantic instructions have no effect (SPIR-V §2.2.6, 1.6).
             Op::Line | Op::NoLine | Op::Nop => Ok(()),
             Op::ExtInst if self.is_non_semantic(inst) => Ok(()),
-            Op::Variable => self.lower_local_variable(inst),
-            Op::AccessChain | Op::InBoundsAccessChain => self.lower_access_chain(inst),
-            Op::Load => self.lower_load(inst),
-            Op::Store => self.lower_store(inst),
             Op::ControlBarrier | Op::MemoryBarrier => self.lower_barrier(op, inst),
             Op::ArrayLength => self.lower_array_length(inst),
-            Op::FunctionCall => self.lower_call(inst),
             Op::SampledImage
             | Op::Image
             | Op::ImageRead
@@ -1003,7 +1036,9 @@ impl<'m> Lowerer<'m> {
 
     /// Whether `inst` is an `OpExtInst` of a `NonSemantic.*` set, which has no effect.
     fn is_non_semantic(&mut self, inst: SpvInst<'_>) -> bool {
-        let set = inst.operands().first().copied();
+        // OpExtInst has a Result Type and a Result id; the set is the next word.
+        let (_, _, operands) = typed_parts(inst);
+        let set = operands.first().copied();
         has_opcode(inst, spirv::Op::ExtInst)
             && set.is_some_and(|set| self.ext_set(Id(set)) == ExtSet::NonSemantic)
     }
@@ -1132,5 +1167,73 @@ mod tests {
                 "{closure:?}"
             );
         }
+    }
+
+    /// The test shaders' `.spv` files, found under `dir`.
+    fn shader_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                shader_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "spv") {
+                out.push(path);
+            }
+        }
+    }
+
+    /// The word-position readings stand in for the reader's accessors exactly: over every
+    /// instruction of every valid test shader, `split_parts` (both when it first meets an
+    /// opcode and once it remembers it) gives what `Inst::split` gives, `raw_opcode` the
+    /// reader's opcode number, and `untyped_operands` the reader's operands of every
+    /// instruction without a Result Type or Result id. The reader's accessors, which read the
+    /// SPIR-V grammar, are the independent reference.
+    #[test]
+    fn word_positions_read_what_the_reader_does() {
+        let mut files = Vec::new();
+        shader_files(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shaders"),
+            &mut files,
+        );
+        let mut checked = 0;
+        for file in files {
+            let Ok(bytes) = std::fs::read(&file) else {
+                continue;
+            };
+            let Ok(module) = spv_reader::read(&bytes) else {
+                continue;
+            };
+            let Ok(info) = spv_validate::validate(&module, &spv_validate::Options::default())
+            else {
+                continue;
+            };
+            let options = Options::default();
+            let mut scratch = Scratch::default();
+            let mut lowerer = Lowerer::new(&module, &info, &options, &mut scratch);
+            for inst in module.instructions() {
+                for _ in 0..2 {
+                    assert_eq!(
+                        lowerer.split_parts(inst),
+                        inst.split(),
+                        "{}",
+                        file.display()
+                    );
+                }
+                assert_eq!(raw_opcode(inst), u32::from(inst.raw_opcode()));
+                if inst.result_type().is_none() && inst.result_id().is_none() {
+                    assert_eq!(
+                        untyped_operands(inst),
+                        inst.operands(),
+                        "{}",
+                        file.display()
+                    );
+                }
+                checked += 1;
+            }
+        }
+        // The test shaders hold thousands of instructions; none read means none was checked.
+        assert!(checked > 1000, "only {checked} instructions checked");
     }
 }

@@ -189,8 +189,9 @@ impl Lowerer<'_> {
             return self.lower_elementwise(mapping, inst, parts);
         }
         // Every other arm below has a Result Type and a Result id; the opcode-table lookup that
-        // finds their words is made once here rather than by each accessor.
-        let (result_type, result, operands) = inst.split();
+        // finds their words is made once per opcode (see `split_parts`) rather than by each
+        // accessor.
+        let (result_type, result, operands) = self.split_parts(inst);
         if !generic && self.touches_wide_parts(result_type, operands) {
             return self.lower_wide_op(op, inst);
         }
@@ -399,6 +400,39 @@ impl Lowerer<'_> {
             _ => return Err(self.unsupported(inst, format!("Op{op:?}"))),
         };
         self.define_result(inst, result, value)
+    }
+
+    /// The Result Type, Result id and operands of `inst`, as [`SpvInst::split`] gives them.
+    /// Whether an instruction has a Result Type and a Result id is a property of its opcode
+    /// (SPIR-V §2.3), so once an instruction with the opcode has shown both, later ones are
+    /// read from their fixed word positions ([`super::typed_parts`], the same words `split`
+    /// would give) and the opcode-table lookup `split` makes is made once per opcode and
+    /// translation rather than once per instruction.
+    pub(super) fn split_parts<'i>(
+        &mut self,
+        inst: SpvInst<'i>,
+    ) -> (Option<Id>, Option<Id>, &'i [u32]) {
+        const UNKNOWN: u8 = 0;
+        const TYPED: u8 = 1;
+        let opcode = super::raw_opcode(inst) as usize;
+        match self.typed_opcodes.get(opcode) {
+            Some(&TYPED) => return super::typed_parts(inst),
+            Some(&UNKNOWN) => {}
+            // Past the cached opcodes, or one seen without both.
+            _ => return inst.split(),
+        }
+        let parts = inst.split();
+        if let Some(slot) = self.typed_opcodes.get_mut(opcode) {
+            // An instruction too short to hold both marks the opcode as one without: later
+            // ones are split, as now (validation allows no such instruction anyway).
+            const OTHER: u8 = 2;
+            *slot = if parts.0.is_some() && parts.1.is_some() {
+                TYPED
+            } else {
+                OTHER
+            };
+        }
+        parts
     }
 
     // ----- helpers shared with the GLSL.std.450 lowering -----------------------------------
@@ -807,7 +841,7 @@ impl Lowerer<'_> {
 
     /// A one-operand operation on a family that has it.
     fn unary_checked(&mut self, op: Opcode, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let (result_type, _, operands) = inst.split();
+        let (result_type, _, operands) = super::typed_parts(inst);
         self.require(inst, op)?;
         let a = self.operand_src_in(inst, operands, 0)?;
         let count = self.shape_of_result(inst, result_type)?.count;
@@ -817,7 +851,7 @@ impl Lowerer<'_> {
     /// OpBitcast between 32-bit types of the same component count: the bits stay where they
     /// are (IL registers are untyped, amd-il.md §7.1).
     fn lower_bitcast(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let (result_type, _, operands) = inst.split();
+        let (result_type, _, operands) = super::typed_parts(inst);
         let operand_type = self.operand_type_in(inst, operands, 0)?;
         let from = self.shape(inst, operand_type)?;
         let to = self.shape_of_result(inst, result_type)?;
@@ -830,7 +864,7 @@ impl Lowerer<'_> {
     /// OpQuantizeToF16: through half precision and back (`f2f16`, `f162f`, EG+), with half
     /// denormals flushed to a zero of the same sign as SPIR-V requires (spirv.md §6.13 item 8).
     fn lower_quantize(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let (result_type, _, operands) = inst.split();
+        let (result_type, _, operands) = super::typed_parts(inst);
         self.require(inst, Opcode::F2F16)?;
         let a = self.operand_in(inst, operands, 0)?;
         let count = self.shape_of_result(inst, result_type)?.count;
@@ -848,7 +882,7 @@ impl Lowerer<'_> {
     }
 
     fn lower_composite_construct(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let (result_type, _, operands) = inst.split();
+        let (result_type, _, operands) = super::typed_parts(inst);
         let layout = self.layout_of_result(inst, result_type)?;
         match layout {
             Layout::Aggregate(members) => {
@@ -889,7 +923,7 @@ impl Lowerer<'_> {
     }
 
     fn lower_composite_extract(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let (_, _, operands) = inst.split();
+        let (_, _, operands) = super::typed_parts(inst);
         let id = self.operand_id_in(inst, operands, 0)?;
         let indices = operands.get(1..).unwrap_or_default();
         // A lowered composite is walked in place; only the selected part is copied.
@@ -940,7 +974,7 @@ impl Lowerer<'_> {
     }
 
     fn lower_composite_insert(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let (_, _, operands) = inst.split();
+        let (_, _, operands) = super::typed_parts(inst);
         let object = self.operand_in(inst, operands, 0)?;
         let composite = self.operand_in(inst, operands, 1)?;
         let indices = operands.get(2..).unwrap_or_default();
@@ -976,7 +1010,7 @@ impl Lowerer<'_> {
     }
 
     fn lower_vector_shuffle(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let (_, _, operands) = inst.split();
+        let (_, _, operands) = super::typed_parts(inst);
         let mut elements = std::mem::take(&mut self.element_scratch);
         elements.clear();
         // Lowered operands are read in place; only the others are computed (in operand order,
@@ -1046,7 +1080,7 @@ impl Lowerer<'_> {
     /// index at once and a `cmov_logical` chain. An index out of range is undefined in SPIR-V;
     /// here it yields element 0.
     pub(super) fn lower_extract_dynamic(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let (_, _, operands) = inst.split();
+        let (_, _, operands) = super::typed_parts(inst);
         let vector = self.operand_in(inst, operands, 0)?;
         let index = self.operand_in(inst, operands, 1)?;
         if let Some(constant) = self.constant_scalar(&index) {
@@ -1085,7 +1119,7 @@ impl Lowerer<'_> {
     /// OpVectorInsertDynamic: a constant index is a composite insert; otherwise one compare
     /// per component and one `cmov_logical`. An index out of range changes nothing.
     pub(super) fn lower_insert_dynamic(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let (_, _, operands) = inst.split();
+        let (_, _, operands) = super::typed_parts(inst);
         let vector = self.operand_in(inst, operands, 0)?;
         let component = self.operand_in(inst, operands, 1)?;
         let index = self.operand_in(inst, operands, 2)?;
@@ -1266,7 +1300,7 @@ impl Lowerer<'_> {
     /// signs differ, the remainder takes the dividend's sign, and SMod adds the divisor to a
     /// non-zero remainder whose sign differs from the divisor's (spirv.md §6.13 item 2).
     fn lower_signed_division(&mut self, op: spirv::Op, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let (result_type, _, operands) = inst.split();
+        let (result_type, _, operands) = super::typed_parts(inst);
         let a = self.operand_in(inst, operands, 0)?;
         let b = self.operand_in(inst, operands, 1)?;
         let count = self.shape_of_result(inst, result_type)?.count;
@@ -1315,7 +1349,7 @@ impl Lowerer<'_> {
     /// Shifts: one instruction when the amount is one replicated component, else one per
     /// component (amd-il.md §0.5).
     fn lower_shift(&mut self, op: Opcode, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let (result_type, _, operands) = inst.split();
+        let (result_type, _, operands) = super::typed_parts(inst);
         let base = self.operand_in(inst, operands, 0)?;
         let amount = self.operand_in(inst, operands, 1)?;
         let count = self.shape_of_result(inst, result_type)?.count;
@@ -1338,7 +1372,7 @@ impl Lowerer<'_> {
     /// base`. IL widths are five bits, so a count of 32 (offset 0, the whole value) reads as
     /// an empty field; it is special-cased (amd-il.md §7.3).
     fn lower_bitfield_extract(&mut self, op: Opcode, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let (result_type, _, operands) = inst.split();
+        let (result_type, _, operands) = super::typed_parts(inst);
         self.require(inst, op)?;
         let base = self.operand_in(inst, operands, 0)?;
         let offset = self.operand_in(inst, operands, 1)?;
@@ -1357,7 +1391,7 @@ impl Lowerer<'_> {
     /// OpBitFieldInsert (base, insert, offset, count) → `ubit_insert d, count, offset, insert,
     /// base`; a count of 32 replaces the whole value.
     fn lower_bitfield_insert(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let (result_type, _, operands) = inst.split();
+        let (result_type, _, operands) = super::typed_parts(inst);
         self.require(inst, Opcode::UBitInsert)?;
         let base = self.operand_in(inst, operands, 0)?;
         let insert = self.operand_in(inst, operands, 1)?;
@@ -1397,7 +1431,7 @@ impl Lowerer<'_> {
     /// IsNan, IsInf, IsFinite, IsNormal and SignBitSet as integer tests of the bits: float
     /// compares flush denormals and say nothing reliable about NaN (amd-il.md §9).
     fn lower_float_class(&mut self, op: spirv::Op, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let (result_type, _, operands) = inst.split();
+        let (result_type, _, operands) = super::typed_parts(inst);
         use spirv::Op;
         let a = self.operand_in(inst, operands, 0)?;
         let count = self.shape_of_result(inst, result_type)?.count;
@@ -1535,7 +1569,7 @@ impl Lowerer<'_> {
     /// borrow / high part). The carry and borrow are 1 or 0: `icarry`/`iborrow` where the
     /// family has them (EG+), otherwise an unsigned compare masked to 1.
     fn lower_extended(&mut self, op: spirv::Op, inst: SpvInst<'_>) -> Result<Value, Error> {
-        let (_, _, operands) = inst.split();
+        let (_, _, operands) = super::typed_parts(inst);
         use spirv::Op;
         let a = self.operand_in(inst, operands, 0)?;
         let b = self.operand_in(inst, operands, 1)?;
