@@ -308,8 +308,9 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts, scratch: &mut Scratch)
 
 /// V-EP-9 for the `WorkgroupSize` built-in: a statically specified workgroup size must not
 /// have a zero product (SPIR-V §2.16.1). The size is static when the decorated constant is an
-/// `OpConstantComposite` of plain integer constants; with a specialization constant among them
-/// it is known only after specialization, and spirv-val does not judge it either.
+/// `OpConstantComposite` of plain integer constants ([`static_sizes`]); with a specialization
+/// constant among them it is known only after specialization, and spirv-val does not judge it
+/// either.
 fn check_workgroup_size_constant(ctx: &mut Ctx<'_>) {
     let m = ctx.m;
     let Some(id) = ctx.workgroup_size_constant() else {
@@ -321,15 +322,9 @@ fn check_workgroup_size_constant(ctx: &mut Ctx<'_>) {
     else {
         return;
     };
-    let mut sizes = Vec::with_capacity(parts.len());
-    for part in parts {
-        match m.constant(*part) {
-            Some(Constant::Scalar {
-                bits, spec: false, ..
-            }) => sizes.push(*bits),
-            _ => return,
-        }
-    }
+    let Some(sizes) = static_sizes(ctx, parts.iter().copied()) else {
+        return;
+    };
     if sizes.contains(&0)
         && let Some(at) = ctx.ix.def(id).map(|inst| inst.index())
     {
@@ -344,6 +339,18 @@ fn check_workgroup_size_constant(ctx: &mut Ctx<'_>) {
             ),
         );
     }
+}
+
+/// The values of `ids` when every one is a plain integer constant (`OpConstant`, not a
+/// specialization constant): a workgroup size known before specialization.
+fn static_sizes(ctx: &Ctx<'_>, ids: impl Iterator<Item = Id>) -> Option<Vec<u64>> {
+    ids.map(|id| match ctx.m.constant(id) {
+        Some(Constant::Scalar {
+            bits, spec: false, ..
+        }) => Some(*bits),
+        _ => None,
+    })
+    .collect()
 }
 
 /// The execution modes of one entry point (V-EP-5…9, V-EP-11).
@@ -412,6 +419,16 @@ fn check_modes(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint) {
                 );
             }
             (M::LocalSizeId, ids) => {
+                if static_sizes(ctx, ids.iter().map(|&id| Id(id))).is_some_and(|s| s.contains(&0))
+                    && ctx.workgroup_size_constant().is_none()
+                {
+                    ctx.err(
+                        "V-EP-9",
+                        em.inst,
+                        &[ep.function],
+                        "LocalSizeId execution mode must not have a product of zero",
+                    );
+                }
                 for &id in ids {
                     let ok = ctx.type_of(Id(id)).is_some_and(|t| ctx.is_int_scalar(t))
                         && ctx
