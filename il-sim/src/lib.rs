@@ -154,8 +154,9 @@ pub fn run(program: &Program, dispatch: &mut Dispatch) -> Result<Stats, SimError
             ));
         }
     };
-    let count = group_size.iter().map(|&d| u64::from(d)).product::<u64>();
-    if count == 0 || count > MAX_GROUP_SIZE {
+    // Three 32-bit factors may need 96 bits.
+    let count = group_size.iter().map(|&d| u128::from(d)).product::<u128>();
+    if count == 0 || count > u128::from(MAX_GROUP_SIZE) {
         return Err(SimError::whole(
             ErrorKind::Malformed,
             format!("work-group size {group_size:?} is outside 1..={MAX_GROUP_SIZE} invocations"),

@@ -46,6 +46,9 @@ fn declared_but_unbound_uav_and_missing_group_size() {
     assert_eq!(run(&p, &mut d).unwrap_err().kind, ErrorKind::Malformed);
     d.group_size = Some([2, 2, 1]);
     assert_eq!(run(&p, &mut d).unwrap().invocations, 4);
+    // The product of three 32-bit sizes overflows 64 bits (a panic in a debug build before).
+    d.group_size = Some([u32::MAX; 3]);
+    assert_eq!(run(&p, &mut d).unwrap_err().kind, ErrorKind::Malformed);
 }
 
 #[test]

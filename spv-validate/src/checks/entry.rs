@@ -408,8 +408,7 @@ fn check_modes(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint) {
             // (SPIR-V §3.2.20) and is checked instead ([`check_workgroup_size_constant`]);
             // spirv-val then accepts a zero LocalSize too.
             (M::LocalSize, &[x, y, z])
-                if u64::from(x) * u64::from(y) * u64::from(z) == 0
-                    && ctx.workgroup_size_constant().is_none() =>
+                if (x == 0 || y == 0 || z == 0) && ctx.workgroup_size_constant().is_none() =>
             {
                 ctx.err(
                     "V-EP-9",

@@ -167,8 +167,9 @@ const MAX_WORKGROUP_INVOCATIONS: u64 = 1024;
 /// specialization constants are applied; both are refused rather than written into
 /// `dcl_num_thread_per_group`.
 fn check_workgroup_size(size: [u32; 3]) -> Result<(), Error> {
-    let invocations: u64 = size.iter().map(|&n| u64::from(n)).product();
-    if (1..=MAX_WORKGROUP_INVOCATIONS).contains(&invocations) {
+    // Three 32-bit factors may need 96 bits.
+    let invocations: u128 = size.iter().map(|&n| u128::from(n)).product();
+    if (1..=u128::from(MAX_WORKGROUP_INVOCATIONS)).contains(&invocations) {
         return Ok(());
     }
     let [x, y, z] = size;
@@ -1145,6 +1146,27 @@ mod tests {
     use super::*;
     use spv_reader::rspirv::dr::Operand;
     use spv_reader::spirv::Capability;
+
+    /// Work-group sizes: 1 to 1024 invocations pass, none or more are refused, and three
+    /// 32-bit sizes whose product needs 96 bits are refused too (they overflowed 64 bits).
+    #[test]
+    fn workgroup_sizes_il_can_declare() {
+        for ok in [[1, 1, 1], [64, 1, 1], [1024, 1, 1], [8, 8, 16]] {
+            assert!(check_workgroup_size(ok).is_ok(), "{ok:?}");
+        }
+        for refused in [
+            [0, 1, 1],
+            [64, 0, 1],
+            [1025, 1, 1],
+            [64, 32, 1],
+            [u32::MAX; 3],
+        ] {
+            assert!(
+                matches!(check_workgroup_size(refused), Err(Error::Unsupported(_))),
+                "{refused:?}"
+            );
+        }
+    }
 
     /// The closure of each of [`NARROW_ONLY_CAPABILITIES`] under "Implicitly Declares", read
     /// from the SPIR-V grammar tables rspirv carries (as the validator reads it), holds neither
