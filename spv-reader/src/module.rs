@@ -354,11 +354,13 @@ impl fmt::Display for Inst<'_> {
 
 impl<'m> Inst<'m> {
     /// The instruction's position in module order.
+    #[inline]
     pub fn index(&self) -> InstIndex {
         InstIndex(self.index)
     }
 
     /// Index and byte offset of the instruction.
+    #[inline]
     pub fn location(&self) -> Location {
         let start = self
             .module
@@ -373,12 +375,14 @@ impl<'m> Inst<'m> {
     }
 
     /// The opcode as written (low 16 bits of the first word).
+    #[inline]
     pub fn raw_opcode(&self) -> u16 {
         // The reader only builds views of instructions with at least one word.
         self.words.first().map_or(0, |w| (w & 0xFFFF) as u16)
     }
 
     /// The opcode as an enum, `None` when this crate's grammar does not know it.
+    #[inline]
     pub fn opcode(&self) -> Option<spirv::Op> {
         // From the opcode table rather than `spirv::Op::from_u32`, whose match over every
         // opcode later stages paid once per instruction they looked at.
@@ -386,6 +390,7 @@ impl<'m> Inst<'m> {
     }
 
     /// The Result Type id, for opcodes that have one.
+    #[inline]
     pub fn result_type(&self) -> Option<Id> {
         if op_info(self.raw_opcode()).has_type {
             self.words.get(1).map(|&w| Id(w))
@@ -395,6 +400,7 @@ impl<'m> Inst<'m> {
     }
 
     /// The Result id, for opcodes that have one.
+    #[inline]
     pub fn result_id(&self) -> Option<Id> {
         let info = op_info(self.raw_opcode());
         if !info.has_result {
@@ -406,6 +412,7 @@ impl<'m> Inst<'m> {
     }
 
     /// The words after the opcode word, Result Type and Result id.
+    #[inline]
     pub fn operands(&self) -> &'m [u32] {
         let info = op_info(self.raw_opcode());
         let skip = 1 + usize::from(info.has_type) + usize::from(info.has_result);
@@ -416,6 +423,7 @@ impl<'m> Inst<'m> {
     /// [`Inst::result_id`] and [`Inst::operands`] give, for one opcode-table lookup instead of
     /// three (SPIR-V §2.3: Result Type, when the opcode has one, is word 1 and Result id follows
     /// it). Meant for callers that need all three parts of an instruction.
+    #[inline]
     pub fn split(&self) -> (Option<Id>, Option<Id>, &'m [u32]) {
         let info = op_info(self.raw_opcode());
         let mut rest = self.words.get(1..).unwrap_or(&[]);
@@ -433,6 +441,7 @@ impl<'m> Inst<'m> {
     }
 
     /// All words of the instruction, the opcode word included.
+    #[inline]
     pub fn words(&self) -> &'m [u32] {
         self.words
     }
@@ -474,11 +483,13 @@ impl Module {
     }
 
     /// The instruction at `i`, if there is one.
+    #[inline]
     pub fn inst(&self, i: InstIndex) -> Option<Inst<'_>> {
         ((i.0 as usize) < self.starts.len()).then(|| self.view(i.0))
     }
 
     /// Builds a view of instruction `index`, which the caller has checked is in range.
+    #[inline]
     fn view(&self, index: u32) -> Inst<'_> {
         let start = self.starts.get(index as usize).map_or(0, |&s| s as usize);
         // The reader checked that every instruction's word count is ≥ 1 and fits in `words`.
@@ -491,11 +502,13 @@ impl Module {
         }
     }
 
+    #[inline]
     fn slot(&self, id: Id) -> Option<&IdSlot> {
         self.ids.get(id.0 as usize)
     }
 
     /// The instruction that defines `id` (has it as Result id).
+    #[inline]
     pub fn def(&self, id: Id) -> Option<Inst<'_>> {
         let slot = self.slot(id)?;
         slot.is_defined().then(|| self.view(slot.def))
