@@ -107,9 +107,9 @@ const FUZZ_INPUT_TIMEOUT_SECONDS: u32 = 20;
 ///
 /// libFuzzer writes new inputs into the first corpus folder it is given, so the writable
 /// `fuzz/corpus/TARGET` of the fuzz crate comes first; the read-only `../shared/corpus` (when
-/// present) and the fuzzed crate's `tests` folder follow, as seeds only. cargo-fuzz needs
-/// nightly-only compiler flags; the machines have one stable toolchain, so `RUSTC_BOOTSTRAP=1`
-/// unlocks them.
+/// present), the fuzzed crate's `tests` folder and the test shaders (SPIR-V and IL snapshots)
+/// follow, as seeds only. cargo-fuzz needs nightly-only compiler flags; the machines have one
+/// stable toolchain, so `RUSTC_BOOTSTRAP=1` unlocks them.
 fn fuzz(args: &[String]) -> Result<(), String> {
     let target = args
         .first()
@@ -129,14 +129,19 @@ fn fuzz(args: &[String]) -> Result<(), String> {
         Some(seeds) => fuzz_args.push(seeds.display().to_string()),
         None => eprintln!("xtask fuzz: ../shared/corpus is absent; fuzzing without its seeds"),
     }
-    // The fuzzed crate's own test modules (our shaders, the validator's rule modules) are
-    // seeds too: libFuzzer reads folders recursively and keeps what reaches new code.
-    if let Some(tests) = fuzz_dir
-        .parent()
-        .map(|c| c.join("tests"))
-        .filter(|t| t.is_dir())
-    {
-        fuzz_args.push(tests.display().to_string());
+    // The fuzzed crate's own test inputs (the validator's rule modules, ...) and the test
+    // shaders with their IL snapshots are seeds too: libFuzzer reads folders recursively and
+    // keeps what reaches new code (SPIR-V for the SPIR-V targets, IL text for the IL ones).
+    let shaders = tools::project_root()
+        .join("spv2il")
+        .join("tests")
+        .join("shaders");
+    let own_tests = fuzz_dir.parent().map(|c| c.join("tests"));
+    for seeds in own_tests.into_iter().chain([shaders]) {
+        let listed = fuzz_args.iter().any(|a| seeds.starts_with(a));
+        if seeds.is_dir() && !listed {
+            fuzz_args.push(seeds.display().to_string());
+        }
     }
     fuzz_args.push("--".to_string());
     fuzz_args.push(format!("-max_total_time={seconds}"));
