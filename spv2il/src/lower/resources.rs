@@ -20,6 +20,17 @@ use crate::reflect::{ResourceBinding, ResourceKind};
 /// §8.5); larger Workgroup memory is refused rather than silently truncated.
 pub const LDS_BYTES_LIMIT: u32 = 32 * 1024;
 
+/// UAV ids a program may declare: "Evergreen GPUs can use 0 to 7 UAV in the AMD IL" (AMD IL
+/// guide, DCL_STRUCT_UAV; amd-il.md §8.5). Storage buffers and storage images share them.
+pub const MAX_UAVS: usize = 8;
+
+/// Constant buffers a program may declare: `cb0` to `cb14` (amd-il.md §8.5). Uniform buffers,
+/// the push constants and the driver's constants share them.
+pub const MAX_CONSTANT_BUFFERS: usize = 15;
+
+/// Elements (16 bytes each) of one constant buffer: at most 4096 (amd-il.md §8.5).
+pub const MAX_CB_ELEMENTS: u32 = 4096;
+
 /// The driver constant buffer's first element holds NumWorkgroups (x, y, z); element `1 + n`
 /// describes UAV `n`: its byte size in `.x` for a raw UAV (OpArrayLength), for a typed UAV its
 /// size in the order OpImageQuerySize returns it (width, then height or layers, then depth or
@@ -158,7 +169,53 @@ impl Resources {
                 kind: ResourceKind::DriverConstants,
             });
         }
+        resources.check_limits(module)?;
         Ok(resources)
+    }
+
+    /// Refuses what IL cannot declare (amd-il.md §8.5): more UAVs or constant buffers than it
+    /// has ids for, or a constant buffer larger than 4096 elements. Each is valid SPIR-V (its
+    /// limits are the device's), and IL with them is invalid, so they are "not supported",
+    /// located at the first variable past the limit.
+    fn check_limits(&self, module: &Module) -> Result<(), Error> {
+        let at = |var: Id, feature: String| -> Error {
+            match module.def(var) {
+                Some(inst) => Unsupported::at(module, inst.index(), feature).into(),
+                None => Unsupported::new(feature).into(),
+            }
+        };
+        if let Some((_, _, var, _)) = self.uavs.get(MAX_UAVS) {
+            return Err(at(
+                *var,
+                format!(
+                    "more than {MAX_UAVS} storage buffers and storage images (IL UAV ids 0 to {})",
+                    MAX_UAVS - 1
+                ),
+            ));
+        }
+        if let Some(cb) = self.cbs.get(MAX_CONSTANT_BUFFERS) {
+            let feature = format!(
+                "more than {MAX_CONSTANT_BUFFERS} constant buffers (uniform buffers, push \
+                 constants and the driver's; IL has cb0 to cb{})",
+                MAX_CONSTANT_BUFFERS - 1
+            );
+            return Err(match cb.var {
+                Some(var) => at(var, feature),
+                None => Unsupported::new(feature).into(),
+            });
+        }
+        if let Some(cb) = self.cbs.iter().find(|cb| cb.elements > MAX_CB_ELEMENTS) {
+            let feature = format!(
+                "a constant buffer of {} bytes (IL constant buffers hold at most {MAX_CB_ELEMENTS} \
+                 16-byte elements)",
+                u64::from(cb.elements) * 16
+            );
+            return Err(match cb.var {
+                Some(var) => at(var, feature),
+                None => Unsupported::new(feature).into(),
+            });
+        }
+        Ok(())
     }
 
     /// The UAV id of storage-buffer variable `id`.
