@@ -24,6 +24,9 @@ use crate::error::{Error, Unsupported};
 /// Image Operands bit for an explicit level of detail (SPIR-V §3.2.14).
 const IMAGE_OPERAND_LOD: u32 = 0x2;
 
+/// Samplers IL has: ids 0 to 15 (amd-il.md §8.5).
+const MAX_SAMPLERS: u16 = 16;
+
 impl<'m> Lowerer<'m> {
     /// The image an operand names.
     fn image(&mut self, inst: SpvInst<'m>, operand: usize) -> Result<ImageRef, Error> {
@@ -117,6 +120,8 @@ impl<'m> Lowerer<'m> {
                         self.emit_mov(dst_first(address, 3), coordinate.src());
                         let level = lod.unwrap_or_else(|| self.regs.scalar(0));
                         self.emit_mov(dst_at(address, 3), level.element(0));
+                        // Resource ids are 0 to 255 (control bits 7:0), which
+                        // `Resources::collect` has checked.
                         Inst::new(Opcode::Load)
                             .ctrl(Control(resource as u16 & 0xFF))
                             .dst(dst_first(texel, 4))
@@ -126,8 +131,18 @@ impl<'m> Lowerer<'m> {
                         let Some(level) = lod else {
                             return Err(unsupported("sampling with explicit gradients"));
                         };
-                        // sample: resource in control bits 7:0, sampler in 11:8 (amd-il.md §1.12).
-                        let id = resource as u16 & 0xF;
+                        // sample: resource in control bits 7:0, sampler in 11:8 (amd-il.md §1.12);
+                        // texture `n` samples with sampler `n`, and samplers are 0 to 15.
+                        let id = u16::try_from(resource)
+                            .ok()
+                            .filter(|&id| id < MAX_SAMPLERS)
+                            .ok_or_else(|| {
+                                unsupported(&format!(
+                                    "sampling texture {resource} (IL has samplers 0 to {}, and \
+                                     texture n samples with sampler n)",
+                                    MAX_SAMPLERS - 1
+                                ))
+                            })?;
                         Inst::new(Opcode::SampleL)
                             .ctrl(Control(id | id << 8))
                             .dst(dst_first(texel, 4))

@@ -31,6 +31,9 @@ pub const MAX_CONSTANT_BUFFERS: usize = 15;
 /// Elements (16 bytes each) of one constant buffer: at most 4096 (amd-il.md §8.5).
 pub const MAX_CB_ELEMENTS: u32 = 4096;
 
+/// Resources (sampled images) a program may declare: ids 0 to 255 (amd-il.md §8.5).
+pub const MAX_RESOURCES: usize = 256;
+
 /// The driver constant buffer's first element holds NumWorkgroups (x, y, z); element `1 + n`
 /// describes UAV `n`: its byte size in `.x` for a raw UAV (OpArrayLength), for a typed UAV its
 /// size in the order OpImageQuerySize returns it (width, then height or layers, then depth or
@@ -173,8 +176,8 @@ impl Resources {
         Ok(resources)
     }
 
-    /// Refuses what IL cannot declare (amd-il.md §8.5): more UAVs or constant buffers than it
-    /// has ids for, or a constant buffer larger than 4096 elements. Each is valid SPIR-V (its
+    /// Refuses what IL cannot declare (amd-il.md §8.5): more UAVs, resources or constant
+    /// buffers than it has ids for, or a constant buffer larger than 4096 elements. Each is valid SPIR-V (its
     /// limits are the device's), and IL with them is invalid, so they are "not supported",
     /// located at the first variable past the limit.
     fn check_limits(&self, module: &Module) -> Result<(), Error> {
@@ -190,6 +193,15 @@ impl Resources {
                 format!(
                     "more than {MAX_UAVS} storage buffers and storage images (IL UAV ids 0 to {})",
                     MAX_UAVS - 1
+                ),
+            ));
+        }
+        if let Some((_, _, var, _)) = self.textures.get(MAX_RESOURCES) {
+            return Err(at(
+                *var,
+                format!(
+                    "more than {MAX_RESOURCES} sampled images (IL resource ids 0 to {})",
+                    MAX_RESOURCES - 1
                 ),
             ));
         }
