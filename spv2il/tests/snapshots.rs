@@ -12,7 +12,11 @@
 //! every program the translator produces. A last test translates every shader on a fresh thread
 //! and again on a thread that has translated all the others, which must agree.
 
+mod common;
+
 use std::path::{Path, PathBuf};
+
+use common::shader_modules;
 
 /// The families every shader is translated for, oldest first.
 const FAMILIES: [spv2il::Family; 3] = [
@@ -24,21 +28,6 @@ const FAMILIES: [spv2il::Family; 3] = [
 /// The snapshot of `family`'s refusal of a shader that a later family translates.
 fn family_err_path(spv: &Path, family: spv2il::Family) -> PathBuf {
     spv.with_extension(format!("{}.err", family.name()))
-}
-
-fn shader_modules(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .expect("tests/shaders is readable")
-        .map(|e| e.expect("directory entry").path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            shader_modules(&path, out);
-        } else if path.extension().is_some_and(|e| e == "spv") {
-            out.push(path);
-        }
-    }
 }
 
 /// Compares `actual` with the file at `expected_path`, or rewrites it under BLESS=1. Returns a

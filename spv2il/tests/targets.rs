@@ -2,6 +2,9 @@
 //! older ones are refused as not supported, and no committed test shader makes the lowering emit
 //! IL that il-model's verifier rejects for any family (that error, `Error::Internal`, is a bug).
 
+mod common;
+
+use common::shader_modules;
 use spv2il::{Error, Family, Options, translate};
 
 const ALL_FAMILIES: [Family; 5] = [
@@ -18,22 +21,6 @@ fn sample() -> Vec<u8> {
         "/tests/shaders/gid_mul_add.spv"
     ))
     .expect("the committed sample")
-}
-
-/// Every `.spv` under `dir`, depth first, in name order.
-fn spv_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .expect("the test shader folder")
-        .map(|e| e.expect("a folder entry").path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            spv_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "spv") {
-            out.push(path);
-        }
-    }
 }
 
 #[test]
@@ -58,7 +45,7 @@ fn families_before_evergreen_are_refused_as_not_supported() {
 #[test]
 fn no_test_shader_makes_unverifiable_il_for_any_family() {
     let mut files = Vec::new();
-    spv_files(
+    shader_modules(
         std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/shaders")),
         &mut files,
     );
