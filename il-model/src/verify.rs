@@ -45,6 +45,15 @@ impl fmt::Display for VerifyError {
 
 impl std::error::Error for VerifyError {}
 
+/// Highest constant-buffer number (`cb0`–`cb14`, amd-il.md §8.5).
+const MAX_CB_NUMBER: u32 = 14;
+
+/// Most elements of one constant buffer (amd-il.md §8.5).
+const MAX_CB_ELEMENTS: u32 = 4096;
+
+/// Most invocations of a declared work-group (amd-il.md §8.5, `dcl_num_thread_per_group`).
+const MAX_GROUP_INVOCATIONS: u128 = 1024;
+
 /// Open blocks during the structure walk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Block {
@@ -1522,8 +1531,35 @@ impl Verifier<'_> {
         }
     }
 
-    /// The operand of `dcl_literal` / `dcl_cb` / `dcl_indexed_temp_array` / `dcl_shared_temp`.
+    /// The operand of `dcl_literal` / `dcl_cb` / `dcl_indexed_temp_array` / `dcl_shared_temp`,
+    /// and the limits of amd-il.md §8.5 on constant buffers (`cb0`–`cb14`, at most 4096
+    /// elements) and on a declared work-group (1 to 1024 invocations).
     fn check_declaration_operand(&mut self, inst: &Inst) {
+        match inst.op {
+            Opcode::DclConstBuffer if inst.ctrl.0 & 0x8000 == 0 => {
+                if let Some(src) = inst.src.first()
+                    && let Some(Index::Imm(size)) = src.reg.index
+                    && (src.reg.num > MAX_CB_NUMBER || size > MAX_CB_ELEMENTS)
+                {
+                    self.err(format!(
+                        "cb{}[{size}] is outside cb0–cb{MAX_CB_NUMBER} of at most \
+                         {MAX_CB_ELEMENTS} elements (amd-il.md §8.5)",
+                        src.reg.num
+                    ));
+                }
+            }
+            Opcode::DclNumThreadPerGroup => {
+                // Missing dimensions are 1; three 32-bit sizes may need 96 bits.
+                let invocations: u128 = inst.extra.iter().map(|&n| u128::from(n)).product();
+                if !(1..=MAX_GROUP_INVOCATIONS).contains(&invocations) {
+                    self.err(format!(
+                        "a work-group of {invocations} invocations (1 to \
+                         {MAX_GROUP_INVOCATIONS}, amd-il.md §8.5)"
+                    ));
+                }
+            }
+            _ => {}
+        }
         let want = match inst.op {
             Opcode::DclLiteral => Some((RegType::Literal, false)),
             Opcode::DclConstBuffer if inst.ctrl.0 & 0x8000 == 0 => Some((RegType::ConstBuff, true)),

@@ -174,6 +174,31 @@ fn each_rule_is_enforced() {
     }
 }
 
+/// amd-il.md §8.5: constant buffers are `cb0`–`cb14` of at most 4096 elements, and a declared
+/// work-group has 1 to 1024 invocations (three 32-bit sizes whose product needs 96 bits too).
+#[test]
+fn constant_buffer_and_work_group_limits() {
+    let cb = |n, size| Inst::new(Opcode::DclConstBuffer).src(Src::cb(n, size));
+    assert_eq!(
+        verify(&kernel(vec![cb(14, 4096)]), Family::Evergreen),
+        Ok(())
+    );
+    for (n, size) in [(15, 1), (0, 4097)] {
+        let message = first_error(&kernel(vec![cb(n, size)]), Family::Evergreen);
+        assert!(message.contains("outside cb0–cb14"), "{message}");
+    }
+    let group = |sizes: &[u32]| {
+        let mut p = kernel(Vec::new());
+        p.body[0] = Inst::new(Opcode::DclNumThreadPerGroup).extra(sizes);
+        p
+    };
+    assert_eq!(verify(&group(&[64, 16]), Family::Evergreen), Ok(()));
+    for sizes in [&[0][..], &[64, 32], &[u32::MAX, u32::MAX, u32::MAX]] {
+        let message = first_error(&group(sizes), Family::Evergreen);
+        assert!(message.contains("work-group of"), "{sizes:?}: {message}");
+    }
+}
+
 #[test]
 fn families_gate_instructions_and_registers() {
     // uav_load (typed UAV) is Evergreen+; vAbsTid exists from R7xx (guide Appendix D).
