@@ -1669,7 +1669,7 @@ impl<'m> Lowerer<'m> {
             return false;
         };
         let (_, defined, _) = super::typed_parts(definition);
-        let elementwise = self.is_elementwise_opcode(super::raw_opcode(definition));
+        let elementwise = self.is_elementwise_opcode(u32::from(definition.raw_opcode()));
         if defined != Some(object) || !elementwise {
             return false;
         }

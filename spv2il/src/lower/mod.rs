@@ -107,15 +107,7 @@ fn untyped_operands(inst: SpvInst<'_>) -> &[u32] {
 /// Whether `inst` has opcode `op`. Compares the raw opcode number: decoding it into
 /// `spirv::Op` is a large match, and the scans of function bodies ask this of every instruction.
 fn has_opcode(inst: SpvInst<'_>, op: spirv::Op) -> bool {
-    raw_opcode(inst) == op as u32
-}
-
-/// The opcode number of `inst` as written: the low half of its first word (SPIR-V §2.3), read
-/// here from its words, which every lowering reads anyway, rather than through a call into the
-/// reader for each instruction.
-#[inline]
-fn raw_opcode(inst: SpvInst<'_>) -> u32 {
-    inst.words().first().map_or(0, |word| word & 0xFFFF)
+    u32::from(inst.raw_opcode()) == op as u32
 }
 
 /// Float-control execution modes IL cannot honour (SPIR-V §3.2.5, SPV_KHR_float_controls):
@@ -987,7 +979,7 @@ impl<'m> Lowerer<'m> {
         const LOAD: u32 = Op::Load as u32;
         const STORE: u32 = Op::Store as u32;
         const FUNCTION_CALL: u32 = Op::FunctionCall as u32;
-        let op = match raw_opcode(inst) {
+        let op = match u32::from(inst.raw_opcode()) {
             VARIABLE => return self.lower_local_variable(inst),
             ACCESS_CHAIN | IN_BOUNDS_ACCESS_CHAIN => return self.lower_access_chain(inst),
             LOAD => return self.lower_load(inst),
@@ -1208,9 +1200,8 @@ mod tests {
 
     /// The word-position readings stand in for the reader's accessors exactly: over every
     /// instruction of every valid test shader, `split_parts` (both when it first meets an
-    /// opcode and once it remembers it) gives what `Inst::split` gives, `raw_opcode` the
-    /// reader's opcode number, and `untyped_operands` the reader's operands of every
-    /// instruction without a Result Type or Result id. The reader's accessors, which read the
+    /// opcode and once it remembers it) gives what `Inst::split` gives, and `untyped_operands`
+    /// the reader's operands of every instruction without a Result Type or Result id. The reader's accessors, which read the
     /// SPIR-V grammar, are the independent reference.
     #[test]
     fn word_positions_read_what_the_reader_does() {
@@ -1243,7 +1234,6 @@ mod tests {
                         file.display()
                     );
                 }
-                assert_eq!(raw_opcode(inst), u32::from(inst.raw_opcode()));
                 if inst.result_type().is_none() && inst.result_id().is_none() {
                     assert_eq!(
                         untyped_operands(inst),

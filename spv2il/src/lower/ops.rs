@@ -414,7 +414,7 @@ impl Lowerer<'_> {
     ) -> (Option<Id>, Option<Id>, &'i [u32]) {
         const UNKNOWN: u8 = 0;
         const TYPED: u8 = 1;
-        let opcode = super::raw_opcode(inst) as usize;
+        let opcode = usize::from(inst.raw_opcode());
         match self.typed_opcodes.get(opcode) {
             Some(&TYPED) => return super::typed_parts(inst),
             Some(&UNKNOWN) => {}
