@@ -2,7 +2,9 @@
 //! root). Throughput is reported in functions per second; one iteration handles all functions.
 //!
 //! Groups: `from_function` (the SPIR-V adapter), `analysis` (all dominator trees and the loop
-//! forest), `structurize/merges` and `structurize/general`.
+//! forest), `structurize/merges` and `structurize/general`; and, over the functions of the
+//! modules that validate, `valid/from_function` against `valid/from_validated` (the adapter
+//! that reuses spv-validate's facts).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use spv_cfg::{Analysis, Cfg, Strategy, structurize};
@@ -80,6 +82,39 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
+    g.finish();
+
+    let validated: Vec<(&spv_reader::Module, spv_validate::ModuleInfo)> = modules
+        .iter()
+        .filter_map(|m| Some((m, spv_validate::validate(m, &Default::default()).ok()?)))
+        .collect();
+    let functions = validated
+        .iter()
+        .flat_map(|(m, _)| m.functions())
+        .filter(|f| !f.blocks.is_empty())
+        .count();
+    let mut g = c.benchmark_group("valid");
+    g.throughput(Throughput::Elements(functions as u64));
+    g.bench_function("from_function", |b| {
+        b.iter(|| {
+            for (m, _) in &validated {
+                for f in m.functions().iter().filter(|f| !f.blocks.is_empty()) {
+                    let _ = black_box(Cfg::from_function(m, f));
+                }
+            }
+        })
+    });
+    g.bench_function("from_validated", |b| {
+        b.iter(|| {
+            for (m, info) in &validated {
+                for f in m.functions().iter().filter(|f| !f.blocks.is_empty()) {
+                    if let Some(facts) = info.function(f.id) {
+                        let _ = black_box(Cfg::from_validated(m, f, facts));
+                    }
+                }
+            }
+        })
+    });
     g.finish();
 }
 

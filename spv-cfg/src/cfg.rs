@@ -3,7 +3,8 @@
 //! A [`Cfg`] knows blocks only by dense indices ([`BlockIdx`], entry = 0), their block
 //! terminators (SPIR-V §3.3.17, digest `spirv.md` §3.6) and their merge instructions
 //! (`spirv.md` §3.2). Everything else in this crate works on this abstraction, so it can be
-//! built by hand in tests or from a SPIR-V function with [`Cfg::from_function`].
+//! built by hand in tests or from a SPIR-V function with [`Cfg::from_function`] (or, for a
+//! validated module, [`Cfg::from_validated`]).
 //!
 //! Invariant established by [`Cfg::new`] and relied on by every algorithm of the crate: every
 //! [`BlockIdx`] stored in a `Cfg` (terminator targets, merge blocks, continue targets) is below
@@ -324,6 +325,26 @@ impl Cfg {
             starts,
             edges,
         })
+    }
+
+    /// A CFG from tables in the layout of [`Cfg::starts`] and [`Cfg::edges`], for builders
+    /// that have the successor and predecessor lists already. The caller establishes what
+    /// [`Cfg::new`] checks and builds: at least one block and at most `u32::MAX`; every block
+    /// index in `blocks` and `edges` below `blocks.len()`; `starts` holds `2 * (n + 1)`
+    /// non-decreasing offsets per half, the successor half ending at `m` and the predecessor
+    /// half at `m` too, with `edges.len() == 2 * m`; successor lists distinct in operand order,
+    /// predecessor lists their transpose sorted by index; no `OpBranchConditional` with equal
+    /// targets and no `OpSwitch` repeating a literal.
+    pub(crate) fn from_tables(
+        blocks: Vec<BlockData>,
+        starts: Vec<u32>,
+        edges: Vec<BlockIdx>,
+    ) -> Cfg {
+        Cfg {
+            blocks,
+            starts,
+            edges,
+        }
     }
 
     /// Number of blocks.

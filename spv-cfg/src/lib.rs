@@ -9,7 +9,8 @@
 //!
 //! * [`Cfg`]: blocks by dense [`BlockIdx`] (entry = 0) with their [`Terminator`] and
 //!   [`Merge`] instruction; built by hand ([`Cfg::new`]) or from SPIR-V
-//!   ([`Cfg::from_function`], which reports invalid input as located errors).
+//!   ([`Cfg::from_function`], which reports invalid input as located errors, or
+//!   [`Cfg::from_validated`], which reuses what spv-validate found out about a valid module).
 //! * [`Analysis`]: plain and structural dominator and post-dominator trees ([`DomTree`]) and
 //!   the loop nesting forest with irreducible loops detected ([`LoopForest`]).
 //! * [`structurize`]: the [region tree](Region) — from the merge instructions
@@ -63,6 +64,7 @@ mod print;
 pub mod region;
 mod spirv;
 mod structurize;
+mod validated;
 
 /// The most entries a table kept per thread between functions may have room for (the label,
 /// merge-walk and lowering tables of `spirv.rs`, `merges.rs` and `lab.rs`): a table one huge

@@ -123,7 +123,7 @@ const TERMINATORS_AND_MERGES: [Op; 13] = [
 /// The opcode of a terminator or merge instruction, found among the few opcodes those can have
 /// (cheaper than the reader's general opcode table); `None` for any other opcode, which the
 /// callers reject alike.
-fn opcode(inst: Inst<'_>) -> Option<Op> {
+pub(crate) fn opcode(inst: Inst<'_>) -> Option<Op> {
     let raw = inst.raw_opcode();
     TERMINATORS_AND_MERGES
         .into_iter()
@@ -135,6 +135,58 @@ fn opcode(inst: Inst<'_>) -> Option<Op> {
 /// those opcodes.
 fn operands<'m>(inst: Inst<'m>) -> &'m [u32] {
     inst.words().get(1..).unwrap_or(&[])
+}
+
+/// The width in bits of the integer type of an `OpSwitch` selector, `None` when the selector
+/// is not an integer (SPIR-V §3.3.17 OpSwitch).
+pub(crate) fn selector_bits(module: &Module, selector: u32) -> Option<u32> {
+    match module.result_type(Id(selector)).and_then(|t| module.ty(t)) {
+        Some(Type::Int { width, .. }) => Some(*width),
+        _ => None,
+    }
+}
+
+/// How many words an `OpSwitch` literal of a `bits`-wide selector takes: one up to 32 bits,
+/// two (low word first) up to 64 (SPIR-V §2.2.1, spirv.md R-12).
+fn literal_words(bits: u32) -> usize {
+    if bits > 32 { 2 } else { 1 }
+}
+
+/// The (literal, label id) pairs of an `OpSwitch` whose operands (after the opcode word) are
+/// `ops` and whose selector is `bits` wide; `None` when the words after Selector and Default
+/// do not form such pairs. A 64-bit literal is read low word first.
+pub(crate) fn case_pairs(
+    ops: &[u32],
+    bits: u32,
+) -> Option<impl ExactSizeIterator<Item = (u64, u32)> + '_> {
+    let words = literal_words(bits);
+    let pairs = ops.get(2..).unwrap_or(&[]);
+    if pairs.len() % (words + 1) != 0 {
+        return None;
+    }
+    Some(pairs.chunks_exact(words + 1).map(|pair| match *pair {
+        [lo, hi, label] => (u64::from(lo) | (u64::from(hi) << 32), label),
+        [lo, label] => (u64::from(lo), label),
+        // Never taken: every chunk has `words + 1` (2 or 3) words.
+        _ => (0, 0),
+    }))
+}
+
+/// Whether `block` starts with at least one `OpPhi` (only `OpLine`/`OpNoLine` may come before
+/// its phis, SPIR-V §2.4). Raw opcode numbers are compared: decoding each into `Op` costs a
+/// large match.
+pub(crate) fn starts_with_phi(module: &Module, block: &spv_reader::Block) -> bool {
+    for at in block.body() {
+        let Some(inst) = module.inst(InstIndex(at)) else {
+            return false;
+        };
+        match inst.raw_opcode() {
+            op if op == Op::Phi as u16 => return true,
+            op if op == Op::Line as u16 || op == Op::NoLine as u16 => {}
+            _ => return false,
+        }
+    }
+    false
 }
 
 impl Reader<'_> {
@@ -206,36 +258,23 @@ impl Reader<'_> {
                 let selector = self.operand(inst, ops, 0, "Selector")?;
                 let default =
                     self.block(inst, self.operand(inst, ops, 1, "Default")?, "default")?;
-                let width = self
-                    .module
-                    .result_type(Id(selector))
-                    .and_then(|t| self.module.ty(t));
-                let bits = match width {
-                    Some(Type::Int { width, .. }) => *width,
-                    _ => {
-                        return Err(self.err(
-                            Some(inst),
-                            format!("selector %{selector} is not an integer (V-CFG-6)"),
-                        ));
-                    }
-                };
-                // Literals take one word up to 32 bits, two words (low word first) up to 64
-                // (SPIR-V §2.2.1, spirv.md R-12).
-                let words = if bits > 32 { 2 } else { 1 };
-                let pairs = ops.get(2..).unwrap_or(&[]);
-                if pairs.len() % (words + 1) != 0 {
+                let Some(bits) = selector_bits(self.module, selector) else {
                     return Err(self.err(
                         Some(inst),
-                        format!("case operands do not form ({words}-word literal, label) pairs"),
+                        format!("selector %{selector} is not an integer (V-CFG-6)"),
                     ));
-                }
-                let mut cases = Vec::with_capacity(pairs.len() / (words + 1));
-                for pair in pairs.chunks_exact(words + 1) {
-                    let (literal, label) = match pair {
-                        [lo, label] => (u64::from(*lo), *label),
-                        [lo, hi, label] => (u64::from(*lo) | (u64::from(*hi) << 32), *label),
-                        _ => return Err(CfgError::Internal("switch pair shape")),
-                    };
+                };
+                let Some(pairs) = case_pairs(ops, bits) else {
+                    return Err(self.err(
+                        Some(inst),
+                        format!(
+                            "case operands do not form ({}-word literal, label) pairs",
+                            literal_words(bits)
+                        ),
+                    ));
+                };
+                let mut cases = Vec::with_capacity(pairs.len());
+                for (literal, label) in pairs {
                     cases.push((literal, self.block(inst, label, "case target")?));
                 }
                 Terminator::Switch {
@@ -353,19 +392,11 @@ impl Reader<'_> {
                 Some(m) => r.merge(r.inst(m)?)?,
                 None => Merge::None,
             };
-            // OpPhi instructions come first in a block (OpLine/OpNoLine may precede them).
-            // Raw opcode numbers are compared: decoding each into `Op` costs a large match.
-            let (phi, line, no_line) = (Op::Phi as u32, Op::Line as u32, Op::NoLine as u32);
-            let has_phis = module
-                .instructions_in(b.body())
-                .map(|i| u32::from(i.raw_opcode()))
-                .take_while(|&op| op == phi || op == line || op == no_line)
-                .any(|op| op == phi);
             blocks.push(BlockData {
                 label: b.label.0,
                 terminator,
                 merge,
-                has_phis,
+                has_phis: starts_with_phi(module, b),
             });
         }
         match Cfg::new(blocks) {

@@ -97,19 +97,28 @@ impl FunctionInfo {
             .map(|&(_, b)| b)
     }
 
+    /// How many branch edges the function has: the lengths of every block's
+    /// [`successors`](FunctionInfo::successors) summed (and so of its predecessor lists).
+    pub fn edge_count(&self) -> usize {
+        self.edges.len() / 2
+    }
+
     /// Successor block indices of block `block` (distinct, in terminator operand order; empty
     /// for an index past the last block).
+    #[inline]
     pub fn successors(&self, block: u32) -> &[u32] {
         self.edge_list(block, |b| b.successors)
     }
 
     /// Predecessor block indices of block `block` (distinct; empty for an index past the last
     /// block).
+    #[inline]
     pub fn predecessors(&self, block: u32) -> &[u32] {
         self.edge_list(block, |b| b.predecessors)
     }
 
     /// The part of `edges` that `range` picks out of block `block`'s info.
+    #[inline]
     fn edge_list(&self, block: u32, range: impl Fn(&BlockInfo) -> (u32, u32)) -> &[u32] {
         self.blocks
             .get(block as usize)

@@ -351,10 +351,15 @@ impl<'m> Lowerer<'m> {
         Ok(plan)
     }
 
-    /// Builds the CFG and the region tree of `function` (spv-cfg, merge-based strategy).
+    /// Builds the CFG and the region tree of `function` (spv-cfg, merge-based strategy). The
+    /// CFG reuses the validator's facts about the function (its blocks' successors,
+    /// predecessors and merges), which the module passed validation to have.
     fn build_structure(&self, function: &Function) -> Result<(Cfg, Structured), Error> {
         let module = self.module;
-        let cfg = Cfg::from_function(module, function).map_err(|e| {
+        let facts = self.info.function(function.id).ok_or_else(|| {
+            Error::Internal(format!("no validator facts for function {}", function.id))
+        })?;
+        let cfg = Cfg::from_validated(module, function, facts).map_err(|e| {
             Error::from(Unsupported::at(
                 module,
                 function.def,
