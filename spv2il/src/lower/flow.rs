@@ -359,12 +359,18 @@ impl<'m> Lowerer<'m> {
         let facts = self.info.function(function.id).ok_or_else(|| {
             Error::Internal(format!("no validator facts for function {}", function.id))
         })?;
-        let cfg = Cfg::from_validated(module, function, facts).map_err(|e| {
-            Error::from(Unsupported::at(
+        // For a valid function the only error left is the block-count limit; any other means
+        // the facts and the function disagree, which is a bug of ours.
+        let cfg = Cfg::from_validated(module, function, facts).map_err(|e| match e {
+            spv_cfg::CfgError::TooManyBlocks { .. } => Error::from(Unsupported::at(
                 module,
                 function.def,
                 format!("this control flow ({e})"),
-            ))
+            )),
+            other => Error::Internal(format!(
+                "the validator's CFG of function {} does not fit it: {other}",
+                function.id
+            )),
         })?;
         let structured = spv_cfg::structurize(&cfg, Strategy::Merges).map_err(|e| {
             Error::from(Unsupported::at(
