@@ -505,8 +505,13 @@ impl<'m> Lowerer<'m> {
                     if let (Some((reg, count)), Some(value)) =
                         (site.result, super::untyped_operands(terminator).first())
                     {
-                        let value = self.value(Id(*value), terminator)?;
-                        self.emit_mov(dst_first(reg, count), value.src());
+                        let id = Id(*value);
+                        let value = self.value(id, terminator)?;
+                        // Return forwarding: the instruction that computed the value writes
+                        // the result register itself (`Lowerer::retarget_fresh`).
+                        if !self.retarget_fresh(id, count, reg) {
+                            self.emit_mov(dst_first(reg, count), value.src());
+                        }
                     }
                     if site.subroutine {
                         self.emit(Inst::new(Opcode::RetDyn));

@@ -876,32 +876,68 @@ impl<'m> Lowerer<'m> {
     }
 
     /// Records `value` as the result `id` of the instruction being lowered, and notes it as
-    /// fresh when that instruction made it in a temporary of its own (numbered from
-    /// [`Lowerer::inst_temp_mark`] on: no earlier value, variable or phi names it) holding a
-    /// scalar or vector of 32-bit elements in positions `0..count`, and the last IL
-    /// instruction emitted writes exactly those components of it
-    /// ([`Lowerer::retarget_fresh`] checks that instruction).
+    /// fresh ([`Lowerer::fresh`]) when it is a scalar or vector of 32-bit elements in positions
+    /// `0..count` of a temporary the instruction made (numbered from
+    /// [`Lowerer::inst_temp_mark`] on), which no other value, variable or phi names.
+    /// [`Lowerer::retarget_fresh`] checks the last IL instruction writes those components.
     fn define_fresh(&mut self, id: Id, value: Value) {
         self.values.set(id, value);
-        if value.reg.ty == il_model::RegType::Temp
-            && value.reg.num >= self.inst_temp_mark
-            && !value.wide
-            && value.count > 0
-            && value.comps == values::XYZW
-        {
+        if value.reg.num >= self.inst_temp_mark && Self::fresh_shape(&value) {
             self.fresh = Some((id, self.code.len()));
         }
     }
 
+    /// [`Lowerer::define_fresh`] for the result of an instruction whose operand words are
+    /// `operands`, which may also re-label the value noted fresh before: when no IL has been
+    /// emitted since, this instruction holds every use of that value ([`Lowerer::uses`]), and
+    /// `value` reads the first components of its temporary (an
+    /// `OpVectorShuffle` or `OpCompositeExtract` of a loaded vector), the temporary has no
+    /// other reader left, and `id` becomes the fresh value.
+    fn define_relabelled(&mut self, id: Id, value: Value, operands: &[u32]) {
+        if let Some((source, len)) = self.fresh
+            && value.reg.num < self.inst_temp_mark
+            && len == self.code.len()
+            && self.uses.get(source.0 as usize).is_some_and(|&uses| {
+                // Every word naming the source, its definition aside, is in this instruction
+                // (an `OpVectorShuffle` names its vector twice).
+                let here = operands.iter().filter(|&&w| w == source.0).count();
+                here > 0 && uses as usize == here + 1
+            })
+            && Self::fresh_shape(&value)
+            && self
+                .values
+                .get(source)
+                .is_some_and(|s| s.reg == value.reg && s.count >= value.count)
+        {
+            self.values.set(id, value);
+            self.fresh = Some((id, len));
+            return;
+        }
+        self.define_fresh(id, value);
+    }
+
+    /// Whether `value` is a scalar or vector of 32-bit elements in positions `0..count` of a
+    /// temporary, as a fresh value must be.
+    fn fresh_shape(value: &Value) -> bool {
+        let count = usize::from(value.count);
+        value.reg.ty == il_model::RegType::Temp
+            && value.reg.index.is_none()
+            && !value.wide
+            && count > 0
+            && value.comps.get(..count) == values::XYZW.get(..count)
+    }
+
     /// Makes the last IL instruction, which wrote the fresh value `id` ([`Lowerer::fresh`]),
     /// write the first `count` components of temporary `target` instead, when it still is
-    /// the last instruction, wrote that value whole, and `id` has no use but the one being
-    /// forwarded (its definition and that use are the only words naming it,
-    /// [`Lowerer::uses`]). Returns whether it did; the caller then omits its copy. Sound
+    /// the last instruction, wrote at least those components of the value's temporary, and
+    /// `id` has no use but the one being forwarded (its definition and that use are the only
+    /// words naming it, [`Lowerer::uses`]). Components the instruction wrote past the value's
+    /// are no longer written. Returns whether it did; the caller then omits its copy. Sound
     /// because nothing else reads the fresh temporary (only ids derived from `id`, which would
     /// be uses, could share it), and the copy would have followed the instruction at once,
-    /// writing the same components with the same bits; the instruction reads its sources
-    /// before it writes, so they may name `target`.
+    /// writing the same components with the same bits (an IL instruction computes each
+    /// written component alone, AMD IL guide §2.2.5 write masks); the instruction reads its
+    /// sources before it writes, so they may name `target`.
     fn retarget_fresh(&mut self, id: Id, count: u8, target: u32) -> bool {
         if self.fresh != Some((id, self.code.len())) || self.uses.get(id.0 as usize) != Some(&2) {
             return false;
@@ -909,21 +945,28 @@ impl<'m> Lowerer<'m> {
         let Some(value) = self.values.get(id).copied() else {
             return false;
         };
-        let mask = values::dst_first(0, value.count).mask;
         if value.count != count {
             return false;
         }
         let Some(last) = self.code.last_mut() else {
             return false;
         };
+        let count = usize::from(count);
         match &mut last.dst[..] {
             [dst]
                 if dst.reg.ty == il_model::RegType::Temp
                     && dst.reg.num == value.reg.num
                     && dst.reg.index.is_none()
                     && dst.reg.dim2.is_none()
-                    && dst.mask == mask =>
+                    && dst
+                        .mask
+                        .iter()
+                        .take(count)
+                        .all(|&c| c == il_model::DstComp::Write) =>
             {
+                for comp in dst.mask.iter_mut().skip(count) {
+                    *comp = il_model::DstComp::NoWrite;
+                }
                 dst.reg.num = target;
                 self.fresh = None;
                 true

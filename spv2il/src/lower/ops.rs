@@ -456,7 +456,9 @@ impl Lowerer<'_> {
     ) -> Result<(), Error> {
         let result =
             result.ok_or_else(|| self.unsupported(inst, "an operation without a result"))?;
-        self.define_fresh(result, value);
+        // Re-labelling operations (shuffles, extracts, copies) define their result here.
+        let (_, _, operands) = super::typed_parts(inst);
+        self.define_relabelled(result, value, operands);
         Ok(())
     }
 
