@@ -8,7 +8,9 @@
 //!
 //! `OpPhi` results get their register before any block is lowered; each `Edge` region then
 //! performs the phi copies of that edge as one parallel copy (SPIR-V §3.3.17 OpPhi: all phis of
-//! a block read their operands before any of them is written).
+//! a block read their operands before any of them is written). When the last IL instruction
+//! computed one of the edge's incoming values into a fresh temporary that nothing else reads,
+//! that instruction writes the phi's register instead of being copied (phi forwarding).
 //!
 //! A called function is lowered again at every call site (inlined, or once per subroutine
 //! instance), so what depends on its instructions alone (the region tree, its phis, where each
@@ -23,7 +25,7 @@ use spv_reader::{Function, Id, Inst as SpvInst, InstIndex, spirv};
 
 use super::memory::located;
 use super::types;
-use super::values::{MemberValues, Value, dst_first};
+use super::values::{MemberValues, Value, XYZW, dst_first};
 use super::{Lowerer, has_opcode};
 use crate::error::{Error, Unsupported};
 
@@ -514,8 +516,13 @@ impl<'m> Lowerer<'m> {
                     if let (Some((reg, count)), Some(value)) =
                         (site.result, super::untyped_operands(terminator).first())
                     {
-                        let value = self.value(Id(*value), terminator)?;
-                        self.emit_mov(dst_first(reg, count), value.src());
+                        let id = Id(*value);
+                        let value = self.value(id, terminator)?;
+                        // Return forwarding: the instruction that computed the value writes
+                        // the result register itself (`Lowerer::retarget_fresh`).
+                        if !self.retarget_fresh(id, count, reg) {
+                            self.emit_mov(dst_first(reg, count), value.src());
+                        }
                     }
                     if site.subroutine {
                         self.emit(Inst::new(Opcode::RetDyn));
@@ -629,6 +636,10 @@ impl<'m> Lowerer<'m> {
             sources,
         } = scratch;
         copies.clear();
+        // The copy whose source is the value the last IL instruction wrote fresh, if any
+        // (see below): its index in `copies`, and the value's id.
+        let fresh = self.fresh.filter(|&(_, len)| len == self.code.len());
+        let mut forwardable = None;
         for inst in context
             .plan
             .block_phis(to)
@@ -679,6 +690,11 @@ impl<'m> Lowerer<'m> {
                 )
                 .into());
             }
+            if let (Some((id, _)), [_]) = (fresh, &sources[..])
+                && id.0 == incoming
+            {
+                forwardable = Some((copies.len(), id));
+            }
             copies.extend(destinations.drain(..).zip(sources.drain(..)));
         }
         let overlapping = copies
@@ -695,6 +711,19 @@ impl<'m> Lowerer<'m> {
                 ));
             }
             *copies = staged;
+        } else if let Some((at, id)) = forwardable
+            && let Some(&(destination, _)) = copies.get(at)
+            && destination.reg.ty == RegType::Temp
+            && destination.reg.index.is_none()
+            && destination.comps == XYZW
+            && !destination.wide
+            && self.retarget_fresh(id, destination.count, destination.reg.num)
+        {
+            // Phi forwarding: the instruction that computed the value writes the phi's
+            // register itself ([`Lowerer::retarget_fresh`]). It now writes before the other
+            // copies of the edge rather than among them, which none can tell: no source of
+            // the edge reads a register a copy writes (`overlapping` is false).
+            copies.remove(at);
         }
         for (destination, source) in copies.drain(..) {
             let dst = dst_first(destination.reg.num, destination.count);

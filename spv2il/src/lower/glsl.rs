@@ -161,7 +161,7 @@ impl Lowerer<'_> {
         };
         let result =
             result.ok_or_else(|| self.unsupported(inst, "an operation without a result"))?;
-        self.set_value(result, value);
+        self.define_fresh(result, value);
         Ok(())
     }
 

@@ -152,7 +152,7 @@ impl<'m> Lowerer<'m> {
                     _ => return Err(unsupported("this image access")),
                 };
                 self.emit(il);
-                self.set_value(
+                self.define_fresh(
                     result,
                     Value::in_reg(Reg::new(RegType::Temp, texel), shape.count),
                 );
@@ -180,7 +180,7 @@ impl<'m> Lowerer<'m> {
                     dst_first(size, shape.count),
                     Value::in_reg(reg, shape.count).src(),
                 );
-                self.set_value(
+                self.define_fresh(
                     result,
                     Value::in_reg(Reg::new(RegType::Temp, size), shape.count),
                 );

@@ -10,10 +10,12 @@
 //!   buffers come from the module's explicit layout (SPIR-V §2.18.1); Workgroup memory, which
 //!   has none, uses the packed layout of [`resources::natural_size`].
 //!
-//! A load of a register-backed variable reads the variable's register in place when every use
-//! of the loaded value follows in the same block before anything can write the variable (load
-//! forwarding), and a store of a value computed just before by an elementwise operation makes
-//! that operation write the variable (store forwarding); otherwise loads and stores copy.
+//! A load of a register-backed variable (a temporary or an indexed temporary array) reads the
+//! variable in place when every use of the loaded value follows in the same block before
+//! anything can write the variable (load forwarding); a load from a constant buffer at a
+//! constant offset reads the buffer in place; and a store of a value whose fresh temporary the
+//! last IL instruction wrote makes that instruction write the variable (store forwarding).
+//! Otherwise loads and stores copy.
 //!
 //! All UAV and LDS addresses are byte addresses (amd-il.md §0.8); constant buffers are read in
 //! 16-byte elements (amd-il.md §9 "Storage classes").
@@ -283,18 +285,80 @@ const READ_AT_ONCE: [u32; 10] = [
 /// from it; one more keeps the copy.
 const MAX_FORWARD_ALIASES: usize = 4;
 
-/// The result of `words` (an instruction with opcode `op`) when it is an `OpCompositeExtract`,
-/// `OpVectorShuffle` or `OpCopyObject`, whose lowering may re-label the components of its
-/// operands without emitting anything ([`super::values`]): a value read from a variable's
-/// register then reaches its result, whose uses must be looked at too. (When the lowering
-/// copies instead, following the result is merely cautious.)
-fn relabelled(op: u32, words: &[u32]) -> Option<u32> {
+/// The result of `words` (an instruction with opcode `op`) when its lowering reads its value
+/// operands while it is lowered, either into IL writing fresh temporaries or into the
+/// result's value (a re-labelling of the operands' components, [`super::values`]), and its
+/// result is a value, never a place: a value read from a variable's register may reach that
+/// result, whose uses [`Lowerer::forwards_load`] then looks at too (following a result whose
+/// lowering copied is merely cautious). Each of these opcodes has a Result Type and a Result
+/// id (SPIR-V §3.3). None of them names a pointer operand except the extended instructions
+/// (GLSL.std.450 Modf and Frexp write through one), which the search checks like any other
+/// instruction.
+fn followed_result(op: u32, words: &[u32]) -> Option<u32> {
     use spirv::Op;
-    let relabels = op == Op::CompositeExtract as u32
-        || op == Op::VectorShuffle as u32
-        || op == Op::CopyObject as u32;
-    // Each has a Result Type and a Result id (SPIR-V §3.3).
-    relabels.then(|| words.get(2).copied()).flatten()
+    const COMPOSITE_EXTRACT: u32 = Op::CompositeExtract as u32;
+    const VECTOR_SHUFFLE: u32 = Op::VectorShuffle as u32;
+    const COPY_OBJECT: u32 = Op::CopyObject as u32;
+    const COPY_LOGICAL: u32 = Op::CopyLogical as u32;
+    const BITCAST: u32 = Op::Bitcast as u32;
+    const COMPOSITE_CONSTRUCT: u32 = Op::CompositeConstruct as u32;
+    const COMPOSITE_INSERT: u32 = Op::CompositeInsert as u32;
+    const VECTOR_EXTRACT_DYNAMIC: u32 = Op::VectorExtractDynamic as u32;
+    const VECTOR_INSERT_DYNAMIC: u32 = Op::VectorInsertDynamic as u32;
+    const SELECT: u32 = Op::Select as u32;
+    const EXT_INST: u32 = Op::ExtInst as u32;
+    const TRANSPOSE: u32 = Op::Transpose as u32;
+    const MATRIX_TIMES_SCALAR: u32 = Op::MatrixTimesScalar as u32;
+    const VECTOR_TIMES_MATRIX: u32 = Op::VectorTimesMatrix as u32;
+    const MATRIX_TIMES_VECTOR: u32 = Op::MatrixTimesVector as u32;
+    const MATRIX_TIMES_MATRIX: u32 = Op::MatrixTimesMatrix as u32;
+    const OUTER_PRODUCT: u32 = Op::OuterProduct as u32;
+    const S_DIV: u32 = Op::SDiv as u32;
+    const S_REM: u32 = Op::SRem as u32;
+    const S_MOD: u32 = Op::SMod as u32;
+    const ANY: u32 = Op::Any as u32;
+    const ALL: u32 = Op::All as u32;
+    const IS_NAN: u32 = Op::IsNan as u32;
+    const IS_INF: u32 = Op::IsInf as u32;
+    const BIT_FIELD_INSERT: u32 = Op::BitFieldInsert as u32;
+    const BIT_FIELD_S_EXTRACT: u32 = Op::BitFieldSExtract as u32;
+    const BIT_FIELD_U_EXTRACT: u32 = Op::BitFieldUExtract as u32;
+    const BIT_REVERSE: u32 = Op::BitReverse as u32;
+    const BIT_COUNT: u32 = Op::BitCount as u32;
+    const QUANTIZE_TO_F16: u32 = Op::QuantizeToF16 as u32;
+    match op {
+        COMPOSITE_EXTRACT
+        | VECTOR_SHUFFLE
+        | COPY_OBJECT
+        | COPY_LOGICAL
+        | BITCAST
+        | COMPOSITE_CONSTRUCT
+        | COMPOSITE_INSERT
+        | VECTOR_EXTRACT_DYNAMIC
+        | VECTOR_INSERT_DYNAMIC
+        | SELECT
+        | EXT_INST
+        | TRANSPOSE
+        | MATRIX_TIMES_SCALAR
+        | VECTOR_TIMES_MATRIX
+        | MATRIX_TIMES_VECTOR
+        | MATRIX_TIMES_MATRIX
+        | OUTER_PRODUCT
+        | S_DIV
+        | S_REM
+        | S_MOD
+        | ANY
+        | ALL
+        | IS_NAN
+        | IS_INF
+        | BIT_FIELD_INSERT
+        | BIT_FIELD_S_EXTRACT
+        | BIT_FIELD_U_EXTRACT
+        | BIT_REVERSE
+        | BIT_COUNT
+        | QUANTIZE_TO_F16 => words.get(2).copied(),
+        _ => None,
+    }
 }
 
 /// How many access chains into a variable made after a load [`Lowerer::forwards_load`]
@@ -313,17 +377,28 @@ fn register_value(reg: u32, first: u8, count: u8) -> Value {
     }
 }
 
-/// Whether `place` is, or contains, variable register `reg`; `composites` holds the member
-/// places of composite variables ([`Lowerer::composite_places`]). Composite places nest as
-/// deeply as the variable's type, which [`MAX_PRIVATE_NESTING`] bounds; deeper ones answer yes.
-fn place_holds_register(composites: &[Place], place: &Place, reg: u32, depth: u32) -> bool {
+/// The storage of a register-backed variable that a load may read in place
+/// ([`Lowerer::forwards_load`]): a temporary, or an indexed temporary array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Storage {
+    /// Temporary `r#`.
+    Register(u32),
+    /// Indexed temporary array `x#`.
+    Array(u32),
+}
+
+/// Whether `place` is, or contains, storage `storage`; `composites` holds the member places of
+/// composite variables ([`Lowerer::composite_places`]). Composite places nest as deeply as
+/// the variable's type, which [`MAX_PRIVATE_NESTING`] bounds; deeper ones answer yes.
+fn place_holds(composites: &[Place], place: &Place, storage: Storage, depth: u32) -> bool {
     match place {
-        Place::Register { reg: r, .. } => *r == reg,
+        Place::Register { reg, .. } => storage == Storage::Register(*reg),
+        Place::Indexed { array, .. } => storage == Storage::Array(*array),
         Place::Composite(members) => {
             depth > MAX_PRIVATE_NESTING
                 || members_of(composites, *members)
                     .iter()
-                    .any(|member| place_holds_register(composites, member, reg, depth + 1))
+                    .any(|member| place_holds(composites, member, storage, depth + 1))
         }
         _ => false,
     }
@@ -756,7 +831,16 @@ impl<'m> Lowerer<'m> {
                         Some(constant) => element = constant,
                         None => {
                             let index = self.value(Id(*index), inst)?;
-                            let index = self.members.extract(&index, 0);
+                            let mut index = self.members.extract(&index, 0);
+                            if index.reg.index.is_some() {
+                                // A register-relative index is one level of indexing (AMD IL
+                                // guide §2.2.6): a value read in place from a constant buffer
+                                // or an indexed temporary array, itself indexed, is copied
+                                // into a temporary first.
+                                let copy = self.regs.temp();
+                                self.emit_mov(dst_first(copy, 1), index.element(0));
+                                index = temp_value(copy, 1);
+                            }
                             dynamic = Some(RegValue::of(&index));
                         }
                     }
@@ -1079,59 +1163,144 @@ impl<'m> Lowerer<'m> {
             self.set_place(result, Place::Image(image));
             return Ok(());
         }
-        if let Place::Register { reg, first, .. } = place {
-            let shape = self.shape_of(ty).map_err(|u| located(module, inst, u))?;
-            let whole = !matches!(
-                module.ty(ty),
-                Some(Type::Struct { .. } | Type::Array { .. })
-            );
-            if whole && !shape.is_wide() && self.forwards_load(inst, result, reg) {
-                // The copy's temporary is still handed out, unused: the temporaries of the rest
-                // of the program keep their numbers, and the register budget (and its error,
-                // amd-il.md §8.5) counts what it counted before forwarding.
-                self.regs.temp();
-                self.set_value(result, register_value(reg, first, shape.count));
-                return Ok(());
-            }
+        if let Some(storage) = self.forwardable_storage(place, ty)
+            && self.forwards_load(inst, result, storage)
+        {
+            let value = self.in_place_value(inst, place, ty)?;
+            self.set_value(result, value);
+            return Ok(());
         }
         let value = self.load_place(inst, place, ty, 0)?;
-        self.set_value(result, value);
+        self.define_fresh(result, value);
         Ok(())
     }
 
-    /// Load forwarding: whether the value `result` that `load` reads from variable register
-    /// `reg` may be read from `reg` itself instead of from a copy. It may when every use of
-    /// `result` is an instruction of the same block after `load` that reads it at once, and
-    /// nothing before the last of them can write the variable:
+    /// The storage a load of type `ty` from `place` may read in place, if load forwarding
+    /// applies to it at all: a scalar or vector of 32-bit elements in a variable register or
+    /// in one element of an indexed temporary array, or a whole indexed temporary array of
+    /// them ([`Lowerer::in_place_value`] reads them).
+    fn forwardable_storage(&self, place: Place, ty: Id) -> Option<Storage> {
+        let narrow = |ty: Id| {
+            !matches!(
+                self.module.ty(ty),
+                Some(Type::Struct { .. } | Type::Array { .. } | Type::Matrix { .. })
+            ) && self.shape_of(ty).is_ok_and(|shape| !shape.is_wide())
+        };
+        match place {
+            Place::Register { reg, .. } if narrow(ty) => Some(Storage::Register(reg)),
+            Place::Indexed {
+                array,
+                whole_array: false,
+                ..
+            } if narrow(ty) => Some(Storage::Array(array)),
+            Place::Indexed {
+                array,
+                shape,
+                whole_array: true,
+                ..
+            } if !shape.is_wide() => match self.module.ty(ty) {
+                Some(Type::Array { element, .. }) if narrow(*element) => {
+                    Some(Storage::Array(array))
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The value a forwarded load of type `ty` reads from `place` (one that
+    /// [`Lowerer::forwardable_storage`] accepted): the variable's own components, where the
+    /// copy [`Lowerer::load_place`] makes would hold them in positions `0..count`; a whole
+    /// array member by member. The temporaries of the copies are still handed out, unused:
+    /// the temporaries of the rest of the program keep their numbers, and the register budget
+    /// (and its error, amd-il.md §8.5) counts what it counted before forwarding.
+    fn in_place_value(&mut self, inst: SpvInst<'_>, place: Place, ty: Id) -> Result<Value, Error> {
+        let module = self.module;
+        match place {
+            Place::Register { reg, first, .. } => {
+                let shape = self.shape_of(ty).map_err(|u| located(module, inst, u))?;
+                self.regs.temp();
+                Ok(register_value(reg, first, shape.count))
+            }
+            Place::Indexed {
+                array,
+                element,
+                dynamic,
+                first,
+                whole_array: false,
+                ..
+            } => {
+                let shape = self.shape_of(ty).map_err(|u| located(module, inst, u))?;
+                self.regs.temp();
+                let reg = indexed_reg(&mut self.nested, array, element, dynamic);
+                Ok(Value {
+                    reg,
+                    comps: rotated_left(XYZW, usize::from(first.min(3))),
+                    count: shape.count,
+                    members: MemberRange::default(),
+                    wide: false,
+                })
+            }
+            _ => {
+                let Some(parts) = self.parts(inst, &place, ty)? else {
+                    return Err(Unsupported::at(module, inst.index(), "this array load").into());
+                };
+                let mut members = Vec::with_capacity(parts.len());
+                for (part_place, part_type) in parts {
+                    // Parts of a whole array are single elements: no deeper recursion.
+                    if matches!(
+                        part_place,
+                        Place::Indexed {
+                            whole_array: true,
+                            ..
+                        }
+                    ) {
+                        return Err(Unsupported::at(module, inst.index(), "this array load").into());
+                    }
+                    members.push(self.in_place_value(inst, part_place, part_type)?);
+                }
+                Ok(self.members.aggregate(&members))
+            }
+        }
+    }
+
+    /// Load forwarding: whether the value `result` that `load` reads from variable storage
+    /// `storage` (a register, or an indexed temporary array) may be read from the storage
+    /// itself instead of from a copy. It may when every use of `result` is an instruction of
+    /// the same block after `load` that reads it at once, and nothing before the last of them
+    /// can write the variable:
     ///
     /// * the uses are counted against [`Lowerer::uses`] (which counts every word naming
     ///   `result` in the reachable functions, its definition included), so a use in another
     ///   block, in an `OpPhi` (whose copy is made on an edge), or in the block's terminator
     ///   (a branch condition, switch selector or returned value, lowered after the body) is
     ///   one not found, and the copy is kept;
-    /// * each use must be an elementwise operation on 32-bit values (one IL instruction reading
-    ///   its operands where they are, [`super::ops::is_elementwise`]), one of [`READ_AT_ONCE`],
-    ///   or an `OpStore` of the value (whose IL reads it at once); an `OpCompositeExtract`,
-    ///   `OpVectorShuffle` or `OpCopyObject` may re-label the register into its result
-    ///   ([`relabelled`]), whose uses are then held to the same rules (at most
-    ///   [`MAX_FORWARD_ALIASES`] values are followed). Anything else (a call argument, an
-    ///   access-chain index, an extended instruction, ...) keeps the copy;
+    /// * each use must read the value at once ([`Lowerer::consumes_at_once`]: an elementwise
+    ///   operation on 32-bit values, one IL instruction reading its operands where they are,
+    ///   [`super::ops::is_elementwise`]; one of [`READ_AT_ONCE`]; an `OpStore` or
+    ///   `OpImageWrite` of the value; an index of an access chain into memory), or be an
+    ///   instruction whose result may re-label the value's components ([`followed_result`]: a
+    ///   composite or vector operation, a bitcast, an extended instruction, ...), whose uses
+    ///   are then held to the same rules (at most [`MAX_FORWARD_ALIASES`] values are
+    ///   followed). Anything else (a call argument, an index into a private array, which the
+    ///   access chain's place keeps, ...) keeps the copy;
     /// * a block body is lowered in order, its instructions one after another with nothing in
     ///   between (`lower_block`), so "between" in SPIR-V is between in the IL;
     /// * any `OpFunctionCall` in between may write the variable (through a pointer argument, or
     ///   a Private variable directly), and so may any other instruction naming a pointer into
     ///   it (`OpStore`, `OpCopyMemory`, atomics, GLSL.std.450 Modf/Frexp, SPIR-V §3.3.8, or a
-    ///   copy of such a pointer): the pointer is `reg`'s own place, one of its parts, or an
-    ///   access chain into one made in between. Loads and access chains write nothing. A store
-    ///   into the variable may be the last use itself: its IL copy reads before it writes.
+    ///   copy of such a pointer): the pointer is the variable's own place, one of its parts,
+    ///   an element of it, or an access chain into one made in between. Loads, access chains
+    ///   and elementwise operations write nothing. A store into the variable may be the last
+    ///   use itself: its IL copy reads before it writes.
     ///
     /// The search stops after [`MAX_FORWARD_SCAN`] instructions (the copy is then kept).
-    fn forwards_load(&mut self, load: SpvInst<'_>, result: Id, reg: u32) -> bool {
+    fn forwards_load(&mut self, load: SpvInst<'_>, result: Id, storage: Storage) -> bool {
         use spirv::Op;
         let module = self.module;
-        // The values that read the variable's register: the loaded one, and those re-labelled
-        // from it (see `relabelled`), with how many of their uses are still to be found. The
-        // definition is one of the words naming a value.
+        // The values that read the variable in place: the loaded one, and those re-labelled
+        // from it (see `followed_result`), with how many of their uses are still to be found.
+        // The definition is one of the words naming a value.
         let mut aliases = [(0u32, 0u32); MAX_FORWARD_ALIASES];
         let Some(unfound) = self.unfound_uses(result.0) else {
             return false;
@@ -1188,7 +1357,7 @@ impl<'m> Lowerer<'m> {
                 let names = |w: Option<&u32>| {
                     w.is_some_and(|w| aliases[..alias_count].iter().any(|(a, _)| a == w))
                 };
-                if let Some(relabelled) = relabelled(op, words) {
+                if let Some(relabelled) = followed_result(op, words) {
                     // Its result reads the register too: its uses are looked for as well.
                     let Some(unfound) = self.unfound_uses(relabelled) else {
                         return false;
@@ -1205,10 +1374,13 @@ impl<'m> Lowerer<'m> {
                     return false;
                 }
                 if remaining == 0 {
-                    // The last use; a store of the value may write the variable itself, since
-                    // its IL copy reads before it writes, and the other uses write no
-                    // variable.
-                    return true;
+                    // The last use. A store of the value may write the variable itself, since
+                    // its IL copy reads before it writes; any other use must not write it (an
+                    // extended instruction's pointer operand, GLSL.std.450 Modf and Frexp).
+                    return op == Op::Store as u32
+                        || !operands.iter().any(|&w| {
+                            chains[..chain_count].contains(&w) || self.points_into(w, storage)
+                        });
                 }
             }
             if op == Op::Load as u32 || op == Op::Line as u32 || op == Op::NoLine as u32 {
@@ -1217,7 +1389,7 @@ impl<'m> Lowerer<'m> {
             if op == Op::AccessChain as u32 || op == Op::InBoundsAccessChain as u32 {
                 // OpAccessChain: Result Type, Result id, Base, Indexes (SPIR-V §3.3.8).
                 if let (Some(&chain), Some(&base)) = (words.get(2), words.get(3))
-                    && (chains[..chain_count].contains(&base) || self.points_into(base, reg))
+                    && (chains[..chain_count].contains(&base) || self.points_into(base, storage))
                 {
                     let Some(slot) = chains.get_mut(chain_count) else {
                         return false;
@@ -1227,9 +1399,14 @@ impl<'m> Lowerer<'m> {
                 }
                 continue;
             }
+            if self.is_elementwise_opcode(op) {
+                // Their operands are numeric or boolean values, never pointers (SPIR-V
+                // §3.3.13–3.3.15, which validation enforces): they write no variable.
+                continue;
+            }
             let writes = operands
                 .iter()
-                .any(|&w| chains[..chain_count].contains(&w) || self.points_into(w, reg));
+                .any(|&w| chains[..chain_count].contains(&w) || self.points_into(w, storage));
             if writes {
                 return false;
             }
@@ -1244,17 +1421,31 @@ impl<'m> Lowerer<'m> {
 
     /// Whether the instruction with opcode `op` and `words`, which names a value (`is_value`
     /// tells its words), reads it at once into IL of its own and keeps no reference to its
-    /// register: an elementwise operation or one of [`READ_AT_ONCE`] on 32-bit values, or an
-    /// `OpStore` of the value (not through it).
+    /// register: an elementwise operation or one of [`READ_AT_ONCE`] on 32-bit values, an
+    /// `OpStore` of the value (not through it), an `OpImageWrite` of it (coordinate or texel,
+    /// read by the `uav_store` it emits), or an access chain into buffer, constant-buffer or
+    /// Workgroup memory taking it as an index (scaled at once into a fresh temporary,
+    /// `Lowerer::add_scaled`; the chain's place keeps only that temporary).
     fn consumes_at_once(
         &mut self,
         op: u32,
         words: &[u32],
         is_value: impl Fn(Option<&u32>) -> bool,
     ) -> bool {
-        if op == spirv::Op::Store as u32 {
+        use spirv::Op;
+        if op == Op::Store as u32 {
             // OpStore: Pointer, Object (SPIR-V §3.3.8).
             return !is_value(words.get(1)) && is_value(words.get(2));
+        }
+        if op == Op::ImageWrite as u32 {
+            // OpImageWrite: Image, Coordinate, Texel (SPIR-V §3.3.10).
+            return !is_value(words.get(1));
+        }
+        if op == Op::AccessChain as u32 || op == Op::InBoundsAccessChain as u32 {
+            // OpAccessChain: Result Type, Result id, Base, Indexes (SPIR-V §3.3.8).
+            return words
+                .get(3)
+                .is_some_and(|&base| !is_value(Some(&base)) && self.is_memory_pointer(base));
         }
         if !self.is_elementwise_opcode(op) && !READ_AT_ONCE.contains(&op) {
             return false;
@@ -1263,6 +1454,23 @@ impl<'m> Lowerer<'m> {
         let result_type = words.get(1).map(|&w| Id(w));
         let operands = words.get(3..).unwrap_or(&[]);
         !self.touches_wide_parts(result_type, operands)
+    }
+
+    /// Whether `id` is a pointer into buffer, constant-buffer or Workgroup memory: a lowered
+    /// pointer whose place is [`Place::Memory`], or a global variable not used yet whose place
+    /// will be ([`Lowerer::global_place`] gives those resources a memory place).
+    fn is_memory_pointer(&self, id: u32) -> bool {
+        let id = Id(id);
+        match self.places.get(id) {
+            Some(place) => matches!(place, Place::Memory { .. }),
+            None => {
+                self.resources
+                    .uav_of(id)
+                    .is_some_and(|uav| !self.resources.is_typed_uav(uav))
+                    || self.resources.cb_of(id).is_some()
+                    || self.resources.lds_offset_of(id).is_some()
+            }
+        }
     }
 
     /// Whether opcode number `op` is elementwise ([`super::ops::is_elementwise`]), remembered
@@ -1281,11 +1489,11 @@ impl<'m> Lowerer<'m> {
         *slot == YES
     }
 
-    /// Whether `id` is a lowered pointer whose place is variable register `reg` or contains it.
-    fn points_into(&self, id: u32, reg: u32) -> bool {
+    /// Whether `id` is a lowered pointer whose place is storage `storage` or contains it.
+    fn points_into(&self, id: u32, storage: Storage) -> bool {
         self.places
             .get(Id(id))
-            .is_some_and(|place| place_holds_register(&self.composite_places, place, reg, 0))
+            .is_some_and(|place| place_holds(&self.composite_places, place, storage, 0))
     }
 
     /// Loads the whole of `place`, whose type is `ty`: aggregates member by member (struct
@@ -1361,6 +1569,10 @@ impl<'m> Lowerer<'m> {
                 }
                 if shape.is_wide() {
                     self.load_wide_memory(inst, space, &offset, shape)?
+                } else if let Space::Cb(cb) = space
+                    && offset.dynamic.is_none()
+                {
+                    self.constant_buffer_value(inst, cb, offset.constant, shape.count)?
                 } else {
                     self.load_memory(inst, space, &offset, shape.count)?
                 }
@@ -1489,6 +1701,42 @@ impl<'m> Lowerer<'m> {
             }
         }
         Ok(Some(parts))
+    }
+
+    /// The `count` dwords at constant byte offset `offset` of constant buffer `cb`, read in
+    /// place (`cb0[4].yz`) rather than copied into a temporary: a constant buffer is
+    /// read-only for the whole dispatch (amd-il.md §5 CONST_BUFF), so reading it at each use
+    /// yields what a copy made at the load would hold, and every instruction may take a
+    /// constant-buffer source, several of them and literals alike (AMD IL guide §4.1: "more
+    /// than one different constant in a single instruction" is legal). The one place a
+    /// source may not be an indexed register, the index of a register-relative operand (one
+    /// level of indexing, guide §2.2.6), copies it first (`Lowerer::lower_access_chain`).
+    fn constant_buffer_value(
+        &mut self,
+        inst: SpvInst<'_>,
+        cb: u32,
+        offset: u32,
+        count: u8,
+    ) -> Result<Value, Error> {
+        // The copy's temporary is still handed out, unused (see `Lowerer::in_place_value`).
+        self.regs.temp();
+        let first_comp = (offset >> 2) & 3;
+        if first_comp + u32::from(count) > 4 {
+            return Err(Unsupported::at(
+                self.module,
+                inst.index(),
+                "a constant-buffer value that straddles two 16-byte elements",
+            )
+            .into());
+        }
+        let reg = Reg::new(RegType::ConstBuff, cb).at(offset >> 4);
+        Ok(Value {
+            reg,
+            comps: rotated_left(XYZW, first_comp as usize),
+            count,
+            members: MemberRange::default(),
+            wide: false,
+        })
     }
 
     /// Loads `count` consecutive dwords from memory into a fresh temporary.
@@ -1620,76 +1868,26 @@ impl<'m> Lowerer<'m> {
                 Unsupported::at(module, inst.index(), "a store of an unlowered value").into(),
             );
         };
-        if self.forwards_store(inst, object, &place, &value) {
+        if self.forwards_store(object, &place, &value) {
             return Ok(());
         }
         self.store_place(inst, place, ty, &value, 0)
     }
 
     /// Store forwarding: when `store` writes `value` (the result `object`) into the whole of a
-    /// variable register from its first element, and the instruction just before `store`
-    /// computed `object` with an elementwise operation, the IL instruction that operation
-    /// emitted last (writing `value`'s fresh temporary, elements `0..count` in positions
-    /// `0..count`) is made to write the variable instead, and no copy is emitted. Returns
-    /// whether it was. Sound because:
-    ///
-    /// * `object` has no use but this store ([`Lowerer::uses`] counts its definition and this
-    ///   operand, and nothing else), and an elementwise result is no other value's register
-    ///   (only ids derived from `object`, which would be uses, could share it), so nothing else
-    ///   reads the temporary;
-    /// * the store follows the definition directly in the block, so no IL comes between them
-    ///   (a block body is lowered in order), and the rewritten instruction writes exactly the
-    ///   components the copy would have written, with the same bits; reading the variable in
-    ///   its own sources is fine, as IL reads an instruction's sources before it writes.
-    fn forwards_store(
-        &mut self,
-        store: SpvInst<'_>,
-        object: Id,
-        place: &Place,
-        value: &Value,
-    ) -> bool {
+    /// variable register from its first element, and the last IL instruction emitted wrote
+    /// `object`'s fresh temporary whole, that instruction is made to write the variable
+    /// instead and no copy is emitted ([`Lowerer::retarget_fresh`], which says why that is
+    /// sound). Returns whether it was. Only IL comes between in the program: SPIR-V
+    /// instructions between the definition and the store that emit none (access chains,
+    /// forwarded loads, re-labellings) cannot read the variable before the store, since a
+    /// load of it whose uses follow the store keeps its copy (`Lowerer::forwards_load`),
+    /// and that copy is IL.
+    fn forwards_store(&mut self, object: Id, place: &Place, value: &Value) -> bool {
         let Place::Register { reg, first: 0, .. } = place else {
             return false;
         };
-        if value.wide
-            || value.count == 0
-            || value.comps != XYZW
-            || value.reg.ty != RegType::Temp
-            || self.uses.get(object.0 as usize) != Some(&2)
-        {
-            return false;
-        }
-        let module = self.module;
-        let Some(definition) = store
-            .index()
-            .0
-            .checked_sub(1)
-            .and_then(|i| module.inst(spv_reader::InstIndex(i)))
-        else {
-            return false;
-        };
-        let (_, defined, _) = super::typed_parts(definition);
-        let elementwise = self.is_elementwise_opcode(u32::from(definition.raw_opcode()));
-        if defined != Some(object) || !elementwise {
-            return false;
-        }
-        let mask = dst_first(0, value.count).mask;
-        let Some(last) = self.code.last_mut() else {
-            return false;
-        };
-        match &mut last.dst[..] {
-            [dst]
-                if dst.reg.ty == RegType::Temp
-                    && dst.reg.num == value.reg.num
-                    && dst.reg.index.is_none()
-                    && dst.reg.dim2.is_none()
-                    && dst.mask == mask =>
-            {
-                dst.reg.num = *reg;
-                true
-            }
-            _ => false,
-        }
+        self.retarget_fresh(object, value.count, *reg)
     }
 
     /// Stores `value` (of type `ty`) into the whole of `place`, aggregates member by member.
@@ -1853,7 +2051,7 @@ impl<'m> Lowerer<'m> {
             Op::AtomicLoad => {
                 let value = self.load_memory(inst, space, &offset, 1)?;
                 if let Some(result) = inst.result_id() {
-                    self.set_value(result, value);
+                    self.define_fresh(result, value);
                 }
                 return Ok(());
             }
@@ -1948,7 +2146,7 @@ impl<'m> Lowerer<'m> {
         }
         self.emit(il);
         if let Some(id) = inst.result_id() {
-            self.set_value(id, temp_value(result, 1));
+            self.define_fresh(id, temp_value(result, 1));
         }
         Ok(())
     }
@@ -2026,7 +2224,7 @@ impl<'m> Lowerer<'m> {
                 .src(temp_value(bytes, 1).element(0))
                 .src(divisor.element(0)),
         );
-        self.set_value(result, temp_value(length, 1));
+        self.define_fresh(result, temp_value(length, 1));
         Ok(())
     }
 
@@ -2135,7 +2333,8 @@ mod tests {
         assert!(!same_place(&composites, &first, &second, 0));
         assert!(same_place(&composites, &nested_a, &nested_b, 0));
         assert!(!same_place(&composites, &first, &float_in(1), 0));
-        assert!(place_holds_register(&composites, &second, 4, 0));
-        assert!(!place_holds_register(&composites, &second, 1, 0));
+        assert!(place_holds(&composites, &second, Storage::Register(4), 0));
+        assert!(!place_holds(&composites, &second, Storage::Register(1), 0));
+        assert!(!place_holds(&composites, &second, Storage::Array(4), 0));
     }
 }

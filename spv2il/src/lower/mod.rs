@@ -590,6 +590,14 @@ pub(crate) struct Lowerer<'m> {
     /// The end (exclusive) of the body of the block being lowered, as a word offset into the
     /// module: load forwarding looks for the uses of a loaded value up to it.
     block_body_end: usize,
+    /// How many temporaries had been handed out when the instruction being lowered began
+    /// ([`Lowerer::lower_inst`]): a result in a temporary numbered from it on was made by
+    /// that instruction.
+    inst_temp_mark: u32,
+    /// The value whose fresh temporary the last IL instruction emitted writes whole, and the
+    /// length of the code then ([`Lowerer::define_fresh`]); store and phi forwarding make
+    /// that instruction write the destination instead of copying the value.
+    fresh: Option<(Id, usize)>,
     /// Per opcode number below [`memory::ELEMENTWISE_CACHED`]: whether it is elementwise,
     /// once asked (0 = not yet, 1 = no, 2 = yes).
     elementwise_opcodes: [u8; memory::ELEMENTWISE_CACHED],
@@ -675,6 +683,8 @@ impl<'m> Lowerer<'m> {
             resources: Resources::default(),
             uses: Vec::new(),
             block_body_end: 0,
+            inst_temp_mark: 0,
+            fresh: None,
             elementwise_opcodes: [0; memory::ELEMENTWISE_CACHED],
             typed_opcodes: [0; memory::ELEMENTWISE_CACHED],
             indexed_temps: Vec::new(),
@@ -865,6 +875,106 @@ impl<'m> Lowerer<'m> {
         self.values.set(id, value);
     }
 
+    /// Records `value` as the result `id` of the instruction being lowered, and notes it as
+    /// fresh ([`Lowerer::fresh`]) when it is a scalar or vector of 32-bit elements in positions
+    /// `0..count` of a temporary the instruction made (numbered from
+    /// [`Lowerer::inst_temp_mark`] on), which no other value, variable or phi names.
+    /// [`Lowerer::retarget_fresh`] checks the last IL instruction writes those components.
+    fn define_fresh(&mut self, id: Id, value: Value) {
+        self.values.set(id, value);
+        if value.reg.num >= self.inst_temp_mark && Self::fresh_shape(&value) {
+            self.fresh = Some((id, self.code.len()));
+        }
+    }
+
+    /// [`Lowerer::define_fresh`] for the result of an instruction whose operand words are
+    /// `operands`, which may also re-label the value noted fresh before: when no IL has been
+    /// emitted since, this instruction holds every use of that value ([`Lowerer::uses`]), and
+    /// `value` reads the first components of its temporary (an
+    /// `OpVectorShuffle` or `OpCompositeExtract` of a loaded vector), the temporary has no
+    /// other reader left, and `id` becomes the fresh value.
+    fn define_relabelled(&mut self, id: Id, value: Value, operands: &[u32]) {
+        if let Some((source, len)) = self.fresh
+            && value.reg.num < self.inst_temp_mark
+            && len == self.code.len()
+            && self.uses.get(source.0 as usize).is_some_and(|&uses| {
+                // Every word naming the source, its definition aside, is in this instruction
+                // (an `OpVectorShuffle` names its vector twice).
+                let here = operands.iter().filter(|&&w| w == source.0).count();
+                here > 0 && uses as usize == here + 1
+            })
+            && Self::fresh_shape(&value)
+            && self
+                .values
+                .get(source)
+                .is_some_and(|s| s.reg == value.reg && s.count >= value.count)
+        {
+            self.values.set(id, value);
+            self.fresh = Some((id, len));
+            return;
+        }
+        self.define_fresh(id, value);
+    }
+
+    /// Whether `value` is a scalar or vector of 32-bit elements in positions `0..count` of a
+    /// temporary, as a fresh value must be.
+    fn fresh_shape(value: &Value) -> bool {
+        let count = usize::from(value.count);
+        value.reg.ty == il_model::RegType::Temp
+            && value.reg.index.is_none()
+            && !value.wide
+            && count > 0
+            && value.comps.get(..count) == values::XYZW.get(..count)
+    }
+
+    /// Makes the last IL instruction, which wrote the fresh value `id` ([`Lowerer::fresh`]),
+    /// write the first `count` components of temporary `target` instead, when it still is
+    /// the last instruction, wrote at least those components of the value's temporary, and
+    /// `id` has no use but the one being forwarded (its definition and that use are the only
+    /// words naming it, [`Lowerer::uses`]). Components the instruction wrote past the value's
+    /// are no longer written. Returns whether it did; the caller then omits its copy. Sound
+    /// because nothing else reads the fresh temporary (only ids derived from `id`, which would
+    /// be uses, could share it), and the copy would have followed the instruction at once,
+    /// writing the same components with the same bits (an IL instruction computes each
+    /// written component alone, AMD IL guide §2.2.5 write masks); the instruction reads its
+    /// sources before it writes, so they may name `target`.
+    fn retarget_fresh(&mut self, id: Id, count: u8, target: u32) -> bool {
+        if self.fresh != Some((id, self.code.len())) || self.uses.get(id.0 as usize) != Some(&2) {
+            return false;
+        }
+        let Some(value) = self.values.get(id).copied() else {
+            return false;
+        };
+        if value.count != count {
+            return false;
+        }
+        let Some(last) = self.code.last_mut() else {
+            return false;
+        };
+        let count = usize::from(count);
+        match &mut last.dst[..] {
+            [dst]
+                if dst.reg.ty == il_model::RegType::Temp
+                    && dst.reg.num == value.reg.num
+                    && dst.reg.index.is_none()
+                    && dst.reg.dim2.is_none()
+                    && dst
+                        .mask
+                        .iter()
+                        .take(count)
+                        .all(|&c| c == il_model::DstComp::Write) =>
+            {
+                for comp in dst.mask.iter_mut().skip(count) {
+                    *comp = il_model::DstComp::NoWrite;
+                }
+                dst.reg.num = target;
+                self.fresh = None;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// A literal for a scalar or vector constant, `None` when `id` is no constant.
     fn constant_value(&mut self, id: Id) -> Result<Option<Value>, Error> {
         self.constant_value_at(id, 0)
@@ -979,6 +1089,7 @@ impl<'m> Lowerer<'m> {
         const LOAD: u32 = Op::Load as u32;
         const STORE: u32 = Op::Store as u32;
         const FUNCTION_CALL: u32 = Op::FunctionCall as u32;
+        self.inst_temp_mark = self.regs.temps_used();
         let op = match u32::from(inst.raw_opcode()) {
             VARIABLE => return self.lower_local_variable(inst),
             ACCESS_CHAIN | IN_BOUNDS_ACCESS_CHAIN => return self.lower_access_chain(inst),

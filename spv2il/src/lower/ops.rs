@@ -456,7 +456,9 @@ impl Lowerer<'_> {
     ) -> Result<(), Error> {
         let result =
             result.ok_or_else(|| self.unsupported(inst, "an operation without a result"))?;
-        self.set_value(result, value);
+        // Re-labelling operations (shuffles, extracts, copies) define their result here.
+        let (_, _, operands) = super::typed_parts(inst);
+        self.define_relabelled(result, value, operands);
         Ok(())
     }
 
@@ -835,7 +837,7 @@ impl Lowerer<'_> {
         }
         let result =
             result.ok_or_else(|| self.unsupported(inst, "an operation without a result"))?;
-        self.set_value(result, value);
+        self.define_fresh(result, value);
         Ok(())
     }
 
