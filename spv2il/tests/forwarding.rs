@@ -38,10 +38,12 @@ fn expected(k: usize, x: u32) -> u32 {
     }
 }
 
-#[test]
-fn copies_read_after_their_variable_is_written_are_kept() {
+/// Translates test shader `name` (under `tests/shaders/forwarding/`) for Cayman, runs it in
+/// il-sim with the row inputs in binding 0 and `uniforms` (16-byte elements) in binding 2, and
+/// checks every output of binding 1 against `expected(case, input)`.
+fn check_rows(name: &str, uniforms: &[[u32; 4]], expected: fn(usize, u32) -> u32) {
     let path = format!(
-        "{}/tests/shaders/forwarding/copies_kept.spv",
+        "{}/tests/shaders/forwarding/{name}.spv",
         env!("CARGO_MANIFEST_DIR")
     );
     let bytes = std::fs::read(&path).expect("read the test shader");
@@ -50,19 +52,30 @@ fn copies_read_after_their_variable_is_written_are_kept() {
     let mut dispatch = il_sim::Dispatch::new([1, 1, 1]);
     let mut output_id = None;
     for resource in &translation.reflection.resources {
-        assert_eq!(resource.kind, ResourceKind::RawUav, "storage buffers only");
         let id = resource.il_id as usize;
-        if dispatch.uavs.len() <= id {
-            dispatch.uavs.resize(id + 1, Vec::new());
-        }
-        dispatch.uavs[id] = match resource.binding {
-            Some(0) => input_bytes.clone(),
-            Some(1) => {
-                output_id = Some(id);
-                vec![0; 4 * ROWS * CASES]
+        match resource.kind {
+            ResourceKind::RawUav => {
+                if dispatch.uavs.len() <= id {
+                    dispatch.uavs.resize(id + 1, Vec::new());
+                }
+                dispatch.uavs[id] = match resource.binding {
+                    Some(0) => input_bytes.clone(),
+                    Some(1) => {
+                        output_id = Some(id);
+                        vec![0; 4 * ROWS * CASES]
+                    }
+                    other => panic!("unexpected binding {other:?}"),
+                };
             }
-            other => panic!("unexpected binding {other:?}"),
-        };
+            ResourceKind::ConstantBuffer if !uniforms.is_empty() => {
+                assert_eq!(resource.binding, Some(2), "the uniform block");
+                if dispatch.cbs.len() <= id {
+                    dispatch.cbs.resize(id + 1, Vec::new());
+                }
+                dispatch.cbs[id] = uniforms.to_vec();
+            }
+            other => panic!("unexpected resource {other:?}"),
+        }
     }
     il_sim::run(&translation.program, &mut dispatch).expect("il-sim runs the program");
     let output = &dispatch.uavs[output_id.expect("the output buffer is bound")];
@@ -78,6 +91,11 @@ fn copies_read_after_their_variable_is_written_are_kept() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn copies_read_after_their_variable_is_written_are_kept() {
+    check_rows("copies_kept", &[], expected);
 }
 
 /// The uniform block of `copies_forwarded`: five words at offsets 0–16 (two 16-byte elements).
@@ -102,54 +120,10 @@ fn expected_forwarded(k: usize, x: u32) -> u32 {
 
 #[test]
 fn forwarded_copies_read_what_the_copies_would_have_held() {
-    let path = format!(
-        "{}/tests/shaders/forwarding/copies_forwarded.spv",
-        env!("CARGO_MANIFEST_DIR")
+    let [u0, u1, u2, u3, u4] = UNIFORMS;
+    check_rows(
+        "copies_forwarded",
+        &[[u0, u1, u2, u3], [u4, 0, 0, 0]],
+        expected_forwarded,
     );
-    let bytes = std::fs::read(&path).expect("read the test shader");
-    let translation = translate(&bytes, &Options::new(Family::Cayman)).expect("translates");
-    let input_bytes: Vec<u8> = (0..ROWS).flat_map(|i| input(i).to_le_bytes()).collect();
-    let mut dispatch = il_sim::Dispatch::new([1, 1, 1]);
-    let mut output_id = None;
-    for resource in &translation.reflection.resources {
-        let id = resource.il_id as usize;
-        match resource.kind {
-            ResourceKind::RawUav => {
-                if dispatch.uavs.len() <= id {
-                    dispatch.uavs.resize(id + 1, Vec::new());
-                }
-                dispatch.uavs[id] = match resource.binding {
-                    Some(0) => input_bytes.clone(),
-                    Some(1) => {
-                        output_id = Some(id);
-                        vec![0; 4 * ROWS * CASES]
-                    }
-                    other => panic!("unexpected binding {other:?}"),
-                };
-            }
-            ResourceKind::ConstantBuffer => {
-                assert_eq!(resource.binding, Some(2), "the uniform block");
-                if dispatch.cbs.len() <= id {
-                    dispatch.cbs.resize(id + 1, Vec::new());
-                }
-                let [u0, u1, u2, u3, u4] = UNIFORMS;
-                dispatch.cbs[id] = vec![[u0, u1, u2, u3], [u4, 0, 0, 0]];
-            }
-            other => panic!("unexpected resource {other:?}"),
-        }
-    }
-    il_sim::run(&translation.program, &mut dispatch).expect("il-sim runs the program");
-    let output = &dispatch.uavs[output_id.expect("the output buffer is bound")];
-    let mut wrong = Vec::new();
-    for row in 0..ROWS {
-        for case in 0..CASES {
-            let at = 4 * (CASES * row + case);
-            let got = u32::from_le_bytes(output[at..at + 4].try_into().expect("four bytes"));
-            let want = expected_forwarded(case, input(row));
-            if got != want {
-                wrong.push(format!("row {row} case {case}: {got}, expected {want}"));
-            }
-        }
-    }
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

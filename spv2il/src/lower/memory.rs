@@ -1720,6 +1720,26 @@ impl<'m> Lowerer<'m> {
     ) -> Result<Value, Error> {
         // The copy's temporary is still handed out, unused (see `Lowerer::in_place_value`).
         self.regs.temp();
+        let first_comp = self.constant_buffer_component(inst, offset, count)?;
+        let reg = Reg::new(RegType::ConstBuff, cb).at(offset >> 4);
+        Ok(Value {
+            reg,
+            comps: rotated_left(XYZW, first_comp as usize),
+            count,
+            members: MemberRange::default(),
+            wide: false,
+        })
+    }
+
+    /// The component (0–3) at which `count` dwords at byte offset `offset` of a constant
+    /// buffer start within their 16-byte element; refused when they would straddle two
+    /// elements, which one IL source cannot read (amd-il.md §9 "Storage classes").
+    fn constant_buffer_component(
+        &self,
+        inst: SpvInst<'_>,
+        offset: u32,
+        count: u8,
+    ) -> Result<u32, Error> {
         let first_comp = (offset >> 2) & 3;
         if first_comp + u32::from(count) > 4 {
             return Err(Unsupported::at(
@@ -1729,14 +1749,7 @@ impl<'m> Lowerer<'m> {
             )
             .into());
         }
-        let reg = Reg::new(RegType::ConstBuff, cb).at(offset >> 4);
-        Ok(Value {
-            reg,
-            comps: rotated_left(XYZW, first_comp as usize),
-            count,
-            members: MemberRange::default(),
-            wide: false,
-        })
+        Ok(first_comp)
     }
 
     /// Loads `count` consecutive dwords from memory into a fresh temporary.
@@ -1778,15 +1791,7 @@ impl<'m> Lowerer<'m> {
                 Ok(temp_value(loaded, count))
             }
             Space::Cb(cb) => {
-                let first_comp = (offset.constant >> 2) & 3;
-                if first_comp + u32::from(count) > 4 {
-                    return Err(Unsupported::at(
-                        self.module,
-                        inst.index(),
-                        "a constant-buffer value that straddles two 16-byte elements",
-                    )
-                    .into());
-                }
+                let first_comp = self.constant_buffer_component(inst, offset.constant, count)?;
                 let element = offset.constant >> 4;
                 let reg = match &offset.dynamic {
                     None => Reg::new(RegType::ConstBuff, cb).at(element),
