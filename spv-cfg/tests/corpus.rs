@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{Rng, check_equivalent};
+use common::{Rng, check_equivalent, spv_files};
 use spv_cfg::{Analysis, Cfg, Strategy, structurize};
 use std::path::{Path, PathBuf};
 
@@ -27,21 +27,6 @@ fn corpus_files() -> Option<Vec<PathBuf>> {
     spv_files(&dir, &mut files);
     assert!(!files.is_empty(), "no .spv files under {}", dir.display());
     Some(files)
-}
-
-fn spv_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            spv_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "spv") {
-            out.push(p);
-        }
-    }
 }
 
 #[test]

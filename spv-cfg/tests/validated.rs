@@ -4,23 +4,11 @@
 //! Same blocks (labels, terminators, merge instructions, phis), successors, predecessors and
 //! reachability; and facts of another function are refused, never trusted.
 
-use spv_cfg::Cfg;
-use std::path::{Path, PathBuf};
+mod common;
 
-fn spv_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            spv_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "spv") {
-            out.push(p);
-        }
-    }
-}
+use common::spv_files;
+use spv_cfg::Cfg;
+use std::path::Path;
 
 /// Compares the two constructors on every function of every valid module under `dir`;
 /// returns how many functions were compared.

@@ -5,6 +5,8 @@
 // Each test binary uses a different subset of these helpers.
 #![allow(dead_code)]
 
+use std::path::{Path, PathBuf};
+
 use spv_cfg::{BlockData, BlockIdx, Cfg, Cond, Merge, Region, Seq, Structured, Terminator};
 
 /// xorshift64*: deterministic, seedable, no dependency.
@@ -678,4 +680,21 @@ pub fn check_equivalent(
         }
     }
     Ok(())
+}
+
+/// Appends every `.spv` file under `dir` (recursively, in sorted order) to `out`; a missing
+/// directory adds nothing.
+pub fn spv_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            spv_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "spv") {
+            out.push(p);
+        }
+    }
 }
