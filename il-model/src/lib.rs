@@ -8,12 +8,15 @@
 //!   ([`OPCODE_COUNT`] = 483), from which il-writer, il-reader and [`verify`] derive everything.
 //! * [`enums`]: every other numbered enumeration of the guide.
 //! * [`LiteralPool`]: deduplicated `l#` registers and their `dcl_literal` declarations.
+//! * [`limits`]: the numeric limits of a program (register, constant-buffer, UAV, resource,
+//!   sampler, LDS and work-group counts, amd-il.md §8.5).
 //! * [`verify`]: declarations before use, balanced blocks, call targets, legal registers per shader
 //!   kind, masks and swizzles per opcode, and device validity per [`Family`].
 //!
 //! This crate knows nothing of SPIR-V.
 
 pub mod enums;
+pub mod limits;
 mod literals;
 mod opcode_table;
 mod optable;

@@ -20,6 +20,9 @@ use std::fmt;
 use std::sync::OnceLock;
 
 use crate::enums::{CompSel, DstComp, ShaderKind, ShiftScale};
+use crate::limits::{
+    MAX_CB_ELEMENTS, MAX_CB_ID, MAX_GROUP_INVOCATIONS, declarable_group, group_invocations,
+};
 use crate::optable::{ControlLayout, Extra, Family, Flow, ShaderModel};
 use crate::program::{Dst, Index, Inst, Nested, NestedId, Program, Reg};
 use crate::regs::RegType;
@@ -44,15 +47,6 @@ impl fmt::Display for VerifyError {
 }
 
 impl std::error::Error for VerifyError {}
-
-/// Highest constant-buffer number (`cb0`–`cb14`, amd-il.md §8.5).
-const MAX_CB_NUMBER: u32 = 14;
-
-/// Most elements of one constant buffer (amd-il.md §8.5).
-const MAX_CB_ELEMENTS: u32 = 4096;
-
-/// Most invocations of a declared work-group (amd-il.md §8.5, `dcl_num_thread_per_group`).
-const MAX_GROUP_INVOCATIONS: u128 = 1024;
 
 /// Open blocks during the structure walk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1539,24 +1533,21 @@ impl Verifier<'_> {
             Opcode::DclConstBuffer if inst.ctrl.0 & 0x8000 == 0 => {
                 if let Some(src) = inst.src.first()
                     && let Some(Index::Imm(size)) = src.reg.index
-                    && (src.reg.num > MAX_CB_NUMBER || size > MAX_CB_ELEMENTS)
+                    && (src.reg.num > MAX_CB_ID || size > MAX_CB_ELEMENTS)
                 {
                     self.err(format!(
-                        "cb{}[{size}] is outside cb0–cb{MAX_CB_NUMBER} of at most \
+                        "cb{}[{size}] is outside cb0–cb{MAX_CB_ID} of at most \
                          {MAX_CB_ELEMENTS} elements (amd-il.md §8.5)",
                         src.reg.num
                     ));
                 }
             }
-            Opcode::DclNumThreadPerGroup => {
-                // Missing dimensions are 1; three 32-bit sizes may need 96 bits.
-                let invocations: u128 = inst.extra.iter().map(|&n| u128::from(n)).product();
-                if !(1..=MAX_GROUP_INVOCATIONS).contains(&invocations) {
-                    self.err(format!(
-                        "a work-group of {invocations} invocations (1 to \
-                         {MAX_GROUP_INVOCATIONS}, amd-il.md §8.5)"
-                    ));
-                }
+            Opcode::DclNumThreadPerGroup if !declarable_group(&inst.extra) => {
+                self.err(format!(
+                    "a work-group of {} invocations (1 to {MAX_GROUP_INVOCATIONS}, amd-il.md \
+                     §8.5)",
+                    group_invocations(&inst.extra)
+                ));
             }
             _ => {}
         }

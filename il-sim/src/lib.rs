@@ -53,8 +53,8 @@ pub use prepare::{
 
 use il_model::Program;
 
-/// Most invocations in one work-group (the AMD runtime's hardware limit, amd-il.md §8.5).
-pub const MAX_GROUP_SIZE: u64 = 1024;
+/// Most invocations in one work-group (the AMD runtime's hardware limit, [`il_model::limits`]).
+pub const MAX_GROUP_SIZE: u64 = il_model::limits::MAX_GROUP_INVOCATIONS as u64;
 
 /// The step limit [`Dispatch::new`] sets: enough for every test kernel, small enough to stop an
 /// endless loop within seconds.
@@ -154,9 +154,7 @@ pub fn run(program: &Program, dispatch: &mut Dispatch) -> Result<Stats, SimError
             ));
         }
     };
-    // Three 32-bit factors may need 96 bits.
-    let count = group_size.iter().map(|&d| u128::from(d)).product::<u128>();
-    if count == 0 || count > u128::from(MAX_GROUP_SIZE) {
+    if !il_model::limits::declarable_group(&group_size) {
         return Err(SimError::whole(
             ErrorKind::Malformed,
             format!("work-group size {group_size:?} is outside 1..={MAX_GROUP_SIZE} invocations"),

@@ -13,22 +13,21 @@ use il_model::enums::ElementFormat;
 use crate::error::{ErrorKind, SimError};
 use crate::image::Shape;
 
-/// Highest temp register number accepted (`r0`…`r4095`: the DX10 limit of 4096 temps, amd-il.md
-/// §5). Bounds the register file allocated per invocation.
-pub const MAX_TEMP_REGISTERS: u32 = 4096;
+/// Highest temp register number accepted (`r0`…`r4095`, [`il_model::limits`]). Bounds the
+/// register file allocated per invocation.
+pub const MAX_TEMP_REGISTERS: u32 = il_model::limits::MAX_TEMP_REGISTERS;
 
-/// Most vec4 elements all indexed temp arrays together may declare (same DX10 limit).
-pub const MAX_INDEXED_TEMP_ELEMENTS: u64 = 4096;
+/// Most vec4 elements all indexed temp arrays together may declare ([`il_model::limits`]).
+pub const MAX_INDEXED_TEMP_ELEMENTS: u64 = il_model::limits::MAX_INDEXED_TEMP_ELEMENTS as u64;
 
-/// Most LDS bytes all declarations together may use (guide DCL_LDS: "the sum of all LDS
-/// allocations must be <= 32k bytes").
-pub const MAX_LDS_BYTES: u64 = 32 * 1024;
+/// Most LDS bytes all declarations together may use ([`il_model::limits`], guide DCL_LDS).
+pub const MAX_LDS_BYTES: u64 = il_model::limits::MAX_LDS_BYTES as u64;
 
-/// Most vec4 elements of one constant buffer (`dcl_cb`, amd-il.md §5: up to 4096).
-pub const MAX_CB_ELEMENTS: u32 = 4096;
+/// Most vec4 elements of one constant buffer ([`il_model::limits`]).
+pub const MAX_CB_ELEMENTS: u32 = il_model::limits::MAX_CB_ELEMENTS;
 
-/// Highest constant-buffer number (`cb0`…`cb14`, amd-il.md §8.5).
-pub const MAX_CB_ID: u32 = 14;
+/// Highest constant-buffer number (`cb0`…`cb14`, [`il_model::limits`]).
+pub const MAX_CB_ID: u32 = il_model::limits::MAX_CB_ID;
 
 /// How a UAV was declared.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -25,7 +25,7 @@ use crate::error::{Error, Unsupported};
 const IMAGE_OPERAND_LOD: u32 = 0x2;
 
 /// Samplers IL has: ids 0 to 15 (amd-il.md §8.5).
-const MAX_SAMPLERS: u16 = 16;
+const MAX_SAMPLERS: u16 = il_model::limits::SAMPLER_IDS as u16;
 
 impl<'m> Lowerer<'m> {
     /// The image an operand names.

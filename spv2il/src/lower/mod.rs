@@ -26,6 +26,7 @@ use std::hash::BuildHasherDefault;
 use std::ops::Range;
 use std::rc::Rc;
 
+use il_model::limits::MAX_TEMP_REGISTERS;
 use il_model::{Inst, Opcode, Program, ShaderKind};
 use spv_reader::{Function, Id, Inst as SpvInst, InstIndex, Module, spirv};
 
@@ -150,24 +151,20 @@ fn refuse_target_without_raw_uavs(target: il_model::Family) -> Result<(), Error>
     .into())
 }
 
-/// Most invocations in one work-group: the guide's limit for `dcl_num_thread_per_group`
-/// (amd-il.md §8.5, "product ≤ 1024"), which il-sim enforces too.
-const MAX_WORKGROUP_INVOCATIONS: u64 = 1024;
-
-/// A work-group size IL can declare: 1 to [`MAX_WORKGROUP_INVOCATIONS`] invocations. A
-/// validated module can still ask for more (the SPIR-V limit is the device's), or for none once
-/// specialization constants are applied; both are refused rather than written into
-/// `dcl_num_thread_per_group`.
+/// A work-group size IL can declare (`il_model::limits::declarable_group`: 1 to 1024
+/// invocations, amd-il.md §8.5). A validated module can still ask for more (the SPIR-V limit is
+/// the device's), or for none once specialization constants are applied; both are refused
+/// rather than written into `dcl_num_thread_per_group`.
 fn check_workgroup_size(size: [u32; 3]) -> Result<(), Error> {
-    // Three 32-bit factors may need 96 bits.
-    let invocations: u128 = size.iter().map(|&n| u128::from(n)).product();
-    if (1..=u128::from(MAX_WORKGROUP_INVOCATIONS)).contains(&invocations) {
+    if il_model::limits::declarable_group(&size) {
         return Ok(());
     }
     let [x, y, z] = size;
     Err(Unsupported::new(format!(
-        "a work-group of {x} × {y} × {z} = {invocations} invocations (IL work-groups have 1 to \
-         {MAX_WORKGROUP_INVOCATIONS}, amd-il.md §8.5)"
+        "a work-group of {x} × {y} × {z} = {} invocations (IL work-groups have 1 to {}, \
+         amd-il.md §8.5)",
+        il_model::limits::group_invocations(&size),
+        il_model::limits::MAX_GROUP_INVOCATIONS
     ))
     .into())
 }
@@ -452,9 +449,6 @@ pub(crate) struct Subroutine {
     /// The body's code.
     body: Vec<Inst>,
 }
-
-/// Temporaries plus indexed-temporary elements a program may use (amd-il.md §8.5).
-const MAX_TEMP_REGISTERS: u64 = 4096;
 
 /// `dcl_global_flags enableDoublePrecisionFloatOps`: control bit 3 (guide §7.5, amd-il.md §1.12).
 const ENABLE_DOUBLE_PRECISION: il_model::Control = il_model::Control(1 << 3);
@@ -750,7 +744,7 @@ impl<'m> Lowerer<'m> {
     fn check_register_budget(&self) -> Result<(), Error> {
         let indexed: u64 = self.indexed_temps.iter().map(|&n| u64::from(n)).sum();
         let used = u64::from(self.regs.temps_used()) + indexed;
-        if used > MAX_TEMP_REGISTERS {
+        if used > u64::from(MAX_TEMP_REGISTERS) {
             return Err(Unsupported::new(format!(
                 "programs needing {used} temporary registers (IL allows {MAX_TEMP_REGISTERS})"
             ))

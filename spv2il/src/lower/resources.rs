@@ -9,30 +9,27 @@
 //!
 //! Only variables that the entry point's functions mention are given resources.
 
-use il_model::{Inst, Opcode, Src};
+use il_model::{Inst, Opcode, Src, limits};
 use spv_reader::{Id, Module, Type, spirv};
 
 use super::types;
 use crate::error::{Error, Unsupported};
 use crate::reflect::{ResourceBinding, ResourceKind};
 
-/// Byte size limit for one LDS allocation: the 32 KiB of Evergreen and later parts (amd-il.md
+/// Byte size limit for Workgroup memory: the 32 KiB of LDS a program may declare (amd-il.md
 /// §8.5); larger Workgroup memory is refused rather than silently truncated.
-pub const LDS_BYTES_LIMIT: u32 = 32 * 1024;
+const LDS_BYTES_LIMIT: u32 = limits::MAX_LDS_BYTES;
 
-/// UAV ids a program may declare: "Evergreen GPUs can use 0 to 7 UAV in the AMD IL" (AMD IL
-/// guide, DCL_STRUCT_UAV; amd-il.md §8.5). Storage buffers and storage images share them.
-pub const MAX_UAVS: usize = 8;
+/// UAV ids a program may declare (amd-il.md §8.5). Storage buffers and storage images share
+/// them.
+const MAX_UAVS: usize = limits::UAV_IDS as usize;
 
 /// Constant buffers a program may declare: `cb0` to `cb14` (amd-il.md §8.5). Uniform buffers,
 /// the push constants and the driver's constants share them.
-pub const MAX_CONSTANT_BUFFERS: usize = 15;
+const MAX_CONSTANT_BUFFERS: usize = limits::MAX_CB_ID as usize + 1;
 
-/// Elements (16 bytes each) of one constant buffer: at most 4096 (amd-il.md §8.5).
-pub const MAX_CB_ELEMENTS: u32 = 4096;
-
-/// Resources (sampled images) a program may declare: ids 0 to 255 (amd-il.md §8.5).
-pub const MAX_RESOURCES: usize = 256;
+/// Resources (sampled images) a program may declare (amd-il.md §8.5).
+const MAX_RESOURCES: usize = limits::RESOURCE_IDS as usize;
 
 /// The driver constant buffer's first element holds NumWorkgroups (x, y, z); element `1 + n`
 /// describes UAV `n`: its byte size in `.x` for a raw UAV (OpArrayLength), for a typed UAV its
@@ -216,11 +213,16 @@ impl Resources {
                 None => Unsupported::new(feature).into(),
             });
         }
-        if let Some(cb) = self.cbs.iter().find(|cb| cb.elements > MAX_CB_ELEMENTS) {
+        if let Some(cb) = self
+            .cbs
+            .iter()
+            .find(|cb| cb.elements > limits::MAX_CB_ELEMENTS)
+        {
             let feature = format!(
-                "a constant buffer of {} bytes (IL constant buffers hold at most {MAX_CB_ELEMENTS} \
+                "a constant buffer of {} bytes (IL constant buffers hold at most {} \
                  16-byte elements)",
-                u64::from(cb.elements) * 16
+                u64::from(cb.elements) * 16,
+                limits::MAX_CB_ELEMENTS
             );
             return Err(match cb.var {
                 Some(var) => at(var, feature),
