@@ -283,6 +283,21 @@ pub(crate) struct ExtImport {
     pub(crate) forward: Forward,
 }
 
+impl ExtImport {
+    /// Whether instruction `number` of this set, with `count` operands after the instruction
+    /// number, takes ids alone as its set's grammar gives them (always, for a set without a
+    /// grammar here): what OpExtInst's shortest paths need to read it without the grammar walk.
+    pub(crate) fn takes_ids_only(&self, number: u32, count: usize) -> bool {
+        self.ids_only.is_none_or(|table| {
+            table
+                .get(number as usize)
+                .copied()
+                .flatten()
+                .is_some_and(|operands| operands.allows(count))
+        })
+    }
+}
+
 /// A SPIR-V module read by [`crate::read`]: its words, the location of every instruction
 /// and dense tables indexed by id.
 ///

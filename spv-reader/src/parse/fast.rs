@@ -66,14 +66,7 @@ impl Reader {
             let Some(import) = self.module.ext_inst_imports.iter().find(|s| s.id == set) else {
                 return Ok(false);
             };
-            let ids = operands.len().saturating_sub(2);
-            if import.ids_only.as_ref().is_some_and(|table| {
-                !table
-                    .get(number as usize)
-                    .copied()
-                    .flatten()
-                    .is_some_and(|count| count.allows(ids))
-            }) {
+            if !import.takes_ids_only(number, operands.len().saturating_sub(2)) {
                 return Ok(false);
             }
             forward = import.forward;

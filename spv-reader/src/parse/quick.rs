@@ -480,13 +480,7 @@ impl Reader {
         let Some(import) = self.module.ext_inst_imports.iter().find(|s| s.id == set) else {
             return false;
         };
-        let ids_only = import.ids_only.is_none_or(|table| {
-            table
-                .get(number as usize)
-                .copied()
-                .flatten()
-                .is_some_and(|count| count.allows(operands.len()))
-        });
+        let ids_only = import.takes_ids_only(number, operands.len());
         let forward = import.forward;
         if !ids_only || !declared(&self.module.ids, ty) || !self.quick_id(set, forward, 0, index) {
             return false;
