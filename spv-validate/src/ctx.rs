@@ -766,6 +766,9 @@ pub(crate) struct Ctx<'m> {
     /// cells rather than a borrowed vector, so that the common lookup of a known answer is
     /// one load.
     holds: Vec<Cell<u8>>,
+    /// [`Ctx::workgroup_size_constant`], found on first use (the module-information build and
+    /// the entry-point rules both ask).
+    workgroup_size: std::cell::OnceCell<Option<Id>>,
 }
 
 /// What [`Ctx::holds`] looks for inside a type.
@@ -868,6 +871,7 @@ impl<'m> Ctx<'m> {
             memory_model,
             diags: Vec::new(),
             holds,
+            workgroup_size: std::cell::OnceCell::new(),
         }
     }
 
@@ -949,16 +953,18 @@ impl<'m> Ctx<'m> {
 
     /// The constant decorated `BuiltIn WorkgroupSize`, if any (SPIR-V §3.2.20).
     pub(crate) fn workgroup_size_constant(&self) -> Option<Id> {
-        let builtin = spv_reader::spirv::Decoration::BuiltIn as u32;
-        let size = spv_reader::spirv::BuiltIn::WorkgroupSize as u32;
-        self.ix
-            .annotations()
-            .filter(|inst| inst.opcode() == Some(Op::Decorate))
-            .filter_map(|inst| match inst.words() {
-                [_, target, d, b] if *d == builtin && *b == size => Some(Id(*target)),
-                _ => None,
-            })
-            .find(|&id| self.m.constant(id).is_some())
+        *self.workgroup_size.get_or_init(|| {
+            let builtin = spv_reader::spirv::Decoration::BuiltIn as u32;
+            let size = spv_reader::spirv::BuiltIn::WorkgroupSize as u32;
+            self.ix
+                .annotations()
+                .filter(|inst| inst.opcode() == Some(Op::Decorate))
+                .filter_map(|inst| match inst.words() {
+                    [_, target, d, b] if *d == builtin && *b == size => Some(Id(*target)),
+                    _ => None,
+                })
+                .find(|&id| self.m.constant(id).is_some())
+        })
     }
 
     /// The opcode of instruction `inst` (`None` when the grammar lacks it).
