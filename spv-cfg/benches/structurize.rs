@@ -9,26 +9,16 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use spv_cfg::{Analysis, Cfg, Strategy, structurize};
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+// The tests' shared support, for its `.spv` walker.
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 fn corpus() -> Vec<Vec<u8>> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-        entries.sort();
-        for p in entries {
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|e| e == "spv") {
-                out.push(p);
-            }
-        }
-    }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
     let mut files = Vec::new();
-    walk(&dir, &mut files);
+    common::spv_files(&dir, &mut files);
     files.iter().filter_map(|p| std::fs::read(p).ok()).collect()
 }
 

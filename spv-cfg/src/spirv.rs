@@ -133,7 +133,7 @@ pub(crate) fn opcode(inst: Inst<'_>) -> Option<Op> {
 /// The operands of a terminator or merge instruction: every word after the opcode word, since
 /// none of them has a Result Type or Result id (SPIR-V §3.3.17). Callers read them only for
 /// those opcodes.
-fn operands<'m>(inst: Inst<'m>) -> &'m [u32] {
+pub(crate) fn operands<'m>(inst: Inst<'m>) -> &'m [u32] {
     inst.words().get(1..).unwrap_or(&[])
 }
 

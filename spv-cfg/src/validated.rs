@@ -24,7 +24,7 @@
 
 use crate::cfg::{BlockData, BlockIdx, Cfg, Merge, Terminator};
 use crate::error::{CfgError, SpirvError};
-use crate::spirv::{case_pairs, opcode, selector_bits, starts_with_phi};
+use crate::spirv::{case_pairs, opcode, operands, selector_bits, starts_with_phi};
 use spv_reader::spirv::Op;
 use spv_reader::{Function, Id, Inst, Module};
 use spv_validate::FunctionInfo;
@@ -169,7 +169,7 @@ fn switch(
     term: Inst<'_>,
     targets: &[BlockIdx],
 ) -> Option<Terminator> {
-    let ops = term.words().get(1..).unwrap_or(&[]);
+    let ops = operands(term);
     let selector_bits = selector_bits(module, *ops.first()?)?;
     let pairs = case_pairs(ops, selector_bits)?;
     // The block a target label names: found among the successors by label for short

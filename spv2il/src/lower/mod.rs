@@ -1238,6 +1238,11 @@ impl<'m> Lowerer<'m> {
     }
 }
 
+/// The integration tests' walker of the test shaders, for the unit tests below.
+#[cfg(test)]
+#[path = "../../tests/common/mod.rs"]
+mod test_common;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1288,21 +1293,6 @@ mod tests {
         }
     }
 
-    /// The test shaders' `.spv` files, found under `dir`.
-    fn shader_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                shader_files(&path, out);
-            } else if path.extension().is_some_and(|e| e == "spv") {
-                out.push(path);
-            }
-        }
-    }
-
     /// The word-position readings stand in for the reader's accessors exactly: over every
     /// instruction of every valid test shader, `split_parts` (both when it first meets an
     /// opcode and once it remembers it) gives what `Inst::split` gives, and `untyped_operands`
@@ -1311,7 +1301,7 @@ mod tests {
     #[test]
     fn word_positions_read_what_the_reader_does() {
         let mut files = Vec::new();
-        shader_files(
+        super::test_common::shader_modules(
             &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shaders"),
             &mut files,
         );
