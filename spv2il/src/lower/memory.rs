@@ -1246,7 +1246,10 @@ impl<'m> Lowerer<'m> {
                     return Err(Unsupported::at(module, inst.index(), "this array load").into());
                 };
                 let mut members = Vec::with_capacity(parts.len());
-                for (part_place, part_type) in parts {
+                for at in parts.clone() {
+                    let Some((part_place, part_type)) = self.part(at) else {
+                        break;
+                    };
                     // Parts of a whole array are single elements: no deeper recursion.
                     if matches!(
                         part_place,
@@ -1259,6 +1262,7 @@ impl<'m> Lowerer<'m> {
                     }
                     members.push(self.in_place_value(inst, part_place, part_type)?);
                 }
+                self.part_stack.truncate(parts.start);
                 Ok(self.members.aggregate(&members))
             }
         }
@@ -1514,9 +1518,13 @@ impl<'m> Lowerer<'m> {
             && let Some(parts) = self.parts(inst, &place, ty)?
         {
             let mut members = Vec::with_capacity(parts.len());
-            for (part_place, part_type) in parts {
+            for at in parts.clone() {
+                let Some((part_place, part_type)) = self.part(at) else {
+                    break;
+                };
                 members.push(self.load_place(inst, part_place, part_type, depth + 1)?);
             }
+            self.part_stack.truncate(parts.start);
             return Ok(self.members.aggregate(&members));
         }
         let shape = self.shape_of(ty).map_err(|u| located(module, inst, u))?;
@@ -1619,13 +1627,17 @@ impl<'m> Lowerer<'m> {
             .is_none()
     }
 
-    /// The member places and types of an aggregate place, or `None` for a scalar or vector.
+    /// The member places and types of an aggregate place, or `None` for a scalar or vector:
+    /// pushed onto [`Lowerer::part_stack`], whose range they fill is returned. The caller
+    /// reads them by position ([`Lowerer::part`]) and truncates the stack back to the range's
+    /// start when done; parts of parts, found meanwhile, go on top and are gone by then. One
+    /// list serves every aggregate load and store, so that none allocates a list of its own.
     fn parts(
         &mut self,
         inst: SpvInst<'_>,
         place: &Place,
         ty: Id,
-    ) -> Result<Option<Vec<(Place, Id)>>, Error> {
+    ) -> Result<Option<std::ops::Range<usize>>, Error> {
         let module = self.module;
         // The member types, borrowed from the module or one type repeated: the parts are
         // built in one list, with no list of types or places beside it.
@@ -1643,7 +1655,8 @@ impl<'m> Lowerer<'m> {
             _ => return Ok(None),
         };
         let member_type = |index: usize| listed.get(index).copied().unwrap_or(repeated);
-        let mut parts = Vec::with_capacity(count);
+        let start = self.part_stack.len();
+        self.part_stack.reserve(count);
         match place {
             Place::Composite(members) => {
                 let members = members_of(&self.composite_places, *members);
@@ -1651,7 +1664,7 @@ impl<'m> Lowerer<'m> {
                     return Err(mismatched_parts(module, inst));
                 }
                 for (index, member) in members.iter().enumerate() {
-                    parts.push((*member, member_type(index)));
+                    self.part_stack.push((*member, member_type(index)));
                 }
             }
             Place::Indexed {
@@ -1669,7 +1682,7 @@ impl<'m> Lowerer<'m> {
                         first: 0,
                         whole_array: false,
                     };
-                    parts.push((part, member_type(element as usize)));
+                    self.part_stack.push((part, member_type(element as usize)));
                 }
             }
             Place::Memory {
@@ -1691,7 +1704,7 @@ impl<'m> Lowerer<'m> {
                         offset,
                         pointee,
                     };
-                    parts.push((part, member_type(index as usize)));
+                    self.part_stack.push((part, member_type(index as usize)));
                 }
             }
             _ => {
@@ -1700,7 +1713,12 @@ impl<'m> Lowerer<'m> {
                 );
             }
         }
-        Ok(Some(parts))
+        Ok(Some(start..self.part_stack.len()))
+    }
+
+    /// Part `at` of [`Lowerer::part_stack`] (see [`Lowerer::parts`]).
+    fn part(&self, at: usize) -> Option<(Place, Id)> {
+        self.part_stack.get(at).copied()
     }
 
     /// The `count` dwords at constant byte offset `offset` of constant buffer `cb`, read in
@@ -1922,11 +1940,14 @@ impl<'m> Lowerer<'m> {
             }
             // Members are read by position: each store needs the lowerer mutably, so the list
             // of members is not borrowed across it.
-            for ((part_place, part_type), i) in parts.into_iter().zip(0..count) {
-                if let Some(member) = self.members.get(value, i) {
+            for (at, i) in parts.clone().zip(0..count) {
+                if let (Some((part_place, part_type)), Some(member)) =
+                    (self.part(at), self.members.get(value, i))
+                {
                     self.store_place(inst, part_place, part_type, &member, depth + 1)?;
                 }
             }
+            self.part_stack.truncate(parts.start);
             return Ok(());
         }
         match place {

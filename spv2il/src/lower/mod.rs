@@ -491,6 +491,12 @@ enum ExtSet {
 /// The per-id tables of a translation (see [`Lowerer`]), kept per thread between
 /// translations: a module then costs no allocation (and no free) for them once one at least as
 /// large has been lowered on the thread. The lists are empty between translations.
+///
+/// So are the lists that grow with the lowering (the member places of composite variables,
+/// the members of aggregate values, the layout decorations and function plans looked up, the
+/// stack of aggregate parts, the literal set) and the declarations' list of
+/// [`Lowerer::assemble`], each of which would otherwise be allocated and grown again per
+/// translation.
 #[derive(Default)]
 struct Scratch {
     value_slots: Vec<u32>,
@@ -500,11 +506,22 @@ struct Scratch {
     shapes: Vec<Cell<Option<types::Shape>>>,
     wide_types: Vec<u8>,
     uses: Vec<u32>,
+    composite_places: Vec<Place>,
+    members: values::MemberValues,
+    layout_decorations: HashMap<(u32, u32), Option<u32>, BuildHasherDefault<values::WordHasher>>,
+    plans: HashMap<Id, Rc<flow::FunctionPlan>, BuildHasherDefault<values::WordHasher>>,
+    part_stack: Vec<(Place, Id)>,
+    literals: values::Literals,
+    header: Vec<Inst>,
 }
 
 /// The most entries a [`Scratch`] list may have room for to be kept: the tables of one huge
 /// module are dropped rather than pinned for the rest of the thread's life.
 const MAX_KEPT_SCRATCH: usize = 1 << 16;
+
+/// The most declarations the kept declarations' list may have room for: an IL instruction is
+/// about 150 bytes, so its bound is lower than that of the lists of words.
+const MAX_KEPT_HEADER: usize = 1 << 10;
 
 thread_local! {
     /// This thread's [`Scratch`], taken for the length of one translation (a translation
@@ -522,10 +539,18 @@ impl Scratch {
         shapes: Vec::new(),
         wide_types: Vec::new(),
         uses: Vec::new(),
+        composite_places: Vec::new(),
+        members: values::MemberValues::EMPTY,
+        layout_decorations: HashMap::with_hasher(BuildHasherDefault::new()),
+        plans: HashMap::with_hasher(BuildHasherDefault::new()),
+        part_stack: Vec::new(),
+        literals: values::Literals::with_hasher(BuildHasherDefault::new()),
+        header: Vec::new(),
     };
 
-    /// Keeps the lists (emptied of values and places already) for the next translation on
-    /// this thread, unless one of them grew past [`MAX_KEPT_SCRATCH`].
+    /// Keeps the lists (emptied already) for the next translation on this thread, unless one
+    /// of them grew past [`MAX_KEPT_SCRATCH`] (the declarations' list past
+    /// [`MAX_KEPT_HEADER`]).
     fn keep(self) {
         let largest = [
             self.value_slots.capacity(),
@@ -535,11 +560,17 @@ impl Scratch {
             self.shapes.capacity(),
             self.wide_types.capacity(),
             self.uses.capacity(),
+            self.composite_places.capacity(),
+            self.members.capacity(),
+            self.layout_decorations.capacity(),
+            self.plans.capacity(),
+            self.part_stack.capacity(),
+            self.literals.capacity(),
         ]
         .into_iter()
         .max()
         .unwrap_or(0);
-        if largest <= MAX_KEPT_SCRATCH {
+        if largest <= MAX_KEPT_SCRATCH && self.header.capacity() <= MAX_KEPT_HEADER {
             SCRATCH.set(self);
         }
     }
@@ -604,6 +635,8 @@ pub(crate) struct Lowerer<'m> {
     /// The operands nested in the operands emitted so far (register-relative indices); the
     /// program takes them over.
     nested: il_model::Nested,
+    /// The declarations' list while the program is assembled, kept per thread.
+    header: Vec<Inst>,
     /// IL subroutines made from called functions that return early, in label order.
     subroutines: Vec<Subroutine>,
     /// The last `func` label handed out.
@@ -623,6 +656,9 @@ pub(crate) struct Lowerer<'m> {
     element_scratch: Vec<Value>,
     /// Working lists of the phi copies of an edge (see [`flow::EdgeScratch`]).
     edge_scratch: flow::EdgeScratch,
+    /// The member places and types of the aggregates being loaded or stored, innermost last
+    /// (see [`Lowerer::parts`]).
+    part_stack: Vec<(Place, Id)>,
     /// The kind of each extended-instruction set asked about so far (see
     /// [`Lowerer::ext_set`]); a module imports a handful.
     ext_sets: Vec<(Id, ExtSet)>,
@@ -656,7 +692,7 @@ impl<'m> Lowerer<'m> {
         Lowerer {
             module,
             options,
-            regs: Registers::default(),
+            regs: Registers::reusing(take(&mut scratch.literals)),
             values: IdTable::reusing(
                 bound,
                 take(&mut scratch.value_slots),
@@ -667,13 +703,13 @@ impl<'m> Lowerer<'m> {
                 take(&mut scratch.place_slots),
                 take(&mut scratch.places),
             ),
-            composite_places: Vec::new(),
-            members: values::MemberValues::default(),
+            composite_places: take(&mut scratch.composite_places),
+            members: take(&mut scratch.members),
             info,
             declares_wide,
             wide_types,
             shapes,
-            layout_decorations: HashMap::default(),
+            layout_decorations: take(&mut scratch.layout_decorations),
             resources: Resources::default(),
             uses: Vec::new(),
             block_body_end: 0,
@@ -683,6 +719,7 @@ impl<'m> Lowerer<'m> {
             typed_opcodes: [0; memory::ELEMENTWISE_CACHED],
             indexed_temps: Vec::new(),
             nested: il_model::Nested::new(),
+            header: take(&mut scratch.header),
             subroutines: Vec::new(),
             last_subroutine_label: 0,
             call_depth: 0,
@@ -691,8 +728,9 @@ impl<'m> Lowerer<'m> {
             uses_doubles: false,
             element_scratch: Vec::new(),
             edge_scratch: flow::EdgeScratch::default(),
+            part_stack: take(&mut scratch.part_stack),
             ext_sets: Vec::new(),
-            plans: HashMap::default(),
+            plans: take(&mut scratch.plans),
         }
     }
 
@@ -1157,39 +1195,20 @@ impl<'m> Lowerer<'m> {
     }
 
     /// The finished program: declarations first, then the code, then `end`.
-    fn assemble(self, workgroup_size: [u32; 3]) -> Program {
-        // The tables are emptied (their entries dropped) and their buffers kept for the next
-        // translation on this thread.
-        let (value_slots, mut values) = self.values.into_parts();
-        values.clear();
-        let (place_slots, mut places) = self.places.into_parts();
-        places.clear();
-        Scratch {
-            value_slots,
-            values,
-            place_slots,
-            places,
-            shapes: self.shapes,
-            wide_types: self.wide_types,
-            uses: self.uses,
-        }
-        .keep();
+    fn assemble(mut self, workgroup_size: [u32; 3]) -> Program {
         // The region trees go back to spv-cfg, whose next structurizing reuses their lists
         // (the order the plans are taken in does not matter).
-        for plan in self.plans.into_values() {
+        for (_, plan) in self.plans.drain() {
             if let Ok(plan) = Rc::try_unwrap(plan) {
                 plan.recycle();
             }
         }
         let mut program = Program::new(ShaderKind::Compute);
         program.nested = self.nested;
-        // Flag, thread-group size, literals, resources and indexed temporaries: reserved at
-        // once, so that the header does not grow while it is filled.
-        let mut header = Vec::with_capacity(
-            2 + self.regs.literal_count()
-                + self.resources.declaration_count()
-                + self.indexed_temps.len(),
-        );
+        // Flag, thread-group size, literals, resources and indexed temporaries, in a list kept
+        // per thread (`Scratch::header`).
+        let mut header = self.header;
+        header.clear();
         // A program with double instructions says so, as DX11 shaders do with the same flag; the
         // guide marks it "currently not used" (the compiler checks the hardware itself), so it
         // documents the need and costs nothing (guide §7.5 DCL_GLOBAL_FLAGS).
@@ -1214,7 +1233,7 @@ impl<'m> Lowerer<'m> {
         let subroutine_len: usize = subroutines.iter().map(|s| s.body.len() + 3).sum();
         let mut body = self.code;
         body.reserve(header.len() + subroutine_len + 3);
-        body.splice(0..0, header);
+        body.splice(0..0, header.drain(..));
         if body.last().map(|i| i.op) != Some(Opcode::RetDyn) {
             body.push(Inst::new(Opcode::RetDyn));
         }
@@ -1234,6 +1253,37 @@ impl<'m> Lowerer<'m> {
         }
         program.body = body;
         program.push(Inst::new(Opcode::End));
+        // The tables are emptied (their entries dropped) and their buffers kept for the next
+        // translation on this thread.
+        let (value_slots, mut values) = self.values.into_parts();
+        values.clear();
+        let (place_slots, mut places) = self.places.into_parts();
+        places.clear();
+        let mut composite_places = self.composite_places;
+        composite_places.clear();
+        let mut members = self.members;
+        members.clear();
+        let mut layout_decorations = self.layout_decorations;
+        layout_decorations.clear();
+        let mut part_stack = self.part_stack;
+        part_stack.clear();
+        Scratch {
+            value_slots,
+            values,
+            place_slots,
+            places,
+            shapes: self.shapes,
+            wide_types: self.wide_types,
+            uses: self.uses,
+            composite_places,
+            members,
+            layout_decorations,
+            plans: self.plans,
+            part_stack,
+            literals: self.regs.into_literals(),
+            header,
+        }
+        .keep();
         program
     }
 }

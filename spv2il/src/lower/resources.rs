@@ -275,11 +275,6 @@ impl Resources {
             .map(|(_, offset)| *offset)
     }
 
-    /// How many declarations [`Resources::push_declarations`] appends.
-    pub fn declaration_count(&self) -> usize {
-        self.cbs.len() + self.uavs.len() + self.textures.len() + usize::from(self.lds_bytes > 0)
-    }
-
     /// Appends the declarations to `decls`, in the order AMD's compiler wrote them (amd-il.md
     /// §3.8): constant buffers, then UAVs, then resources, then LDS.
     pub fn push_declarations(&self, decls: &mut Vec<Inst>) {

@@ -163,6 +163,19 @@ pub struct MemberValues {
 }
 
 impl MemberValues {
+    /// No members yet (as `default`, usable in constants).
+    pub const EMPTY: MemberValues = MemberValues { values: Vec::new() };
+
+    /// Room for how many members the list has (see `Scratch::keep`).
+    pub fn capacity(&self) -> usize {
+        self.values.capacity()
+    }
+
+    /// Forgets every member, keeping the list's room for the next translation.
+    pub fn clear(&mut self) {
+        self.values.clear();
+    }
+
     /// The members of `value`: of an aggregate its member values, of a split 64-bit vector its
     /// two parts, otherwise none (also for a range that is not in the list, which cannot
     /// happen: ranges are only made by [`MemberValues::aggregate`], which pushes first).
@@ -410,10 +423,13 @@ impl std::hash::Hasher for WordHasher {
     }
 }
 
+/// The literal set of [`Registers`]: each literal's four words, in literal-number order.
+pub type Literals = IndexSet<[u32; 4], std::hash::BuildHasherDefault<WordHasher>>;
+
 /// Temporaries and literals of the program being built.
 pub struct Registers {
     next_temp: u32,
-    literals: IndexSet<[u32; 4], std::hash::BuildHasherDefault<WordHasher>>,
+    literals: Literals,
 }
 
 /// Literals the set has room for before it first grows: most programs declare fewer, and
@@ -430,6 +446,22 @@ impl Default for Registers {
 }
 
 impl Registers {
+    /// No temporaries and no literals yet, the literals kept in `literals` (emptied first),
+    /// a set left by an earlier translation ([`Registers::into_literals`]).
+    pub fn reusing(mut literals: Literals) -> Registers {
+        literals.clear();
+        literals.reserve(LITERALS_RESERVED);
+        Registers {
+            next_temp: 0,
+            literals,
+        }
+    }
+
+    /// The literal set, for a later [`Registers::reusing`].
+    pub fn into_literals(self) -> Literals {
+        self.literals
+    }
+
     /// A fresh temporary register number.
     pub fn temp(&mut self) -> u32 {
         let reg = self.next_temp;
@@ -440,11 +472,6 @@ impl Registers {
     /// How many temporaries have been handed out.
     pub fn temps_used(&self) -> u32 {
         self.next_temp
-    }
-
-    /// How many literals have been declared.
-    pub fn literal_count(&self) -> usize {
-        self.literals.len()
     }
 
     /// The literal register holding `words` (declared once, at first use).
