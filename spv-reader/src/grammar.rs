@@ -727,24 +727,6 @@ impl IdOperands {
 /// the set's grammar gives it ids alone (`None`: other operands, or a number the grammar lacks).
 /// `None` for a set this crate has no grammar for. Built once per set from rspirv's tables.
 pub(crate) fn ext_ids_only(name: &str) -> Option<&'static [Option<IdOperands>]> {
-    /// The sets of `rspirv::grammar::ext_inst_table`, by import name.
-    const SETS: [&str; 15] = [
-        "Arm.MotionEngine.100",
-        "DebugInfo",
-        "GLSL.std.450",
-        "NonSemantic.ClspvReflection",
-        "NonSemantic.DebugBreak",
-        "NonSemantic.DebugPrintf",
-        "NonSemantic.Shader.DebugInfo.100",
-        "NonSemantic.VkspReflection",
-        "OpenCL.DebugInfo.100",
-        "OpenCL.std",
-        "SPV_AMD_gcn_shader",
-        "SPV_AMD_shader_ballot",
-        "SPV_AMD_shader_explicit_vertex_parameter",
-        "SPV_AMD_shader_trinary_minmax",
-        "TOSA.001000.1",
-    ];
     static TABLES: OnceLock<Vec<Option<Vec<Option<IdOperands>>>>> = OnceLock::new();
     let tables = TABLES.get_or_init(|| {
         SETS.iter()
@@ -771,6 +753,31 @@ pub(crate) fn ext_ids_only(name: &str) -> Option<&'static [Option<IdOperands>]> 
     let i = SETS.iter().position(|&s| s == name)?;
     tables.get(i)?.as_deref()
 }
+
+/// `name` as a `'static` string when it is the import name of one of the sets this crate has
+/// a grammar for (`None` otherwise, and for a versioned reflection set's name).
+pub(crate) fn known_set_name(name: &str) -> Option<&'static str> {
+    SETS.iter().copied().find(|&s| s == name)
+}
+
+/// The sets of `rspirv::grammar::ext_inst_table`, by import name.
+const SETS: [&str; 15] = [
+    "Arm.MotionEngine.100",
+    "DebugInfo",
+    "GLSL.std.450",
+    "NonSemantic.ClspvReflection",
+    "NonSemantic.DebugBreak",
+    "NonSemantic.DebugPrintf",
+    "NonSemantic.Shader.DebugInfo.100",
+    "NonSemantic.VkspReflection",
+    "OpenCL.DebugInfo.100",
+    "OpenCL.std",
+    "SPV_AMD_gcn_shader",
+    "SPV_AMD_shader_ballot",
+    "SPV_AMD_shader_explicit_vertex_parameter",
+    "SPV_AMD_shader_trinary_minmax",
+    "TOSA.001000.1",
+];
 
 #[cfg(test)]
 mod tests {

@@ -281,6 +281,10 @@ pub(crate) struct ExtImport {
     pub(crate) ids_only: Option<&'static [Option<crate::grammar::IdOperands>]>,
     /// Whether its instructions may reference later ids.
     pub(crate) forward: Forward,
+    /// The name as a `'static` string when it is a set the grammar knows (as it mostly is:
+    /// `GLSL.std.450`, `OpenCL.std`), so that later stages asking per `OpExtInst` which set
+    /// it uses do not check the stored bytes to be UTF-8 again each time.
+    pub(crate) known_name: Option<&'static str>,
 }
 
 impl ExtImport {
@@ -665,7 +669,7 @@ impl Module {
         self.ext_inst_imports
             .iter()
             .find(|import| import.id == id.0)
-            .map(|import| self.span(import.span))
+            .map(|import| import.known_name.unwrap_or_else(|| self.span(import.span)))
     }
 
     /// `(addressing model, memory model)` of `OpMemoryModel`, raw.

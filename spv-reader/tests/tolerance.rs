@@ -395,3 +395,26 @@ fn unknown_mask_bits_and_unknown_opcodes() {
         .collect();
     assert_eq!(body, vec![Op::Variable as u16, Op::Load as u16, 0x7ABC]);
 }
+
+/// `Module::ext_inst_set` names a set the grammar knows (answered from the grammar's own
+/// name) and one it does not (answered from the module's bytes) alike, and nothing else.
+#[test]
+fn ext_inst_set_names_known_and_unknown_sets() {
+    let mut a = Asm::new(6, 8);
+    a.op(Op::Capability, &[1])
+        .op(Op::ExtInstImport, &with_string(&[1], "GLSL.std.450", &[]))
+        .op(
+            Op::ExtInstImport,
+            &with_string(&[3], "Vendor.unknown.7", &[]),
+        )
+        .op(Op::MemoryModel, &[0, 1])
+        .op(Op::EntryPoint, &with_string(&[5, 2], "main", &[]))
+        .op(Op::ExecutionMode, &[2, 17, 1, 1, 1])
+        .op(Op::TypeVoid, &[4])
+        .op(Op::TypeFunction, &[5, 4]);
+    empty_main(&mut a, 4, 5, 2, 7);
+    let m = read_words(&a.words).expect("the module reads");
+    assert_eq!(m.ext_inst_set(Id(1)), Some("GLSL.std.450"));
+    assert_eq!(m.ext_inst_set(Id(3)), Some("Vendor.unknown.7"));
+    assert_eq!(m.ext_inst_set(Id(4)), None);
+}

@@ -250,6 +250,7 @@ impl Reader {
             span,
             ids_only,
             forward,
+            known_name: crate::grammar::known_set_name(name),
         });
     }
 

@@ -91,14 +91,14 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
             continue;
         };
         let ty = Id(*ty);
-        let operands: Vec<Id> = operands.iter().map(|&w| Id(w)).collect();
+        // Read in place: no list per instruction.
+        let mut operands = operands.iter().map(|&w| Id(w));
         let why = match kind {
             Kind::Float if !ctx.is_float(ty) => {
                 Some("expected Result Type to be a float scalar or vector type".to_owned())
             }
             Kind::Float => operands
-                .iter()
-                .find(|&&o| ctx.type_of(o) != Some(ty))
+                .find(|&o| ctx.type_of(o) != Some(ty))
                 .map(|o| format!("expected the type of operand {o} to be the Result Type")),
             Kind::Int => {
                 let shape = |t: Id| {
@@ -111,8 +111,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
                         Some("expected Result Type to be an int scalar or vector type".to_owned())
                     }
                     Some(want) => operands
-                        .iter()
-                        .find(|&&o| ctx.type_of(o).and_then(shape) != Some(want))
+                        .find(|&o| ctx.type_of(o).and_then(shape) != Some(want))
                         .map(|o| {
                             format!(
                                 "expected operand {o} to be an int scalar or vector with the \
