@@ -364,13 +364,14 @@ impl<'m> Index<'m> {
             groups.resize_with(op_slot_count(), Vec::new);
         }
         op_used.clear();
+        // Empty (see `into_storage`), so that it ends as long as the largest Result id + 1.
+        table.clear();
         let mut insts = reuse(insts);
         insts.reserve(n);
         refs.reserve(n * 3);
         // Sized for typical modules, so that they rarely grow.
         type_decls.reserve(n / 8);
         annotations.reserve(n / 4);
-        let mut largest = 0usize;
         let mut undecoded = 0u32;
         // The reader splits the words after the header the same way: each instruction's
         // first word holds its word count, which it checked to be at least 1 and to fit.
@@ -431,7 +432,6 @@ impl<'m> Index<'m> {
             // ascend), so that it is filled in this same pass.
             if result != 0 {
                 let at = result as usize;
-                largest = largest.max(at);
                 let info = IdInfo {
                     def: index,
                     func: cursor.func,
@@ -489,7 +489,11 @@ impl<'m> Index<'m> {
 
         // The reader defines each Result id once and keeps ids below the bound, so the
         // table is sized by the largest Result id, never by the header's bound alone.
-        table.resize(largest + 1, IdInfo::UNDEFINED);
+        // The loop grew the table to the largest Result id plus one; a module without
+        // results still gets the entry of id 0.
+        if table.is_empty() {
+            table.push(IdInfo::UNDEFINED);
+        }
         for (fi, f) in m.functions().iter().enumerate() {
             if let Some(slot) = table.get_mut(f.id.0 as usize) {
                 // The function's own id is module-wide (it may be called from anywhere).
