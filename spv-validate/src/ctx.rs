@@ -21,7 +21,8 @@ use crate::checks::layout::Section;
 use crate::diag::{Diagnostic, disassemble};
 use crate::env::TargetEnv;
 use crate::operands::{
-    Kind, Operand, decode, op_slot, op_slot_count, operand_kinds, read_instruction,
+    Kind, Lean, Operand, decode, lean_table, op_slot, op_slot_count, operand_kinds,
+    read_instruction,
 };
 
 /// Words of the module header before the first instruction (SPIR-V §2.3).
@@ -33,11 +34,11 @@ pub(crate) const NONE: u32 = u32::MAX;
 /// One instruction as the checks see it: its words with the opcode, Result Type and Result
 /// id read once (a cheap copy, unlike re-reading them through the module for every pass).
 ///
-/// Not packed further on purpose: a 48-byte layout (the two ids as plain words with
-/// presence bits, the refs as a start and a 16-bit length) was measured on the goal corpus
-/// at a sixth fewer data-cache misses in validation but 1.7% more instructions (the bits
-/// are decoded in every accessor and assembled per instruction), for no gain in estimated
-/// cycles.
+/// 48 bytes: the two ids are plain words, 0 when absent, which costs an accessor one
+/// comparison. Not packed further on purpose: presence bits and the refs as a start and a
+/// 16-bit length were measured on the goal corpus at fewer data-cache misses in validation
+/// but 1.7% more instructions (the bits are decoded in every accessor and assembled per
+/// instruction), for no gain in estimated cycles.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Inst<'m> {
     index: u32,
@@ -46,14 +47,15 @@ pub(crate) struct Inst<'m> {
     section: Option<Section>,
     type_decl: bool,
     decoded: bool,
-    /// The opcode's `operands::op_slot` (`operands::NO_SLOT` when the grammar lacks it).
-    slot: u16,
     /// The function containing the instruction ([`NONE`] outside functions).
     func: u32,
     /// Its referring ids: `Index::refs[refs.0..refs.1]`.
     refs: (u32, u32),
-    result_type: Option<Id>,
-    result: Option<Id>,
+    /// The Result Type id, 0 for opcodes without one (no id is 0: the reader checked every
+    /// id operand to be in `1..bound`, R-8), so that the record holds no presence tags.
+    result_type: u32,
+    /// The Result id, 0 for opcodes without one.
+    result: u32,
 }
 
 impl<'m> Inst<'m> {
@@ -101,12 +103,12 @@ impl<'m> Inst<'m> {
 
     /// The Result Type id, for opcodes that have one.
     pub(crate) fn result_type(&self) -> Option<Id> {
-        self.result_type
+        (self.result_type != 0).then_some(Id(self.result_type))
     }
 
     /// The Result id, for opcodes that have one.
     pub(crate) fn result_id(&self) -> Option<Id> {
-        self.result
+        (self.result != 0).then_some(Id(self.result))
     }
 }
 
@@ -176,16 +178,14 @@ pub(crate) struct Index<'m> {
     annotations: Vec<u32>,
     /// Indexed by id (as long as the largest Result id plus one).
     ids: Vec<IdInfo>,
-    /// Every instruction the grammar knows, grouped by opcode (the groups in order of the
-    /// opcode's first use), in module order within each group: so that a rule about a few
-    /// opcodes visits just their instructions.
-    by_op: Vec<u32>,
-    /// Per opcode slot (`operands::op_slot`): its group's range in `by_op`, `(0, 0)` for
-    /// the opcodes the module does not use.
-    op_groups: Vec<(u32, u32)>,
+    /// Per opcode slot (`operands::op_slot`): the positions in `insts` of the instructions
+    /// with that opcode, in module order (empty for the opcodes the module does not use), so
+    /// that a rule about a few opcodes visits just their instructions. Each instruction is
+    /// appended to its list as it is read: no second pass over the instructions groups them.
+    groups: Vec<Vec<u32>>,
     /// The slots of the opcodes the module uses, with the opcodes, in order of first use:
-    /// the entries of `op_groups` to reset for the next module (so that the table, as long
-    /// as the grammar, is neither cleared nor summed whole per module).
+    /// the lists of `groups` to empty for the next module (so that the table, as long as
+    /// the grammar, is not walked whole per module).
     op_used: Vec<(u16, Op)>,
     /// A bit per raw opcode (SPIR-V opcodes are 16 bits), set for the opcodes in
     /// `op_used`: [`Index::with_ops`] asks mostly about absent opcodes, which this answers
@@ -206,9 +206,8 @@ pub(crate) struct IndexStorage {
     type_decls: Vec<u32>,
     annotations: Vec<u32>,
     ids: Vec<IdInfo>,
-    by_op: Vec<u32>,
-    /// Kept all `(0, 0)` between modules.
-    op_groups: Vec<(u32, u32)>,
+    /// Kept with every list empty between modules.
+    groups: Vec<Vec<u32>>,
     op_used: Vec<(u16, Op)>,
     /// Kept all zero between modules.
     op_bits: Vec<u64>,
@@ -230,6 +229,79 @@ fn op_bit(op: Op) -> (usize, u64) {
 #[allow(clippy::unnecessary_filter_map)]
 fn reuse<'a, 'b>(v: Vec<Inst<'a>>) -> Vec<Inst<'b>> {
     v.into_iter().filter_map(|_| None).collect()
+}
+
+/// Which function and block the instruction being indexed belongs to, followed in module
+/// order from the reader's function and block lists: the index's loop compares each
+/// instruction's position with [`Cursor::next`] only, and moves on at the positions where
+/// a function or block starts or ends.
+struct Cursor<'m> {
+    functions: &'m [spv_reader::Function],
+    /// The function entered next (or the current one's position in `functions`).
+    f: usize,
+    /// The current function's block entered next (or the current block).
+    b: usize,
+    /// The next position where the function or block changes ([`NONE`] past the last).
+    next: u32,
+    /// The current function's index in `functions`, [`NONE`] outside functions: from its
+    /// `OpFunction` to its `OpFunctionEnd`.
+    func: u32,
+    /// The current block's index in its function, [`NONE`] outside blocks: from its
+    /// `OpLabel` to its terminator.
+    block: u32,
+}
+
+impl<'m> Cursor<'m> {
+    fn new(functions: &'m [spv_reader::Function]) -> Self {
+        Cursor {
+            functions,
+            f: 0,
+            b: 0,
+            next: functions.first().map_or(NONE, |f| f.def.0),
+            func: NONE,
+            block: NONE,
+        }
+    }
+
+    /// Moves to instruction `index`, which is [`Cursor::next`]: a function or block starts
+    /// or ends there (or several of these: a block's end is mostly the next one's start).
+    /// The reader's lists are in module order, each block inside its function, so every
+    /// step moves `next` forward.
+    #[inline(never)]
+    fn advance(&mut self, index: u32) {
+        while index == self.next {
+            let Some(f) = self.functions.get(self.f) else {
+                self.next = NONE;
+                return;
+            };
+            let after_end = f.end.0.saturating_add(1);
+            if self.func == NONE {
+                // The function's `OpFunction`.
+                self.func = self.f as u32;
+                self.b = 0;
+                self.next = f.blocks.first().map_or(after_end, |b| b.label_inst.0);
+            } else if self.block == NONE {
+                match f.blocks.get(self.b) {
+                    // The block's `OpLabel`.
+                    Some(b) if b.label_inst.0 == index => {
+                        self.block = self.b as u32;
+                        self.next = b.terminator.0.saturating_add(1);
+                    }
+                    // Past the `OpFunctionEnd`.
+                    _ => {
+                        self.func = NONE;
+                        self.f += 1;
+                        self.next = self.functions.get(self.f).map_or(NONE, |f| f.def.0);
+                    }
+                }
+            } else {
+                // Past the block's terminator.
+                self.block = NONE;
+                self.b += 1;
+                self.next = f.blocks.get(self.b).map_or(after_end, |b| b.label_inst.0);
+            }
+        }
+    }
 }
 
 /// What the index knows about one id.
@@ -275,8 +347,7 @@ impl<'m> Index<'m> {
             mut type_decls,
             mut annotations,
             ids: mut table,
-            mut by_op,
-            mut op_groups,
+            mut groups,
             mut op_used,
             mut op_bits,
             operands: mut scratch,
@@ -286,19 +357,21 @@ impl<'m> Index<'m> {
             op_bits.clear();
             op_bits.resize(OP_BIT_WORDS, 0);
         }
-        // The table is all `(0, 0)` when it has the grammar's length (see `into_storage`).
-        if op_groups.len() != op_slot_count() {
-            op_groups.clear();
-            op_groups.resize(op_slot_count(), (0, 0));
+        // The lists are all empty when there are as many as opcode slots (see
+        // `into_storage`).
+        if groups.len() != op_slot_count() {
+            groups.clear();
+            groups.resize_with(op_slot_count(), Vec::new);
         }
         op_used.clear();
+        // Empty (see `into_storage`), so that it ends as long as the largest Result id + 1.
+        table.clear();
         let mut insts = reuse(insts);
         insts.reserve(n);
         refs.reserve(n * 3);
         // Sized for typical modules, so that they rarely grow.
         type_decls.reserve(n / 8);
         annotations.reserve(n / 4);
-        let mut largest = 0usize;
         let mut undecoded = 0u32;
         // The reader splits the words after the header the same way: each instruction's
         // first word holds its word count, which it checked to be at least 1 and to fit.
@@ -313,46 +386,63 @@ impl<'m> Index<'m> {
         let in_order = warnings.is_sorted_by_key(|w| w.location.index);
         let mut warned = warnings.iter().map(|w| w.location.index);
         let mut next_warned = warned.next().unwrap_or(NONE);
-        let mut start = HEADER_WORDS;
-        while let Some(&first) = all.get(start) {
+        let leans = lean_table();
+        let mut cursor = Cursor::new(m.functions());
+        let mut rest = all.get(HEADER_WORDS..).unwrap_or(&[]);
+        while let Some(&first) = rest.first() {
             let count = (first >> 16) as usize;
-            let Some(words) = all.get(start..start + count).filter(|_| count > 0) else {
+            let Some((words, after)) = rest.split_at_checked(count).filter(|_| count > 0) else {
                 break;
             };
+            rest = after;
             let index = insts.len() as u32;
+            if index == cursor.next {
+                cursor.advance(index);
+            }
             let ref_start = refs.len() as u32;
             let checked = in_order && index != next_warned;
             while next_warned == index {
                 next_warned = warned.next().unwrap_or(NONE);
             }
-            let facts =
-                read_instruction(grammar, m, index, words, checked, &mut refs, &mut scratch);
-            let result_type = if facts.has_type {
-                words.get(1).map(|&w| Id(w))
+            let lean = leans.get((first & 0xFFFF) as u16);
+            let decoded = if checked && lean.locates(count) {
+                lean.locate(words, &mut refs);
+                true
             } else {
-                None
+                let decoded =
+                    read_instruction(grammar, m, index, words, checked, &mut refs, &mut scratch);
+                undecoded += u32::from(!decoded);
+                decoded
             };
-            let result = if facts.has_result {
-                words
-                    .get(if facts.has_type { 2 } else { 1 })
-                    .map(|&w| Id(w))
+            let flags = lean.flags;
+            let has_type = flags & Lean::HAS_TYPE != 0;
+            // (0 for none: see `Inst::result_type`.)
+            let result_type = if has_type {
+                words.get(1).copied().unwrap_or(0)
             } else {
-                None
+                0
             };
+            let result = if flags & Lean::HAS_RESULT != 0 {
+                words.get(1 + usize::from(has_type)).copied().unwrap_or(0)
+            } else {
+                0
+            };
+            let type_decl = flags & Lean::TYPE_DECL != 0;
             // The table grows to the largest Result id plus one (amortized, as ids mostly
             // ascend), so that it is filled in this same pass.
-            if let Some(r) = result {
-                let at = r.0 as usize;
-                largest = largest.max(at);
+            if result != 0 {
+                let at = result as usize;
                 let info = IdInfo {
                     def: index,
-                    op: facts.op,
-                    type_decl: facts.type_decl,
-                    typed: result_type.is_some(),
-                    ..IdInfo::UNDEFINED
+                    func: cursor.func,
+                    block: cursor.block,
+                    function: NONE,
+                    op: lean.op,
+                    type_decl,
+                    typed: has_type,
                 };
-                // Ids mostly ascend one by one: then the entry is just appended. (The other
-                // fields are filled after this loop.)
+                // Ids mostly ascend one by one: then the entry is just appended. (The
+                // functions' own ids are amended after this loop.)
                 if at >= table.len() {
                     if at > table.len() {
                         table.resize(at, IdInfo::UNDEFINED);
@@ -362,95 +452,47 @@ impl<'m> Index<'m> {
                     *slot = info;
                 }
             }
-            if facts.type_decl {
-                type_decls.push(index);
+            if flags & (Lean::TYPE_DECL | Lean::ANNOTATION) != 0 {
+                if type_decl {
+                    type_decls.push(index);
+                }
+                if flags & Lean::ANNOTATION != 0 {
+                    annotations.push(index);
+                }
             }
-            // Count the opcode's instructions (in the group's end for now).
-            if let Some(group) = op_groups.get_mut(usize::from(facts.slot)) {
+            if let Some(group) = groups.get_mut(usize::from(lean.slot)) {
                 // A slot inside the table is an opcode the grammar knows.
-                if group.1 == 0
-                    && let Some(op) = facts.op
+                if group.is_empty()
+                    && let Some(op) = lean.op
                 {
-                    op_used.push((facts.slot, op));
+                    op_used.push((lean.slot, op));
                     let (word, bit) = op_bit(op);
                     if let Some(w) = op_bits.get_mut(word) {
                         *w |= bit;
                     }
                 }
-                group.1 += 1;
-            }
-            if facts.annotation {
-                annotations.push(index);
+                group.push(index);
             }
             insts.push(Inst {
                 index,
                 words,
-                op: facts.op,
-                section: facts.section,
-                type_decl: facts.type_decl,
-                decoded: facts.decoded,
-                slot: facts.slot,
-                func: NONE,
+                op: lean.op,
+                section: lean.section,
+                type_decl,
+                decoded,
+                func: cursor.func,
                 refs: (ref_start, refs.len() as u32),
                 result_type,
                 result,
             });
-            start += count;
         }
 
-        // (Filling the per-id table and the lists in the placing loop below instead, to
-        // relieve the decoding loop above of their state, was measured: no fewer
-        // instructions.)
-        // Group the instructions by opcode: a counting sort, stable, so module order holds
-        // within each group.
-        // Each used group starts where the previous one ends; placing its instructions
-        // moves its end from its start to its final place.
-        let mut total = 0u32;
-        for &(slot, _) in &op_used {
-            if let Some(group) = op_groups.get_mut(usize::from(slot)) {
-                let count = group.1;
-                *group = (total, total);
-                total += count;
-            }
-        }
-        by_op.clear();
-        by_op.resize(total as usize, 0);
-        for (k, inst) in insts.iter().enumerate() {
-            undecoded += u32::from(!inst.decoded);
-            if let Some(group) = op_groups.get_mut(usize::from(inst.slot)) {
-                if let Some(slot) = by_op.get_mut(group.1 as usize) {
-                    *slot = k as u32;
-                }
-                group.1 += 1;
-            }
-        }
-
-        // The reader defines each Result id once and keeps ids below the bound, so these
-        // tables are sized by the largest Result id, never by the header's bound alone.
-        table.resize(largest + 1, IdInfo::UNDEFINED);
-        for (fi, f) in m.functions().iter().enumerate() {
-            let end = (f.end.0 as usize).min(n.saturating_sub(1));
-            for inst in insts.get_mut(f.def.0 as usize..=end).unwrap_or(&mut []) {
-                inst.func = fi as u32;
-            }
-            let mut set = |id: Id, block: u32| {
-                if let Some(slot) = table.get_mut(id.0 as usize) {
-                    slot.func = fi as u32;
-                    slot.block = block;
-                }
-            };
-            set(f.id, NONE);
-            for &p in &f.params {
-                set(p, NONE);
-            }
-            for (bi, b) in f.blocks.iter().enumerate() {
-                let end = (b.terminator.0 as usize + 1).min(n);
-                for inst in insts.get(b.label_inst.0 as usize..end).unwrap_or(&[]) {
-                    if let Some(r) = inst.result {
-                        set(r, bi as u32);
-                    }
-                }
-            }
+        // The reader defines each Result id once and keeps ids below the bound, so the
+        // table is sized by the largest Result id, never by the header's bound alone.
+        // The loop grew the table to the largest Result id plus one; a module without
+        // results still gets the entry of id 0.
+        if table.is_empty() {
+            table.push(IdInfo::UNDEFINED);
         }
         for (fi, f) in m.functions().iter().enumerate() {
             if let Some(slot) = table.get_mut(f.id.0 as usize) {
@@ -465,8 +507,7 @@ impl<'m> Index<'m> {
             type_decls,
             annotations,
             ids: table,
-            by_op,
-            op_groups,
+            groups,
             op_used,
             op_bits,
             undecoded,
@@ -482,8 +523,7 @@ impl<'m> Index<'m> {
             mut type_decls,
             mut annotations,
             mut ids,
-            mut by_op,
-            mut op_groups,
+            mut groups,
             mut op_used,
             mut op_bits,
             undecoded: _,
@@ -494,10 +534,9 @@ impl<'m> Index<'m> {
         type_decls.clear();
         annotations.clear();
         ids.clear();
-        by_op.clear();
         for &(slot, op) in &op_used {
-            if let Some(group) = op_groups.get_mut(usize::from(slot)) {
-                *group = (0, 0);
+            if let Some(group) = groups.get_mut(usize::from(slot)) {
+                group.clear();
             }
             if let Some(w) = op_bits.get_mut(op_bit(op).0) {
                 *w = 0;
@@ -511,8 +550,7 @@ impl<'m> Index<'m> {
             type_decls,
             annotations,
             ids,
-            by_op,
-            op_groups,
+            groups,
             op_used,
             op_bits,
             operands,
@@ -585,10 +623,9 @@ impl<'m> Index<'m> {
                 continue;
             }
             let group = self
-                .op_groups
+                .groups
                 .get(usize::from(slot))
-                .and_then(|&(start, end)| self.by_op.get(start as usize..end as usize))
-                .unwrap_or(&[]);
+                .map_or(&[][..], Vec::as_slice);
             groups += 1;
             found.extend(group.iter().filter_map(|&i| self.insts.get(i as usize)));
         }
@@ -613,10 +650,7 @@ impl<'m> Index<'m> {
         u16::try_from(op as u32)
             .ok()
             .and_then(op_slot)
-            .and_then(|k| {
-                let &(start, end) = self.op_groups.get(k)?;
-                self.by_op.get(start as usize..end as usize)
-            })
+            .and_then(|k| self.groups.get(k).map(Vec::as_slice))
             .unwrap_or(&[])
     }
 
@@ -1167,18 +1201,13 @@ mod tests {
     use spv_reader::rspirv::binary::Assemble;
     use spv_reader::rspirv::dr::Builder;
 
-    /// The index's referring ids and decode verdict of every instruction, against the full
-    /// operand decoder (`operands::decode`, which never trusts the reader): the index skips
-    /// the operand tests of the instructions the reader decoded without a warning, which
-    /// must change nothing. Over the shared corpus (skipped when absent) and mutants of every
-    /// tenth module (whose unknown opcodes and enumerants the reader warns about, so that
-    /// both paths are compared).
-    #[test]
-    fn located_refs_are_the_decoded_refs() {
+    /// The shared corpus's modules (`None` when it is absent) and mutants of every tenth
+    /// module (whose unknown opcodes and enumerants the reader warns about).
+    fn corpus_and_mutants() -> Option<Vec<Vec<u32>>> {
         let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
         let Ok(manifest) = std::fs::read_to_string(dir.join("manifest.tsv")) else {
             eprintln!("skipped: no corpus at {}", dir.display());
-            return;
+            return None;
         };
         let mut modules = Vec::new();
         for (k, line) in manifest.lines().skip(1).enumerate() {
@@ -1199,6 +1228,19 @@ mod tests {
             }
             modules.push(words);
         }
+        Some(modules)
+    }
+
+    /// The index's referring ids and decode verdict of every instruction, against the full
+    /// operand decoder (`operands::decode`, which never trusts the reader): the index skips
+    /// the operand tests of the instructions the reader decoded without a warning, which
+    /// must change nothing. Over the shared corpus (skipped when absent) and mutants, so
+    /// that both paths are compared.
+    #[test]
+    fn located_refs_are_the_decoded_refs() {
+        let Some(modules) = corpus_and_mutants() else {
+            return;
+        };
         let (mut compared, mut warned) = (0, 0);
         let mut operands = Vec::new();
         for words in &modules {
@@ -1230,6 +1272,62 @@ mod tests {
         // The corpus has over a thousand modules, and some mutants carry warnings.
         assert!(compared > 100_000, "{compared} instructions compared");
         assert!(warned > 0);
+    }
+
+    /// The function and block of every instruction and id, which the index's loop follows
+    /// with a cursor, against the reader's function and block ranges walked one by one (as
+    /// the index once filled them): an instruction belongs to the function from its
+    /// `OpFunction` to its `OpFunctionEnd`; an id to the function and block whose range
+    /// defines it (a parameter to no block), and a function's own id to none, but it names
+    /// the function.
+    #[test]
+    fn cursor_places_are_the_function_and_block_ranges() {
+        let Some(modules) = corpus_and_mutants() else {
+            return;
+        };
+        let mut compared = 0;
+        for words in &modules {
+            let Ok(module) = spv_reader::read_words(words) else {
+                continue;
+            };
+            let ix = Index::new(&module, IndexStorage::default());
+            let n = ix.insts().len();
+            let mut funcs = vec![NONE; n];
+            let mut places = vec![(NONE, NONE, NONE); ix.id_count()];
+            for (fi, f) in module.functions().iter().enumerate() {
+                let fi = fi as u32;
+                for i in f.def.0..=f.end.0 {
+                    funcs[i as usize] = fi;
+                }
+                for &p in &f.params {
+                    places[p.0 as usize] = (fi, NONE, NONE);
+                }
+                for (bi, b) in f.blocks.iter().enumerate() {
+                    for inst in ix.insts_in(b.label_inst.0..b.terminator.0 + 1) {
+                        if let Some(r) = inst.result_id() {
+                            places[r.0 as usize] = (fi, bi as u32, NONE);
+                        }
+                    }
+                }
+                places[f.id.0 as usize] = (NONE, NONE, fi);
+            }
+            for (inst, &func) in ix.insts().zip(&funcs) {
+                assert_eq!(inst.func(), func, "instruction {}", inst.index);
+            }
+            for (id, &place) in places.iter().enumerate() {
+                let info = ix.id(Id(id as u32)).unwrap();
+                assert_eq!((info.func, info.block, info.function), place, "%{id}");
+                compared += 1;
+            }
+        }
+        assert!(compared > 100_000, "{compared} ids compared");
+    }
+
+    /// The instruction record keeps its size (see [`Inst`]): the index writes one per
+    /// instruction and every pass reads them.
+    #[test]
+    fn inst_is_48_bytes() {
+        assert_eq!(std::mem::size_of::<Inst<'_>>(), 48);
     }
 
     /// `refs_in` of every range (empty, reversed and past the end included) is the
