@@ -148,6 +148,9 @@ fn double_rounding_keeps_signed_zeros_and_breaks_ties_to_even() {
         -(2f64.powi(52)) - 1.0,
         7.0,
         -7.0,
+        // Ties next to an odd integer, which round up in magnitude to the even one.
+        1.5,
+        -3.5,
     ];
     let mut a = vec![0f64; 2 * ROWS];
     for (i, x) in values.iter().enumerate() {
@@ -171,6 +174,10 @@ fn double_rounding_keeps_signed_zeros_and_breaks_ties_to_even() {
                 // r[4i+2].y = roundEven(x.x); r[4i+3].xy = modf(x.x) = (fraction, whole): the
                 // fraction has x's sign and is 0 for an infinity (C's modf; spirv.md §7).
                 check(at(2, 1), x.round_ties_even(), "roundEven");
+                // r[4i+2].x = roundEven(h), h = floor(2 x.y) / 2 a multiple of one half
+                // (x.y = -x): every row's h is a tie or an integer.
+                let h = (-x * 2.0).floor() * 0.5;
+                check(at(2, 0), h.round_ties_even(), "roundEven of halves");
                 check(at(3, 1), x.trunc(), "modf whole");
                 let fraction = if x.is_infinite() { 0.0 } else { x - x.trunc() };
                 check(at(3, 0), fraction.copysign(x), "modf fraction");
