@@ -10,7 +10,9 @@
 
 use std::sync::OnceLock;
 
-use spv_reader::rspirv::grammar::{self, Instruction, OperandKind, OperandQuantifier};
+use spv_reader::rspirv::grammar::{
+    self, Instruction, LogicalOperand, OperandKind, OperandQuantifier,
+};
 use spv_reader::spirv::{self, Op};
 use spv_reader::{Inst, Module, Type};
 
@@ -87,20 +89,19 @@ struct Compiled {
     fixed: Option<Fixed>,
 }
 
+/// One grammar operand as a step of a plan.
+fn planned_step(o: &LogicalOperand) -> (Step, Quantity) {
+    let quantity = match o.quantifier {
+        OperandQuantifier::One => Quantity::One,
+        OperandQuantifier::ZeroOrOne => Quantity::ZeroOrOne,
+        OperandQuantifier::ZeroOrMore => Quantity::ZeroOrMore,
+    };
+    (step_of(o.kind), quantity)
+}
+
 impl Compiled {
     fn of(inst: &Instruction<'_>) -> Compiled {
-        let plan: Vec<(Step, Quantity)> = inst
-            .operands
-            .iter()
-            .map(|o| {
-                let quantity = match o.quantifier {
-                    OperandQuantifier::One => Quantity::One,
-                    OperandQuantifier::ZeroOrOne => Quantity::ZeroOrOne,
-                    OperandQuantifier::ZeroOrMore => Quantity::ZeroOrMore,
-                };
-                (step_of(o.kind), quantity)
-            })
-            .collect();
+        let plan: Vec<(Step, Quantity)> = inst.operands.iter().map(planned_step).collect();
         Compiled {
             // OpSpecConstantOp's operands continue with the embedded opcode's.
             fixed: (inst.opcode != Op::SpecConstantOp)
@@ -620,16 +621,7 @@ impl Lean {
             words += 1;
             operands.next();
         }
-        let rest: Vec<(Step, Quantity)> = operands
-            .map(|o| {
-                let quantity = match o.quantifier {
-                    OperandQuantifier::One => Quantity::One,
-                    OperandQuantifier::ZeroOrOne => Quantity::ZeroOrOne,
-                    OperandQuantifier::ZeroOrMore => Quantity::ZeroOrMore,
-                };
-                (step_of(o.kind), quantity)
-            })
-            .collect();
+        let rest: Vec<(Step, Quantity)> = operands.map(planned_step).collect();
         let locates = match rest.as_slice() {
             // OpSpecConstantOp's operands continue with the embedded opcode's.
             _ if g.opcode == Op::SpecConstantOp => return lean,
