@@ -857,13 +857,18 @@ fn interface(module: &Module, entry: &str) -> Result<Interface, String> {
     })
 }
 
-/// Whether the module applies GLSL.std.450 RoundEven (instruction 2) to a 64-bit float.
-fn applies_double_round_even(module: &Module) -> bool {
-    let glsl: Vec<Id> = module
+/// The ids of the module's GLSL.std.450 imports.
+fn glsl_sets(module: &Module) -> Vec<Id> {
+    module
         .ext_inst_imports()
         .filter(|(_, name)| name.starts_with("GLSL.std.450"))
         .map(|(id, _)| id)
-        .collect();
+        .collect()
+}
+
+/// Whether the module applies GLSL.std.450 RoundEven (instruction 2) to a 64-bit float.
+fn applies_double_round_even(module: &Module) -> bool {
+    let glsl = glsl_sets(module);
     module.instructions().any(|inst| {
         let ops = inst.operands();
         inst.opcode() == Some(Op::ExtInst)
@@ -1079,11 +1084,7 @@ fn inexact_reason(module: &Module) -> Option<&'static str> {
         1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 48, 51, 52, 53,
         58, 59, 62, 65, 73, 74, 75, 79, 80, 81,
     ];
-    let glsl: Vec<Id> = module
-        .ext_inst_imports()
-        .filter(|(_, name)| name.starts_with("GLSL.std.450"))
-        .map(|(id, _)| id)
-        .collect();
+    let glsl = glsl_sets(module);
     let mut has_mul = false;
     let mut has_add = false;
     for inst in module.instructions() {
