@@ -3,12 +3,25 @@
 //! number the nodes in reverse post-order, then intersect predecessors' dominators until
 //! nothing changes (one pass when every back edge's target dominates its source).
 //!
+//! Most functions have few blocks: a graph of at most [`SET_NODES`] nodes gets each node's
+//! dominators as a bit set instead (the same iteration over sets, in reverse post-order), and
+//! dominance is one bit test; larger graphs keep the tree as pre-order intervals.
+//!
 //! The graph given may be augmented (spirv.md §3.1, spirv-val's approach): callers add a
 //! pseudo entry with edges to every node without predecessors, so that unreachable nodes
 //! get a parent too; post-dominators are dominators of the reversed graph with a pseudo exit.
 
 /// Marks "no dominator" (the root, or a node the root does not reach).
 pub(crate) const UNDEF: u32 = u32::MAX;
+
+/// The most nodes of a graph whose dominators [`DomTree`] keeps as bit sets (one `u64` per
+/// node); larger graphs get pre-order intervals.
+const SET_NODES: usize = 64;
+
+/// The bit of node `b` in a dominator set (none for nodes past [`SET_NODES`]).
+fn bit(b: u32) -> u64 {
+    1u64.checked_shl(b).unwrap_or(0)
+}
 
 /// A directed graph over nodes `0..len`, its successor and predecessor lists stored back to
 /// back (one allocation each, whatever the number of nodes).
@@ -255,16 +268,22 @@ fn immediate_dominators(
     }
 }
 
-/// A dominator tree with constant-time ancestor queries (pre-order intervals).
+/// A dominator tree with constant-time ancestor queries: each node's dominators as a bit set
+/// for graphs of at most [`SET_NODES`] nodes (the set form), pre-order intervals for larger
+/// ones (the interval form, which also lists the nodes in a pre-order).
 #[derive(Default)]
 pub(crate) struct DomTree {
     /// Immediate dominator of each node ([`UNDEF`] for the root and unreached nodes).
     pub(crate) idom: Vec<u32>,
-    /// Each node's subtree as the interval of pre-order positions it covers, (first, end)
-    /// ([`UNDEF`] outside the tree).
+    /// Interval form: each node's subtree as the interval of pre-order positions it covers,
+    /// (first, end) ([`UNDEF`] outside the tree). Empty in the set form.
     order: Vec<(u32, u32)>,
-    /// The nodes of the tree in a pre-order (every node after its immediate dominator).
+    /// Interval form: the nodes of the tree in a pre-order (every node after its immediate
+    /// dominator). Empty in the set form.
     pub(crate) preorder: Vec<u32>,
+    /// Set form: each node's dominators (itself included) as bits, 0 for a node outside the
+    /// tree. Empty in the interval form.
+    sets: Vec<u64>,
 }
 
 impl DomTree {
@@ -310,6 +329,11 @@ impl DomTree {
                 order
             }
         };
+        if n <= SET_NODES {
+            self.rebuild_sets(g, root, post, retreating);
+            return;
+        }
+        self.sets.clear();
         let m = post.len();
         number.clear();
         number.resize(n, UNDEF);
@@ -370,11 +394,105 @@ impl DomTree {
         }
     }
 
+    /// The set form of the tree of `g` (at most [`SET_NODES`] nodes) rooted at `root`, given
+    /// the post-order `post` of the nodes `root` reaches; `retreating` is scratch space.
+    ///
+    /// A node's dominators are itself and those common to all its predecessors. One pass in
+    /// reverse post-order, where a predecessor not yet given a set is left out, gives the
+    /// dominators of the acyclic graph of the other edges. An edge `p → h` left out changes
+    /// nothing when `h` already dominates `p` (every dominator of `h` then dominates `p`),
+    /// which holds for every back edge of a reducible graph; otherwise passes over all edges
+    /// repeat until nothing changes, from sets that only shrink towards the dominators, as
+    /// in [`immediate_dominators`].
+    fn rebuild_sets(
+        &mut self,
+        g: &Graph,
+        root: u32,
+        post: &[u32],
+        retreating: &mut Vec<(u32, u32)>,
+    ) {
+        let n = g.len();
+        self.order.clear();
+        self.preorder.clear();
+        let sets = &mut self.sets;
+        sets.clear();
+        sets.resize(n, 0);
+        self.idom.clear();
+        self.idom.resize(n, UNDEF);
+        if post.is_empty() {
+            return;
+        }
+        if let Some(s) = sets.get_mut(root as usize) {
+            *s = bit(root);
+        }
+        retreating.clear();
+        for &node in post.iter().rev().skip(1) {
+            let mut common = u64::MAX;
+            for &p in g.preds(node) {
+                let set = sets.get(p as usize).copied().unwrap_or(0);
+                if set == 0 {
+                    // Unreached, or later in reverse post-order: judged below.
+                    retreating.push((p, node));
+                } else {
+                    common &= set;
+                }
+            }
+            if let Some(slot) = sets.get_mut(node as usize) {
+                *slot = common | bit(node);
+            }
+        }
+        let settled = retreating.iter().all(|&(p, h)| {
+            let set = sets.get(p as usize).copied().unwrap_or(0);
+            set == 0 || set & bit(h) != 0
+        });
+        let mut changed = !settled;
+        while changed {
+            changed = false;
+            for &node in post.iter().rev().skip(1) {
+                let mut common = u64::MAX;
+                for &p in g.preds(node) {
+                    let set = sets.get(p as usize).copied().unwrap_or(0);
+                    if set != 0 {
+                        common &= set;
+                    }
+                }
+                let new = common | bit(node);
+                if let Some(slot) = sets.get_mut(node as usize)
+                    && *slot != new
+                {
+                    *slot = new;
+                    changed = true;
+                }
+            }
+        }
+        // The immediate dominator is the strict dominator whose own dominators are all the
+        // node's strict dominators. It is usually the highest-numbered one (blocks come after
+        // their dominators in a valid function, V-CFG-3), so the search starts there.
+        for &node in post {
+            let Some(&set) = sets.get(node as usize) else {
+                continue;
+            };
+            let strict = set & !bit(node);
+            let mut rest = strict;
+            while rest != 0 {
+                let d = u64::BITS - 1 - rest.leading_zeros();
+                rest &= !bit(d);
+                if sets.get(d as usize) == Some(&strict) {
+                    if let Some(slot) = self.idom.get_mut(node as usize) {
+                        *slot = d;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+
     /// Makes this a copy of `other`, reusing the storage.
     pub(crate) fn copy_from(&mut self, other: &DomTree) {
         self.idom.clone_from(&other.idom);
         self.order.clone_from(&other.order);
         self.preorder.clone_from(&other.preorder);
+        self.sets.clone_from(&other.sets);
     }
 
     /// Makes this the tree of a graph of one node without edges: the root alone.
@@ -382,9 +500,9 @@ impl DomTree {
         self.idom.clear();
         self.idom.push(UNDEF);
         self.order.clear();
-        self.order.push((0, 1));
         self.preorder.clear();
-        self.preorder.push(0);
+        self.sets.clear();
+        self.sets.push(bit(0));
     }
 
     /// Makes this the empty tree (no node dominates any).
@@ -392,10 +510,26 @@ impl DomTree {
         self.idom.clear();
         self.order.clear();
         self.preorder.clear();
+        self.sets.clear();
+    }
+
+    /// Whether the tree lists its nodes in [`DomTree::preorder`] (the interval form, for
+    /// graphs of more than [`SET_NODES`] nodes; the set form and the empty tree do not).
+    pub(crate) fn has_preorder(&self) -> bool {
+        !self.preorder.is_empty()
     }
 
     /// Whether `a` is in the tree and dominates no node but itself (a leaf).
     pub(crate) fn dominates_only_itself(&self, a: u32) -> bool {
+        if !self.sets.is_empty() {
+            let a_bit = bit(a);
+            return self.sets.get(a as usize).is_some_and(|&set| set != 0)
+                && self
+                    .sets
+                    .iter()
+                    .enumerate()
+                    .all(|(b, &set)| b == a as usize || set & a_bit == 0);
+        }
         self.order
             .get(a as usize)
             .is_some_and(|&(first, end)| first != UNDEF && end == first + 1)
@@ -403,6 +537,13 @@ impl DomTree {
 
     /// Whether `a` dominates `b` (reflexive); false if either is not in the tree.
     pub(crate) fn dominates(&self, a: u32, b: u32) -> bool {
+        if !self.sets.is_empty() {
+            // A node outside the tree has the empty set and dominates no node's set.
+            return self
+                .sets
+                .get(b as usize)
+                .is_some_and(|&set| set & bit(a) != 0);
+        }
         match (self.order.get(a as usize), self.order.get(b as usize)) {
             (Some(&(pa, qa)), Some(&(pb, _))) => pa != UNDEF && pb != UNDEF && pa <= pb && pb < qa,
             _ => false,
@@ -492,8 +633,13 @@ mod tests {
         };
         let mut scratch = DomScratch::default();
         let mut t = DomTree::default();
-        for round in 0..400 {
-            let n = 1 + next(12) as usize;
+        // Small graphs get the set form; the last rounds cross into the interval form.
+        for round in 0..440 {
+            let n = if round < 400 {
+                1 + next(12) as usize
+            } else {
+                SET_NODES - 6 + next(14) as usize
+            };
             let edges: Vec<(u32, u32)> = (0..next(3 * n as u64 + 1))
                 .map(|_| (next(n as u64), next(n as u64)))
                 .collect();
@@ -519,6 +665,7 @@ mod tests {
                     .unwrap_or(UNDEF);
                 assert_eq!(t.idom[a as usize], expected, "round {round}: idom of {a}");
             }
+            assert_eq!(t.has_preorder(), n > SET_NODES, "round {round}: form");
             let mut placed = vec![false; n];
             for &v in &t.preorder {
                 let p = t.idom[v as usize];

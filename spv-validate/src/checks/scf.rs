@@ -20,6 +20,9 @@
 //! constructs follow from its dominator's, and an edge only concerns the constructs it
 //! leaves or enters. A construct this cannot clear (a rule broken, or blocks the
 //! description may miss) is walked as spirv-val walks it, which finds the same first error.
+//! In a function of at most 64 blocks (whose dominators `dom` keeps as bit sets, without the
+//! pre-order the lists are built on) every construct is walked: the sum of the construct
+//! sizes is bounded there, and the walks cost less than building the lists.
 
 use spv_reader::Id;
 use spv_reader::spirv::Op;
@@ -570,8 +573,16 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg, scratch: &mut Scratch) {
             }
         }
     }
-    nesting.rebuild(cfg, s, constructs);
-    nesting.clear(ctx, cfg, s, constructs, clearing, cleared);
+    if s.dom.has_preorder() {
+        nesting.rebuild(cfg, s, constructs);
+        nesting.clear(ctx, cfg, s, constructs, clearing, cleared);
+    } else {
+        // A small function (its dominator tree in the set form, without a pre-order for the
+        // lists): every construct is walked, which costs the sum of the construct sizes,
+        // bounded here, and less than building the lists.
+        cleared.clear();
+        cleared.resize(constructs.len(), false);
+    }
     walk.blocks.reset(n);
     for (c, &cleared) in constructs.iter().zip(cleared.iter()) {
         if check_construct(ctx, cfg, s, c, cleared, walk).is_err() {
