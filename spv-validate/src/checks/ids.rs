@@ -121,10 +121,12 @@ pub(crate) fn check(
     }
     forward_declared.sort_unstable();
     for inst in ix.insts() {
-        if let (Some(r), Some(t)) = (inst.result_id(), inst.result_type())
-            && let Some(slot) = value_types.get_mut(r.0 as usize)
-        {
-            *slot = t.0;
+        // Stored without a test: an instruction without a Result has no Result Type and
+        // writes 0 to the entry of id 0 (never an id); one without a Result Type writes the
+        // 0 already there.
+        let (r, t) = inst.raw_result_and_type();
+        if let Some(slot) = value_types.get_mut(r as usize) {
+            *slot = t;
         }
         if let Some(facts) = pointer_facts {
             facts.visit(ctx, inst);
@@ -151,7 +153,7 @@ fn clearly_fine(ctx: &Ctx<'_>, inst: &Inst<'_>, op: Op) -> bool {
             ix.id(r.id).is_some_and(|info| {
                 info.def < i
                     && (info.func == NONE || here_func == NONE || info.func == here_func)
-                    && if r.kind == Kind::ResultType {
+                    && if matches!(r.kind, Kind::ResultType) {
                         info.type_decl
                     } else {
                         info.typed && !info.type_decl
@@ -173,7 +175,7 @@ fn clearly_fine(ctx: &Ctx<'_>, inst: &Inst<'_>, op: Op) -> bool {
         {
             return false;
         }
-        if r.kind == Kind::ResultType {
+        if matches!(r.kind, Kind::ResultType) {
             if !info.type_decl {
                 return false;
             }
