@@ -209,14 +209,13 @@ impl PointerFacts {
         self.type_class(ctx, ty)
     }
 
-    /// Whether the operand rules (V-PTR-2, V-PTR-6) look at the operands of `op`: not for
-    /// the listed pointer users (the commonest, and the cheapest test).
-    #[inline(always)]
-    fn scans(op: Op) -> bool {
-        !takes_logical_pointer_listed(op)
-    }
+    /// The bit of [`PointerFacts::visit`]'s `bits` for [`LOGICAL_POINTER_USERS`]: their
+    /// operands need no look for the operand rules (V-PTR-2, V-PTR-6).
+    pub(crate) const LISTED_USER: u8 = 2;
+    /// The bit of [`PointerFacts::visit`]'s `bits` for [`VARIABLE_POINTER_SOURCES`].
+    pub(crate) const SOURCE: u8 = 4;
 
-    /// The operand rules for `inst` (an opcode [`PointerFacts::scans`] accepts): its first
+    /// The operand rules for `inst` (not one of [`LOGICAL_POINTER_USERS`]): its first
     /// logical pointer operand, if any, is judged (before its own Result is taken in, so
     /// that an OpPhi naming itself finds its class in the index).
     #[inline(always)]
@@ -235,15 +234,18 @@ impl PointerFacts {
         }
     }
 
-    /// Takes in the next instruction in module order.
+    /// Takes in the next instruction in module order; `bits` are its opcode's in a table of
+    /// opcode sets whose bits [`PointerFacts::LISTED_USER`] and [`PointerFacts::SOURCE`]
+    /// stand for [`LOGICAL_POINTER_USERS`] and [`VARIABLE_POINTER_SOURCES`] (0 for an
+    /// unknown opcode), so that the ids walk looks its opcode up once for every set.
     // Called once per instruction from the ids pass's loop: inlined there, so that the walk
     // does not pay a call per instruction (the optimizer's own choice varies with the size
     // of the functions around it).
     #[inline(always)]
-    pub(crate) fn visit(&mut self, ctx: &Ctx<'_>, inst: &Inst<'_>) {
+    pub(crate) fn visit(&mut self, ctx: &Ctx<'_>, inst: &Inst<'_>, bits: u8) {
         let op = inst.opcode();
         if let Some(op) = op
-            && Self::scans(op)
+            && bits & Self::LISTED_USER == 0
         {
             self.scan_operands(ctx, inst, op);
         }
@@ -274,7 +276,8 @@ impl PointerFacts {
         // pointers of the operands it looks at are those of earlier instructions, known
         // by now (a later id is no variable pointer yet in the first round).
         if let Some(r) = inst.result_id()
-            && variable_result(ctx, inst, &self.var, &self.class, self.logical_vars)
+            && (bits & Self::SOURCE != 0
+                || variable_result(ctx, inst, &self.var, &self.class, self.logical_vars))
             && let Some(slot) = self.var.get_mut(r.0 as usize)
             && !*slot
         {
@@ -397,7 +400,7 @@ impl Values<'_> {
 }
 
 /// The opcodes whose results are variable pointers whatever their operands.
-const VARIABLE_POINTER_SOURCES: OpSet = OpSet::of(&[
+pub(crate) const VARIABLE_POINTER_SOURCES: OpSet = OpSet::of(&[
     Op::PtrAccessChain,
     Op::UntypedPtrAccessChainKHR,
     Op::UntypedInBoundsPtrAccessChainKHR,
@@ -455,7 +458,7 @@ fn takes_logical_pointer_listed(op: Op) -> bool {
 }
 
 /// The opcodes of [`takes_logical_pointer_listed`].
-const LOGICAL_POINTER_USERS: OpSet = OpSet::of(&[
+pub(crate) const LOGICAL_POINTER_USERS: OpSet = OpSet::of(&[
     Op::Load,
     Op::Store,
     Op::AccessChain,
