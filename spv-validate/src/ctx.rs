@@ -110,6 +110,12 @@ impl<'m> Inst<'m> {
     pub(crate) fn result_id(&self) -> Option<Id> {
         (self.result != 0).then_some(Id(self.result))
     }
+
+    /// The Result id and the Result Type id as words, each 0 when absent (no opcode has a
+    /// Result Type without a Result): for the walks that store them without testing.
+    pub(crate) fn raw_result_and_type(&self) -> (u32, u32) {
+        (self.result, self.result_type)
+    }
 }
 
 /// An instruction either as the reader views it or as the index holds it: what the shared
@@ -803,6 +809,10 @@ pub(crate) struct Ctx<'m> {
     /// [`Ctx::workgroup_size_constant`], found on first use (the module-information build and
     /// the entry-point rules both ask).
     workgroup_size: std::cell::OnceCell<Option<Id>>,
+    /// The Result Type of each id (0 when it has none), indexed by id, once the ids pass
+    /// has gathered it (empty before): [`Ctx::type_of`] then reads one word per question
+    /// instead of the defining instruction's record.
+    value_types: Vec<u32>,
 }
 
 /// What [`Ctx::holds`] looks for inside a type.
@@ -906,6 +916,7 @@ impl<'m> Ctx<'m> {
             diags: Vec::new(),
             holds,
             workgroup_size: std::cell::OnceCell::new(),
+            value_types: Vec::new(),
         }
     }
 
@@ -977,7 +988,25 @@ impl<'m> Ctx<'m> {
 
     /// The Result Type of the instruction defining value `id`.
     pub(crate) fn type_of(&self, id: Id) -> Option<Id> {
-        self.ix.def(id)?.result_type()
+        if self.value_types.is_empty() {
+            return self.ix.def(id)?.result_type();
+        }
+        // Every id below the table's length that has a Result Type has its entry.
+        match self.value_types.get(id.0 as usize) {
+            Some(&t) if t != 0 => Some(Id(t)),
+            _ => None,
+        }
+    }
+
+    /// Hands [`Ctx::type_of`] the Result Type of every id (indexed by id, 0 for none), as the
+    /// ids pass gathered them over the whole module.
+    pub(crate) fn set_value_types(&mut self, value_types: Vec<u32>) {
+        self.value_types = value_types;
+    }
+
+    /// Takes back the table of [`Ctx::set_value_types`] (empty when none was set).
+    pub(crate) fn take_value_types(&mut self) -> Vec<u32> {
+        std::mem::take(&mut self.value_types)
     }
 
     /// The opcode of the instruction defining `id`.

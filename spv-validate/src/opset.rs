@@ -38,6 +38,36 @@ impl OpSet {
     }
 }
 
+/// Up to eight opcode sets as one byte per opcode (bit `k` set when the opcode is in set
+/// `k`), so that a walk asking about several sets per instruction loads one byte.
+pub(crate) struct OpBits([u8; WORDS * 64]);
+
+impl OpBits {
+    /// The table of `sets` (at most eight).
+    // Indexing in a constant: a ninth set or an opcode beyond the table stops the build.
+    #[allow(clippy::indexing_slicing)]
+    pub(crate) const fn of(sets: &[OpSet]) -> OpBits {
+        let mut bits = [0u8; WORDS * 64];
+        let mut k = 0;
+        while k < sets.len() {
+            let mut v = 0;
+            while v < WORDS * 64 {
+                if (sets[k].0[v / 64] >> (v % 64)) & 1 != 0 {
+                    bits[v] |= 1 << k;
+                }
+                v += 1;
+            }
+            k += 1;
+        }
+        OpBits(bits)
+    }
+
+    /// The bits of `op`: bit `k` tells whether it is in set `k`.
+    pub(crate) fn get(&self, op: Op) -> u8 {
+        self.0.get(op as u32 as usize).copied().unwrap_or(0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -50,6 +80,18 @@ mod tests {
             let op = inst.opcode;
             let listed = matches!(op, Op::Nop | Op::Load | Op::Store | Op::Phi);
             assert_eq!(SET.contains(op), listed, "{op:?}");
+        }
+    }
+
+    #[test]
+    fn bits_are_the_sets() {
+        const A: OpSet = OpSet::of(&[Op::Nop, Op::Load]);
+        const B: OpSet = OpSet::of(&[Op::Load, Op::Store]);
+        static BITS: OpBits = OpBits::of(&[A, B]);
+        for inst in grammar::INSTRUCTION_TABLE.iter() {
+            let op = inst.opcode;
+            let expected = u8::from(A.contains(op)) | u8::from(B.contains(op)) << 1;
+            assert_eq!(BITS.get(op), expected, "{op:?}");
         }
     }
 }

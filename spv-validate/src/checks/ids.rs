@@ -14,11 +14,11 @@ use spv_reader::spirv::Op;
 use spv_reader::{Id, Type};
 
 use crate::checks::layout::{is_non_semantic, is_type_decl};
-use crate::checks::logical_pointers::PointerFacts;
+use crate::checks::logical_pointers::{self, PointerFacts};
 use crate::ctx::{Ctx, Inst, NONE};
 use crate::diag::opcode_name;
 use crate::operands::Kind;
-use crate::opset::OpSet;
+use crate::opset::{OpBits, OpSet};
 
 /// The opcodes whose id operands may name anything (annotations, debug names, entry points
 /// and modes, type declarations, which have their own checks).
@@ -66,16 +66,28 @@ const NOT_PLAIN: OpSet = ANY_IDS.with(&[
     Op::SizeOf,
 ]);
 
+/// [`NOT_PLAIN`] and the opcode sets of [`PointerFacts::visit`], as one byte per opcode:
+/// the walk looks each opcode up once.
+static WALK_BITS: OpBits = OpBits::of(&[
+    NOT_PLAIN,
+    logical_pointers::LOGICAL_POINTER_USERS,
+    logical_pointers::VARIABLE_POINTER_SOURCES,
+]);
+
+/// The bit of [`WALK_BITS`] for [`NOT_PLAIN`].
+const NOT_PLAIN_BIT: u8 = 1;
+
 /// Whether every id operand of `op` may name anything ([`ANY_IDS`]).
 fn takes_any_ids(op: Op) -> bool {
     ANY_IDS.contains(op)
 }
 
-/// Whether every `<id>` operand of `op` (Result Type and Result aside) names a value by
-/// design: none of [`takes_any_ids`] or [`names_non_value`] applies, and it is not OpPhi,
-/// OpExtInst or OpSizeOf, which have their own exceptions.
-fn plain(op: Op) -> bool {
-    !NOT_PLAIN.contains(op)
+/// Whether every `<id>` operand of the opcode whose [`WALK_BITS`] are `bits` (Result Type
+/// and Result aside) names a value by design: none of [`takes_any_ids`] or
+/// [`names_non_value`] applies, and it is not OpPhi, OpExtInst or OpSizeOf, which have
+/// their own exceptions.
+fn plain(bits: u8) -> bool {
+    bits & NOT_PLAIN_BIT == 0
 }
 
 /// Whether the `n`-th IdRef operand (0-based, Result Type and Result not counted) of `op`
@@ -121,16 +133,20 @@ pub(crate) fn check(
     }
     forward_declared.sort_unstable();
     for inst in ix.insts() {
-        if let (Some(r), Some(t)) = (inst.result_id(), inst.result_type())
-            && let Some(slot) = value_types.get_mut(r.0 as usize)
-        {
-            *slot = t.0;
+        // Stored without a test: an instruction without a Result has no Result Type and
+        // writes 0 to the entry of id 0 (never an id); one without a Result Type writes the
+        // 0 already there.
+        let (r, t) = inst.raw_result_and_type();
+        if let Some(slot) = value_types.get_mut(r as usize) {
+            *slot = t;
         }
+        let op = inst.opcode();
+        let bits = op.map_or(0, |op| WALK_BITS.get(op));
         if let Some(facts) = pointer_facts {
-            facts.visit(ctx, inst);
+            facts.visit(ctx, inst, bits);
         }
-        let Some(op) = inst.opcode() else { continue };
-        if !clearly_fine(ctx, inst, op) {
+        let Some(op) = op else { continue };
+        if !clearly_fine(ctx, inst, op, plain(bits)) {
             check_inst(ctx, inst, op, &forward_declared);
         }
     }
@@ -139,19 +155,20 @@ pub(crate) fn check(
 /// Whether every id operand of `inst` passes the checks of [`check_inst`] without needing
 /// its finer distinctions: defined, earlier or an allowed forward reference of the common
 /// kinds, in the same function, and of the right kind. `false` means "look closer".
-fn clearly_fine(ctx: &Ctx<'_>, inst: &Inst<'_>, op: Op) -> bool {
+/// `plain` tells whether `op` is [`plain`].
+fn clearly_fine(ctx: &Ctx<'_>, inst: &Inst<'_>, op: Op, plain: bool) -> bool {
     let ix = ctx.ix;
     let at = inst.index();
     let i = at.0;
     let here_func = inst.func();
-    if plain(op) && !inst.declares_type() {
+    if plain && !inst.declares_type() {
         // Every operand but the Result Type must name a value; no forward reference is
         // needed to pass (an allowed one goes to the detailed rules).
         return ix.refs_of(inst).iter().all(|r| {
             ix.id(r.id).is_some_and(|info| {
                 info.def < i
                     && (info.func == NONE || here_func == NONE || info.func == here_func)
-                    && if r.kind == Kind::ResultType {
+                    && if matches!(r.kind, Kind::ResultType) {
                         info.type_decl
                     } else {
                         info.typed && !info.type_decl
@@ -173,7 +190,7 @@ fn clearly_fine(ctx: &Ctx<'_>, inst: &Inst<'_>, op: Op) -> bool {
         {
             return false;
         }
-        if r.kind == Kind::ResultType {
+        if matches!(r.kind, Kind::ResultType) {
             if !info.type_decl {
                 return false;
             }
@@ -304,7 +321,7 @@ mod tests {
     fn plain_opcodes_have_no_operand_exceptions() {
         for inst in grammar::INSTRUCTION_TABLE.iter() {
             let op = inst.opcode;
-            if plain(op) {
+            if plain(WALK_BITS.get(op)) {
                 assert!(!takes_any_ids(op), "{op:?}");
                 for n in 0..inst.operands.len() + 4 {
                     assert!(!names_non_value(op, n), "{op:?} operand {n}");

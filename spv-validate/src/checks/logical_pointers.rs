@@ -11,7 +11,13 @@
 //! passes a variable pointer to, or any instruction with a variable pointer operand.
 //!
 //! The per-value facts ([`PointerFacts`]) are gathered during the ids pass's walk, which
-//! runs first; the rules apply only when that pass found every id sound.
+//! runs first, and so are the operand and result rules (V-PTR-2, V-PTR-3, V-PTR-6): they
+//! need only the classes of values, which the walk knows for every earlier definition and
+//! looks up in the index for a later one (an OpPhi's back edge, a forward label). Their
+//! findings are held until [`check`], which adds the variable-pointer rule (V-PTR-8, which
+//! needs the completed fixed point) and reports everything in instruction order, and only
+//! when the ids pass found every id sound: without a walk of its own in the common case
+//! (no logical variable pointer).
 
 use std::collections::{HashMap, HashSet};
 
@@ -46,9 +52,8 @@ fn logical_class_of_type(ctx: &Ctx<'_>, ty: Id) -> Option<u32> {
 /// What the rules look up per value and per callee, gathered in one walk over the
 /// instructions (which is also the first round of [`variable_pointers`]).
 struct Values<'a> {
-    /// Per id: the storage class of the logical pointer value it is, `None` when it is not
-    /// one.
-    class: &'a [Option<u32>],
+    /// Per id: the storage class of the logical pointer value it is (see [`Class`]).
+    class: &'a [Class],
     /// Per function (index in `m.functions()`): its `OpFunctionCall` instructions.
     calls: &'a [Vec<InstIndex>],
 }
@@ -57,8 +62,8 @@ struct Values<'a> {
 /// the ids pass's walk over the instructions feeds each one to [`PointerFacts::visit`], so
 /// that this pass needs no walk of its own to gather them.
 pub(crate) struct PointerFacts {
-    /// [`Values::class`] so far.
-    class: Vec<Option<u32>>,
+    /// [`Values::class`] so far: every Result id of the instructions visited.
+    class: Vec<Class>,
     /// Per type id, `logical_class_of_type` once known.
     type_class: Vec<Option<Option<u32>>>,
     /// [`Values::calls`] so far.
@@ -69,15 +74,48 @@ pub(crate) struct PointerFacts {
     logical_vars: usize,
     /// Whether the first round found any.
     changed: bool,
+    /// Whether `VariablePointersStorageBuffer` is declared (or implied).
+    vpsb: bool,
+    /// Whether `VariablePointers` is declared (or implied).
+    vp: bool,
+    /// The operand and result rules' findings so far, in instruction order.
+    problems: Vec<Problem>,
 }
+
+/// The storage class of a value as the walk knows it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Class {
+    /// Not the Result of an instruction visited so far.
+    Unseen,
+    /// A Result that is not a logical pointer.
+    NotLogical,
+    /// A logical pointer into this storage class.
+    Logical(u32),
+}
+
+impl Class {
+    /// The storage class of a logical pointer, `None` for anything else.
+    fn logical(self) -> Option<u32> {
+        match self {
+            Class::Logical(c) => Some(c),
+            _ => None,
+        }
+    }
+}
+
+/// A broken rule found for an instruction: the rule, the instruction, the id named and the
+/// message; reported by [`check`] in instruction order, and within an instruction in the
+/// order operand rule, result rule, variable-pointer rule.
+type Problem = (&'static str, InstIndex, Id, String);
 
 /// The buffers of [`PointerFacts`], empty, kept between modules (see `crate::scratch`).
 #[derive(Default)]
 pub(crate) struct PointerStorage {
-    class: Vec<Option<u32>>,
+    class: Vec<Class>,
     type_class: Vec<Option<Option<u32>>>,
     calls: Vec<Vec<InstIndex>>,
     var: Vec<bool>,
+    problems: Vec<Problem>,
 }
 
 impl PointerFacts {
@@ -93,10 +131,12 @@ impl PointerFacts {
             mut type_class,
             mut calls,
             mut var,
+            mut problems,
         } = std::mem::take(storage);
         let ids = ctx.ix.id_count();
         class.clear();
-        class.resize(ids, None);
+        class.resize(ids, Class::Unseen);
+        problems.clear();
         type_class.clear();
         type_class.resize(ids, None);
         var.clear();
@@ -113,38 +153,113 @@ impl PointerFacts {
             var,
             logical_vars: 0,
             changed: false,
+            vpsb: ctx.has_cap(C::VariablePointersStorageBuffer),
+            vp: ctx.has_cap(C::VariablePointers),
+            problems,
         })
     }
 
     /// Gives back the buffers for another module.
-    pub(crate) fn into_storage(self) -> PointerStorage {
+    pub(crate) fn into_storage(mut self) -> PointerStorage {
+        self.problems.clear();
         PointerStorage {
             class: self.class,
             type_class: self.type_class,
             calls: self.calls,
             var: self.var,
+            problems: self.problems,
         }
     }
 
-    /// Takes in the next instruction in module order.
+    /// The storage class of logical pointer type `ty` (`None` when it is not one), from
+    /// the memo when known.
+    #[inline(always)]
+    fn type_class(&mut self, ctx: &Ctx<'_>, ty: Id) -> Option<u32> {
+        match self.type_class.get_mut(ty.0 as usize) {
+            Some(Some(known)) => *known,
+            memo => {
+                let c = logical_class_of_type(ctx, ty);
+                if let Some(slot) = memo {
+                    *slot = Some(c);
+                }
+                c
+            }
+        }
+    }
+
+    /// The storage class of `id` if it is a logical pointer: from the walk for the
+    /// instructions visited, from the index for a later definition.
+    #[inline(always)]
+    fn operand_class(&mut self, ctx: &Ctx<'_>, id: Id) -> Option<u32> {
+        match self.class.get(id.0 as usize) {
+            Some(&Class::Logical(c)) => Some(c),
+            Some(&Class::Unseen) => self.later_class(ctx, id),
+            _ => None,
+        }
+    }
+
+    /// [`PointerFacts::operand_class`] of an id the walk has not reached (or none defines):
+    /// mostly labels, which have no type.
+    #[inline(never)]
+    fn later_class(&mut self, ctx: &Ctx<'_>, id: Id) -> Option<u32> {
+        if !ctx.ix.id(id)?.typed {
+            return None;
+        }
+        let ty = ctx.ix.def(id)?.result_type()?;
+        self.type_class(ctx, ty)
+    }
+
+    /// The bit of [`PointerFacts::visit`]'s `bits` for [`LOGICAL_POINTER_USERS`]: their
+    /// operands need no look for the operand rules (V-PTR-2, V-PTR-6).
+    pub(crate) const LISTED_USER: u8 = 2;
+    /// The bit of [`PointerFacts::visit`]'s `bits` for [`VARIABLE_POINTER_SOURCES`].
+    pub(crate) const SOURCE: u8 = 4;
+
+    /// The operand rules for `inst` (not one of [`LOGICAL_POINTER_USERS`]): its first
+    /// logical pointer operand, if any, is judged (before its own Result is taken in, so
+    /// that an OpPhi naming itself finds its class in the index).
+    #[inline(always)]
+    fn scan_operands(&mut self, ctx: &Ctx<'_>, inst: &Inst<'_>, op: Op) {
+        let mut found = None;
+        for r in ctx.ix.refs_of(inst) {
+            if matches!(r.kind, Kind::Id)
+                && let Some(c) = self.operand_class(ctx, r.id)
+            {
+                found = Some((r.id, c));
+                break;
+            }
+        }
+        if let Some((pointer, class)) = found {
+            self.operand_rule(inst, op, pointer, class);
+        }
+    }
+
+    /// Takes in the next instruction in module order; `bits` are its opcode's in a table of
+    /// opcode sets whose bits [`PointerFacts::LISTED_USER`] and [`PointerFacts::SOURCE`]
+    /// stand for [`LOGICAL_POINTER_USERS`] and [`VARIABLE_POINTER_SOURCES`] (0 for an
+    /// unknown opcode), so that the ids walk looks its opcode up once for every set.
     // Called once per instruction from the ids pass's loop: inlined there, so that the walk
     // does not pay a call per instruction (the optimizer's own choice varies with the size
     // of the functions around it).
     #[inline(always)]
-    pub(crate) fn visit(&mut self, ctx: &Ctx<'_>, inst: &Inst<'_>) {
-        if let (Some(r), Some(ty)) = (inst.result_id(), inst.result_type()) {
-            let c = match self.type_class.get_mut(ty.0 as usize) {
-                Some(Some(known)) => *known,
-                memo => {
-                    let c = logical_class_of_type(ctx, ty);
-                    if let Some(slot) = memo {
-                        *slot = Some(c);
-                    }
-                    c
-                }
+    pub(crate) fn visit(&mut self, ctx: &Ctx<'_>, inst: &Inst<'_>, bits: u8) {
+        let op = inst.opcode();
+        if let Some(op) = op
+            && bits & Self::LISTED_USER == 0
+        {
+            self.scan_operands(ctx, inst, op);
+        }
+        if let Some(r) = inst.result_id() {
+            let c = match inst.result_type() {
+                Some(ty) => self.type_class(ctx, ty),
+                None => None,
             };
             if let Some(slot) = self.class.get_mut(r.0 as usize) {
-                *slot = c;
+                *slot = c.map_or(Class::NotLogical, Class::Logical);
+            }
+            // Results (V-PTR-3).
+            if let (Some(class), Some(op)) = (c, op) {
+                self.result_rule(inst, op, r, class);
             }
         }
         if inst.opcode() == Some(Op::FunctionCall)
@@ -161,28 +276,131 @@ impl PointerFacts {
         // pointers of the operands it looks at are those of earlier instructions, known
         // by now (a later id is no variable pointer yet in the first round).
         if let Some(r) = inst.result_id()
-            && variable_result(ctx, inst, &self.var, &self.class, self.logical_vars)
+            && (bits & Self::SOURCE != 0
+                || variable_result(ctx, inst, &self.var, &self.class, self.logical_vars))
             && let Some(slot) = self.var.get_mut(r.0 as usize)
             && !*slot
         {
             *slot = true;
             self.changed = true;
-            if self.class.get(r.0 as usize).copied().flatten().is_some() {
+            if self
+                .class
+                .get(r.0 as usize)
+                .and_then(|c| c.logical())
+                .is_some()
+            {
                 self.logical_vars += 1;
             }
         }
+    }
+
+    /// The operand rules (V-PTR-2, V-PTR-6) for `inst`, whose first logical pointer operand
+    /// is `pointer`, into storage class `class`.
+    #[cold]
+    #[inline(never)]
+    fn operand_rule(&mut self, inst: &Inst<'_>, op: Op, pointer: Id, class: u32) {
+        if takes_logical_pointer(op) {
+            return;
+        }
+        if matches!(op, Op::ReturnValue | Op::Phi | Op::Select) && !self.vpsb {
+            // Reported with the result (OpPhi, OpSelect) or the return (V-PTR-7).
+        } else if !takes_variable_pointer(op) {
+            self.problems.push((
+                "V-PTR-2",
+                inst.index(),
+                pointer,
+                format!("Op{op:?} may not have a logical pointer operand"),
+            ));
+        } else if !self.allow(class) {
+            let rule = if matches!(op, Op::PtrEqual | Op::PtrNotEqual | Op::PtrDiff) {
+                "V-PTR-6"
+            } else {
+                "V-PTR-2"
+            };
+            self.problems.push((
+                rule,
+                inst.index(),
+                pointer,
+                format!(
+                    "Op{op:?} may only have a logical pointer operand in the StorageBuffer or \
+                     Workgroup storage classes with the matching variable pointers capability"
+                ),
+            ));
+        }
+    }
+
+    /// The result rule (V-PTR-3) for `inst`, whose Result `r` is a logical pointer into
+    /// storage class `class`. OpPhi, OpSelect and OpLoad without variable pointers are
+    /// reported by their own passes.
+    #[inline(always)]
+    fn result_rule(&mut self, inst: &Inst<'_>, op: Op, r: Id, class: u32) {
+        match op {
+            Op::Variable
+            | Op::AccessChain
+            | Op::InBoundsAccessChain
+            | Op::FunctionParameter
+            | Op::ImageTexelPointer
+            | Op::CopyObject
+            | Op::Undef
+            | Op::UntypedAccessChainKHR
+            | Op::UntypedInBoundsAccessChainKHR
+            | Op::UntypedVariableKHR
+            | Op::RawAccessChainNV => {}
+            _ => self.result_rule_rare(inst, op, r, class),
+        }
+    }
+
+    /// [`PointerFacts::result_rule`] past the common pointer-producing opcodes.
+    #[cold]
+    #[inline(never)]
+    fn result_rule_rare(&mut self, inst: &Inst<'_>, op: Op, r: Id, class: u32) {
+        match op {
+            Op::Phi | Op::Select | Op::Load if !self.vpsb => {}
+            Op::Select
+            | Op::Phi
+            | Op::FunctionCall
+            | Op::PtrAccessChain
+            | Op::Load
+            | Op::ConstantNull
+            | Op::Function
+            | Op::UntypedPtrAccessChainKHR => {
+                if !self.allow(class) {
+                    self.problems.push((
+                        "V-PTR-3",
+                        inst.index(),
+                        r,
+                        format!(
+                            "Op{op:?} may only return a logical pointer in the StorageBuffer or \
+                             Workgroup storage classes with the matching variable pointers \
+                             capability"
+                        ),
+                    ));
+                }
+            }
+            _ => self.problems.push((
+                "V-PTR-3",
+                inst.index(),
+                r,
+                format!("Op{op:?} may not return a logical pointer"),
+            )),
+        }
+    }
+
+    /// Whether the capabilities let a logical pointer into `class` be a variable pointer.
+    fn allow(&self, class: u32) -> bool {
+        (self.vpsb && class == S::StorageBuffer as u32) || (self.vp && class == S::Workgroup as u32)
     }
 }
 
 impl Values<'_> {
     /// The storage class of a logical pointer value (`None` when `id` is not one).
     fn logical_class(&self, id: Id) -> Option<u32> {
-        self.class.get(id.0 as usize).copied().flatten()
+        self.class.get(id.0 as usize).and_then(|c| c.logical())
     }
 }
 
 /// The opcodes whose results are variable pointers whatever their operands.
-const VARIABLE_POINTER_SOURCES: OpSet = OpSet::of(&[
+pub(crate) const VARIABLE_POINTER_SOURCES: OpSet = OpSet::of(&[
     Op::PtrAccessChain,
     Op::UntypedPtrAccessChainKHR,
     Op::UntypedInBoundsPtrAccessChainKHR,
@@ -200,7 +418,7 @@ fn variable_result(
     ctx: &Ctx<'_>,
     inst: &Inst<'_>,
     var: &[bool],
-    class: &[Option<u32>],
+    class: &[Class],
     logical_vars: usize,
 ) -> bool {
     match inst.opcode() {
@@ -210,7 +428,7 @@ fn variable_result(
             logical_vars > 0
                 && id_operands(ctx, inst).any(|id| {
                     var.get(id.0 as usize).copied().unwrap_or(false)
-                        && class.get(id.0 as usize).copied().flatten().is_some()
+                        && class.get(id.0 as usize).and_then(|c| c.logical()).is_some()
                 })
         }
     }
@@ -221,14 +439,8 @@ fn id_operands<'a>(ctx: &'a Ctx<'_>, inst: &Inst<'_>) -> impl Iterator<Item = Id
     ctx.ix
         .refs_of(inst)
         .iter()
-        .filter(|r| r.kind == Kind::Id)
+        .filter(|r| matches!(r.kind, Kind::Id))
         .map(|r| r.id)
-}
-
-/// Whether the capabilities let a logical pointer into `class` be a variable pointer.
-fn variable_pointers_allow(ctx: &Ctx<'_>, class: u32) -> bool {
-    (ctx.has_cap(C::VariablePointersStorageBuffer) && class == S::StorageBuffer as u32)
-        || (ctx.has_cap(C::VariablePointers) && class == S::Workgroup as u32)
 }
 
 /// Instructions that may take a logical pointer operand without variable pointers.
@@ -246,7 +458,7 @@ fn takes_logical_pointer_listed(op: Op) -> bool {
 }
 
 /// The opcodes of [`takes_logical_pointer_listed`].
-const LOGICAL_POINTER_USERS: OpSet = OpSet::of(&[
+pub(crate) const LOGICAL_POINTER_USERS: OpSet = OpSet::of(&[
     Op::Load,
     Op::Store,
     Op::AccessChain,
@@ -302,14 +514,14 @@ fn takes_variable_pointer(op: Op) -> bool {
 
 /// Completes `var`, which holds the first round (with its `logical_vars` and `changed`, see
 /// [`PointerFacts::visit`]), into which values are variable pointers, indexed by id (see the
-/// module documentation).
+/// module documentation); returns how many of them are logical pointers.
 fn variable_pointers(
     ctx: &Ctx<'_>,
     values: &Values<'_>,
     var: &mut [bool],
     mut logical_vars: usize,
     changed: bool,
-) {
+) -> usize {
     let is_var = |var: &[bool], id: Id| var.get(id.0 as usize).copied().unwrap_or(false);
     // The arguments of call `at`: the words after the callee.
     let args = |at: InstIndex| ctx.ix.inst(at).and_then(|i| i.words().get(4..));
@@ -329,7 +541,7 @@ fn variable_pointers(
                 .with_op(Op::FunctionCall)
                 .any(|call| call.words().len() > 4));
     if !later_rounds_matter {
-        return;
+        return logical_vars;
     }
     // `logical_vars` counts the ids that are both variable pointers and logical pointers:
     // while there are none, no operand can make a result a variable pointer, so the
@@ -378,10 +590,13 @@ fn variable_pointers(
             break;
         }
     }
+    logical_vars
 }
 
 /// Applies the rules, with the facts the ids pass gathered (`None` when the addressing
-/// model has no logical pointers).
+/// model has no logical pointers): completes the variable pointers, adds the
+/// variable-pointer rule's findings (V-PTR-8) to the operand and result rules' ones, and
+/// reports them all in instruction order.
 pub(crate) fn check(ctx: &mut Ctx<'_>, facts: Option<&mut PointerFacts>) {
     let Some(facts) = facts else {
         return;
@@ -392,126 +607,54 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: Option<&mut PointerFacts>) {
         var,
         logical_vars,
         changed,
-        type_class: _,
+        problems,
+        ..
     } = facts;
     let values = Values { class, calls };
     // `var` holds the first round; this completes it in place.
-    variable_pointers(ctx, &values, var, *logical_vars, *changed);
+    let logical_vars = variable_pointers(ctx, &values, var, *logical_vars, *changed);
     let var = &*var;
-    let is_var = |id: Id| var.get(id.0 as usize).copied().unwrap_or(false);
-    let vpsb = ctx.has_cap(C::VariablePointersStorageBuffer);
-    let mut problems: Vec<(&'static str, Inst<'_>, Id, String)> = Vec::new();
-    // Built on first use: few modules have a variable pointer to trace.
-    let mut tracer: Option<Tracer> = None;
-    for inst in ctx.ix.insts() {
-        let Some(op) = inst.opcode() else {
-            continue;
-        };
-        // Operands (V-PTR-2, V-PTR-6): the listed opcodes first (the commonest pointer users,
-        // and the cheapest test), the operands next, the opcode names last.
-        if !takes_logical_pointer_listed(op)
-            && let Some((pointer, class)) =
-                id_operands(ctx, inst).find_map(|id| values.logical_class(id).map(|c| (id, c)))
-            && !takes_logical_pointer(op)
-        {
-            if matches!(op, Op::ReturnValue | Op::Phi | Op::Select) && !vpsb {
-                // Reported with the result (OpPhi, OpSelect) or the return (V-PTR-7).
-            } else if !takes_variable_pointer(op) {
-                problems.push((
-                    "V-PTR-2",
-                    *inst,
-                    pointer,
-                    format!("Op{op:?} may not have a logical pointer operand"),
-                ));
-            } else if !variable_pointers_allow(ctx, class) {
-                let rule = if matches!(op, Op::PtrEqual | Op::PtrNotEqual | Op::PtrDiff) {
-                    "V-PTR-6"
-                } else {
-                    "V-PTR-2"
-                };
-                problems.push((
-                    rule,
-                    *inst,
-                    pointer,
-                    format!(
-                        "Op{op:?} may only have a logical pointer operand in the StorageBuffer or \
-                         Workgroup storage classes with the matching variable pointers capability"
-                    ),
-                ));
+    // V-PTR-8 applies to variable pointers that are logical pointers (none when
+    // `logical_vars` is 0) and to OpArrayLength's operand.
+    let mut late: Vec<Problem> = Vec::new();
+    if logical_vars > 0 {
+        let mut tracer: Option<Tracer> = None;
+        for inst in ctx.ix.insts() {
+            if inst.opcode().is_none() {
+                continue;
             }
-        }
-        let Some(r) = inst.result_id() else { continue };
-        let Some(class) = values.logical_class(r) else {
-            if op == Op::ArrayLength
-                && let Some(&p) = inst.words().get(3)
-                && is_var(Id(p))
+            if let Some(r) = inst.result_id()
+                && values.logical_class(r).is_some()
+                && var.get(r.0 as usize).copied().unwrap_or(false)
+                && let Some(why) = tracer
+                    .get_or_insert_with(|| Tracer::new(ctx))
+                    .variable_pointer_problem(ctx, *inst)
             {
-                problems.push((
-                    "V-PTR-8",
-                    *inst,
-                    Id(p),
-                    "OpArrayLength's pointer operand must not be a variable pointer".into(),
-                ));
+                late.push(("V-PTR-8", inst.index(), r, why.to_owned()));
             }
-            continue;
-        };
-        // Results (V-PTR-3); OpPhi, OpSelect and OpLoad without variable pointers are
-        // reported by their own passes.
-        match op {
-            Op::Variable
-            | Op::AccessChain
-            | Op::InBoundsAccessChain
-            | Op::FunctionParameter
-            | Op::ImageTexelPointer
-            | Op::CopyObject
-            | Op::Undef
-            | Op::UntypedAccessChainKHR
-            | Op::UntypedInBoundsAccessChainKHR
-            | Op::UntypedVariableKHR
-            | Op::RawAccessChainNV => {}
-            Op::Phi | Op::Select | Op::Load if !vpsb => {}
-            Op::Select
-            | Op::Phi
-            | Op::FunctionCall
-            | Op::PtrAccessChain
-            | Op::Load
-            | Op::ConstantNull
-            | Op::Function
-            | Op::UntypedPtrAccessChainKHR => {
-                if !variable_pointers_allow(ctx, class) {
-                    problems.push((
-                        "V-PTR-3",
-                        *inst,
-                        r,
-                        format!(
-                            "Op{op:?} may only return a logical pointer in the StorageBuffer or \
-                             Workgroup storage classes with the matching variable pointers \
-                             capability"
-                        ),
-                    ));
-                }
-            }
-            _ => problems.push((
-                "V-PTR-3",
-                *inst,
-                r,
-                format!("Op{op:?} may not return a logical pointer"),
-            )),
-        }
-        // Variable pointers (V-PTR-8).
-        if is_var(r)
-            && let Some(why) = tracer
-                .get_or_insert_with(|| Tracer::new(ctx))
-                .variable_pointer_problem(ctx, *inst)
-        {
-            problems.push(("V-PTR-8", *inst, r, why.to_owned()));
         }
     }
-    let problems: Vec<_> = problems
-        .into_iter()
-        .map(|(rule, inst, id, message)| (rule, inst.index(), id, message))
-        .collect();
-    for (rule, at, id, message) in problems {
+    for inst in ctx.ix.with_op(Op::ArrayLength) {
+        if let Some(r) = inst.result_id()
+            && values.logical_class(r).is_none()
+            && let Some(&p) = inst.words().get(3)
+            && var.get(p as usize).copied().unwrap_or(false)
+        {
+            late.push((
+                "V-PTR-8",
+                inst.index(),
+                Id(p),
+                "OpArrayLength's pointer operand must not be a variable pointer".into(),
+            ));
+        }
+    }
+    if !late.is_empty() {
+        // An instruction's V-PTR-8 follows its other findings: a stable sort by instruction
+        // keeps that order.
+        problems.append(&mut late);
+        problems.sort_by_key(|p| p.1.0);
+    }
+    for (rule, at, id, message) in problems.drain(..) {
         ctx.err(rule, at, &[id], message);
     }
 }

@@ -70,16 +70,19 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, scratch: &mut Scratch) -> Facts {
     layout::check(ctx);
     enums::check(ctx);
     let before_ids = ctx.diags.len();
-    // Gathered during the ids pass's walk (see `ids::check`).
-    facts.value_types = vec![0u32; ctx.ix.id_count()];
+    // Gathered during the ids pass's walk (see `ids::check`), then answering
+    // `Ctx::type_of` for the passes after it.
+    let mut value_types = vec![0u32; ctx.ix.id_count()];
     let mut pointer_facts = logical_pointers::PointerFacts::new(ctx, &mut scratch.pointers);
-    ids::check(ctx, &mut facts.value_types, &mut pointer_facts);
+    ids::check(ctx, &mut value_types, &mut pointer_facts);
+    ctx.set_value_types(value_types);
     let ids_ok = ctx.diags.len() == before_ids;
     types::check(ctx, scratch);
     if !ids_ok {
         if let Some(f) = pointer_facts {
             scratch.pointers = f.into_storage();
         }
+        facts.value_types = ctx.take_value_types();
         return facts;
     }
     instructions::check(ctx, &mut scratch.args);
@@ -112,5 +115,6 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, scratch: &mut Scratch) -> Facts {
     flow::check(ctx, &facts.cfgs);
     sampled_images::check(ctx);
     scf::check(ctx, &facts.cfgs, &mut scratch.scf);
+    facts.value_types = ctx.take_value_types();
     facts
 }
