@@ -302,11 +302,26 @@ impl Reachable<'_> {
     /// 2^16, and the bound is at most that.
     fn count_words(&mut self, words: &[u32]) {
         let mentioned = self.mentioned.as_mut_slice();
-        let past_bound = mentioned.len().saturating_sub(1);
-        for &word in words {
+        // The slot past the bound (`mentioned` is never empty here); every index below is at
+        // most it, which lets the compiler drop the bounds checks.
+        let Some(past_bound) = mentioned.len().checked_sub(1) else {
+            return;
+        };
+        let mut count = |word: u32| {
             if let Some(count) = mentioned.get_mut((word as usize).min(past_bound)) {
                 *count += 1;
             }
+        };
+        // Four words a round: the loop's own step and test are paid once per four words.
+        let mut quads = words.chunks_exact(4);
+        for &[a, b, c, d] in quads.by_ref().filter_map(|q| <&[u32; 4]>::try_from(q).ok()) {
+            count(a);
+            count(b);
+            count(c);
+            count(d);
+        }
+        for &word in quads.remainder() {
+            count(word);
         }
     }
 }
