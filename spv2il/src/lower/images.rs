@@ -169,10 +169,7 @@ impl<'m> Lowerer<'m> {
                     return Err(unsupported("an OpImageQuerySize without a result"));
                 };
                 let shape = types::shape_of(module, ty).map_err(|u| located(module, inst, u))?;
-                let driver = self
-                    .resources
-                    .driver_cb()
-                    .ok_or_else(|| Error::Internal("no driver constant buffer".to_string()))?;
+                let driver = self.resources.driver_cb_for_sizes(self.module)?;
                 let reg = Reg::new(RegType::ConstBuff, driver)
                     .at(super::resources::DRIVER_CB_FIRST_UAV_SIZE + uav);
                 let size = self.regs.temp();

@@ -2222,10 +2222,7 @@ impl<'m> Lowerer<'m> {
             .array_stride(array_type)
             .filter(|s| *s > 0)
             .ok_or_else(|| unsupported("a runtime array without an ArrayStride"))?;
-        let driver = self
-            .resources
-            .driver_cb()
-            .ok_or_else(|| Error::Internal("no driver constant buffer".to_string()))?;
+        let driver = self.resources.driver_cb_for_sizes(self.module)?;
         let size = Value::in_reg(
             Reg::new(RegType::ConstBuff, driver).at(resources::DRIVER_CB_FIRST_UAV_SIZE + uav),
             1,

@@ -55,14 +55,15 @@ pub fn lower(
     refuse_target_without_raw_uavs(options.target)?;
     let mut scratch = SCRATCH.take();
     let mut lowerer = Lowerer::new(module, info, options, &mut scratch);
-    let reachable = reachable_functions(module, function, std::mem::take(&mut scratch.uses));
+    let reachable = reachable_functions(module, info, function, std::mem::take(&mut scratch.uses))?;
     let functions = reachable.functions;
     lowerer.reserve_code(&functions);
-    let needs_driver_cb = reachable.queries_sizes
-        || module
-            .global_variables()
-            .iter()
-            .any(|v| memory::builtin_of(module, v.id) == Some(spirv::BuiltIn::NumWorkgroups));
+    // `NumWorkgroups` is read from the driver constants; a size query reserves them itself
+    // (`Resources::driver_cb_for_sizes`).
+    let needs_driver_cb = module
+        .global_variables()
+        .iter()
+        .any(|v| memory::builtin_of(module, v.id) == Some(spirv::BuiltIn::NumWorkgroups));
     lowerer.resources = Resources::collect(
         module,
         &reachable.mentioned,
@@ -268,24 +269,18 @@ fn declares_wide_type(module: &Module) -> bool {
 
 /// What one walk over the reachable functions' instructions finds.
 struct Reachable<'m> {
-    /// The entry function and every function it calls, directly or not, in discovery order.
+    /// The entry function and every function it calls, directly or not.
     functions: Vec<&'m Function>,
-    /// Indexed like `Module::functions`: whether the function is in `functions` (a scan of
-    /// `functions` per call would make a module that calls each of many functions quadratic).
-    listed: Vec<bool>,
     /// Indexed by id: how many words of the instructions of those functions (after their
     /// opcode words) equal it: the result id of its definition, and its uses as an operand. A
     /// literal that happens to equal an id counts too, which only costs an unused declaration
     /// (of a variable) or a copy that is kept (see [`Lowerer::uses`]).
     mentioned: Vec<u32>,
-    /// Whether one of those functions has `OpArrayLength` or `OpImageQuerySize`, whose sizes
-    /// come from the driver constants.
-    queries_sizes: bool,
 }
 
-impl<'m> Reachable<'m> {
-    /// Records what instruction `words` (opcode word first) mentions and calls.
-    fn visit(&mut self, module: &'m Module, words: &[u32]) {
+impl Reachable<'_> {
+    /// Counts what instruction `words` (opcode word first) mentions.
+    fn visit(&mut self, words: &[u32]) {
         // Every word after the opcode word is marked, Result Type and Result id included:
         // those are types and function-local results, never module-scope variables, the
         // only ids `mentioned` is asked about; skipping them would cost a grammar lookup.
@@ -297,23 +292,36 @@ impl<'m> Reachable<'m> {
                 *count += 1;
             }
         }
-        // The opcode is compared as a number (see `has_opcode`).
-        let op = words.first().map_or(0, |w| w & 0xFFFF);
-        if op == spirv::Op::ArrayLength as u32 || op == spirv::Op::ImageQuerySize as u32 {
-            self.queries_sizes = true;
-        }
-        if op != spirv::Op::FunctionCall as u32 {
-            return;
-        }
-        // `OpFunctionCall` has a Result Type and a Result id; the callee is the next word.
-        let Some(at) = words.get(3).and_then(|id| module.function_index(Id(*id))) else {
+    }
+
+    /// Counts every word of `words`, whole instructions opcode words included, as
+    /// [`Reachable::visit`] counts the words after the opcode words: `mentioned` has one slot
+    /// past the bound, which every word naming no id counts into, so that the loop has no
+    /// branch but its own. The caller makes sure no opcode word can equal an id: an opcode
+    /// word holds a word count of at least 1 in its high half (SPIR-V §2.3), so it is at least
+    /// 2^16, and the bound is at most that.
+    fn count_words(&mut self, words: &[u32]) {
+        let mentioned = self.mentioned.as_mut_slice();
+        // The slot past the bound (`mentioned` is never empty here); every index below is at
+        // most it, which lets the compiler drop the bounds checks.
+        let Some(past_bound) = mentioned.len().checked_sub(1) else {
             return;
         };
-        if let (Some(callee), Some(listed)) = (module.functions().get(at), self.listed.get_mut(at))
-            && !*listed
-        {
-            *listed = true;
-            self.functions.push(callee);
+        let mut count = |word: u32| {
+            if let Some(count) = mentioned.get_mut((word as usize).min(past_bound)) {
+                *count += 1;
+            }
+        };
+        // Four words a round: the loop's own step and test are paid once per four words.
+        let mut quads = words.chunks_exact(4);
+        for &[a, b, c, d] in quads.by_ref().filter_map(|q| <&[u32; 4]>::try_from(q).ok()) {
+            count(a);
+            count(b);
+            count(c);
+            count(d);
+        }
+        for &word in quads.remainder() {
+            count(word);
         }
     }
 }
@@ -339,39 +347,49 @@ fn function_words(module: &Module, range: Range<u32>) -> Option<&[u32]> {
     words.get(word_at(range.start)?..word_at(range.end)?)
 }
 
-/// Walks `entry` and every function it calls, directly or not, once each, in discovery order.
-/// `mentioned` is a buffer to count in (its contents are discarded).
+/// Counts the words of `entry` and every function it calls, directly or not (the call tree
+/// the validator found for the entry point: every `OpFunctionCall` of those functions, as
+/// written). `mentioned` is a buffer to count in (its contents are discarded).
 fn reachable_functions<'m>(
     module: &'m Module,
+    info: &spv_validate::ModuleInfo,
     entry: &'m Function,
     mut mentioned: Vec<u32>,
-) -> Reachable<'m> {
+) -> Result<Reachable<'m>, Error> {
+    let tree = info
+        .entry_points
+        .iter()
+        .find(|point| point.function == entry.id)
+        .map(|point| point.call_tree.as_slice())
+        .ok_or_else(|| {
+            Error::Internal(format!(
+                "no validator facts for the entry point function {}",
+                entry.id
+            ))
+        })?;
+    let functions: Vec<&Function> = tree.iter().filter_map(|&id| module.function(id)).collect();
+    let bound = module.header().bound as usize;
+    // Below this bound no opcode word can equal an id (see `Reachable::count_words`).
+    let flat = bound <= 1 << 16;
     mentioned.clear();
-    mentioned.resize(module.header().bound as usize, 0);
-    let mut listed = vec![false; module.functions().len()];
-    if let Some(slot) = module
-        .function_index(entry.id)
-        .and_then(|at| listed.get_mut(at))
-    {
-        *slot = true;
-    }
+    mentioned.resize(bound + usize::from(flat), 0);
     let mut reachable = Reachable {
-        functions: vec![entry],
-        listed,
+        functions,
         mentioned,
-        queries_sizes: false,
     };
-    let mut next = 0;
-    while let Some(function) = reachable.functions.get(next).copied() {
-        next += 1;
+    for at in 0..reachable.functions.len() {
+        let Some(function) = reachable.functions.get(at).copied() else {
+            continue;
+        };
         let Some(start) = function.def.0.checked_add(1) else {
             continue;
         };
         let range = start..function.end.0;
         match function_words(module, range.clone()) {
+            // The reader checked that the words are whole instructions (SPIR-V §2.3: each
+            // one's word count, the high half of its first word, is at least 1 and fits).
+            Some(words) if flat => reachable.count_words(words),
             Some(mut rest) => {
-                // SPIR-V §2.3: an instruction's word count is the high half of its first word
-                // (the reader checked each is at least 1 and fits; a zero ends the walk).
                 while let Some(&first) = rest.first() {
                     let count = (first >> 16) as usize;
                     let (Some(words), Some(next)) = (rest.get(..count), rest.get(count..)) else {
@@ -380,18 +398,20 @@ fn reachable_functions<'m>(
                     if count == 0 {
                         break;
                     }
-                    reachable.visit(module, words);
+                    reachable.visit(words);
                     rest = next;
                 }
             }
             None => {
                 for inst in module.instructions_in(range) {
-                    reachable.visit(module, inst.words());
+                    reachable.visit(inst.words());
                 }
             }
         }
     }
-    reachable
+    // The slot past the bound counted the words that name no id.
+    reachable.mentioned.truncate(bound);
+    Ok(reachable)
 }
 
 /// The entry point to translate: the one named in the options, else the only GLCompute one.

@@ -70,7 +70,9 @@ impl Resources {
     /// their IL ids. `used` says per id how many words of the instructions of those functions
     /// (after their opcode words) equal it, so non-zero when some instruction has it as an
     /// operand word (a literal that happens to equal a variable id only costs an unused
-    /// declaration). `needs_driver_cb` reserves the driver constant buffer.
+    /// declaration). `needs_driver_cb` reserves the driver constant buffer (for
+    /// `NumWorkgroups`; a size query reserves it as it is lowered,
+    /// [`Resources::driver_cb_for_sizes`]).
     pub fn collect(
         module: &Module,
         used: &[u32],
@@ -161,13 +163,7 @@ impl Resources {
             });
         }
         if needs_driver_cb {
-            resources.cbs.push(ConstantBuffer {
-                var: None,
-                binding: None,
-                elements: DRIVER_CB_FIRST_UAV_SIZE
-                    + u32::try_from(resources.uavs.len()).unwrap_or(u32::MAX),
-                kind: ResourceKind::DriverConstants,
-            });
+            resources.push_driver_cb();
         }
         resources.check_limits(module)?;
         Ok(resources)
@@ -256,6 +252,31 @@ impl Resources {
     pub fn cb_of(&self, id: Id) -> Option<u32> {
         let position = self.cbs.iter().position(|cb| cb.var == Some(id))?;
         u32::try_from(position).ok()
+    }
+
+    /// The cb number of the driver constants for a size query (`OpArrayLength`,
+    /// `OpImageQuerySize`), which reserves them (as the last constant buffer, where
+    /// [`Resources::collect`] puts them) when the first query is lowered: the declarations are
+    /// written after the lowering. Refused, like in [`Resources::collect`], when the buffer
+    /// goes past IL's limits.
+    pub fn driver_cb_for_sizes(&mut self, module: &Module) -> Result<u32, Error> {
+        if let Some(cb) = self.driver_cb() {
+            return Ok(cb);
+        }
+        self.push_driver_cb();
+        self.check_limits(module)?;
+        self.driver_cb()
+            .ok_or_else(|| Error::Internal("no driver constant buffer".to_string()))
+    }
+
+    /// Reserves the driver constant buffer after every other constant buffer.
+    fn push_driver_cb(&mut self) {
+        self.cbs.push(ConstantBuffer {
+            var: None,
+            binding: None,
+            elements: DRIVER_CB_FIRST_UAV_SIZE + u32::try_from(self.uavs.len()).unwrap_or(u32::MAX),
+            kind: ResourceKind::DriverConstants,
+        });
     }
 
     /// The cb number of the driver constants, when reserved.
