@@ -52,8 +52,6 @@ pub(crate) struct Scratch {
     pub(crate) depths: crate::checks::types::DepthMemo,
     /// First declarations of repeated types.
     pub(crate) firsts: Vec<Option<Id>>,
-    /// Operand ids of one instruction.
-    pub(crate) args: Vec<Id>,
     /// Traversal workspace: visited flags, stack, order.
     pub(crate) seen: Vec<bool>,
     pub(crate) stack: Vec<(u32, usize)>,

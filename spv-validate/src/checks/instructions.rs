@@ -9,8 +9,8 @@ use crate::checks::{atomics, images, memory, values};
 use crate::ctx::{Ctx, Inst};
 use crate::limits::MAX_FUNCTION_ARGS;
 
-/// Runs the pass; `scratch` holds each instruction's operand ids in turn.
-pub(crate) fn check(ctx: &mut Ctx<'_>, scratch: &mut Vec<Id>) {
+/// Runs the pass.
+pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let mut shapes = values::ShapeCache::new();
     for inst in ctx.ix.insts() {
         let Some(op) = ctx.op_of(inst) else { continue };
@@ -51,7 +51,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, scratch: &mut Vec<Id>) {
             op if atomics::is_atomic(op) => atomics::check(ctx, inst, op),
             _ => {
                 if !images::check(ctx, inst, op) {
-                    values::check(ctx, inst, op, scratch, &mut shapes);
+                    values::check(ctx, inst, op, &mut shapes);
                 }
             }
         }

@@ -85,7 +85,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, scratch: &mut Scratch) -> Facts {
         facts.value_types = ctx.take_value_types();
         return facts;
     }
-    instructions::check(ctx, &mut scratch.args);
+    instructions::check(ctx);
     decorations::check(ctx, scratch);
     memory_model::check(ctx);
     logical_pointers::check(ctx, pointer_facts.as_mut());

@@ -14,11 +14,20 @@ use crate::ctx::{Ctx, Inst};
 use crate::limits::MAX_ACCESS_CHAIN_INDEXES;
 use crate::opset::OpSet;
 
-/// Fills `out` with the operand ids after Result Type and Result.
-fn args<'a>(inst: &Inst<'_>, out: &'a mut Vec<Id>) -> &'a [Id] {
-    out.clear();
-    out.extend(inst.words().get(3..).unwrap_or(&[]).iter().map(|&w| Id(w)));
-    out
+/// The operand words after Result Type and Result, read in place (each an id for the
+/// opcodes with rules here) rather than copied out as [`Id`]s.
+fn args<'m>(inst: &Inst<'m>) -> &'m [u32] {
+    inst.words().get(3..).unwrap_or(&[])
+}
+
+/// Operand `k` of [`args`] as an id.
+fn arg(a: &[u32], k: usize) -> Option<Id> {
+    a.get(k).map(|&w| Id(w))
+}
+
+/// The operands of [`args`] as ids.
+fn ids(a: &[u32]) -> impl Iterator<Item = Id> + '_ {
+    a.iter().map(|&w| Id(w))
 }
 
 /// Shape of a numeric value type: (scalar kind, width, component count).
@@ -188,18 +197,12 @@ const WITH_RULES: OpSet = OpSet::of(&[
     Op::Undef,
 ]);
 
-/// Checks one instruction; `scratch` is reused between calls to hold its operand ids.
+/// Checks one instruction.
 // Inlined so that the many instructions without value rules cost only the opcode test.
 #[inline]
-pub(crate) fn check(
-    ctx: &mut Ctx<'_>,
-    inst: &Inst<'_>,
-    op: Op,
-    scratch: &mut Vec<Id>,
-    shapes: &mut ShapeCache,
-) {
+pub(crate) fn check(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op, shapes: &mut ShapeCache) {
     if has_rules(op) {
-        check_rules(ctx, inst, op, scratch, shapes);
+        check_rules(ctx, inst, op, shapes);
     }
 }
 
@@ -240,16 +243,10 @@ impl ShapeCache {
 }
 
 /// [`check`] for an opcode with rules.
-fn check_rules(
-    ctx: &mut Ctx<'_>,
-    inst: &Inst<'_>,
-    op: Op,
-    scratch: &mut Vec<Id>,
-    shapes: &mut ShapeCache,
-) {
+fn check_rules(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op, shapes: &mut ShapeCache) {
     let ty = inst.result_type().unwrap_or(Id(0));
     let rs = shapes.shape(ctx, ty);
-    let a = args(inst, scratch);
+    let a = args(inst);
     match op {
         Op::FAdd | Op::FSub | Op::FMul | Op::FDiv | Op::FRem | Op::FMod | Op::FNegate => {
             if !is_float_shape(rs) {
@@ -261,7 +258,7 @@ fn check_rules(
                     "Expected floating scalar or vector type as Result Type",
                 );
             }
-            for &x in a {
+            for x in ids(a) {
                 if ctx.type_of(x) != Some(ty) {
                     return fail(
                         ctx,
@@ -283,7 +280,7 @@ fn check_rules(
                     "Expected unsigned int scalar or vector type as Result Type",
                 );
             }
-            for &x in a {
+            for x in ids(a) {
                 if ctx.type_of(x) != Some(ty) {
                     return fail(
                         ctx,
@@ -327,7 +324,7 @@ fn check_rules(
                     "Expected int scalar or vector type as Result Type",
                 );
             }
-            let (Some(&base), Some(&shift)) = (a.first(), a.get(1)) else {
+            let (Some(base), Some(shift)) = (arg(a, 0), arg(a, 1)) else {
                 return;
             };
             let bs = value_shape(ctx, base);
@@ -389,7 +386,7 @@ fn check_rules(
                 );
             }
             let n_same = if op == Op::BitFieldInsert { 2 } else { 1 };
-            for &x in a.iter().take(n_same) {
+            for x in ids(a).take(n_same) {
                 if ctx.type_of(x) != Some(ty) {
                     return fail(
                         ctx,
@@ -400,7 +397,7 @@ fn check_rules(
                     );
                 }
             }
-            for &x in a.iter().skip(n_same) {
+            for x in ids(a).skip(n_same) {
                 if !ctx.type_of(x).is_some_and(|t| ctx.is_int_scalar(t)) {
                     return fail(
                         ctx,
@@ -422,13 +419,13 @@ fn check_rules(
                     "Expected int scalar or vector type as Result Type",
                 );
             }
-            let bs = a.first().and_then(|&b| value_shape(ctx, b));
+            let bs = arg(a, 0).and_then(|b| value_shape(ctx, b));
             if !is_int_shape(bs) || bs.map(|s| s.2) != rs.map(|s| s.2) {
                 return fail(
                     ctx,
                     "V-INST-1",
                     inst,
-                    a,
+                    &ids(a).collect::<Vec<_>>(),
                     "Expected Base to be int scalar or vector with the Result Type's dimension",
                 );
             }
@@ -443,7 +440,7 @@ fn check_rules(
                     "Expected float scalar type as Result Type",
                 );
             }
-            let (Some(&x), Some(&y)) = (a.first(), a.get(1)) else {
+            let (Some(x), Some(y)) = (arg(a, 0), arg(a, 1)) else {
                 return;
             };
             let xs = value_shape(ctx, x);
@@ -484,7 +481,7 @@ fn check_rules(
                     "Expected float vector (or matrix) type as Result Type",
                 );
             }
-            let (Some(&v), Some(&s)) = (a.first(), a.get(1)) else {
+            let (Some(v), Some(s)) = (arg(a, 0), arg(a, 1)) else {
                 return;
             };
             if ctx.type_of(v) != Some(ty) {
@@ -540,7 +537,7 @@ fn check_rules(
                 Some(Type::Struct { members }) => members.first().copied(),
                 _ => None,
             };
-            for &x in a {
+            for x in ids(a) {
                 if ctx.type_of(x) != member {
                     return fail(
                         ctx,
@@ -562,7 +559,7 @@ fn check_rules(
                     "Expected bool scalar type as Result Type",
                 );
             }
-            let v = a.first().copied().unwrap_or(Id(0));
+            let v = arg(a, 0).unwrap_or(Id(0));
             let is_bool_vec = ctx.type_of(v).is_some_and(|t| {
                 matches!(ctx.ty(t), Some(Type::Vector { .. }))
                     && ctx.is_bool_scalar(ctx.scalar_and_count(t).map_or(Id(0), |x| x.0))
@@ -581,13 +578,13 @@ fn check_rules(
             if !expect_bool_result(ctx, inst, ty, rs) {
                 return;
             }
-            let xs = a.first().and_then(|&x| value_shape(ctx, x));
+            let xs = arg(a, 0).and_then(|x| value_shape(ctx, x));
             if !is_float_shape(xs) || xs.map(|s| s.2) != rs.map(|s| s.2) {
                 return fail(
                     ctx,
                     "V-INST-4",
                     inst,
-                    a,
+                    &ids(a).collect::<Vec<_>>(),
                     "Expected operand to be a float scalar or vector of the Result Type's dimension",
                 );
             }
@@ -610,7 +607,7 @@ fn check_rules(
             if !expect_bool_result(ctx, inst, ty, rs) {
                 return;
             }
-            let (Some(&x), Some(&y)) = (a.first(), a.get(1)) else {
+            let (Some(x), Some(y)) = (arg(a, 0), arg(a, 1)) else {
                 return;
             };
             let xs = value_shape(ctx, x);
@@ -641,7 +638,7 @@ fn check_rules(
             if !expect_bool_result(ctx, inst, ty, rs) {
                 return;
             }
-            for &x in a {
+            for x in ids(a) {
                 if ctx.type_of(x) != Some(ty) {
                     return fail(
                         ctx,
@@ -666,7 +663,7 @@ fn check_rules(
             if !expect_bool_result(ctx, inst, ty, rs) {
                 return;
             }
-            let (Some(&x), Some(&y)) = (a.first(), a.get(1)) else {
+            let (Some(x), Some(y)) = (arg(a, 0), arg(a, 1)) else {
                 return;
             };
             let (xs, ys) = (value_shape(ctx, x), value_shape(ctx, y));
@@ -715,7 +712,7 @@ fn check_rules(
         Op::CompositeConstruct => check_construct(ctx, inst, ty, a),
         Op::CompositeExtract | Op::CompositeInsert => check_extract_insert(ctx, inst, op, ty),
         Op::Transpose => {
-            let m = a.first().copied().unwrap_or(Id(0));
+            let m = arg(a, 0).unwrap_or(Id(0));
             let dims = |t: Id| match ctx.ty(t) {
                 Some(Type::Matrix { column, count }) => ctx
                     .scalar_and_count(*column)
@@ -749,8 +746,8 @@ fn check_rules(
 }
 
 /// Integer operands: int scalars/vectors with the Result Type's component count and width.
-fn same_int_shape(ctx: &mut Ctx<'_>, inst: &Inst<'_>, a: &[Id], rs: Option<(Scalar, u32, u32)>) {
-    for &x in a {
+fn same_int_shape(ctx: &mut Ctx<'_>, inst: &Inst<'_>, a: &[u32], rs: Option<(Scalar, u32, u32)>) {
+    for x in ids(a) {
         let xs = value_shape(ctx, x);
         if !is_int_shape(xs) {
             return fail(
@@ -814,8 +811,8 @@ fn float_vector(ctx: &Ctx<'_>, ty: Id) -> Option<(Id, u32)> {
     }
 }
 
-fn check_matrix_op(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op, ty: Id, a: &[Id]) {
-    let (Some(&x), Some(&y)) = (a.first(), a.get(1)) else {
+fn check_matrix_op(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op, ty: Id, a: &[u32]) {
+    let (Some(x), Some(y)) = (arg(a, 0), arg(a, 1)) else {
         return;
     };
     let (tx, ty_) = (
@@ -875,8 +872,8 @@ fn check_matrix_op(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op, ty: Id, a: &[Id])
     }
 }
 
-fn check_select(ctx: &mut Ctx<'_>, inst: &Inst<'_>, ty: Id, a: &[Id]) {
-    let (Some(&cond), Some(&x), Some(&y)) = (a.first(), a.get(1), a.get(2)) else {
+fn check_select(ctx: &mut Ctx<'_>, inst: &Inst<'_>, ty: Id, a: &[u32]) {
+    let (Some(cond), Some(x), Some(y)) = (arg(a, 0), arg(a, 1), arg(a, 2)) else {
         return;
     };
     let result_ok = match ctx.ty(ty) {
@@ -944,9 +941,9 @@ fn check_select(ctx: &mut Ctx<'_>, inst: &Inst<'_>, ty: Id, a: &[Id]) {
     }
 }
 
-fn check_convert(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op, ty: Id, a: &[Id]) {
+fn check_convert(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op, ty: Id, a: &[u32]) {
     let rs = shape(ctx, ty);
-    let x = a.first().copied().unwrap_or(Id(0));
+    let x = arg(a, 0).unwrap_or(Id(0));
     let xs = value_shape(ctx, x);
     let (result_ok, input_ok) = match op {
         Op::ConvertFToU => (
@@ -1007,8 +1004,8 @@ fn check_convert(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op, ty: Id, a: &[Id]) {
     }
 }
 
-fn check_bitcast(ctx: &mut Ctx<'_>, inst: &Inst<'_>, ty: Id, a: &[Id]) {
-    let x = a.first().copied().unwrap_or(Id(0));
+fn check_bitcast(ctx: &mut Ctx<'_>, inst: &Inst<'_>, ty: Id, a: &[u32]) {
+    let x = arg(a, 0).unwrap_or(Id(0));
     let xt = ctx.type_of(x).unwrap_or(Id(0));
     let bits = |t: Id| -> Option<u64> {
         match ctx.ty(t)? {
@@ -1019,7 +1016,8 @@ fn check_bitcast(ctx: &mut Ctx<'_>, inst: &Inst<'_>, ty: Id, a: &[Id]) {
         }
     };
     let (rp, xp) = (ctx.is_pointer(ty), ctx.is_pointer(xt));
-    if bits(ty).is_none() {
+    let (ty_bits, xt_bits) = (bits(ty), bits(xt));
+    if ty_bits.is_none() {
         return fail(
             ctx,
             "V-PTR-9",
@@ -1028,7 +1026,7 @@ fn check_bitcast(ctx: &mut Ctx<'_>, inst: &Inst<'_>, ty: Id, a: &[Id]) {
             "Expected Result Type to be a pointer or int or float vector or scalar type",
         );
     }
-    if bits(xt).is_none() {
+    if xt_bits.is_none() {
         return fail(
             ctx,
             "V-PTR-9",
@@ -1058,7 +1056,7 @@ fn check_bitcast(ctx: &mut Ctx<'_>, inst: &Inst<'_>, ty: Id, a: &[Id]) {
         }
         return;
     }
-    if bits(ty) != bits(xt) {
+    if ty_bits != xt_bits {
         fail(
             ctx,
             "V-PTR-9",
@@ -1069,8 +1067,8 @@ fn check_bitcast(ctx: &mut Ctx<'_>, inst: &Inst<'_>, ty: Id, a: &[Id]) {
     }
 }
 
-fn check_vector_dynamic(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op, ty: Id, a: &[Id]) {
-    let vector = a.first().copied().unwrap_or(Id(0));
+fn check_vector_dynamic(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op, ty: Id, a: &[u32]) {
+    let vector = arg(a, 0).unwrap_or(Id(0));
     let vt = ctx.type_of(vector).unwrap_or(Id(0));
     let Some(&Type::Vector { component, .. }) = ctx.ty(vt) else {
         return fail(
@@ -1091,7 +1089,7 @@ fn check_vector_dynamic(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op, ty: Id, a: &
                 "Expected Vector component type to be equal to Result Type",
             );
         }
-        a.get(1)
+        arg(a, 1)
     } else {
         if vt != ty {
             return fail(
@@ -1102,7 +1100,7 @@ fn check_vector_dynamic(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op, ty: Id, a: &
                 "Expected Vector type to be equal to Result Type",
             );
         }
-        let c = a.get(1).copied().unwrap_or(Id(0));
+        let c = arg(a, 1).unwrap_or(Id(0));
         if ctx.type_of(c) != Some(component) {
             return fail(
                 ctx,
@@ -1112,9 +1110,9 @@ fn check_vector_dynamic(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op, ty: Id, a: &
                 "Expected Component type to be equal to Result Type component type",
             );
         }
-        a.get(2)
+        arg(a, 2)
     };
-    let index = index.copied().unwrap_or(Id(0));
+    let index = index.unwrap_or(Id(0));
     if !ctx.type_of(index).is_some_and(|t| ctx.is_int_scalar(t)) {
         fail(
             ctx,
@@ -1194,11 +1192,11 @@ fn check_shuffle(ctx: &mut Ctx<'_>, inst: &Inst<'_>, ty: Id) {
     }
 }
 
-fn check_construct(ctx: &mut Ctx<'_>, inst: &Inst<'_>, ty: Id, a: &[Id]) {
+fn check_construct(ctx: &mut Ctx<'_>, inst: &Inst<'_>, ty: Id, a: &[u32]) {
     match ctx.ty(ty) {
         Some(&Type::Vector { component, count }) => {
             let mut total = 0u32;
-            for &x in a {
+            for x in ids(a) {
                 let xt = ctx.type_of(x).unwrap_or(Id(0));
                 match ctx.ty(xt) {
                     Some(Type::Vector {
@@ -1237,7 +1235,7 @@ fn check_construct(ctx: &mut Ctx<'_>, inst: &Inst<'_>, ty: Id, a: &[Id]) {
                     "Expected total number of Constituents to be equal to the number of columns of Result Type matrix",
                 );
             }
-            for &x in a {
+            for x in ids(a) {
                 if ctx.type_of(x) != Some(column) {
                     return fail(
                         ctx,
@@ -1261,7 +1259,7 @@ fn check_construct(ctx: &mut Ctx<'_>, inst: &Inst<'_>, ty: Id, a: &[Id]) {
                     "Expected total number of Constituents to be equal to the number of elements of Result Type array",
                 );
             }
-            for &x in a {
+            for x in ids(a) {
                 if ctx.type_of(x) != Some(element) {
                     return fail(
                         ctx,
@@ -1283,7 +1281,7 @@ fn check_construct(ctx: &mut Ctx<'_>, inst: &Inst<'_>, ty: Id, a: &[Id]) {
                     "Expected total number of Constituents to be equal to the number of members of Result Type struct",
                 );
             }
-            for (&x, &m) in a.iter().zip(members) {
+            for (x, &m) in ids(a).zip(members) {
                 if ctx.type_of(x) != Some(m) {
                     return fail(
                         ctx,
@@ -1429,7 +1427,7 @@ mod tests {
     fn matched_opcodes() -> Vec<String> {
         let source = include_str!("values.rs");
         let start = source
-            .find("    let a = args(inst, scratch);\n    match op {")
+            .find("    let a = args(inst);\n    match op {")
             .expect("check's match");
         let mut opcodes = Vec::new();
         for line in source[start..].lines().skip(2) {
