@@ -569,14 +569,17 @@ impl Module {
     }
 
     fn decorations_of(&self, target: u32, member: u32) -> impl Iterator<Item = Decoration<'_>> {
-        let key = (target, member);
+        // One search for the first record, on a single 64-bit key per record; a target has
+        // few decorations, so the run is then walked rather than searched for its end.
+        let key = |&[t, m, ..]: &[u32; DECORATION_WORDS]| u64::from(t) << 32 | u64::from(m);
+        let wanted = u64::from(target) << 32 | u64::from(member);
         let records = self.tables.decorations();
-        let start = records.partition_point(|&[t, m, ..]| (t, m) < key);
-        let end = records.partition_point(|&[t, m, ..]| (t, m) <= key);
+        let start = records.partition_point(|r| key(r) < wanted);
         records
-            .get(start..end)
+            .get(start..)
             .unwrap_or(&[])
             .iter()
+            .take_while(move |r| key(r) == wanted)
             .map(DecorationRecord::from_words)
             .map(|d| Decoration {
                 inst: crate::InstIndex(d.inst),
