@@ -31,6 +31,7 @@ use crate::lab::{
 use crate::limits::{Budget, MAX_REGION_DEPTH};
 use crate::merges::{Ctx, CtxKind, NO_ENTRY, WalkTables, keep_walk_tables, take_walk_tables};
 use crate::region::{Arms, Cond, Region, SwitchArm, Var};
+use std::cell::Cell;
 
 /// The direct path gave up; the labeled path decides.
 struct GiveUp;
@@ -86,6 +87,41 @@ struct Mark {
     spliced: bool,
 }
 
+/// The direct walk's own tables ([`Direct::emitted_log`], [`Direct::jump_log`],
+/// [`Direct::push_ins`], [`Direct::splices`]), kept per thread between functions.
+#[derive(Default)]
+struct DirectTables {
+    emitted_log: Vec<BlockIdx>,
+    jump_log: Vec<BlockIdx>,
+    push_ins: Vec<PushIn>,
+    splices: Vec<Splice>,
+}
+
+impl DirectTables {
+    /// The tables emptied, or fresh ones when one grew past [`crate::MAX_KEPT_ENTRIES`].
+    fn bounded(mut self) -> DirectTables {
+        let largest = self
+            .emitted_log
+            .capacity()
+            .max(self.jump_log.capacity())
+            .max(self.push_ins.capacity())
+            .max(self.splices.capacity());
+        if largest > crate::MAX_KEPT_ENTRIES {
+            return DirectTables::default();
+        }
+        self.emitted_log.clear();
+        self.jump_log.clear();
+        self.push_ins.clear();
+        self.splices.clear();
+        self
+    }
+}
+
+thread_local! {
+    /// This thread's [`DirectTables`], taken for the length of one walk.
+    static DIRECT_TABLES: Cell<DirectTables> = Cell::new(DirectTables::default());
+}
+
 /// Builds the tree of `cfg` directly into `lists`, or gives up (`Err` hands the lists back).
 /// `budget` bounds the work as the labeled path would: this path spends at most half of it.
 pub(crate) fn structurize_direct(
@@ -96,8 +132,11 @@ pub(crate) fn structurize_direct(
     let tables = take_walk_tables(cfg);
     let mut own = Budget::with_limit(budget.left() / 2);
     let mut tables = Some(tables);
+    let own_tables = DIRECT_TABLES.take();
+    let mut own_tables = Some(own_tables);
     let (result, lists, _) = with_lowerer(Var(0), &mut own, lists, |low| {
         let t = tables.take().unwrap_or_default();
+        let d = own_tables.take().unwrap_or_default();
         let mut walk = Direct {
             cfg,
             reachable: t.reachable,
@@ -112,10 +151,10 @@ pub(crate) fn structurize_direct(
             depth: 0,
             seq_depth: 0,
             exits: 0,
-            emitted_log: Vec::new(),
-            jump_log: Vec::new(),
-            push_ins: Vec::new(),
-            splices: Vec::new(),
+            emitted_log: d.emitted_log,
+            jump_log: d.jump_log,
+            push_ins: d.push_ins,
+            splices: d.splices,
             low,
         };
         let body = walk.run();
@@ -130,8 +169,17 @@ pub(crate) fn structurize_direct(
             jump_count: walk.jump_count,
             local_jumps: walk.local_jumps,
         });
+        own_tables = Some(DirectTables {
+            emitted_log: walk.emitted_log,
+            jump_log: walk.jump_log,
+            push_ins: walk.push_ins,
+            splices: walk.splices,
+        });
         body
     });
+    if let Some(d) = own_tables {
+        DIRECT_TABLES.set(d.bounded());
+    }
     if let Some(t) = tables {
         keep_walk_tables(t);
     }
