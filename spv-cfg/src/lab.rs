@@ -105,7 +105,7 @@ fn leaf(item: &Lab) -> Option<Region> {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+pub(crate) enum Kind {
     Scope,
     Loop,
     Switch,
@@ -115,14 +115,14 @@ enum Kind {
 /// lowerer's tail tree: tails only ever grow by one label at a scope, so each is its parent
 /// plus a label, and sharing the parents saves copying a list for every construct.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Tail(u32);
+pub(crate) struct Tail(u32);
 
 impl Tail {
     /// The empty tail.
-    const EMPTY: Tail = Tail(u32::MAX);
+    pub(crate) const EMPTY: Tail = Tail(u32::MAX);
 }
 
-struct Frame {
+pub(crate) struct Frame {
     kind: Kind,
     label: Label,
     /// The tail of the construct's own statement.
@@ -131,8 +131,21 @@ struct Frame {
     escapes: Vec<Label>,
 }
 
+impl Frame {
+    /// The frame of a construct of `kind` labeled `label` (`Label::MAX` for a switch), whose
+    /// statement has the tail `tail`.
+    pub(crate) fn new(kind: Kind, label: Label, tail: Tail) -> Frame {
+        Frame {
+            kind,
+            label,
+            tail,
+            escapes: Vec::new(),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Jump {
+pub(crate) enum Jump {
     Free,
     Continue,
     Break,
@@ -143,24 +156,26 @@ enum Jump {
 /// Labels an exit may still be pending for when a statement falls off its end.
 type Pending = Vec<Label>;
 
-struct Lowerer<'b> {
-    frames: Vec<Frame>,
+pub(crate) struct Lowerer<'b> {
+    /// The enclosing constructs, innermost last.
+    pub(crate) frames: Vec<Frame>,
     /// The tail tree: node `i` is the label `tails[i].0` added to the tail `tails[i].1`.
-    tails: Vec<(Label, Tail)>,
+    pub(crate) tails: Vec<(Label, Tail)>,
     exit: Var,
     exit_used: bool,
     depth: usize,
-    budget: &'b mut Budget,
+    /// The work budget (the direct merge walk charges its steps here too).
+    pub(crate) budget: &'b mut Budget,
     /// Where the sequences read go (see [`LabPool`]).
     pool: LabPool,
     /// The tree's node list: every finished sequence is moved here as one range.
-    nodes: Vec<Region>,
+    pub(crate) nodes: Vec<Region>,
     /// The tree's switch arms: the arms of each switch are added here as one range.
-    switch_arms: Vec<SwitchArm>,
+    pub(crate) switch_arms: Vec<SwitchArm>,
     /// The sequences being built, innermost last: a sequence is started at the current end,
     /// and every sequence started after it is finished (moved to `nodes`) before it grows
     /// again, so each is a contiguous run at the end until it is finished itself.
-    open: Vec<Region>,
+    pub(crate) open: Vec<Region>,
 }
 
 /// Empty labeled-sequence buffers, handed from the lowering (which reads every sequence once)
@@ -278,6 +293,19 @@ pub(crate) fn lower_exits(
     budget: &mut Budget,
     lists: TreeLists,
 ) -> Result<Lowered, CfgError> {
+    let (body, lists, used) = with_lowerer(exit, budget, lists, |l| l.body(body));
+    Ok((lists, body?, used))
+}
+
+/// Runs `run` with a lowerer that writes into the (emptied) lists `lists` and takes its
+/// tables from this thread's kept ones (given back afterwards); returns `run`'s result, the
+/// lists and whether the exit variable was used.
+pub(crate) fn with_lowerer<T>(
+    exit: Var,
+    budget: &mut Budget,
+    lists: TreeLists,
+    run: impl FnOnce(&mut Lowerer<'_>) -> T,
+) -> (T, TreeLists, bool) {
     let (frames, tails) = LOWER_TABLES.take();
     let (nodes, switch_arms) = lists;
     let open = OPEN_SEQS.take();
@@ -298,7 +326,7 @@ pub(crate) fn lower_exits(
     l.nodes.clear();
     l.switch_arms.clear();
     l.open.clear();
-    let result = l.body(body);
+    let result = run(&mut l);
     // Kept for the next function unless one huge function grew them (its memory must not
     // stay pinned for the rest of the thread's life).
     keep_lab_pool(std::mem::take(&mut l.pool));
@@ -311,8 +339,7 @@ pub(crate) fn lower_exits(
     if l.frames.capacity().max(l.tails.capacity()) <= crate::MAX_KEPT_ENTRIES {
         LOWER_TABLES.set((l.frames, l.tails));
     }
-    let body = result?;
-    Ok(((l.nodes, l.switch_arms), body, l.exit_used))
+    (result, (l.nodes, l.switch_arms), l.exit_used)
 }
 
 /// A source of labeled statements that knows whether more follow: the rest of a sequence,
@@ -392,7 +419,7 @@ fn ends_in_jump(body: &[Region]) -> bool {
 /// The range of `len` entries appended at position `at` of a tree list, as the `u32` pair a
 /// [`Seq`] or [`Arms`] holds; `None` when it does not fit (a list past four billion entries,
 /// which the work budget stops long before).
-fn list_range(at: usize, len: usize) -> Option<(u32, u32)> {
+pub(crate) fn list_range(at: usize, len: usize) -> Option<(u32, u32)> {
     let at = u32::try_from(at).ok()?;
     let len = u32::try_from(len).ok()?;
     at.checked_add(len).map(|_| (at, len))
@@ -428,7 +455,7 @@ impl Lowerer<'_> {
     }
 
     /// The tail `tail` with `l` added.
-    fn tail_with(&mut self, tail: Tail, l: Label) -> Result<Tail, CfgError> {
+    pub(crate) fn tail_with(&mut self, tail: Tail, l: Label) -> Result<Tail, CfgError> {
         let node = u32::try_from(self.tails.len())
             .ok()
             .filter(|&n| n != Tail::EMPTY.0)
@@ -450,7 +477,7 @@ impl Lowerer<'_> {
         false
     }
 
-    fn classify(&self, l: Label, tail: Tail) -> Result<Jump, CfgError> {
+    pub(crate) fn classify(&self, l: Label, tail: Tail) -> Result<Jump, CfgError> {
         if self.in_tail(tail, l) {
             return Ok(Jump::Free);
         }
@@ -493,7 +520,7 @@ impl Lowerer<'_> {
 
     /// Moves the open sequence that starts at `start` (the last one opened) to the tree's
     /// node list.
-    fn finish(&mut self, start: usize) -> Result<Seq, CfgError> {
+    pub(crate) fn finish(&mut self, start: usize) -> Result<Seq, CfgError> {
         let len = self.open.len().saturating_sub(start);
         if len == 0 {
             return Ok(Seq::EMPTY);
@@ -643,7 +670,7 @@ impl Lowerer<'_> {
 
     /// Appends an `If` to the open sequence, normalised: nothing when both arms are empty;
     /// arms swapped (condition negated) when only `then_` is empty.
-    fn push_if(&mut self, cond: Cond, then_: Seq, else_: Seq) {
+    pub(crate) fn push_if(&mut self, cond: Cond, then_: Seq, else_: Seq) {
         match (then_.is_empty(), else_.is_empty(), cond) {
             (true, true, _) => {}
             (true, false, cond) => self.open.push(Region::If {
@@ -843,7 +870,10 @@ impl Lowerer<'_> {
 
     /// Drops switch arms that only `break`: entering them is the same as matching no arm,
     /// provided no default arm remains and the arm before cannot fall into them.
-    fn prune_break_arms(&mut self, arms: Vec<SwitchArm>) -> Result<Vec<SwitchArm>, CfgError> {
+    pub(crate) fn prune_break_arms(
+        &mut self,
+        arms: Vec<SwitchArm>,
+    ) -> Result<Vec<SwitchArm>, CfgError> {
         let count = arms.len();
         // An arm that only leaves the switch: `break`, or nothing at all in the last arm.
         let only_break = |nodes: &Self, i: usize, a: &SwitchArm| match nodes.regions(a.body) {

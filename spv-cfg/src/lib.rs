@@ -52,6 +52,7 @@
 
 mod analysis;
 mod cfg;
+mod direct;
 mod dom;
 mod error;
 mod general;

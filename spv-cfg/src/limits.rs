@@ -33,6 +33,11 @@ impl Budget {
         Budget { left: limit, limit }
     }
 
+    /// The units not yet spent.
+    pub(crate) fn left(&self) -> u64 {
+        self.left
+    }
+
     /// Spends `units`; errors once the budget is exhausted.
     #[inline]
     pub(crate) fn charge(&mut self, units: usize) -> Result<(), CfgError> {

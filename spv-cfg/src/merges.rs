@@ -83,27 +83,34 @@ impl Fail {
     }
 }
 
+/// What a label of the walk's context stack ends or starts.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum CtxKind {
+pub(crate) enum CtxKind {
+    /// The merge block of a construct or a continue target: a jump there leaves code.
     Scope,
+    /// A loop header: a jump there starts the next iteration.
     Loop,
     /// A case target of the open switch with this index in `falls_into`.
     Case(usize),
 }
 
-struct Ctx {
-    block: BlockIdx,
-    kind: CtxKind,
-    active: bool,
+/// A label of the walk's context stack.
+pub(crate) struct Ctx {
+    /// The labeled block.
+    pub(crate) block: BlockIdx,
+    /// What the label is.
+    pub(crate) kind: CtxKind,
+    /// Whether jumps see the label (a case's own label is not seen while its arm is emitted).
+    pub(crate) active: bool,
     /// The [`MergeWalk::level`] at which a jump to this label is local (see
     /// [`MergeWalk::local_jumps`]).
-    level: u32,
+    pub(crate) level: u32,
     /// Position in `MergeWalk::ctx` of the next entry out for the same block, or [`NO_ENTRY`].
-    outer_same_block: u32,
+    pub(crate) outer_same_block: u32,
 }
 
 /// Marks the absence of a context entry in [`MergeWalk::innermost`] and [`Ctx::outer_same_block`].
-const NO_ENTRY: u32 = u32::MAX;
+pub(crate) const NO_ENTRY: u32 = u32::MAX;
 
 struct MergeWalk<'a> {
     cfg: &'a Cfg,
@@ -143,17 +150,18 @@ struct MergeWalk<'a> {
 
 /// The walk's tables, kept per thread between calls so that a function costs no allocation
 /// for them once a larger one has been structurized (see [`WalkTables::bounded`]).
+/// (The fields are those of [`MergeWalk`], which the direct walk of `direct.rs` shares.)
 #[derive(Default)]
-struct WalkTables {
-    reachable: Vec<bool>,
-    stack: Vec<BlockIdx>,
-    emitted: Vec<bool>,
-    ctx: Vec<Ctx>,
-    innermost: Vec<u32>,
-    slot: Vec<u32>,
-    falls_into: Vec<Option<BlockIdx>>,
-    jump_count: Vec<u32>,
-    local_jumps: Vec<u32>,
+pub(crate) struct WalkTables {
+    pub(crate) reachable: Vec<bool>,
+    pub(crate) stack: Vec<BlockIdx>,
+    pub(crate) emitted: Vec<bool>,
+    pub(crate) ctx: Vec<Ctx>,
+    pub(crate) innermost: Vec<u32>,
+    pub(crate) slot: Vec<u32>,
+    pub(crate) falls_into: Vec<Option<BlockIdx>>,
+    pub(crate) jump_count: Vec<u32>,
+    pub(crate) local_jumps: Vec<u32>,
 }
 
 impl WalkTables {
@@ -187,8 +195,9 @@ thread_local! {
     static WALK_TABLES: Cell<WalkTables> = Cell::new(WalkTables::default());
 }
 
-/// Builds the labeled form from merge instructions, or explains why it cannot.
-pub(crate) fn structurize_merges(cfg: &Cfg, budget: &mut Budget) -> Result<Vec<Lab>, Fail> {
+/// This thread's walk tables, set up for a walk of `cfg`: reachability filled in, every
+/// per-block entry reset, the stacks empty. Give them back with [`keep_walk_tables`].
+pub(crate) fn take_walk_tables(cfg: &Cfg) -> WalkTables {
     let mut tables = WALK_TABLES.take();
     let n = cfg.len();
     cfg.fill_reachable(&mut tables.reachable, &mut tables.stack);
@@ -204,6 +213,17 @@ pub(crate) fn structurize_merges(cfg: &Cfg, budget: &mut Budget) -> Result<Vec<L
     tables.ctx.clear();
     tables.falls_into.clear();
     tables.local_jumps.clear();
+    tables
+}
+
+/// Gives tables taken with [`take_walk_tables`] back to this thread.
+pub(crate) fn keep_walk_tables(tables: WalkTables) {
+    WALK_TABLES.set(tables.bounded());
+}
+
+/// Builds the labeled form from merge instructions, or explains why it cannot.
+pub(crate) fn structurize_merges(cfg: &Cfg, budget: &mut Budget) -> Result<Vec<Lab>, Fail> {
+    let tables = take_walk_tables(cfg);
     let mut walk = MergeWalk {
         cfg,
         reachable: tables.reachable,
@@ -222,20 +242,17 @@ pub(crate) fn structurize_merges(cfg: &Cfg, budget: &mut Budget) -> Result<Vec<L
     };
     let result = walk.run();
     keep_lab_pool(std::mem::take(&mut walk.pool));
-    WALK_TABLES.set(
-        WalkTables {
-            reachable: walk.reachable,
-            stack: tables.stack,
-            emitted: walk.emitted,
-            ctx: walk.ctx,
-            innermost: walk.innermost,
-            slot: walk.slot,
-            falls_into: walk.falls_into,
-            jump_count: walk.jump_count,
-            local_jumps: walk.local_jumps,
-        }
-        .bounded(),
-    );
+    keep_walk_tables(WalkTables {
+        reachable: walk.reachable,
+        stack: tables.stack,
+        emitted: walk.emitted,
+        ctx: walk.ctx,
+        innermost: walk.innermost,
+        slot: walk.slot,
+        falls_into: walk.falls_into,
+        jump_count: walk.jump_count,
+        local_jumps: walk.local_jumps,
+    });
     result
 }
 

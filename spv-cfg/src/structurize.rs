@@ -1,6 +1,7 @@
 //! The entry point that picks a structurizer and lowers its labeled output.
 
 use crate::cfg::{Cfg, Merge, Terminator};
+use crate::direct::structurize_direct;
 use crate::error::CfgError;
 use crate::general::structurize_general;
 use crate::lab::{lower_exits, spare_nodes};
@@ -40,8 +41,15 @@ fn structurize_within(
                 None,
             ));
         }
+        // Most functions need no exit variable: their tree is built straight from the walk.
+        let lists = match structurize_direct(cfg, budget, spare_nodes(tree_room(cfg))) {
+            Ok((nodes, body, _)) => {
+                return Ok(Structured::new(nodes, body, 0, Strategy::Merges, None));
+            }
+            Err(lists) => lists,
+        };
         match structurize_merges(cfg, budget) {
-            Ok(lab) => match lower_exits(lab, Var(0), budget, spare_nodes(tree_room(cfg))) {
+            Ok(lab) => match lower_exits(lab, Var(0), budget, lists) {
                 Ok((nodes, body, used)) => {
                     return Ok(Structured::new(
                         nodes,

@@ -1,0 +1,952 @@
+//! The merge walk's direct path: the region tree built straight from the merge instructions,
+//! without the labeled form ([`Lab`](crate::lab::Lab)) and its exit lowering, for functions
+//! whose every jump lowers to nothing, a `break` or a `continue` (no exit variable).
+//!
+//! The walk is the one of `merges.rs` (same context stack, same checks, same order), and each
+//! piece of labeled form it would build is lowered on the spot, as `lab.rs` would lower it:
+//! a jump's kind depends on its *tail* (the labels reached by falling off its position), and
+//! the walk knows the tail of every sequence when it starts it, because the labeled form only
+//! ever appends after a construct that the walk places before more code (a selection's or a
+//! loop's merge code, the code after a one-armed `if`). Two rewrites of the labeled form are
+//! followed too:
+//!
+//! * the push-in rewrite of `lab.rs`: a one-armed `if` whose jump would set the exit variable
+//!   takes the rest of its sequence as its other arm; the walk opens that arm and closes it
+//!   where the labeled sequence ends;
+//! * the selection splice of `merges.rs` (`place_after`): whether the merge code moves to the
+//!   single jump to the merge is only known once the selection's body is walked, so the body
+//!   is walked as a `Scope` first and, when the splice applies, undone and walked again with
+//!   the merge code emitted at that jump.
+//!
+//! Anything else (an exit variable, switch fall-through, a splice into a nested construct, a
+//! function the walk rejects, a deep or long function) gives up, and the caller runs the
+//! labeled path, which then decides everything as before: this path only ever produces the
+//! tree that path would have produced, so the output does not depend on which one ran.
+
+use crate::cfg::{BlockIdx, Cfg, Merge, Terminator};
+use crate::error::CfgError;
+use crate::lab::{
+    Frame, Jump, Kind, Label, Lowered, Lowerer, Tail, TreeLists, list_range, with_lowerer,
+};
+use crate::limits::{Budget, MAX_REGION_DEPTH};
+use crate::merges::{Ctx, CtxKind, NO_ENTRY, WalkTables, keep_walk_tables, take_walk_tables};
+use crate::region::{Arms, Cond, Region, SwitchArm, Var};
+use std::cell::Cell;
+
+/// The direct path gave up; the labeled path decides.
+struct GiveUp;
+
+impl From<CfgError> for GiveUp {
+    fn from(_: CfgError) -> GiveUp {
+        GiveUp
+    }
+}
+
+type Step<T> = Result<T, GiveUp>;
+
+/// How a walked chain of code ends, as the labeled form would have it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Next {
+    /// The code continues with this block's code, inline.
+    Inline(BlockIdx),
+    /// The sequence ends in a jump to this label.
+    Br(Label),
+    /// The sequence ends in something else (a construct or a function exit).
+    Done,
+}
+
+/// A push-in arm being built: when its labeled sequence ends, the regions from `start` on
+/// become the other arm of `If(cond){jump}`.
+struct PushIn {
+    start: usize,
+    cond: Cond,
+    jump: crate::region::Seq,
+}
+
+/// A selection walked for the splice: the jump to `merge` from `entry`'s construct, outside
+/// nested constructs, continues with the merge code instead.
+struct Splice {
+    merge: BlockIdx,
+    /// The position of the merge label in the context stack.
+    entry: usize,
+    used: bool,
+}
+
+/// Where a walk can be taken back to (the splice's second walk).
+struct Mark {
+    open: usize,
+    nodes: usize,
+    arms: usize,
+    tails: usize,
+    emitted: usize,
+    jumps: usize,
+    local_jumps: usize,
+    exits: u32,
+    push_ins: usize,
+    /// Whether the open splice (if any) had taken place.
+    spliced: bool,
+}
+
+/// The direct walk's own tables ([`Direct::emitted_log`], [`Direct::jump_log`],
+/// [`Direct::push_ins`], [`Direct::splices`]), kept per thread between functions.
+#[derive(Default)]
+struct DirectTables {
+    emitted_log: Vec<BlockIdx>,
+    jump_log: Vec<BlockIdx>,
+    push_ins: Vec<PushIn>,
+    splices: Vec<Splice>,
+}
+
+impl DirectTables {
+    /// The tables emptied, or fresh ones when one grew past [`crate::MAX_KEPT_ENTRIES`].
+    fn bounded(mut self) -> DirectTables {
+        let largest = self
+            .emitted_log
+            .capacity()
+            .max(self.jump_log.capacity())
+            .max(self.push_ins.capacity())
+            .max(self.splices.capacity());
+        if largest > crate::MAX_KEPT_ENTRIES {
+            return DirectTables::default();
+        }
+        self.emitted_log.clear();
+        self.jump_log.clear();
+        self.push_ins.clear();
+        self.splices.clear();
+        self
+    }
+}
+
+thread_local! {
+    /// This thread's [`DirectTables`], taken for the length of one walk.
+    static DIRECT_TABLES: Cell<DirectTables> = Cell::new(DirectTables::default());
+}
+
+/// Builds the tree of `cfg` directly into `lists`, or gives up (`Err` hands the lists back).
+/// `budget` bounds the work as the labeled path would: this path spends at most half of it.
+pub(crate) fn structurize_direct(
+    cfg: &Cfg,
+    budget: &Budget,
+    lists: TreeLists,
+) -> Result<Lowered, TreeLists> {
+    let tables = take_walk_tables(cfg);
+    let mut own = Budget::with_limit(budget.left() / 2);
+    let mut tables = Some(tables);
+    let own_tables = DIRECT_TABLES.take();
+    let mut own_tables = Some(own_tables);
+    let (result, lists, _) = with_lowerer(Var(0), &mut own, lists, |low| {
+        let t = tables.take().unwrap_or_default();
+        let d = own_tables.take().unwrap_or_default();
+        let mut walk = Direct {
+            cfg,
+            reachable: t.reachable,
+            emitted: t.emitted,
+            ctx: t.ctx,
+            innermost: t.innermost,
+            slot: t.slot,
+            jump_count: t.jump_count,
+            local_jumps: t.local_jumps,
+            level: 0,
+            floor: 0,
+            depth: 0,
+            seq_depth: 0,
+            exits: 0,
+            emitted_log: d.emitted_log,
+            jump_log: d.jump_log,
+            push_ins: d.push_ins,
+            splices: d.splices,
+            low,
+        };
+        let body = walk.run();
+        tables = Some(WalkTables {
+            reachable: walk.reachable,
+            stack: t.stack,
+            emitted: walk.emitted,
+            ctx: walk.ctx,
+            innermost: walk.innermost,
+            slot: walk.slot,
+            falls_into: t.falls_into,
+            jump_count: walk.jump_count,
+            local_jumps: walk.local_jumps,
+        });
+        own_tables = Some(DirectTables {
+            emitted_log: walk.emitted_log,
+            jump_log: walk.jump_log,
+            push_ins: walk.push_ins,
+            splices: walk.splices,
+        });
+        body
+    });
+    if let Some(d) = own_tables {
+        DIRECT_TABLES.set(d.bounded());
+    }
+    if let Some(t) = tables {
+        keep_walk_tables(t);
+    }
+    match result {
+        Ok(body) => Ok((lists, body, false)),
+        Err(_) => Err(lists),
+    }
+}
+
+struct Direct<'a, 'l, 'b> {
+    cfg: &'a Cfg,
+    reachable: Vec<bool>,
+    emitted: Vec<bool>,
+    ctx: Vec<Ctx>,
+    innermost: Vec<u32>,
+    slot: Vec<u32>,
+    jump_count: Vec<u32>,
+    local_jumps: Vec<u32>,
+    level: u32,
+    floor: u32,
+    depth: usize,
+    /// The nesting of labeled sequences, as the exit lowering would count it.
+    seq_depth: usize,
+    /// Jumps that would need the exit variable: the walk gives up at its end if any remain.
+    exits: u32,
+    /// The blocks emitted, in order (to undo a walk).
+    emitted_log: Vec<BlockIdx>,
+    /// The labels jumped to, in order (to undo a walk).
+    jump_log: Vec<BlockIdx>,
+    push_ins: Vec<PushIn>,
+    splices: Vec<Splice>,
+    low: &'l mut Lowerer<'b>,
+}
+
+impl Direct<'_, '_, '_> {
+    fn run(&mut self) -> Step<crate::region::Seq> {
+        let cfg = self.cfg;
+        if !cfg.preds(cfg.entry()).is_empty() {
+            return Err(GiveUp);
+        }
+        self.enter_seq()?;
+        self.emit(cfg.entry(), Tail::EMPTY)?;
+        self.close_push_ins(0)?;
+        if self.exits > 0
+            || cfg
+                .blocks()
+                .any(|b| self.reachable[b.index()] && !self.emitted[b.index()])
+        {
+            return Err(GiveUp);
+        }
+        Ok(self.low.finish(0)?)
+    }
+
+    fn enter_seq(&mut self) -> Step<()> {
+        if self.seq_depth >= MAX_REGION_DEPTH {
+            return Err(GiveUp);
+        }
+        self.seq_depth += 1;
+        Ok(())
+    }
+
+    /// Ends the push-in arms opened since `mark` (their labeled sequence ends here).
+    fn close_push_ins(&mut self, mark: usize) -> Step<()> {
+        while self.push_ins.len() > mark {
+            let Some(p) = self.push_ins.pop() else { break };
+            let other = self.low.finish(p.start)?;
+            self.low.push_if(p.cond, p.jump, other);
+            self.seq_depth -= 1;
+        }
+        Ok(())
+    }
+
+    fn mark(&self) -> Mark {
+        Mark {
+            open: self.low.open.len(),
+            nodes: self.low.nodes.len(),
+            arms: self.low.switch_arms.len(),
+            tails: self.low.tails.len(),
+            emitted: self.emitted_log.len(),
+            jumps: self.jump_log.len(),
+            local_jumps: self.local_jumps.len(),
+            exits: self.exits,
+            push_ins: self.push_ins.len(),
+            spliced: self.splices.last().is_some_and(|s| s.used),
+        }
+    }
+
+    /// Takes the walk back to `mark` (the context stack is already back where it was).
+    fn undo(&mut self, mark: &Mark) {
+        self.low.open.truncate(mark.open);
+        self.low.nodes.truncate(mark.nodes);
+        self.low.switch_arms.truncate(mark.arms);
+        self.low.tails.truncate(mark.tails);
+        for b in self.emitted_log.drain(mark.emitted..) {
+            if let Some(e) = self.emitted.get_mut(b.index()) {
+                *e = false;
+            }
+        }
+        for b in self.jump_log.drain(mark.jumps..) {
+            if let Some(n) = self.jump_count.get_mut(b.index()) {
+                *n = n.saturating_sub(1);
+            }
+        }
+        self.local_jumps.truncate(mark.local_jumps);
+        self.exits = mark.exits;
+        self.push_ins.truncate(mark.push_ins);
+        if let Some(s) = self.splices.last_mut()
+            && s.used
+            && !mark.spliced
+        {
+            s.used = false;
+            if let Some(c) = self.ctx.get_mut(s.entry) {
+                c.active = true;
+            }
+        }
+    }
+
+    fn lookup_position(&self, t: BlockIdx) -> Option<usize> {
+        let mut position = *self.innermost.get(t.index())?;
+        while let Some(c) = self.ctx.get(position as usize) {
+            if c.active {
+                return Some(position as usize);
+            }
+            position = c.outer_same_block;
+        }
+        None
+    }
+
+    fn is_label(&self, t: BlockIdx) -> bool {
+        self.lookup_position(t).is_some()
+    }
+
+    fn is_local_entry(&self, c: &Ctx) -> bool {
+        c.kind != CtxKind::Loop && c.level >= self.floor
+    }
+
+    fn note_jump(&mut self, to: BlockIdx, local: bool) {
+        if let Some(n) = self.jump_count.get_mut(to.index()) {
+            *n = n.saturating_add(1);
+            self.jump_log.push(to);
+        }
+        if local {
+            self.local_jumps.push(to.0);
+        }
+    }
+
+    fn pop_ctx(&mut self) {
+        if let Some(c) = self.ctx.pop()
+            && let Some(innermost) = self.innermost.get_mut(c.block.index())
+        {
+            *innermost = c.outer_same_block;
+        }
+    }
+
+    fn truncate_ctx(&mut self, len: usize) {
+        while self.ctx.len() > len {
+            self.pop_ctx();
+        }
+    }
+
+    fn push(&mut self, block: BlockIdx, kind: CtxKind) {
+        let position = u32::try_from(self.ctx.len()).unwrap_or(NO_ENTRY);
+        let outer_same_block = match self.innermost.get_mut(block.index()) {
+            Some(innermost) => std::mem::replace(innermost, position),
+            None => NO_ENTRY,
+        };
+        self.ctx.push(Ctx {
+            block,
+            kind,
+            active: true,
+            level: self.level,
+            outer_same_block,
+        });
+    }
+
+    /// The regions of `Br(l)` with tail `tail`: nothing, `break` or `continue`; a jump that
+    /// needs the exit variable is counted (the walk then gives up unless it is undone).
+    fn br(&mut self, l: Label, tail: Tail) -> Step<()> {
+        match self.low.classify(l, tail)? {
+            Jump::Free => {}
+            Jump::Continue => self.low.open.push(Region::Continue),
+            Jump::Break => self.low.open.push(Region::Break),
+            Jump::Local | Jump::Ladder => self.exits += 1,
+        }
+        Ok(())
+    }
+
+    /// The edge `from → to` (as `MergeWalk::jump`), its jump lowered with `tail`.
+    fn jump(&mut self, from: BlockIdx, to: BlockIdx, tail: Tail) -> Step<Next> {
+        self.low.budget.charge(2)?;
+        if self.cfg.block(to).has_phis {
+            self.low.open.push(Region::Edge { from, to });
+        }
+        if let Some(position) = self.lookup_position(to) {
+            let c = &self.ctx[position];
+            let (kind, local) = (c.kind, self.is_local_entry(c));
+            if let CtxKind::Case(_) = kind {
+                return Err(GiveUp);
+            }
+            if let Some(s) = self.splices.last_mut()
+                && s.merge == to
+                && !s.used
+                && local
+                && s.entry == position
+                && position + 1 == self.ctx.len()
+            {
+                // The splice: the merge code runs here, its label closed as after the
+                // selection.
+                s.used = true;
+                self.ctx[position].active = false;
+                return Ok(Next::Inline(to));
+            }
+            self.note_jump(to, local);
+            self.br(to.0, tail)?;
+            return Ok(Next::Br(to.0));
+        }
+        if self.emitted[to.index()] {
+            return Err(GiveUp);
+        }
+        Ok(Next::Inline(to))
+    }
+
+    fn emit(&mut self, x: BlockIdx, tail: Tail) -> Step<Next> {
+        if self.depth >= MAX_REGION_DEPTH {
+            return Err(GiveUp);
+        }
+        self.depth += 1;
+        let r = self.emit_chain(x, tail);
+        self.depth -= 1;
+        r
+    }
+
+    fn emit_chain(&mut self, mut x: BlockIdx, tail: Tail) -> Step<Next> {
+        loop {
+            self.low.budget.charge(4)?;
+            if !self.reachable[x.index()] {
+                self.low.open.push(Region::Unreachable);
+                return Ok(Next::Done);
+            }
+            if self.emitted[x.index()] {
+                return Err(GiveUp);
+            }
+            self.emitted[x.index()] = true;
+            self.emitted_log.push(x);
+            let next = match self.cfg.block(x).merge {
+                Merge::Loop {
+                    merge,
+                    continue_target,
+                } => self.emit_loop(x, merge, continue_target, tail)?,
+                Merge::Selection { merge } => self.emit_selection(x, merge, tail)?,
+                Merge::None => {
+                    self.low.open.push(Region::Block(x));
+                    self.terminator(x, tail)?
+                }
+            };
+            match next {
+                Next::Inline(t) => x = t,
+                end => return Ok(end),
+            }
+        }
+    }
+
+    /// Continues a chain that `next` left off: the inline block's code, if any.
+    fn follow(&mut self, next: Next, tail: Tail) -> Step<Next> {
+        match next {
+            Next::Inline(t) => self.emit(t, tail),
+            end => Ok(end),
+        }
+    }
+
+    fn new_label(&self, b: BlockIdx) -> Step<bool> {
+        if self.is_label(b) {
+            return Ok(false);
+        }
+        if self.emitted[b.index()] {
+            return Err(GiveUp);
+        }
+        Ok(true)
+    }
+
+    fn emit_loop(&mut self, h: BlockIdx, m: BlockIdx, c: BlockIdx, tail: Tail) -> Step<Next> {
+        if !matches!(
+            self.cfg.block(h).terminator,
+            Terminator::Branch(_) | Terminator::BranchConditional { .. }
+        ) || m == h
+            || c == m
+        {
+            return Err(GiveUp);
+        }
+        let m_new = self.reachable[m.index()] && self.new_label(m)?;
+        let c_new = c != h && self.reachable[c.index()] && self.new_label(c)?;
+        let base = self.ctx.len();
+        if m_new {
+            self.push(m, CtxKind::Scope);
+        }
+        self.push(h, CtxKind::Loop);
+        self.level += 1;
+        let floor = std::mem::replace(&mut self.floor, self.level);
+        let frame = self.local_jumps.len();
+        if c_new {
+            self.push(c, CtxKind::Scope);
+        }
+        // Labeled form: `Scope(m){ Loop(h){ Scope(c){ h..; } c.. } }`, then m's code.
+        let loop_tail = if m_new {
+            // The scope is followed by m's code: its body's tail is just `m`.
+            self.low
+                .frames
+                .push(Frame::new(Kind::Scope, m.0, Tail::EMPTY));
+            self.enter_seq()?;
+            self.low.tail_with(Tail::EMPTY, m.0)?
+        } else {
+            tail
+        };
+        let body_tail = self.low.tail_with(Tail::EMPTY, h.0)?;
+        self.low.frames.push(Frame::new(Kind::Loop, h.0, loop_tail));
+        self.enter_seq()?;
+        let start = self.low.open.len();
+        let body_mark = self.push_ins.len();
+        let inner_tail = if c_new {
+            self.low
+                .frames
+                .push(Frame::new(Kind::Scope, c.0, Tail::EMPTY));
+            self.enter_seq()?;
+            self.low.tail_with(Tail::EMPTY, c.0)?
+        } else {
+            body_tail
+        };
+        self.low.open.push(Region::Block(h));
+        let next = self.terminator(h, inner_tail)?;
+        self.follow(next, inner_tail)?;
+        self.close_push_ins(body_mark)?;
+        if c_new {
+            self.seq_depth -= 1;
+            self.low.frames.pop();
+            self.pop_ctx();
+            self.emit(c, body_tail)?;
+            self.close_push_ins(body_mark)?;
+        }
+        self.truncate_ctx(base);
+        self.level -= 1;
+        self.floor = floor;
+        self.local_jumps.truncate(frame);
+        self.seq_depth -= 1;
+        self.low.frames.pop();
+        let body = self.low.finish(start)?;
+        self.low.open.push(Region::Loop { body });
+        if m_new {
+            self.seq_depth -= 1;
+            self.low.frames.pop();
+            Ok(Next::Inline(m))
+        } else {
+            Ok(Next::Done)
+        }
+    }
+
+    fn emit_selection(&mut self, x: BlockIdx, m: BlockIdx, tail: Tail) -> Step<Next> {
+        if m == x {
+            return Err(GiveUp);
+        }
+        if !self.reachable[m.index()] || !self.new_label(m)? {
+            self.low.open.push(Region::Block(x));
+            return self.terminator(x, tail);
+        }
+        let start = self.local_jumps.len();
+        let before = self.jump_count.get(m.index()).copied().unwrap_or(0);
+        let undo = self.mark();
+        // First as `Scope(m){ x.. }` followed by m's code.
+        self.push(m, CtxKind::Scope);
+        self.low
+            .frames
+            .push(Frame::new(Kind::Scope, m.0, Tail::EMPTY));
+        self.enter_seq()?;
+        let inner_tail = self.low.tail_with(Tail::EMPTY, m.0)?;
+        let push_ins = self.push_ins.len();
+        self.low.open.push(Region::Block(x));
+        let r = self
+            .terminator(x, inner_tail)
+            .and_then(|next| self.follow(next, inner_tail));
+        self.pop_ctx();
+        r?;
+        self.close_push_ins(push_ins)?;
+        self.seq_depth -= 1;
+        self.low.frames.pop();
+        let jumps = self
+            .jump_count
+            .get(m.index())
+            .map_or(0, |&n| n.saturating_sub(before));
+        let local = self.local_jumps.get(start..).unwrap_or_default();
+        let single = jumps == 1 && local.contains(&m.0);
+        let past_merge = single && local.iter().any(|&l| l != m.0);
+        if !past_merge {
+            let mut kept = start;
+            for i in start..self.local_jumps.len() {
+                let l = self.local_jumps[i];
+                if l != m.0 {
+                    self.local_jumps[kept] = l;
+                    kept += 1;
+                }
+            }
+            self.local_jumps.truncate(kept);
+            return Ok(Next::Inline(m));
+        }
+        // The splice (`place_after`): again, the merge code emitted at the single jump and
+        // the whole continuing the sequence.
+        self.undo(&undo);
+        self.push(m, CtxKind::Scope);
+        self.splices.push(Splice {
+            merge: m,
+            entry: self.ctx.len() - 1,
+            used: false,
+        });
+        self.low.open.push(Region::Block(x));
+        let r = self
+            .terminator(x, tail)
+            .and_then(|next| self.follow(next, tail));
+        let splice = self.splices.pop();
+        self.pop_ctx();
+        let end = r?;
+        let again = self
+            .jump_count
+            .get(m.index())
+            .map_or(0, |&n| n.saturating_sub(before));
+        if !splice.is_some_and(|s| s.used) || again != 0 {
+            return Err(GiveUp);
+        }
+        Ok(end)
+    }
+
+    /// A one-armed `if (cond) { x → arm }` followed by more of the sequence (whose tail is
+    /// `tail`): a plain jump arm takes the push-in rewrite when its jump would set the exit
+    /// variable.
+    fn one_armed(&mut self, x: BlockIdx, cond: Cond, arm: BlockIdx, tail: Tail) -> Step<()> {
+        let spliced = self
+            .splices
+            .last()
+            .is_some_and(|s| s.merge == arm && !s.used);
+        let start = self.low.open.len();
+        if self.is_label(arm) && !spliced {
+            let push_in = self.low.classify(arm.0, Tail::EMPTY)? == Jump::Local;
+            self.enter_seq()?;
+            let arm_tail = if push_in { tail } else { Tail::EMPTY };
+            if self.jump(x, arm, arm_tail)? != Next::Br(arm.0) {
+                return Err(GiveUp);
+            }
+            self.seq_depth -= 1;
+            let jump = self.low.finish(start)?;
+            if push_in {
+                self.enter_seq()?;
+                self.push_ins.push(PushIn {
+                    start: self.low.open.len(),
+                    cond,
+                    jump,
+                });
+            } else {
+                self.low.push_if(cond, jump, crate::region::Seq::EMPTY);
+            }
+            return Ok(());
+        }
+        let undo = self.mark();
+        let end = self.arm_code(x, arm, Tail::EMPTY)?;
+        // An arm ending in a jump that would set the exit variable takes the push-in rewrite:
+        // the arm again, lowered with the sequence's tail, and the rest as the other arm.
+        if let Next::Br(l) = end
+            && self.low.classify(l, Tail::EMPTY)? == Jump::Local
+        {
+            self.undo(&undo);
+            if self.arm_code(x, arm, tail)? != end {
+                return Err(GiveUp);
+            }
+            let jump = self.low.finish(start)?;
+            self.enter_seq()?;
+            self.push_ins.push(PushIn {
+                start: self.low.open.len(),
+                cond,
+                jump,
+            });
+            return Ok(());
+        }
+        let then_ = self.low.finish(start)?;
+        self.low.push_if(cond, then_, crate::region::Seq::EMPTY);
+        Ok(())
+    }
+
+    /// The code of the arm `x → arm` as its own labeled sequence with tail `tail`, onto the
+    /// open sequence (the caller finishes it); returns how it ends.
+    fn arm_code(&mut self, x: BlockIdx, arm: BlockIdx, tail: Tail) -> Step<Next> {
+        self.enter_seq()?;
+        let mark = self.push_ins.len();
+        let next = self.jump(x, arm, tail)?;
+        let end = self.follow(next, tail)?;
+        self.close_push_ins(mark)?;
+        self.seq_depth -= 1;
+        Ok(end)
+    }
+
+    /// One arm of a full `if`: a new sequence with tail `tail`.
+    fn arm(&mut self, x: BlockIdx, to: BlockIdx, tail: Tail) -> Step<crate::region::Seq> {
+        self.enter_seq()?;
+        let start = self.low.open.len();
+        let mark = self.push_ins.len();
+        let next = self.jump(x, to, tail)?;
+        self.follow(next, tail)?;
+        self.close_push_ins(mark)?;
+        self.seq_depth -= 1;
+        Ok(self.low.finish(start)?)
+    }
+
+    fn terminator(&mut self, x: BlockIdx, tail: Tail) -> Step<Next> {
+        let cfg = self.cfg;
+        match &cfg.block(x).terminator {
+            Terminator::Return | Terminator::ReturnValue => {
+                self.low.open.push(Region::Return { block: x })
+            }
+            Terminator::Kill | Terminator::TerminateInvocation | Terminator::OtherExit { .. } => {
+                self.low.open.push(Region::Kill { block: x })
+            }
+            Terminator::Unreachable => self.low.open.push(Region::Unreachable),
+            Terminator::Branch(t) => return self.jump(x, *t, tail),
+            Terminator::BranchConditional {
+                true_target,
+                false_target,
+            } => {
+                let (t, f) = (*true_target, *false_target);
+                let cond = |value| Cond::Branch { block: x, value };
+                let t_label = self.is_label(t);
+                let f_label = self.is_label(f);
+                if t_label != f_label {
+                    let (jump_to, value, other) =
+                        if t_label { (t, true, f) } else { (f, false, t) };
+                    self.one_armed(x, cond(value), jump_to, tail)?;
+                    return self.jump(x, other, tail);
+                }
+                let exits = |b: BlockIdx| {
+                    let d = cfg.block(b);
+                    d.terminator.is_function_exit() && d.merge == Merge::None
+                };
+                for (arm, value, other) in [(t, true, f), (f, false, t)] {
+                    if exits(arm) && !exits(other) || (arm == t && exits(t) && exits(f)) {
+                        self.one_armed(x, cond(value), arm, tail)?;
+                        return self.jump(x, other, tail);
+                    }
+                }
+                let then_ = self.arm(x, t, tail)?;
+                let else_ = self.arm(x, f, tail)?;
+                self.low.push_if(cond(true), then_, else_);
+            }
+            Terminator::Switch { default, cases, .. } => {
+                return self.switch(x, *default, cases, tail);
+            }
+        }
+        Ok(Next::Done)
+    }
+
+    fn switch(
+        &mut self,
+        x: BlockIdx,
+        default: BlockIdx,
+        cases: &[(u64, BlockIdx)],
+        tail: Tail,
+    ) -> Step<Next> {
+        self.low.budget.charge(2 * cases.len() + 2)?;
+        // Distinct targets in order of first appearance, with their literals (as
+        // `MergeWalk::switch`).
+        let mut targets: Vec<(BlockIdx, Vec<u64>, bool)> = Vec::new();
+        for (lit, t, is_default) in cases
+            .iter()
+            .map(|&(lit, t)| (Some(lit), t, false))
+            .chain([(None, default, true)])
+        {
+            let entry = match self.slot.get(t.index()).copied() {
+                Some(i) if i != NO_ENTRY => targets.get_mut(i as usize),
+                _ => None,
+            };
+            match entry {
+                Some(e) => {
+                    e.1.extend(lit);
+                    e.2 |= is_default;
+                }
+                None => {
+                    if let Some(s) = self.slot.get_mut(t.index()) {
+                        *s = u32::try_from(targets.len()).unwrap_or(NO_ENTRY);
+                    }
+                    targets.push((t, lit.into_iter().collect(), is_default));
+                }
+            }
+        }
+        for (t, _, _) in &targets {
+            if let Some(s) = self.slot.get_mut(t.index()) {
+                *s = NO_ENTRY;
+            }
+        }
+        let declared =
+            matches!(self.cfg.block(x).merge, Merge::Selection { merge } if merge != default);
+        if targets.len() == 1 && !declared {
+            return self.jump(x, default, tail);
+        }
+        // Per target: whether it is a case construct (not a label of an enclosing one).
+        let mut is_case = Vec::with_capacity(targets.len());
+        let mut case_count = 0;
+        for (t, _, _) in &targets {
+            let case = !self.is_label(*t);
+            if case {
+                if self.emitted[t.index()] {
+                    return Err(GiveUp);
+                }
+                case_count += 1;
+            }
+            is_case.push(case);
+        }
+        let base = self.ctx.len();
+        self.level += 1;
+        let floor = self.floor;
+        if case_count > 1 {
+            self.floor = self.level;
+        }
+        let frame = self.local_jumps.len();
+        for ((t, _, _), &case) in targets.iter().zip(&is_case) {
+            if case {
+                self.push(*t, CtxKind::Case(0));
+            }
+        }
+        self.low
+            .frames
+            .push(Frame::new(Kind::Switch, Label::MAX, tail));
+        let count = targets.len();
+        let mut arms = Vec::with_capacity(count);
+        let mut case_entry = base;
+        for (i, ((target, literals, is_default), case)) in
+            targets.into_iter().zip(is_case).enumerate()
+        {
+            // Falling off an arm enters the next one; only the last arm's end is the tail.
+            let arm_tail = if i + 1 == count { tail } else { Tail::EMPTY };
+            self.enter_seq()?;
+            let start = self.low.open.len();
+            let mark = self.push_ins.len();
+            if case {
+                if self.cfg.block(target).has_phis {
+                    self.low.open.push(Region::Edge {
+                        from: x,
+                        to: target,
+                    });
+                }
+                self.ctx[case_entry].active = false;
+                let r = self.emit(target, arm_tail);
+                self.ctx[case_entry].active = true;
+                case_entry += 1;
+                r?;
+            } else if self.jump(x, target, arm_tail)? == Next::Inline(target) {
+                return Err(GiveUp);
+            }
+            self.close_push_ins(mark)?;
+            self.seq_depth -= 1;
+            let body = self.low.finish(start)?;
+            arms.push(SwitchArm {
+                literals,
+                default: is_default,
+                body,
+            });
+        }
+        self.truncate_ctx(base);
+        self.level -= 1;
+        self.floor = floor;
+        self.local_jumps.truncate(frame);
+        self.low.frames.pop();
+        let arms = self.low.prune_break_arms(arms)?;
+        if !arms.is_empty() {
+            let (at, len) = list_range(self.low.switch_arms.len(), arms.len()).ok_or(GiveUp)?;
+            self.low.switch_arms.extend(arms);
+            self.low.open.push(Region::Switch {
+                selector: x,
+                arms: Arms::new(at, len),
+            });
+        }
+        Ok(Next::Done)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::{lower_exits, spare_nodes};
+    use crate::merges::structurize_merges;
+    use crate::region::Structured;
+    use std::path::{Path, PathBuf};
+
+    /// The `.spv` files under `dir`, recursively (build output skipped).
+    fn spv_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                if !path.ends_with("target") {
+                    spv_files(&path, out);
+                }
+            } else if path.extension().is_some_and(|e| e == "spv") {
+                out.push(path);
+            }
+        }
+    }
+
+    /// Every function with merges of the workspace's test modules and of the corpus (when
+    /// present): where the direct path builds a tree, it is the labeled path's tree, node for
+    /// node; and it builds one for most of them.
+    #[test]
+    fn direct_trees_are_the_labeled_trees() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        spv_files(&root.join(".."), &mut files);
+        spv_files(&root.join("../../shared/corpus"), &mut files);
+        let (mut direct, mut labeled) = (0, 0);
+        for path in &files {
+            let Ok(bytes) = std::fs::read(path) else {
+                continue;
+            };
+            let Ok(module) = spv_reader::read(&bytes) else {
+                continue;
+            };
+            for f in module.functions() {
+                let Ok(cfg) = Cfg::from_function(&module, f) else {
+                    continue;
+                };
+                if !cfg.has_merges() {
+                    continue;
+                }
+                let Ok((lists, body, _)) = structurize_direct(&cfg, &Budget::new(), spare_nodes(0))
+                else {
+                    labeled += 1;
+                    continue;
+                };
+                direct += 1;
+                let tree = Structured::new(lists, body, 0, crate::Strategy::Merges, None);
+                let lab = structurize_merges(&cfg, &mut Budget::new())
+                    .ok()
+                    .unwrap_or_else(|| panic!("{}: the labeled walk fails", path.display()));
+                let (lists, body, used) =
+                    lower_exits(lab, Var(0), &mut Budget::new(), spare_nodes(0)).unwrap();
+                let expected =
+                    Structured::new(lists, body, u32::from(used), crate::Strategy::Merges, None);
+                assert_eq!(tree, expected, "{} function {}", path.display(), f.id);
+            }
+        }
+        assert!(direct > 3 * labeled, "{direct} direct, {labeled} labeled");
+    }
+
+    /// A budget too small for the function makes the direct path give up (the labeled path
+    /// then reports the limit).
+    #[test]
+    fn small_budget_gives_up() {
+        use crate::cfg::BlockData;
+        let mut blocks = Vec::new();
+        for i in 0..50u32 {
+            let mut header = BlockData::new(Terminator::BranchConditional {
+                true_target: BlockIdx(3 * i + 1),
+                false_target: BlockIdx(3 * i + 2),
+            });
+            header.merge = Merge::Selection {
+                merge: BlockIdx(3 * i + 3),
+            };
+            blocks.push(header);
+            blocks.push(BlockData::new(Terminator::Branch(BlockIdx(3 * i + 3))));
+            blocks.push(BlockData::new(Terminator::Branch(BlockIdx(3 * i + 3))));
+        }
+        blocks.push(BlockData::new(Terminator::Return));
+        let cfg = Cfg::new(blocks).unwrap();
+        assert!(structurize_direct(&cfg, &Budget::with_limit(100), spare_nodes(0)).is_err());
+        assert!(structurize_direct(&cfg, &Budget::new(), spare_nodes(0)).is_ok());
+    }
+}
