@@ -414,6 +414,8 @@ impl<'m> Index<'m> {
             let decoded = if checked && lean.locates(count) {
                 lean.locate(words, &mut refs);
                 true
+            } else if checked && lean.locate_special(leans, words, &mut refs) {
+                true
             } else {
                 let decoded =
                     read_instruction(grammar, m, index, words, checked, &mut refs, &mut scratch);
