@@ -110,12 +110,6 @@ impl<'m> Inst<'m> {
     pub(crate) fn result_id(&self) -> Option<Id> {
         (self.result != 0).then_some(Id(self.result))
     }
-
-    /// The Result id and the Result Type id as words, each 0 when absent (no opcode has a
-    /// Result Type without a Result): for the walks that store them without testing.
-    pub(crate) fn raw_result_and_type(&self) -> (u32, u32) {
-        (self.result, self.result_type)
-    }
 }
 
 /// An instruction either as the reader views it or as the index holds it: what the shared
@@ -184,6 +178,10 @@ pub(crate) struct Index<'m> {
     annotations: Vec<u32>,
     /// Indexed by id (as long as the largest Result id plus one).
     ids: Vec<IdInfo>,
+    /// The Result Type of each id (0 when it has none), as long as `ids`: gathered as the
+    /// instructions are read, for [`Ctx::type_of`] and then [`crate::ModuleInfo`] (which
+    /// keeps it, so it is not part of the storage kept between modules).
+    value_types: Vec<u32>,
     /// Per opcode slot (`operands::op_slot`): the positions in `insts` of the instructions
     /// with that opcode, in module order (empty for the opcodes the module does not use), so
     /// that a rule about a few opcodes visits just their instructions. Each instruction is
@@ -374,6 +372,10 @@ impl<'m> Index<'m> {
         table.clear();
         let mut insts = reuse(insts);
         insts.reserve(n);
+        // As the reader sizes its id table: at most the bound, and no more than half the
+        // words (each defined id takes an instruction of two words or more).
+        let mut value_types: Vec<u32> =
+            Vec::with_capacity((m.header().bound as usize).min(m.words().len() / 2 + 1));
         refs.reserve(n * 3);
         // Sized for typical modules, so that they rarely grow.
         type_decls.reserve(n / 8);
@@ -414,6 +416,8 @@ impl<'m> Index<'m> {
             let decoded = if checked && lean.locates(count) {
                 lean.locate(words, &mut refs);
                 true
+            } else if checked && lean.locate_special(leans, words, &mut refs) {
+                true
             } else {
                 let decoded =
                     read_instruction(grammar, m, index, words, checked, &mut refs, &mut scratch);
@@ -452,10 +456,17 @@ impl<'m> Index<'m> {
                 if at >= table.len() {
                     if at > table.len() {
                         table.resize(at, IdInfo::UNDEFINED);
+                        value_types.resize(at, 0);
                     }
                     table.push(info);
-                } else if let Some(slot) = table.get_mut(at) {
-                    *slot = info;
+                    value_types.push(result_type);
+                } else {
+                    if let Some(slot) = table.get_mut(at) {
+                        *slot = info;
+                    }
+                    if let Some(slot) = value_types.get_mut(at) {
+                        *slot = result_type;
+                    }
                 }
             }
             if flags & (Lean::TYPE_DECL | Lean::ANNOTATION) != 0 {
@@ -499,6 +510,7 @@ impl<'m> Index<'m> {
         // results still gets the entry of id 0.
         if table.is_empty() {
             table.push(IdInfo::UNDEFINED);
+            value_types.push(0);
         }
         for (fi, f) in m.functions().iter().enumerate() {
             if let Some(slot) = table.get_mut(f.id.0 as usize) {
@@ -513,12 +525,19 @@ impl<'m> Index<'m> {
             type_decls,
             annotations,
             ids: table,
+            value_types,
             groups,
             op_used,
             op_bits,
             undecoded,
             operands: scratch,
         }
+    }
+
+    /// Takes the Result Type of each id (indexed by id, 0 for none, as long as
+    /// [`Index::id_count`]), for [`Ctx::new`].
+    pub(crate) fn take_value_types(&mut self) -> Vec<u32> {
+        std::mem::take(&mut self.value_types)
     }
 
     /// Gives back the storage, emptied, for another module.
@@ -529,6 +548,7 @@ impl<'m> Index<'m> {
             mut type_decls,
             mut annotations,
             mut ids,
+            value_types: _,
             mut groups,
             mut op_used,
             mut op_bits,
@@ -809,9 +829,9 @@ pub(crate) struct Ctx<'m> {
     /// [`Ctx::workgroup_size_constant`], found on first use (the module-information build and
     /// the entry-point rules both ask).
     workgroup_size: std::cell::OnceCell<Option<Id>>,
-    /// The Result Type of each id (0 when it has none), indexed by id, once the ids pass
-    /// has gathered it (empty before): [`Ctx::type_of`] then reads one word per question
-    /// instead of the defining instruction's record.
+    /// The Result Type of each id (0 when it has none), indexed by id, as the index
+    /// gathered it ([`Index::take_value_types`]): [`Ctx::type_of`] reads one word per
+    /// question instead of the defining instruction's record.
     value_types: Vec<u32>,
 }
 
@@ -887,13 +907,15 @@ impl<'m> Ctx<'m> {
         self.ix.id(id).map(|info| &info.func)
     }
 
-    /// The shared state over `m` and its index `ix`; `holds` is storage (of an earlier
-    /// module, emptied here) for the memo of [`Ctx::holds`].
+    /// The shared state over `m` and its index `ix`, with the Result Types the index
+    /// gathered (`Index::take_value_types`); `holds` is storage (of an earlier module,
+    /// emptied here) for the memo of [`Ctx::holds`].
     pub(crate) fn new(
         m: &'m Module,
         ix: &'m Index<'m>,
         env: TargetEnv,
         mut holds: Vec<Cell<u8>>,
+        value_types: Vec<u32>,
     ) -> Self {
         // Sized once here (a byte per id), so that no lookup has to grow it.
         holds.clear();
@@ -916,7 +938,7 @@ impl<'m> Ctx<'m> {
             diags: Vec::new(),
             holds,
             workgroup_size: std::cell::OnceCell::new(),
-            value_types: Vec::new(),
+            value_types,
         }
     }
 
@@ -988,9 +1010,6 @@ impl<'m> Ctx<'m> {
 
     /// The Result Type of the instruction defining value `id`.
     pub(crate) fn type_of(&self, id: Id) -> Option<Id> {
-        if self.value_types.is_empty() {
-            return self.ix.def(id)?.result_type();
-        }
         // Every id below the table's length that has a Result Type has its entry.
         match self.value_types.get(id.0 as usize) {
             Some(&t) if t != 0 => Some(Id(t)),
@@ -998,13 +1017,7 @@ impl<'m> Ctx<'m> {
         }
     }
 
-    /// Hands [`Ctx::type_of`] the Result Type of every id (indexed by id, 0 for none), as the
-    /// ids pass gathered them over the whole module.
-    pub(crate) fn set_value_types(&mut self, value_types: Vec<u32>) {
-        self.value_types = value_types;
-    }
-
-    /// Takes back the table of [`Ctx::set_value_types`] (empty when none was set).
+    /// Takes back the table of Result Types given to [`Ctx::new`] (empty afterwards).
     pub(crate) fn take_value_types(&mut self) -> Vec<u32> {
         std::mem::take(&mut self.value_types)
     }

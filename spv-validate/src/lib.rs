@@ -94,8 +94,15 @@ pub fn validate(module: &Module, options: &Options) -> Result<ModuleInfo, Diagno
         env => env,
     };
     scratch::with(module.words().len(), |scratch| {
-        let index = ctx::Index::new(module, std::mem::take(&mut scratch.index));
-        let mut ctx = ctx::Ctx::new(module, &index, env, std::mem::take(&mut scratch.holds));
+        let mut index = ctx::Index::new(module, std::mem::take(&mut scratch.index));
+        let value_types = index.take_value_types();
+        let mut ctx = ctx::Ctx::new(
+            module,
+            &index,
+            env,
+            std::mem::take(&mut scratch.holds),
+            value_types,
+        );
         let mut facts = checks::run(&mut ctx, scratch);
         let result = if ctx.diags.is_empty() {
             Ok(info::build(&ctx, &mut facts))

@@ -544,6 +544,27 @@ pub(crate) struct Lean {
     tail: Kind,
     /// The referring `<id>` operands among the fixed words: (word index, kind).
     refs: [(u8, Kind); LEAN_REFS],
+    /// How [`Lean::locate_special`] reads the words past the fixed ones of an opcode that
+    /// [`Lean::locate`] does not take.
+    special: Special,
+}
+
+/// The shapes past the fixed words that [`Lean::locate_special`] reads: nearly every
+/// instruction [`Lean::locate`] does not take has one (decorations, loop merges, entry points
+/// and execution modes), and these would otherwise go through [`read_instruction`]'s
+/// compiled plan, several hundred instructions each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Special {
+    /// None of these.
+    No,
+    /// A Decoration and its parameters (OpDecorate, OpMemberDecorate, OpDecorateId).
+    Decoration,
+    /// A LoopControl mask and its literal parameters (OpLoopMerge).
+    LoopControl,
+    /// An ExecutionMode and its parameters (OpExecutionMode, OpExecutionModeId).
+    ExecutionMode,
+    /// A literal string, then referring ids of the given kind (OpEntryPoint).
+    StringThenRefs(Kind),
 }
 
 impl Lean {
@@ -574,6 +595,7 @@ impl Lean {
         count: 0,
         tail: Kind::Literal,
         refs: [(0, Kind::Literal); LEAN_REFS],
+        special: Special::No,
     };
 
     /// The record of `entry`'s opcode.
@@ -622,6 +644,7 @@ impl Lean {
             operands.next();
         }
         let rest: Vec<(Step, Quantity)> = operands.map(planned_step).collect();
+        let mut special = Special::No;
         let locates = match rest.as_slice() {
             // OpSpecConstantOp's operands continue with the embedded opcode's.
             _ if g.opcode == Op::SpecConstantOp => return lean,
@@ -642,7 +665,25 @@ impl Lean {
                 Self::LOCATES | Self::TAIL_REFS
             }
             // A decoration's parameters are looked at even when the reader checked them.
-            [(Step::Other(OperandKind::Decoration), Quantity::One)] => return lean,
+            [(Step::Other(OperandKind::Decoration), Quantity::One)] => {
+                special = Special::Decoration;
+                0
+            }
+            [(Step::Other(OperandKind::LoopControl), Quantity::One)] => {
+                special = Special::LoopControl;
+                0
+            }
+            [(Step::Other(OperandKind::ExecutionMode), Quantity::One)] => {
+                special = Special::ExecutionMode;
+                0
+            }
+            [
+                (Step::String, Quantity::One),
+                (Step::Word(kind), Quantity::ZeroOrMore),
+            ] if kind.is_ref() => {
+                special = Special::StringThenRefs(*kind);
+                0
+            }
             _ if rest.iter().all(|&(_, q)| q != Quantity::One) => {
                 Self::LOCATES | Self::LOCATES_IF_FIXED
             }
@@ -652,7 +693,10 @@ impl Lean {
             return lean;
         };
         lean.flags |= locates;
-        lean.max_words = if locates & Self::LOCATES_IF_FIXED != 0 {
+        lean.special = special;
+        lean.max_words = if locates & Self::LOCATES == 0 {
+            0
+        } else if locates & Self::LOCATES_IF_FIXED != 0 {
             u32::from(end)
         } else {
             u32::MAX
@@ -699,6 +743,131 @@ impl Lean {
     }
 }
 
+impl Lean {
+    /// Appends the referring ids of `words`, an instruction the reader decoded without a
+    /// warning that [`Lean::locate`] does not take, to `out`, as [`read_instruction`] would,
+    /// when its opcode has one of the [`Special`] shapes and its operands are as
+    /// [`read_instruction`]'s decoder expects them: whether it did. `false`, with `out`
+    /// unchanged, leaves the instruction to [`read_instruction`] (other shapes, strings
+    /// and linkage among a decoration's parameters, counts that do not fit). `leans` is the
+    /// table this record is from.
+    #[inline(never)]
+    pub(crate) fn locate_special(
+        &self,
+        leans: &LeanTable,
+        words: &[u32],
+        out: &mut Vec<crate::ctx::Ref>,
+    ) -> bool {
+        let end = usize::from(self.end);
+        let n = words.len();
+        let word = |at: usize| words.get(at).copied();
+        let fixed = self.refs.get(..usize::from(self.count)).unwrap_or(&[]);
+        // The common decorations first, by their bits in the table: their parameters hold
+        // no id, so the fixed ids (the target) are all.
+        if self.special == Special::Decoration
+            && let Some(&d) = words.get(end)
+            && d < 64
+            && (leans.decorations_any_params >> d & 1 != 0
+                || (leans.decorations_one_literal >> d & 1 != 0 && n == end + 2))
+        {
+            for &(at, kind) in fixed {
+                out.push(crate::ctx::Ref {
+                    kind,
+                    id: spv_reader::Id(word(usize::from(at)).unwrap_or(0)),
+                });
+            }
+            return true;
+        }
+        // A referring id among the parameters, or the start of a referring tail.
+        let mut extra = None;
+        let mut tail = n;
+        match self.special {
+            Special::No => return false,
+            // As `Fixed::decode` judges a decoration's parameters.
+            Special::Decoration => {
+                let Some(d) = word(end).and_then(spirv::Decoration::from_u32) else {
+                    return false;
+                };
+                let one_param = n == end + 2;
+                let param = word(end + 1);
+                extra = match decoration_params(d) {
+                    DecorationParams::Literal if one_param => None,
+                    DecorationParams::Enum(kind)
+                        if one_param && param.is_some_and(|v| enumerant_known(kind, v)) =>
+                    {
+                        None
+                    }
+                    DecorationParams::Scope if one_param => param.map(|v| (Kind::Scope, v)),
+                    DecorationParams::Id if one_param => param.map(|v| (Kind::Id, v)),
+                    DecorationParams::Rest => None,
+                    _ => return false,
+                };
+            }
+            // As `Decoder::enumerant`: a known mask, one literal per parameterised bit, and
+            // nothing after them.
+            Special::LoopControl => {
+                let Some(mask) = word(end) else {
+                    return false;
+                };
+                let literals = (mask & !0x7).count_ones() as usize;
+                if !enumerant_known(OperandKind::LoopControl, mask) || n != end + 1 + literals {
+                    return false;
+                }
+            }
+            // As `Decoder::enumerant`: a known mode and exactly its parameters, which are
+            // ids under OpExecutionModeId.
+            Special::ExecutionMode => {
+                let Some(mode) = word(end) else {
+                    return false;
+                };
+                let (literals, ids) = execution_mode_params(mode);
+                let (literals, ids) = (usize::from(literals), usize::from(ids));
+                if !enumerant_known(OperandKind::ExecutionMode, mode)
+                    || n != end + 1 + literals + ids
+                {
+                    return false;
+                }
+                if self.op == Some(Op::ExecutionModeId) {
+                    tail = end + 1 + literals;
+                }
+            }
+            // The reader checked the string: it ends in the first word with a nul byte.
+            Special::StringThenRefs(_) => {
+                let rest = words.get(end..).unwrap_or(&[]);
+                let Some(k) = rest.iter().position(|&w| has_zero_byte(w)) else {
+                    return false;
+                };
+                tail = end + k + 1;
+            }
+        }
+        out.extend(fixed.iter().map(|&(at, kind)| crate::ctx::Ref {
+            kind,
+            id: spv_reader::Id(word(usize::from(at)).unwrap_or(0)),
+        }));
+        if let Some((kind, id)) = extra {
+            out.push(crate::ctx::Ref {
+                kind,
+                id: spv_reader::Id(id),
+            });
+        }
+        let kind = match self.special {
+            Special::StringThenRefs(kind) => kind,
+            _ => Kind::Id,
+        };
+        out.extend(
+            words
+                .get(tail..)
+                .unwrap_or(&[])
+                .iter()
+                .map(|&id| crate::ctx::Ref {
+                    kind,
+                    id: spv_reader::Id(id),
+                }),
+        );
+        true
+    }
+}
+
 /// Opcodes below this (the core instructions, SPIR-V §3.3; extension opcodes start at
 /// 4,160) have their [`Lean`] record in a table indexed by the opcode itself.
 const DENSE_OPCODES: usize = 512;
@@ -713,6 +882,12 @@ pub(crate) struct LeanTable {
     index: &'static [u16],
     /// By opcode slot.
     leans: Vec<Lean>,
+    /// A bit per decoration below 64 that the decoder knows and whose parameters are
+    /// literals, any number of them (`DecorationParams::Rest`), for
+    /// [`Lean::locate_special`].
+    decorations_any_params: u64,
+    /// ... and those whose one parameter is a literal (`DecorationParams::Literal`).
+    decorations_one_literal: u64,
 }
 
 impl LeanTable {
@@ -753,10 +928,20 @@ pub(crate) fn lean_table() -> &'static LeanTable {
                 *lean = *found;
             }
         }
+        let (mut decorations_any_params, mut decorations_one_literal) = (0u64, 0u64);
+        for d in 0..64u32 {
+            match spirv::Decoration::from_u32(d).map(decoration_params) {
+                Some(DecorationParams::Rest) => decorations_any_params |= 1 << d,
+                Some(DecorationParams::Literal) => decorations_one_literal |= 1 << d,
+                _ => {}
+            }
+        }
         LeanTable {
             dense,
             index: &t.index,
             leans,
+            decorations_any_params,
+            decorations_one_literal,
         }
     })
 }

@@ -7,8 +7,8 @@
 //! Dominance of definitions over uses (V-SSA-2/3) needs the CFG and lives in `ssa.rs`.
 //!
 //! The walk over the instructions is shared: it also gathers facts that need no diagnostics
-//! (the value types of [`crate::ModuleInfo`], the logical-pointer facts of
-//! `logical_pointers.rs`), so those need no walk of their own.
+//! (the logical-pointer facts of `logical_pointers.rs`), so those need no walk of their own.
+//! (The value types of [`crate::ModuleInfo`] are gathered by the index as it reads.)
 
 use spv_reader::spirv::Op;
 use spv_reader::{Id, Type};
@@ -114,13 +114,8 @@ fn names_non_value(op: Op, n: usize) -> bool {
 
 /// Checks every instruction's ids. The same walk feeds each instruction, in module order,
 /// to the facts that later passes gather without diagnostics of their own (so that they
-/// need no walk of their own): every value's Result Type into `value_types` (indexed by
-/// id, for [`crate::ModuleInfo`]) and the logical-pointer facts into `pointer_facts`.
-pub(crate) fn check(
-    ctx: &mut Ctx<'_>,
-    value_types: &mut [u32],
-    pointer_facts: &mut Option<PointerFacts>,
-) {
+/// need no walk of their own): the logical-pointer facts, into `pointer_facts`.
+pub(crate) fn check(ctx: &mut Ctx<'_>, pointer_facts: &mut Option<PointerFacts>) {
     let ix = ctx.ix;
     // OpTypeForwardPointer declarations: pointer id → instruction index.
     let mut forward_declared: Vec<(Id, u32)> = Vec::new();
@@ -133,13 +128,6 @@ pub(crate) fn check(
     }
     forward_declared.sort_unstable();
     for inst in ix.insts() {
-        // Stored without a test: an instruction without a Result has no Result Type and
-        // writes 0 to the entry of id 0 (never an id); one without a Result Type writes the
-        // 0 already there.
-        let (r, t) = inst.raw_result_and_type();
-        if let Some(slot) = value_types.get_mut(r as usize) {
-            *slot = t;
-        }
         let op = inst.opcode();
         let bits = op.map_or(0, |op| WALK_BITS.get(op));
         if let Some(facts) = pointer_facts {

@@ -70,12 +70,8 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, scratch: &mut Scratch) -> Facts {
     layout::check(ctx);
     enums::check(ctx);
     let before_ids = ctx.diags.len();
-    // Gathered during the ids pass's walk (see `ids::check`), then answering
-    // `Ctx::type_of` for the passes after it.
-    let mut value_types = vec![0u32; ctx.ix.id_count()];
     let mut pointer_facts = logical_pointers::PointerFacts::new(ctx, &mut scratch.pointers);
-    ids::check(ctx, &mut value_types, &mut pointer_facts);
-    ctx.set_value_types(value_types);
+    ids::check(ctx, &mut pointer_facts);
     let ids_ok = ctx.diags.len() == before_ids;
     types::check(ctx, scratch);
     if !ids_ok {
