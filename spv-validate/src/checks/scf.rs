@@ -1525,4 +1525,65 @@ mod tests {
             "kept {kept}, changed {changed}"
         );
     }
+
+    /// The set-form walk collects the blocks the stack walk collects, in the same order,
+    /// for constructs of every kind over random graphs with merge instructions (whatever
+    /// their entry, exit and continue target).
+    #[test]
+    fn small_walks_collect_what_the_stack_walk_collects() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |bound: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % bound) as u32
+        };
+        let (mut structure, mut scratch, mut walk) = (
+            Structure::default(),
+            StructureScratch::default(),
+            Walk::default(),
+        );
+        let mut nonempty = 0;
+        for round in 0..1500 {
+            let n = 1 + next(12) as usize;
+            let edges: Vec<(u32, u32)> = (0..next(2 * n as u64 + 1))
+                .map(|_| (next(n as u64), next(n as u64)))
+                .collect();
+            let merges: Vec<(u32, u32, Option<u32>)> = (0..1 + next(3))
+                .map(|_| {
+                    let cont = (next(2) == 0).then(|| next(n as u64));
+                    (next(n as u64), next(n as u64), cont)
+                })
+                .collect();
+            let cfg = func_cfg(n, &edges, &merges);
+            structure.rebuild(&cfg, &mut scratch);
+            walk.prepare(&structure);
+            assert!(
+                walk.small,
+                "round {round}: a small function takes the set form"
+            );
+            for _ in 0..4 {
+                let kind = [Kind::Selection, Kind::Loop, Kind::Continue][next(3) as usize];
+                let pick = |k: u32| if k == n as u32 { NONE } else { k };
+                let c = Construct {
+                    kind,
+                    entry: next(n as u64),
+                    exit: pick(next(n as u64 + 1)),
+                    loop_header: next(n as u64),
+                };
+                walk.small = true;
+                walk.collect(&cfg, &structure, &c);
+                let small = walk.list.clone();
+                let small_has: Vec<bool> = (0..n as u32).map(|b| walk.has(b)).collect();
+                walk.small = false;
+                walk.blocks.reset(n);
+                walk.collect(&cfg, &structure, &c);
+                let listed: Vec<bool> = (0..n as u32).map(|b| walk.has(b)).collect();
+                assert_eq!(small, walk.list, "round {round}: {edges:?} {merges:?}");
+                assert_eq!(small_has, listed, "round {round}: membership");
+                nonempty += usize::from(!small.is_empty());
+            }
+        }
+        assert!(nonempty > 1000, "only {nonempty} walks found blocks");
+    }
 }
