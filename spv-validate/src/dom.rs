@@ -513,6 +513,18 @@ impl DomTree {
         self.sets.clear();
     }
 
+    /// Whether the tree keeps each node's dominators as bits ([`DomTree::dominators`]): a
+    /// graph of at most [`SET_NODES`] nodes, not the empty tree.
+    pub(crate) fn is_set_form(&self) -> bool {
+        !self.sets.is_empty()
+    }
+
+    /// In the set form, the dominators of `b` (itself included) as bits, 0 for a node
+    /// outside the tree; 0 in the interval form.
+    pub(crate) fn dominators(&self, b: u32) -> u64 {
+        self.sets.get(b as usize).copied().unwrap_or(0)
+    }
+
     /// Whether the tree lists its nodes in [`DomTree::preorder`] (the interval form, for
     /// graphs of more than [`SET_NODES`] nodes; the set form and the empty tree do not).
     pub(crate) fn has_preorder(&self) -> bool {

@@ -9,8 +9,6 @@
 
 use std::cell::RefCell;
 
-use spv_reader::Id;
-
 use crate::checks::{entry, scf};
 use crate::ctx::IdSet;
 use crate::dom::DomScratch;
@@ -44,14 +42,12 @@ pub(crate) struct Scratch {
     pub(crate) ids: [IdSet; 3],
     /// The call graph of the entry-point checks.
     pub(crate) calls: entry::CallGraph,
-    /// Sort keys of the decoration rules.
+    /// Keys of the decoration rules.
     pub(crate) keys: Vec<(u32, u32, u32, usize)>,
-    /// Sort keys of the type rules.
-    pub(crate) type_keys: Vec<crate::checks::types::TypeKey>,
+    /// The repeat table of the type and decoration rules.
+    pub(crate) repeats: crate::checks::repeats::Repeats,
     /// Structure depths of the type rules.
     pub(crate) depths: crate::checks::types::DepthMemo,
-    /// First declarations of repeated types.
-    pub(crate) firsts: Vec<Option<Id>>,
     /// Traversal workspace: visited flags, stack, order.
     pub(crate) seen: Vec<bool>,
     pub(crate) stack: Vec<(u32, usize)>,

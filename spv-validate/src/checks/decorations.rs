@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 use spv_reader::spirv::{Decoration as D, Op, StorageClass as S};
 use spv_reader::{Id, InstIndex, Type};
 
+use crate::checks::repeats::hash_words;
 use crate::ctx::Ctx;
 use crate::scratch::Scratch;
 
@@ -61,12 +62,17 @@ fn applied<'m>(ctx: &Ctx<'m>) -> impl Iterator<Item = Applied<'m>> + use<'m> {
     })
 }
 
-/// Runs the pass; uses the sort keys and flags of `scratch`.
+/// Runs the pass; uses the keys, flags and repeat table of `scratch`.
 pub(crate) fn check(ctx: &mut Ctx<'_>, scratch: &mut Scratch) {
-    // V-DEC-1: at most once per (target, member, kind). Sorting the keys with their list
-    // positions groups the repeats; all but the first of each group are reported, in list
+    // V-DEC-1: at most once per (target, member, kind). Each key is compared with the
+    // earlier ones of equal hash; all but the first of each group are reported, in list
     // order.
-    let keys = &mut scratch.keys;
+    let Scratch {
+        keys,
+        flags: repeated,
+        repeats,
+        ..
+    } = scratch;
     keys.clear();
     let mut count = 0;
     for (k, a) in applied(ctx).enumerate() {
@@ -75,13 +81,17 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, scratch: &mut Scratch) {
             keys.push((a.target.0, a.member, a.kind, k));
         }
     }
-    keys.sort_unstable();
-    let repeated = &mut scratch.flags;
     repeated.clear();
     repeated.resize(count, false);
-    for pair in keys.windows(2) {
-        if let [(t0, m0, k0, _), (t1, m1, k1, at)] = *pair
-            && (t0, m0, k0) == (t1, m1, k1)
+    repeats.reset(keys.len());
+    for (j, &(target, member, kind, at)) in keys.iter().enumerate() {
+        let same = |i: u32| {
+            keys.get(i as usize)
+                .is_some_and(|&(t, m, d, _)| (t, m, d) == (target, member, kind))
+        };
+        if repeats
+            .first_or_record(hash_words([target, member, kind]), j as u32, same)
+            .is_some()
             && let Some(r) = repeated.get_mut(at)
         {
             *r = true;

@@ -31,6 +31,7 @@ pub(crate) mod logical_pointers;
 mod memory;
 mod memory_model;
 mod pointer_instructions;
+pub(crate) mod repeats;
 mod sampled_images;
 pub(crate) mod scf;
 mod shader_call_operands;

@@ -22,7 +22,10 @@
 //! description may miss) is walked as spirv-val walks it, which finds the same first error.
 //! In a function of at most 64 blocks (whose dominators `dom` keeps as bit sets, without the
 //! pre-order the lists are built on) every construct is walked: the sum of the construct
-//! sizes is bounded there, and the walks cost less than building the lists.
+//! sizes is bounded there, and the walks cost less than building the lists. There a walk
+//! is done with bit sets: the blocks a construct admits are tested on their dominator bits,
+//! and its blocks are those reached from the header through admitted blocks, a frontier at
+//! a time, already in block order.
 
 use spv_reader::Id;
 use spv_reader::spirv::Op;
@@ -99,6 +102,9 @@ struct Structure {
     back_edges: Vec<(u32, u32)>,
     /// The same, sorted.
     back_edges_sorted: Vec<(u32, u32)>,
+    /// For a function of at most 64 blocks, each block's structural successors as bits
+    /// (empty for larger ones).
+    succ_masks: Vec<u64>,
 }
 
 /// Scratch space for [`Structure::rebuild`], reused from function to function.
@@ -126,7 +132,13 @@ impl Structure {
         let added_by = &mut scratch.added_by;
         added_by.clear();
         added_by.resize(n, NONE);
+        let masks = &mut self.succ_masks;
+        masks.clear();
+        if n <= 64 {
+            masks.resize(n, 0);
+        }
         for b in 0..n as u32 {
+            let mut mask = 0u64;
             let mut add = |t: u32| {
                 if t != NONE
                     && let Some(by) = added_by.get_mut(t as usize)
@@ -134,6 +146,7 @@ impl Structure {
                 {
                     *by = b;
                     edges.push((b, t));
+                    mask |= block_bit(t);
                 }
             };
             // spirv-val registers the merge (and continue) edges when it reads the merge
@@ -146,6 +159,9 @@ impl Structure {
             }
             for &s in cfg.succs(b) {
                 add(s);
+            }
+            if let Some(m) = masks.get_mut(b as usize) {
+                *m = mask;
             }
         }
         self.graph.rebuild(n, edges);
@@ -584,6 +600,7 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg, scratch: &mut Scratch) {
         cleared.resize(constructs.len(), false);
     }
     walk.blocks.reset(n);
+    walk.prepare(s);
     for (c, &cleared) in constructs.iter().zip(cleared.iter()) {
         if check_construct(ctx, cfg, s, c, cleared, walk).is_err() {
             return;
@@ -886,15 +903,44 @@ struct Walk {
     stack: Vec<u32>,
     /// For the switches among the constructs.
     switch: SwitchScratch,
+    /// Whether the function's structural dominators are in the set form (at most 64
+    /// blocks), so that a construct's blocks are gathered as bits ([`Walk::collect_small`]).
+    small: bool,
+    /// In the set form: the blocks of the construct last collected, as bits.
+    set: u64,
+}
+
+/// The bit of block `b` in a set of at most 64 blocks (none for larger indices and
+/// [`NONE`]).
+fn block_bit(b: u32) -> u64 {
+    1u64.checked_shl(b).unwrap_or(0)
 }
 
 impl Walk {
+    /// Sets the walk up for the function of structure `s`.
+    fn prepare(&mut self, s: &Structure) {
+        self.small = s.dom.is_set_form() && s.succ_masks.len() == s.graph.len();
+    }
+
+    /// Whether block `b` is among those [`Walk::collect`] collected last.
+    fn has(&self, b: u32) -> bool {
+        if self.small {
+            self.set & block_bit(b) != 0
+        } else {
+            self.blocks.contains(b)
+        }
+    }
+
     /// Collects the blocks of construct `c` (spirv-val's `Construct::blocks`), sorted.
     fn collect(&mut self, cfg: &FuncCfg, s: &Structure, c: &Construct) {
         let continue_header = match c.kind {
             Kind::Loop => continue_of(cfg, c.entry),
             _ => NONE,
         };
+        if self.small {
+            self.collect_small(s, c, continue_header);
+            return;
+        }
         self.blocks.clear();
         self.list.clear();
         self.stack.clear();
@@ -916,6 +962,54 @@ impl Walk {
             }
         }
         self.list.sort_unstable();
+    }
+
+    /// [`Walk::collect`] in the set form, where the walk's tests are bit tests on a block's
+    /// dominators. The walk from the header follows structural edges through the blocks
+    /// that pass them, so its blocks are those reached from the header through passing
+    /// blocks: gathered a frontier at a time (each block tested once), listed in block order.
+    fn collect_small(&mut self, s: &Structure, c: &Construct, continue_header: u32) {
+        let (entry, exit) = (block_bit(c.entry), block_bit(c.exit));
+        let excluded = match c.kind {
+            Kind::Loop => exit | block_bit(continue_header),
+            _ => exit,
+        };
+        let passes = |b: u32| {
+            let doms = s.dom.dominators(b);
+            doms & entry != 0
+                && (doms & excluded == 0
+                    || (c.kind == Kind::Continue && s.post_dominates(c.exit, b)))
+        };
+        let mut set = 0u64;
+        let mut tested = entry;
+        let mut frontier = if passes(c.entry) { entry } else { 0 };
+        while frontier != 0 {
+            set |= frontier;
+            let mut next = 0u64;
+            let mut rest = frontier;
+            while rest != 0 {
+                let b = rest.trailing_zeros();
+                rest &= rest - 1;
+                next |= s.succ_masks.get(b as usize).copied().unwrap_or(0);
+            }
+            let mut fresh = next & !tested;
+            tested |= fresh;
+            frontier = 0;
+            while fresh != 0 {
+                let b = fresh.trailing_zeros();
+                fresh &= fresh - 1;
+                if passes(b) {
+                    frontier |= block_bit(b);
+                }
+            }
+        }
+        self.set = set;
+        self.list.clear();
+        let mut rest = set;
+        while rest != 0 {
+            self.list.push(rest.trailing_zeros());
+            rest &= rest - 1;
+        }
     }
 }
 
@@ -1066,10 +1160,10 @@ fn check_blocks(
 ) -> Result<(), ()> {
     let (h, name, header_name) = names;
     walk.collect(cfg, s, c);
-    let blocks = &walk.blocks;
+    let blocks = &*walk;
     for &b in &walk.list {
         for &succ in cfg.succs(b) {
-            if !blocks.contains(succ) && !is_structured_exit(ctx, cfg, s, c, succ) {
+            if !blocks.has(succ) && !is_structured_exit(ctx, cfg, s, c, succ) {
                 let bl = label_of(ctx, cfg, b);
                 let at = terminator(ctx, cfg, b).map(|t| t.index());
                 ctx.report(
@@ -1085,7 +1179,7 @@ fn check_blocks(
             continue;
         }
         for &pred in cfg.preds(b) {
-            if s.reachable(pred) && !blocks.contains(pred) {
+            if s.reachable(pred) && !blocks.has(pred) {
                 let pl = label_of(ctx, cfg, pred);
                 let at = terminator(ctx, cfg, pred).map(|t| t.index());
                 ctx.report(
@@ -1100,7 +1194,7 @@ fn check_blocks(
         if let Some(Some(m)) = cfg.merges.get(b as usize)
             && m.merge != NONE
             && s.reachable(m.merge)
-            && !blocks.contains(m.merge)
+            && !blocks.has(m.merge)
         {
             let (bl, ml) = (label_of(ctx, cfg, b), label_of(ctx, cfg, m.merge));
             ctx.err(
@@ -1122,7 +1216,7 @@ fn check_blocks(
             if !s.reachable(pred) {
                 continue;
             }
-            if !blocks.contains(pred) && !s.is_back_edge(pred, cont) {
+            if !blocks.has(pred) && !s.is_back_edge(pred, cont) {
                 let (pl, cl) = (label_of(ctx, cfg, pred), label_of(ctx, cfg, cont));
                 let at = terminator(ctx, cfg, pred).map(|t| t.index());
                 ctx.report(
@@ -1430,5 +1524,66 @@ mod tests {
             kept > 100 && changed > 100,
             "kept {kept}, changed {changed}"
         );
+    }
+
+    /// The set-form walk collects the blocks the stack walk collects, in the same order,
+    /// for constructs of every kind over random graphs with merge instructions (whatever
+    /// their entry, exit and continue target).
+    #[test]
+    fn small_walks_collect_what_the_stack_walk_collects() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |bound: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % bound) as u32
+        };
+        let (mut structure, mut scratch, mut walk) = (
+            Structure::default(),
+            StructureScratch::default(),
+            Walk::default(),
+        );
+        let mut nonempty = 0;
+        for round in 0..1500 {
+            let n = 1 + next(12) as usize;
+            let edges: Vec<(u32, u32)> = (0..next(2 * n as u64 + 1))
+                .map(|_| (next(n as u64), next(n as u64)))
+                .collect();
+            let merges: Vec<(u32, u32, Option<u32>)> = (0..1 + next(3))
+                .map(|_| {
+                    let cont = (next(2) == 0).then(|| next(n as u64));
+                    (next(n as u64), next(n as u64), cont)
+                })
+                .collect();
+            let cfg = func_cfg(n, &edges, &merges);
+            structure.rebuild(&cfg, &mut scratch);
+            walk.prepare(&structure);
+            assert!(
+                walk.small,
+                "round {round}: a small function takes the set form"
+            );
+            for _ in 0..4 {
+                let kind = [Kind::Selection, Kind::Loop, Kind::Continue][next(3) as usize];
+                let pick = |k: u32| if k == n as u32 { NONE } else { k };
+                let c = Construct {
+                    kind,
+                    entry: next(n as u64),
+                    exit: pick(next(n as u64 + 1)),
+                    loop_header: next(n as u64),
+                };
+                walk.small = true;
+                walk.collect(&cfg, &structure, &c);
+                let small = walk.list.clone();
+                let small_has: Vec<bool> = (0..n as u32).map(|b| walk.has(b)).collect();
+                walk.small = false;
+                walk.blocks.reset(n);
+                walk.collect(&cfg, &structure, &c);
+                let listed: Vec<bool> = (0..n as u32).map(|b| walk.has(b)).collect();
+                assert_eq!(small, walk.list, "round {round}: {edges:?} {merges:?}");
+                assert_eq!(small_has, listed, "round {round}: membership");
+                nonempty += usize::from(!small.is_empty());
+            }
+        }
+        assert!(nonempty > 1000, "only {nonempty} walks found blocks");
     }
 }

@@ -7,13 +7,14 @@ use spv_reader::spirv::{Capability as C, Dim, Op};
 use spv_reader::{Constant, Id, InstIndex, Type};
 
 use crate::checks::layout::is_type_decl;
+use crate::checks::repeats::hash_words;
 use crate::ctx::{Ctx, Inst};
 use crate::diag::opcode_name;
 use crate::limits::{MAX_STRUCT_DEPTH, MAX_STRUCT_MEMBERS};
 use crate::scratch::Scratch;
 use crate::stamped::Stamped;
 
-/// Runs the pass; uses the sort keys of `scratch`.
+/// Runs the pass; uses the repeat table and structure depths of `scratch`.
 pub(crate) fn check(ctx: &mut Ctx<'_>, scratch: &mut Scratch) {
     let ix = ctx.ix;
     // OpTypeForwardPointer declarations: pointer id → announced storage class.
@@ -34,48 +35,21 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, scratch: &mut Scratch) {
             Some((inst, op, inst.result_id()?))
         })
     };
-    // V-TYPE-1: key = opcode and operand words after the result id. Sorting the keys of the
-    // non-aggregate declarations (with their order) finds, for each repeat, the first
-    // declaration of the same type.
+    // V-TYPE-1: key = opcode and operand words after the result id; each non-aggregate
+    // declaration is compared with the earlier ones of equal hash, and a repeat names the
+    // first declaration of its type. The table holds declarations' instruction positions.
     let words = |i: u32| ix.inst(InstIndex(i)).map_or(&[][..], |inst| inst.words());
-    let keys = &mut scratch.type_keys;
-    keys.clear();
-    // Each key starts with the first two words of `type_key` (the first word and the first
-    // word after the result id), which order the keys as `type_key` does wherever they
-    // differ: most comparisons end there, without looking the instructions up again.
-    keys.extend(
-        declarations()
-            .filter(|&(_, op, _)| !aggregate_or_pointer(op))
-            .enumerate()
-            .map(|(k, (inst, _, id))| {
-                let prefix = (inst.words().first().copied(), inst.words().get(2).copied());
-                (prefix, inst.index().0, k, id)
-            }),
-    );
-    let same_key =
-        |a: &TypeKey, b: &TypeKey| a.0 == b.0 && type_key(words(a.1)) == type_key(words(b.1));
-    keys.sort_unstable_by(|a, b| {
-        a.0.cmp(&b.0)
-            .then_with(|| type_key(words(a.1)).cmp(&type_key(words(b.1))))
-            .then(a.2.cmp(&b.2))
-    });
-    let first_of = &mut scratch.firsts;
-    first_of.clear();
-    first_of.resize(keys.len(), None);
-    let mut group_first = None;
-    for (k, key) in keys.iter().enumerate() {
-        let &(_, _, at, id) = key;
-        let same = k > 0 && keys.get(k - 1).is_some_and(|p| same_key(p, key));
-        if !same {
-            group_first = Some(id);
-        } else if let Some(slot) = first_of.get_mut(at) {
-            *slot = group_first;
-        }
-    }
-    let mut k = 0;
+    let repeats = &mut scratch.repeats;
+    repeats.reset(ix.type_decls().size_hint().1.unwrap_or(0));
     for (inst, op, id) in declarations() {
         if !aggregate_or_pointer(op) {
-            if let Some(&Some(first)) = first_of.get(k) {
+            let key = type_key(inst.words());
+            let hash = hash_words(key.0.into_iter().chain(key.1.iter().copied()));
+            let first = repeats
+                .first_or_record(hash, inst.index().0, |j| type_key(words(j)) == key)
+                .and_then(|j| ix.inst(InstIndex(j)))
+                .and_then(|first| first.result_id());
+            if let Some(first) = first {
                 ctx.err(
                     "V-TYPE-1",
                     inst.index(),
@@ -87,7 +61,6 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, scratch: &mut Scratch) {
                     ),
                 );
             }
-            k += 1;
         }
         check_type(ctx, inst, id, &forward, &mut scratch.depths);
     }
@@ -104,10 +77,6 @@ fn aggregate_or_pointer(op: Op) -> bool {
             | Op::TypeUntypedPointerKHR
     )
 }
-
-/// A V-TYPE-1 sort key: the first two words of [`type_key`], the declaration's instruction
-/// index and its position among the keyed declarations, and its result id.
-pub(crate) type TypeKey = ((Option<u32>, Option<u32>), u32, usize, Id);
 
 /// The V-TYPE-1 identity of a type declaration: its opcode word and the words after the
 /// Result id.
