@@ -1,61 +1,48 @@
 //! [`Repeats`]: finds, in one pass over a list of keyed entries, each entry's first earlier
-//! entry with an equal key (the V-TYPE-1 and V-DEC-1 repeat rules), with an open-addressing
-//! hash table over the entries' positions.
+//! entry with an equal key (the V-TYPE-1 and V-DEC-1 repeat rules), with a hash table over
+//! the entries' positions.
 //!
 //! Before, those rules sorted the keys with their positions, which cost a sort per module
 //! (and, for the type rule, comparisons that looked the declarations up again); here each
-//! entry is hashed once and compared only with the entries in its probe run. The table
-//! holds positions, never keys, so the caller says how two entries compare; what is found
-//! does not depend on the hash, only the cost does.
+//! entry is hashed once and compared only with the entries whose hash is equal. The table
+//! holds positions (with their hashes), never keys, so the caller says how two entries
+//! compare; what is found does not depend on the hash, only the cost does.
 
-/// Fewest slots a table gets (the modules' lists are mostly short).
-const MIN_SLOTS: usize = 16;
+use hashbrown::HashTable;
+use hashbrown::hash_table::Entry;
 
 /// A table of entry positions, reused from list to list.
 #[derive(Default)]
 pub(crate) struct Repeats {
-    /// Each slot holds an entry's position plus one, or 0 when free.
-    slots: Vec<u32>,
+    /// `(hash, position)` of the first entry of every key seen so far.
+    table: HashTable<(u64, u32)>,
 }
 
 impl Repeats {
-    /// Makes this an empty table for up to `n` entries, reusing the storage (at most half
-    /// the slots are ever taken, so every probe run ends at a free slot).
+    /// Makes this an empty table with room for `n` entries, reusing the storage.
     pub(crate) fn reset(&mut self, n: usize) {
-        let len = n
-            .saturating_mul(2)
-            .max(MIN_SLOTS)
-            .checked_next_power_of_two()
-            .unwrap_or(usize::MAX);
-        self.slots.clear();
-        self.slots.resize(len, 0);
+        self.table.clear();
+        self.table.reserve(n, |&(hash, _)| hash);
     }
 
     /// The first entry recorded before with the key of entry `k` (`hash` is the key's
     /// hash, `same(j)` whether entry `j` has that key); when there is none, records `k`.
-    /// At most the `n` entries of [`Repeats::reset`] may be recorded.
     pub(crate) fn first_or_record(
         &mut self,
         hash: u64,
         k: u32,
         same: impl Fn(u32) -> bool,
     ) -> Option<u32> {
-        let mask = self.slots.len().wrapping_sub(1);
-        let mut at = (hash as usize) & mask;
-        // Each step either ends or moves to the next slot; a free slot ends every run.
-        for _ in 0..self.slots.len() {
-            let slot = self.slots.get_mut(at)?;
-            if *slot == 0 {
-                *slot = k.wrapping_add(1);
-                return None;
+        match self
+            .table
+            .entry(hash, |&(h, j)| h == hash && same(j), |&(h, _)| h)
+        {
+            Entry::Occupied(first) => Some(first.get().1),
+            Entry::Vacant(slot) => {
+                slot.insert((hash, k));
+                None
             }
-            let j = *slot - 1;
-            if same(j) {
-                return Some(j);
-            }
-            at = (at + 1) & mask;
         }
-        None
     }
 }
 
