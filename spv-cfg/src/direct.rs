@@ -2,13 +2,13 @@
 //! without the labeled form ([`Lab`](crate::lab::Lab)) and its exit lowering, for functions
 //! whose every jump lowers to nothing, a `break` or a `continue` (no exit variable).
 //!
-//! The walk is the one of `merges.rs` (same context stack, same checks, same order), and each
-//! piece of labeled form it would build is lowered on the spot, as `lab.rs` would lower it:
-//! a jump's kind depends on its *tail* (the labels reached by falling off its position), and
-//! the walk knows the tail of every sequence when it starts it, because the labeled form only
-//! ever appends after a construct that the walk places before more code (a selection's or a
-//! loop's merge code, the code after a one-armed `if`). Two rewrites of the labeled form are
-//! followed too:
+//! The walk is the one of `merges.rs` (same context stack, same checks, same order; what the
+//! two share is in `walk.rs`), and each piece of labeled form it would build is lowered on the
+//! spot, as `lab.rs` would lower it: a jump's kind depends on its *tail* (the labels reached by
+//! falling off its position), and the walk knows the tail of every sequence when it starts it,
+//! because the labeled form only ever appends after a construct that the walk places before
+//! more code (a selection's or a loop's merge code, the code after a one-armed `if`). Two
+//! rewrites of the labeled form are followed too:
 //!
 //! * the push-in rewrite of `lab.rs`: a one-armed `if` whose jump would set the exit variable
 //!   takes the rest of its sequence as its other arm; the walk opens that arm and closes it
@@ -29,8 +29,11 @@ use crate::lab::{
     Frame, Jump, Kind, Label, Lowered, Lowerer, Tail, TreeLists, list_range, with_lowerer,
 };
 use crate::limits::{Budget, MAX_REGION_DEPTH};
-use crate::merges::{Ctx, CtxKind, NO_ENTRY, WalkTables, keep_walk_tables, take_walk_tables};
 use crate::region::{Arms, Cond, Region, SwitchArm, Var};
+use crate::walk::{
+    CtxKind, LoopLabels, WalkTables, keep_walk_tables, loop_header_fault, switch_is_jump,
+    take_walk_tables,
+};
 use std::cell::Cell;
 
 /// The direct path gave up; the labeled path decides.
@@ -129,25 +132,15 @@ pub(crate) fn structurize_direct(
     budget: &Budget,
     lists: TreeLists,
 ) -> Result<Lowered, TreeLists> {
-    let tables = take_walk_tables(cfg);
     let mut own = Budget::with_limit(budget.left() / 2);
-    let mut tables = Some(tables);
+    let mut tables = Some(take_walk_tables(cfg));
     let own_tables = DIRECT_TABLES.take();
     let mut own_tables = Some(own_tables);
     let (result, lists, _) = with_lowerer(Var(0), &mut own, lists, |low| {
-        let t = tables.take().unwrap_or_default();
         let d = own_tables.take().unwrap_or_default();
         let mut walk = Direct {
             cfg,
-            reachable: t.reachable,
-            emitted: t.emitted,
-            ctx: t.ctx,
-            innermost: t.innermost,
-            slot: t.slot,
-            jump_count: t.jump_count,
-            local_jumps: t.local_jumps,
-            level: 0,
-            floor: 0,
+            tables: tables.take().unwrap_or_default(),
             depth: 0,
             seq_depth: 0,
             exits: 0,
@@ -158,17 +151,7 @@ pub(crate) fn structurize_direct(
             low,
         };
         let body = walk.run();
-        tables = Some(WalkTables {
-            reachable: walk.reachable,
-            stack: t.stack,
-            emitted: walk.emitted,
-            ctx: walk.ctx,
-            innermost: walk.innermost,
-            slot: walk.slot,
-            falls_into: t.falls_into,
-            jump_count: walk.jump_count,
-            local_jumps: walk.local_jumps,
-        });
+        tables = Some(walk.tables);
         own_tables = Some(DirectTables {
             emitted_log: walk.emitted_log,
             jump_log: walk.jump_log,
@@ -191,15 +174,8 @@ pub(crate) fn structurize_direct(
 
 struct Direct<'a, 'l, 'b> {
     cfg: &'a Cfg,
-    reachable: Vec<bool>,
-    emitted: Vec<bool>,
-    ctx: Vec<Ctx>,
-    innermost: Vec<u32>,
-    slot: Vec<u32>,
-    jump_count: Vec<u32>,
-    local_jumps: Vec<u32>,
-    level: u32,
-    floor: u32,
+    /// The tables and context stack, as in the labeled walk (see [`WalkTables`]).
+    tables: WalkTables,
     depth: usize,
     /// The nesting of labeled sequences, as the exit lowering would count it.
     seq_depth: usize,
@@ -226,7 +202,7 @@ impl Direct<'_, '_, '_> {
         if self.exits > 0
             || cfg
                 .blocks()
-                .any(|b| self.reachable[b.index()] && !self.emitted[b.index()])
+                .any(|b| self.tables.reachable[b.index()] && !self.tables.emitted[b.index()])
         {
             return Err(GiveUp);
         }
@@ -238,6 +214,34 @@ impl Direct<'_, '_, '_> {
             return Err(GiveUp);
         }
         self.seq_depth += 1;
+        Ok(())
+    }
+
+    /// Opens the sequence of a `Scope(label)` that code follows: returns its tail, just
+    /// `label`. Close it with [`Direct::close_frame`].
+    fn open_scope(&mut self, label: BlockIdx) -> Step<Tail> {
+        self.low
+            .frames
+            .push(Frame::new(Kind::Scope, label.0, Tail::EMPTY));
+        self.enter_seq()?;
+        Ok(self.low.tail_with(Tail::EMPTY, label.0)?)
+    }
+
+    /// Closes the sequence of the innermost frame (a scope or a loop).
+    fn close_frame(&mut self) {
+        self.seq_depth -= 1;
+        self.low.frames.pop();
+    }
+
+    /// Opens the other arm of `If(cond){jump}` for the push-in rewrite: the rest of the
+    /// labeled sequence, closed by [`Direct::close_push_ins`].
+    fn open_push_in(&mut self, cond: Cond, jump: crate::region::Seq) -> Step<()> {
+        self.enter_seq()?;
+        self.push_ins.push(PushIn {
+            start: self.low.open.len(),
+            cond,
+            jump,
+        });
         Ok(())
     }
 
@@ -260,7 +264,7 @@ impl Direct<'_, '_, '_> {
             tails: self.low.tails.len(),
             emitted: self.emitted_log.len(),
             jumps: self.jump_log.len(),
-            local_jumps: self.local_jumps.len(),
+            local_jumps: self.tables.local_jumps.len(),
             exits: self.exits,
             push_ins: self.push_ins.len(),
             spliced: self.splices.last().is_some_and(|s| s.used),
@@ -274,16 +278,16 @@ impl Direct<'_, '_, '_> {
         self.low.switch_arms.truncate(mark.arms);
         self.low.tails.truncate(mark.tails);
         for b in self.emitted_log.drain(mark.emitted..) {
-            if let Some(e) = self.emitted.get_mut(b.index()) {
+            if let Some(e) = self.tables.emitted.get_mut(b.index()) {
                 *e = false;
             }
         }
         for b in self.jump_log.drain(mark.jumps..) {
-            if let Some(n) = self.jump_count.get_mut(b.index()) {
+            if let Some(n) = self.tables.jump_count.get_mut(b.index()) {
                 *n = n.saturating_sub(1);
             }
         }
-        self.local_jumps.truncate(mark.local_jumps);
+        self.tables.local_jumps.truncate(mark.local_jumps);
         self.exits = mark.exits;
         self.push_ins.truncate(mark.push_ins);
         if let Some(s) = self.splices.last_mut()
@@ -291,68 +295,10 @@ impl Direct<'_, '_, '_> {
             && !mark.spliced
         {
             s.used = false;
-            if let Some(c) = self.ctx.get_mut(s.entry) {
+            if let Some(c) = self.tables.ctx.get_mut(s.entry) {
                 c.active = true;
             }
         }
-    }
-
-    fn lookup_position(&self, t: BlockIdx) -> Option<usize> {
-        let mut position = *self.innermost.get(t.index())?;
-        while let Some(c) = self.ctx.get(position as usize) {
-            if c.active {
-                return Some(position as usize);
-            }
-            position = c.outer_same_block;
-        }
-        None
-    }
-
-    fn is_label(&self, t: BlockIdx) -> bool {
-        self.lookup_position(t).is_some()
-    }
-
-    fn is_local_entry(&self, c: &Ctx) -> bool {
-        c.kind != CtxKind::Loop && c.level >= self.floor
-    }
-
-    fn note_jump(&mut self, to: BlockIdx, local: bool) {
-        if let Some(n) = self.jump_count.get_mut(to.index()) {
-            *n = n.saturating_add(1);
-            self.jump_log.push(to);
-        }
-        if local {
-            self.local_jumps.push(to.0);
-        }
-    }
-
-    fn pop_ctx(&mut self) {
-        if let Some(c) = self.ctx.pop()
-            && let Some(innermost) = self.innermost.get_mut(c.block.index())
-        {
-            *innermost = c.outer_same_block;
-        }
-    }
-
-    fn truncate_ctx(&mut self, len: usize) {
-        while self.ctx.len() > len {
-            self.pop_ctx();
-        }
-    }
-
-    fn push(&mut self, block: BlockIdx, kind: CtxKind) {
-        let position = u32::try_from(self.ctx.len()).unwrap_or(NO_ENTRY);
-        let outer_same_block = match self.innermost.get_mut(block.index()) {
-            Some(innermost) => std::mem::replace(innermost, position),
-            None => NO_ENTRY,
-        };
-        self.ctx.push(Ctx {
-            block,
-            kind,
-            active: true,
-            level: self.level,
-            outer_same_block,
-        });
     }
 
     /// The regions of `Br(l)` with tail `tail`: nothing, `break` or `continue`; a jump that
@@ -373,9 +319,11 @@ impl Direct<'_, '_, '_> {
         if self.cfg.block(to).has_phis {
             self.low.open.push(Region::Edge { from, to });
         }
-        if let Some(position) = self.lookup_position(to) {
-            let c = &self.ctx[position];
-            let (kind, local) = (c.kind, self.is_local_entry(c));
+        if let Some((position, kind, local)) = self
+            .tables
+            .lookup(to)
+            .map(|(p, c)| (p, c.kind, self.tables.is_local_entry(c)))
+        {
             if let CtxKind::Case(_) = kind {
                 return Err(GiveUp);
             }
@@ -384,19 +332,20 @@ impl Direct<'_, '_, '_> {
                 && !s.used
                 && local
                 && s.entry == position
-                && position + 1 == self.ctx.len()
+                && position + 1 == self.tables.ctx.len()
             {
                 // The splice: the merge code runs here, its label closed as after the
                 // selection.
                 s.used = true;
-                self.ctx[position].active = false;
+                self.tables.ctx[position].active = false;
                 return Ok(Next::Inline(to));
             }
-            self.note_jump(to, local);
+            self.tables.note_jump(to, local);
+            self.jump_log.push(to);
             self.br(to.0, tail)?;
             return Ok(Next::Br(to.0));
         }
-        if self.emitted[to.index()] {
+        if self.tables.emitted[to.index()] {
             return Err(GiveUp);
         }
         Ok(Next::Inline(to))
@@ -415,14 +364,14 @@ impl Direct<'_, '_, '_> {
     fn emit_chain(&mut self, mut x: BlockIdx, tail: Tail) -> Step<Next> {
         loop {
             self.low.budget.charge(4)?;
-            if !self.reachable[x.index()] {
+            if !self.tables.reachable[x.index()] {
                 self.low.open.push(Region::Unreachable);
                 return Ok(Next::Done);
             }
-            if self.emitted[x.index()] {
+            if self.tables.emitted[x.index()] {
                 return Err(GiveUp);
             }
-            self.emitted[x.index()] = true;
+            self.tables.emitted[x.index()] = true;
             self.emitted_log.push(x);
             let next = match self.cfg.block(x).merge {
                 Merge::Loop {
@@ -450,46 +399,16 @@ impl Direct<'_, '_, '_> {
         }
     }
 
-    fn new_label(&self, b: BlockIdx) -> Step<bool> {
-        if self.is_label(b) {
-            return Ok(false);
-        }
-        if self.emitted[b.index()] {
-            return Err(GiveUp);
-        }
-        Ok(true)
-    }
-
     fn emit_loop(&mut self, h: BlockIdx, m: BlockIdx, c: BlockIdx, tail: Tail) -> Step<Next> {
-        if !matches!(
-            self.cfg.block(h).terminator,
-            Terminator::Branch(_) | Terminator::BranchConditional { .. }
-        ) || m == h
-            || c == m
-        {
+        if loop_header_fault(self.cfg, h, m, c).is_some() {
             return Err(GiveUp);
         }
-        let m_new = self.reachable[m.index()] && self.new_label(m)?;
-        let c_new = c != h && self.reachable[c.index()] && self.new_label(c)?;
-        let base = self.ctx.len();
-        if m_new {
-            self.push(m, CtxKind::Scope);
-        }
-        self.push(h, CtxKind::Loop);
-        self.level += 1;
-        let floor = std::mem::replace(&mut self.floor, self.level);
-        let frame = self.local_jumps.len();
-        if c_new {
-            self.push(c, CtxKind::Scope);
-        }
+        let LoopLabels { m_new, c_new, nest } =
+            self.tables.open_loop(h, m, c).map_err(|_| GiveUp)?;
         // Labeled form: `Scope(m){ Loop(h){ Scope(c){ h..; } c.. } }`, then m's code.
         let loop_tail = if m_new {
             // The scope is followed by m's code: its body's tail is just `m`.
-            self.low
-                .frames
-                .push(Frame::new(Kind::Scope, m.0, Tail::EMPTY));
-            self.enter_seq()?;
-            self.low.tail_with(Tail::EMPTY, m.0)?
+            self.open_scope(m)?
         } else {
             tail
         };
@@ -499,11 +418,7 @@ impl Direct<'_, '_, '_> {
         let start = self.low.open.len();
         let body_mark = self.push_ins.len();
         let inner_tail = if c_new {
-            self.low
-                .frames
-                .push(Frame::new(Kind::Scope, c.0, Tail::EMPTY));
-            self.enter_seq()?;
-            self.low.tail_with(Tail::EMPTY, c.0)?
+            self.open_scope(c)?
         } else {
             body_tail
         };
@@ -512,23 +427,17 @@ impl Direct<'_, '_, '_> {
         self.follow(next, inner_tail)?;
         self.close_push_ins(body_mark)?;
         if c_new {
-            self.seq_depth -= 1;
-            self.low.frames.pop();
-            self.pop_ctx();
+            self.close_frame();
+            self.tables.pop_ctx();
             self.emit(c, body_tail)?;
             self.close_push_ins(body_mark)?;
         }
-        self.truncate_ctx(base);
-        self.level -= 1;
-        self.floor = floor;
-        self.local_jumps.truncate(frame);
-        self.seq_depth -= 1;
-        self.low.frames.pop();
+        self.tables.leave(nest);
+        self.close_frame();
         let body = self.low.finish(start)?;
         self.low.open.push(Region::Loop { body });
         if m_new {
-            self.seq_depth -= 1;
-            self.low.frames.pop();
+            self.close_frame();
             Ok(Next::Inline(m))
         } else {
             Ok(Next::Done)
@@ -539,56 +448,36 @@ impl Direct<'_, '_, '_> {
         if m == x {
             return Err(GiveUp);
         }
-        if !self.reachable[m.index()] || !self.new_label(m)? {
+        if !self.tables.reachable[m.index()] || !self.tables.new_label(m).map_err(|_| GiveUp)? {
             self.low.open.push(Region::Block(x));
             return self.terminator(x, tail);
         }
-        let start = self.local_jumps.len();
-        let before = self.jump_count.get(m.index()).copied().unwrap_or(0);
+        let start = self.tables.local_jumps.len();
+        let before = self.tables.jumps_to(m);
         let undo = self.mark();
         // First as `Scope(m){ x.. }` followed by m's code.
-        self.push(m, CtxKind::Scope);
-        self.low
-            .frames
-            .push(Frame::new(Kind::Scope, m.0, Tail::EMPTY));
-        self.enter_seq()?;
-        let inner_tail = self.low.tail_with(Tail::EMPTY, m.0)?;
+        self.tables.push(m, CtxKind::Scope);
+        let inner_tail = self.open_scope(m)?;
         let push_ins = self.push_ins.len();
         self.low.open.push(Region::Block(x));
         let r = self
             .terminator(x, inner_tail)
             .and_then(|next| self.follow(next, inner_tail));
-        self.pop_ctx();
+        self.tables.pop_ctx();
         r?;
         self.close_push_ins(push_ins)?;
-        self.seq_depth -= 1;
-        self.low.frames.pop();
-        let jumps = self
-            .jump_count
-            .get(m.index())
-            .map_or(0, |&n| n.saturating_sub(before));
-        let local = self.local_jumps.get(start..).unwrap_or_default();
-        let single = jumps == 1 && local.contains(&m.0);
-        let past_merge = single && local.iter().any(|&l| l != m.0);
-        if !past_merge {
-            let mut kept = start;
-            for i in start..self.local_jumps.len() {
-                let l = self.local_jumps[i];
-                if l != m.0 {
-                    self.local_jumps[kept] = l;
-                    kept += 1;
-                }
-            }
-            self.local_jumps.truncate(kept);
+        self.close_frame();
+        if !self.tables.splices_merge(m, start, before) {
+            self.tables.close_local(m, start);
             return Ok(Next::Inline(m));
         }
         // The splice (`place_after`): again, the merge code emitted at the single jump and
         // the whole continuing the sequence.
         self.undo(&undo);
-        self.push(m, CtxKind::Scope);
+        self.tables.push(m, CtxKind::Scope);
         self.splices.push(Splice {
             merge: m,
-            entry: self.ctx.len() - 1,
+            entry: self.tables.ctx.len() - 1,
             used: false,
         });
         self.low.open.push(Region::Block(x));
@@ -596,12 +485,9 @@ impl Direct<'_, '_, '_> {
             .terminator(x, tail)
             .and_then(|next| self.follow(next, tail));
         let splice = self.splices.pop();
-        self.pop_ctx();
+        self.tables.pop_ctx();
         let end = r?;
-        let again = self
-            .jump_count
-            .get(m.index())
-            .map_or(0, |&n| n.saturating_sub(before));
+        let again = self.tables.jumps_to(m).saturating_sub(before);
         if !splice.is_some_and(|s| s.used) || again != 0 {
             return Err(GiveUp);
         }
@@ -617,7 +503,7 @@ impl Direct<'_, '_, '_> {
             .last()
             .is_some_and(|s| s.merge == arm && !s.used);
         let start = self.low.open.len();
-        if self.is_label(arm) && !spliced {
+        if self.tables.is_label(arm) && !spliced {
             let push_in = self.low.classify(arm.0, Tail::EMPTY)? == Jump::Local;
             self.enter_seq()?;
             let arm_tail = if push_in { tail } else { Tail::EMPTY };
@@ -627,12 +513,7 @@ impl Direct<'_, '_, '_> {
             self.seq_depth -= 1;
             let jump = self.low.finish(start)?;
             if push_in {
-                self.enter_seq()?;
-                self.push_ins.push(PushIn {
-                    start: self.low.open.len(),
-                    cond,
-                    jump,
-                });
+                self.open_push_in(cond, jump)?;
             } else {
                 self.low.push_if(cond, jump, crate::region::Seq::EMPTY);
             }
@@ -650,12 +531,7 @@ impl Direct<'_, '_, '_> {
                 return Err(GiveUp);
             }
             let jump = self.low.finish(start)?;
-            self.enter_seq()?;
-            self.push_ins.push(PushIn {
-                start: self.low.open.len(),
-                cond,
-                jump,
-            });
+            self.open_push_in(cond, jump)?;
             return Ok(());
         }
         let then_ = self.low.finish(start)?;
@@ -704,23 +580,9 @@ impl Direct<'_, '_, '_> {
             } => {
                 let (t, f) = (*true_target, *false_target);
                 let cond = |value| Cond::Branch { block: x, value };
-                let t_label = self.is_label(t);
-                let f_label = self.is_label(f);
-                if t_label != f_label {
-                    let (jump_to, value, other) =
-                        if t_label { (t, true, f) } else { (f, false, t) };
-                    self.one_armed(x, cond(value), jump_to, tail)?;
+                if let Some((arm, value, other)) = self.tables.lone_arm(cfg, t, f) {
+                    self.one_armed(x, cond(value), arm, tail)?;
                     return self.jump(x, other, tail);
-                }
-                let exits = |b: BlockIdx| {
-                    let d = cfg.block(b);
-                    d.terminator.is_function_exit() && d.merge == Merge::None
-                };
-                for (arm, value, other) in [(t, true, f), (f, false, t)] {
-                    if exits(arm) && !exits(other) || (arm == t && exits(t) && exits(f)) {
-                        self.one_armed(x, cond(value), arm, tail)?;
-                        return self.jump(x, other, tail);
-                    }
                 }
                 let then_ = self.arm(x, t, tail)?;
                 let else_ = self.arm(x, f, tail)?;
@@ -741,64 +603,28 @@ impl Direct<'_, '_, '_> {
         tail: Tail,
     ) -> Step<Next> {
         self.low.budget.charge(2 * cases.len() + 2)?;
-        // Distinct targets in order of first appearance, with their literals (as
-        // `MergeWalk::switch`).
-        let mut targets: Vec<(BlockIdx, Vec<u64>, bool)> = Vec::new();
-        for (lit, t, is_default) in cases
-            .iter()
-            .map(|&(lit, t)| (Some(lit), t, false))
-            .chain([(None, default, true)])
-        {
-            let entry = match self.slot.get(t.index()).copied() {
-                Some(i) if i != NO_ENTRY => targets.get_mut(i as usize),
-                _ => None,
-            };
-            match entry {
-                Some(e) => {
-                    e.1.extend(lit);
-                    e.2 |= is_default;
-                }
-                None => {
-                    if let Some(s) = self.slot.get_mut(t.index()) {
-                        *s = u32::try_from(targets.len()).unwrap_or(NO_ENTRY);
-                    }
-                    targets.push((t, lit.into_iter().collect(), is_default));
-                }
-            }
-        }
-        for (t, _, _) in &targets {
-            if let Some(s) = self.slot.get_mut(t.index()) {
-                *s = NO_ENTRY;
-            }
-        }
-        let declared =
-            matches!(self.cfg.block(x).merge, Merge::Selection { merge } if merge != default);
-        if targets.len() == 1 && !declared {
+        let targets = self.tables.switch_targets(default, cases);
+        if switch_is_jump(self.cfg, x, default, targets.len()) {
             return self.jump(x, default, tail);
         }
         // Per target: whether it is a case construct (not a label of an enclosing one).
         let mut is_case = Vec::with_capacity(targets.len());
         let mut case_count = 0;
         for (t, _, _) in &targets {
-            let case = !self.is_label(*t);
+            let case = !self.tables.is_label(*t);
             if case {
-                if self.emitted[t.index()] {
+                if self.tables.emitted[t.index()] {
                     return Err(GiveUp);
                 }
                 case_count += 1;
             }
             is_case.push(case);
         }
-        let base = self.ctx.len();
-        self.level += 1;
-        let floor = self.floor;
-        if case_count > 1 {
-            self.floor = self.level;
-        }
-        let frame = self.local_jumps.len();
+        let base = self.tables.ctx.len();
+        let nest = self.tables.enter(base, case_count > 1);
         for ((t, _, _), &case) in targets.iter().zip(&is_case) {
             if case {
-                self.push(*t, CtxKind::Case(0));
+                self.tables.push(*t, CtxKind::Case(0));
             }
         }
         self.low
@@ -822,9 +648,9 @@ impl Direct<'_, '_, '_> {
                         to: target,
                     });
                 }
-                self.ctx[case_entry].active = false;
+                self.tables.ctx[case_entry].active = false;
                 let r = self.emit(target, arm_tail);
-                self.ctx[case_entry].active = true;
+                self.tables.ctx[case_entry].active = true;
                 case_entry += 1;
                 r?;
             } else if self.jump(x, target, arm_tail)? == Next::Inline(target) {
@@ -839,10 +665,7 @@ impl Direct<'_, '_, '_> {
                 body,
             });
         }
-        self.truncate_ctx(base);
-        self.level -= 1;
-        self.floor = floor;
-        self.local_jumps.truncate(frame);
+        self.tables.leave(nest);
         self.low.frames.pop();
         let arms = self.low.prune_break_arms(arms)?;
         if !arms.is_empty() {

@@ -66,9 +66,10 @@ pub mod region;
 mod spirv;
 mod structurize;
 mod validated;
+mod walk;
 
 /// The most entries a table kept per thread between functions may have room for (the label,
-/// merge-walk and lowering tables of `spirv.rs`, `merges.rs` and `lab.rs`): a table one huge
+/// merge-walk and lowering tables of `spirv.rs`, `walk.rs` and `lab.rs`): a table one huge
 /// function grew past this is dropped rather than kept.
 const MAX_KEPT_ENTRIES: usize = 1 << 14;
 
