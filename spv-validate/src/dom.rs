@@ -636,13 +636,8 @@ mod tests {
 
     #[test]
     fn random_graphs_irreducible_ones_included() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |bound: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % bound) as u32
-        };
+        let mut rng = crate::mutate::Rng::new(0x2545_f491_4f6c_dd1d);
+        let mut next = |bound: u64| rng.below(bound as usize) as u32;
         let mut scratch = DomScratch::default();
         let mut t = DomTree::default();
         // Small graphs get the set form; the last rounds cross into the interval form.

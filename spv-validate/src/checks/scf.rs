@@ -1477,13 +1477,8 @@ mod tests {
     /// from-scratch tree, which `dom`'s own tests check against the definition).
     #[test]
     fn merge_edges_that_keep_dominators_keep_them() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |bound: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % bound) as u32
-        };
+        let mut rng = crate::mutate::Rng::new(0x9e37_79b9_7f4a_7c15);
+        let mut next = |bound: u64| rng.below(bound as usize) as u32;
         let (mut kept, mut changed) = (0, 0);
         for round in 0..2000 {
             let n = 1 + next(10) as usize;
@@ -1531,13 +1526,8 @@ mod tests {
     /// their entry, exit and continue target).
     #[test]
     fn small_walks_collect_what_the_stack_walk_collects() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |bound: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % bound) as u32
-        };
+        let mut rng = crate::mutate::Rng::new(0x2545_f491_4f6c_dd1d);
+        let mut next = |bound: u64| rng.below(bound as usize) as u32;
         let (mut structure, mut scratch, mut walk) = (
             Structure::default(),
             StructureScratch::default(),
