@@ -680,30 +680,19 @@ impl Direct<'_, '_, '_> {
     }
 }
 
+/// The test modules' file finder, shared with the integration tests.
+#[cfg(test)]
+#[path = "../tests/common/files.rs"]
+mod test_files;
+
 #[cfg(test)]
 mod tests {
+    use super::test_files::spv_files;
     use super::*;
     use crate::lab::{lower_exits, spare_nodes};
     use crate::merges::structurize_merges;
     use crate::region::Structured;
-    use std::path::{Path, PathBuf};
-
-    /// The `.spv` files under `dir`, recursively (build output skipped).
-    fn spv_files(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                if !path.ends_with("target") {
-                    spv_files(&path, out);
-                }
-            } else if path.extension().is_some_and(|e| e == "spv") {
-                out.push(path);
-            }
-        }
-    }
+    use std::path::Path;
 
     /// Every function with merges of the workspace's test modules and of the corpus (when
     /// present): where the direct path builds a tree, it is the labeled path's tree, node for

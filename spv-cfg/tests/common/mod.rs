@@ -1,11 +1,12 @@
-//! Shared test support: a tiny PRNG, random CFG generators (arbitrary graphs and structured
+//! Shared test support: the `.spv` file finder (`files.rs`), a tiny PRNG, random CFG generators (arbitrary graphs and structured
 //! programs with merge instructions), and two interpreters — one walking the CFG, one walking
 //! a region tree — that must produce the same trace for the same branch decisions.
 
 // Each test binary uses a different subset of these helpers.
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
-use std::path::{Path, PathBuf};
+mod files;
+pub use files::spv_files;
 
 use spv_cfg::{BlockData, BlockIdx, Cfg, Cond, Merge, Region, Seq, Structured, Terminator};
 
@@ -680,21 +681,4 @@ pub fn check_equivalent(
         }
     }
     Ok(())
-}
-
-/// Appends every `.spv` file under `dir` (recursively, in sorted order) to `out`; a missing
-/// directory adds nothing.
-pub fn spv_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            spv_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "spv") {
-            out.push(p);
-        }
-    }
 }
