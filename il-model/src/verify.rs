@@ -13,7 +13,10 @@
 //! Speed: the verifier runs on every translation, so per-instruction work is table look-ups and
 //! bit tests: opcode facts are derived from the opcode table at compile time ([`OpFacts`],
 //! [`OP_FACTS`]), declared numbers are bit sets, and operand registers are walked in place (no
-//! allocation per instruction).
+//! allocation per instruction). The common instruction's verdict is one `|` of conditions
+//! ([`Verifier::quick`]): a register is judged by its type's bit in a per-program gate and its
+//! number's bit in a per-type word of declared numbers, so that nothing branches on operand
+//! types or opcode kinds, which vary at random from one instruction to the next.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -24,7 +27,7 @@ use crate::limits::{
     MAX_CB_ELEMENTS, MAX_CB_ID, MAX_GROUP_INVOCATIONS, declarable_group, group_invocations,
 };
 use crate::optable::{ControlLayout, Extra, Family, Flow, ShaderModel};
-use crate::program::{Dst, Index, Inst, Nested, NestedId, Program, Reg};
+use crate::program::{Dst, Index, Inst, Nested, NestedId, Program, Reg, Src};
 use crate::regs::RegType;
 use crate::{OPCODE_COUNT, OPCODES, Opcode};
 
@@ -88,7 +91,6 @@ struct Seen {
     owner_computes_lds: bool,
     random_access_lds: bool,
     depth_kinds: u8,
-    vertex_declared: bool,
 }
 
 /// Integer, bit, multimedia and memory instructions: no `_sat`/shift and no float-only source
@@ -239,9 +241,17 @@ struct OpFacts {
     /// [`OpFacts::gds_use`], so that [`Verifier::quick`] tests one flag for the instructions that
     /// use no resource by id.
     resource_use: bool,
-    /// Any of [`OpFacts::integer`], [`OpFacts::scalar_result`] and [`OpFacts::pair_result`]: the
-    /// destination has rules beyond the common ones.
-    dst_rules: bool,
+    /// Either of [`OpFacts::scalar_result`] and [`OpFacts::pair_result`]: the destination's
+    /// written components are restricted to [`OpFacts::allowed_writes`].
+    writes_rule: bool,
+    /// The written-component sets ([`written_components`] values) the destination may have:
+    /// bit `w` for set `w` (all sixteen unless [`OpFacts::writes_rule`]).
+    allowed_writes: u16,
+    /// The register types a destination may have as far as `mem` goes: only `mem` for
+    /// [`OpFacts::mem_dst`], every type where [`OpFacts::mem_allowed`], else all but `mem`.
+    dst_types: u64,
+    /// [`OpFacts::model`] as a bit of [`Verifier::watch_models`]: [`SM40_BIT`], [`SM30_BIT`] or 0.
+    model_bit: u8,
     /// [`ControlLayout::defined_bits`] of the opcode's layout.
     defined_bits: u16,
     /// [`ControlLayout::owns_modifier_bits`] of the opcode's layout.
@@ -258,12 +268,6 @@ struct OpFacts {
     ext_srcs: u8,
     /// Trailing tokens the opcode takes, or [`ANY_EXTRA`] where any count is allowed.
     want_extra: u8,
-    /// The shader kinds that have the opcode ([`crate::OpInfo::shaders`]).
-    shaders: u8,
-    /// The families that have the opcode ([`crate::OpInfo::families`]).
-    families: u8,
-    /// The opcode needs double precision ([`crate::OpInfo::fp64`]).
-    fp64: bool,
     /// The opcode's shader-model partition ([`crate::OpInfo::model`]).
     model: ShaderModel,
     /// The opcode opens, closes or otherwise takes part in block structure (its
@@ -289,7 +293,10 @@ const NO_FACTS: OpFacts = OpFacts {
     srv_use: false,
     gds_use: false,
     resource_use: false,
-    dst_rules: false,
+    writes_rule: false,
+    allowed_writes: 0,
+    dst_types: 0,
+    model_bit: 0,
     defined_bits: 0,
     owns_modifier_bits: false,
     quick: false,
@@ -297,9 +304,6 @@ const NO_FACTS: OpFacts = OpFacts {
     want_src: 0,
     ext_srcs: 0,
     want_extra: 0,
-    shaders: 0,
-    families: 0,
-    fp64: false,
     model: ShaderModel::Any,
     structural: false,
 };
@@ -376,7 +380,22 @@ impl OpFacts {
             srv_use,
             gds_use,
             resource_use: uav_use | lds_use | srv_use | gds_use,
-            dst_rules: integer | scalar_result | pair_result,
+            writes_rule: scalar_result | pair_result,
+            // One component: sets 1, 2, 4 and 8; a pair: sets 3 (`.xy`) and 12 (`.zw`).
+            allowed_writes: if scalar_result { 0x0116 } else { 0xFFFF }
+                & if pair_result { 0x1008 } else { 0xFFFF },
+            dst_types: if listed & IN_MEM_DST_OPS != 0 {
+                type_bit(RegType::GenericMem)
+            } else if contains(m, "store") {
+                u64::MAX
+            } else {
+                !type_bit(RegType::GenericMem)
+            },
+            model_bit: match info.model {
+                ShaderModel::Sm40 => SM40_BIT,
+                ShaderModel::Sm30 => SM30_BIT,
+                ShaderModel::Any => 0,
+            },
             defined_bits: info.control.defined_bits(),
             owns_modifier_bits: info.control.owns_modifier_bits(),
             quick: !declaration
@@ -391,9 +410,6 @@ impl OpFacts {
                 Some(n) => n,
                 None => 0,
             },
-            shaders: info.shaders.0,
-            families: info.families.0,
-            fp64: info.fp64,
             model: info.model,
             structural: !matches!(info.flow, Flow::None),
         }
@@ -616,8 +632,12 @@ impl NumSet {
 }
 
 /// Declared objects, by kind and number.
-#[derive(Default)]
 struct Declared {
+    /// Per register type (index: [`RegType`] value), bit `n` for each number `n` below 64 that
+    /// [`Verifier::check_declared`] finds declared: every bit for the types that need no
+    /// declaration, the low words of the sets below for the others. [`Verifier::quick`] tests an
+    /// operand with one look-up and no branch on its type.
+    low: [u64; 64],
     literals: NumSet,
     cbs: NumSet,
     itemps: NumSet,
@@ -626,6 +646,58 @@ struct Declared {
     lds: NumSet,
     gds: NumSet,
     shared_temps: Option<u32>,
+}
+
+impl Default for Declared {
+    fn default() -> Declared {
+        let mut low = [u64::MAX; 64];
+        for ty in [
+            RegType::Literal,
+            RegType::ConstBuff,
+            RegType::ITemp,
+            RegType::SharedTemp,
+        ] {
+            low[usize::from(ty as u8) & 63] = 0;
+        }
+        Declared {
+            low,
+            literals: NumSet::default(),
+            cbs: NumSet::default(),
+            itemps: NumSet::default(),
+            uavs: NumSet::default(),
+            srvs: NumSet::default(),
+            lds: NumSet::default(),
+            gds: NumSet::default(),
+            shared_temps: None,
+        }
+    }
+}
+
+impl Declared {
+    /// Declares register `n` of type `ty` (a literal, a constant buffer or an indexed temporary
+    /// array); returns whether it was not declared yet.
+    fn declare(&mut self, ty: RegType, n: u32) -> bool {
+        let set = match ty {
+            RegType::Literal => &mut self.literals,
+            RegType::ConstBuff => &mut self.cbs,
+            _ => &mut self.itemps,
+        };
+        let new = set.insert(n);
+        if n < 64 {
+            self.low[usize::from(ty as u8) & 63] |= 1 << n;
+        }
+        new
+    }
+
+    /// Declares `count` shared temporaries (`None`: the declaration has no operand).
+    fn declare_shared_temps(&mut self, count: Option<u32>) {
+        self.shared_temps = count;
+        self.low[usize::from(RegType::SharedTemp as u8) & 63] = match count {
+            Some(count) if count < 64 => (1 << count) - 1,
+            Some(_) => u64::MAX,
+            None => 0,
+        };
+    }
 }
 
 struct Verifier<'a> {
@@ -643,7 +715,30 @@ struct Verifier<'a> {
     shader_bit: u8,
     /// The target family as a [`crate::FamilySet`] bit.
     family_bit: u8,
+    /// Whether a `dclv` or `initv` has been seen (guide §4.1).
+    vertex_declared: bool,
+    /// The register types [`Verifier::quick`] accepts as sources with numbers below 64: readable
+    /// ones, but neither of a shader-model partition not seen yet (whose first item the full
+    /// checks note) nor VERTEX before [`Verifier::vertex_declared`]. See
+    /// [`Verifier::refresh_gates`].
+    src_gate: u64,
+    /// [`Verifier::src_gate`] for numbers from 64 up: without the types that must be declared,
+    /// which [`Declared::low`] does not cover there.
+    src_gate_big: u64,
+    /// [`Verifier::src_gate`] for destinations: writable types but the depth outputs (whose
+    /// exclusions the full checks track).
+    dst_gate: u64,
+    /// [`Verifier::dst_gate`] for numbers from 64 up.
+    dst_gate_big: u64,
+    /// [`SM40_BIT`] and [`SM30_BIT`] for the partitions not seen yet: [`Verifier::quick`] leaves
+    /// an opcode of such a partition to the full checks, which note it.
+    watch_models: u8,
 }
+
+/// [`Verifier::watch_models`] bit of the SM40-only partition.
+const SM40_BIT: u8 = 1;
+/// [`Verifier::watch_models`] bit of the SM30-only partition.
+const SM30_BIT: u8 = 2;
 
 /// Register-type sets (bit = [`RegType::value`]) for one shader kind and family.
 #[derive(Clone, Copy, Debug, Default)]
@@ -657,6 +752,9 @@ struct RegMasks {
     sm40: u64,
     /// Types of the SM30-only partition (Appendix C.2).
     sm30: u64,
+    /// The opcodes (bit `code % 64` of word `code / 64`) the shader kind has on the family,
+    /// double precision included ([`Verifier::check_device`]'s rules).
+    opcodes: [u64; FACT_SLOTS / 64],
 }
 
 impl RegMasks {
@@ -698,6 +796,16 @@ impl RegMasks {
                 }
             }
         }
+        let (shader_bit, family_bit) = (1u8 << shader.value(), 1u8 << family as u8);
+        for info in &OPCODES {
+            let code = usize::from(info.op.code());
+            let available = info.shaders.0 & shader_bit != 0
+                && info.families.0 & family_bit != 0
+                && !(info.fp64 && family < Family::R700);
+            if available && let Some(word) = masks.opcodes.get_mut(code / 64) {
+                *word |= 1 << (code % 64);
+            }
+        }
         masks
     }
 }
@@ -732,7 +840,14 @@ fn verify_with(program: &Program, family: Family, paths: Paths) -> Result<(), Ve
         masks,
         shader_bit: 1 << program.shader.value(),
         family_bit: 1 << family as u8,
+        vertex_declared: false,
+        src_gate: 0,
+        src_gate_big: 0,
+        dst_gate: 0,
+        dst_gate_big: 0,
+        watch_models: 0,
     };
+    v.refresh_gates();
     v.run(paths);
     if v.errors.is_empty() {
         Ok(())
@@ -767,10 +882,7 @@ impl Verifier<'_> {
             // Most instructions pass the quick checks; they are handled here (those with a block
             // role by `check_structure`, kept out of line), everything else by `check_one` (kept
             // out of line, so that this loop holds little state).
-            if quick
-                && facts.quick
-                && self.quick(inst, facts, &walk.declared, walk.seen.vertex_declared)
-            {
+            if quick && facts.quick && self.quick(inst, facts, &walk.declared) {
                 // Every rule but block structure holds; of the structure rules only the one on
                 // what may follow `endmain` concerns an instruction without a block role.
                 if facts.structural {
@@ -822,8 +934,9 @@ impl Verifier<'_> {
         self.check_declarations(inst, facts, operands, &mut walk.declared);
         self.check_operand_rules(inst, facts, operands);
         self.check_exclusions(inst, operands, &mut walk.seen);
-        if matches!(inst.op, Opcode::Dclv | Opcode::Initv) {
-            walk.seen.vertex_declared = true;
+        if matches!(inst.op, Opcode::Dclv | Opcode::Initv) && !self.vertex_declared {
+            self.vertex_declared = true;
+            self.refresh_gates();
         }
         // Declaration operands name the registers they declare; they are not accesses.
         if !facts.declaration {
@@ -843,7 +956,7 @@ impl Verifier<'_> {
                 }
             }
         }
-        if !walk.seen.vertex_declared
+        if !self.vertex_declared
             && !facts.declaration
             && operands.uses(inst, &self.program.nested, RegType::Vertex)
         {
@@ -853,23 +966,21 @@ impl Verifier<'_> {
 
     /// Checks an instruction of a [`OpFacts::quick`] opcode against every rule except block
     /// structure, for the common shape only: no modifier tokens, operands without
-    /// register-relative indices or second dimensions, no indexed destination, nothing that needs
-    /// a message. Returns `true` (noting the shader model of the instruction and its registers,
-    /// as the full checks do) when no rule is broken; returns `false`, having changed nothing,
-    /// when some rule might be, so that the full checks run and report it.
+    /// register-relative indices or second dimensions, no indexed destination but an immediate
+    /// index on an indexable type, registers of no shader-model partition not noted yet.
+    /// Returns `true` when no rule is broken (the instruction has nothing to note); returns
+    /// `false`, having changed nothing, when some rule might be, so that the full checks run and
+    /// report it.
+    ///
+    /// The conditions that vary from one instruction to the next are gathered with `|` into one
+    /// verdict rather than tested one by one: their branches would go either way at random.
     #[inline(always)]
-    fn quick(
-        &mut self,
-        inst: &Inst,
-        facts: &OpFacts,
-        declared: &Declared,
-        vertex_declared: bool,
-    ) -> bool {
+    fn quick(&mut self, inst: &Inst, facts: &OpFacts, declared: &Declared) -> bool {
         let ctrl = inst.ctrl.0;
         // One look at each inline-or-heap list.
         let dsts = inst.dst.as_slice();
         let srcs = inst.src.as_slice();
-        if !self.quick_shape_and_device(inst, facts) {
+        if !self.quick_shape_and_device(inst, facts) || facts.model_bit & self.watch_models != 0 {
             return false;
         }
         // check_declarations: resources used by id.
@@ -884,96 +995,108 @@ impl Verifier<'_> {
             }
         }
         // Operands: check_operand_rules, check_declarations, check_exclusions (depth outputs),
-        // register access and the vertex rule.
-        let mut types = 0u64;
-        for dst in dsts {
-            let reg = &dst.reg;
-            let bit = type_bit(reg.ty);
-            // An immediate index is legal on the indexable types (check_dst, guide §2.2.4);
-            // `x#[n]` stores of the translator's private arrays are common, so they stay here.
-            let index_ok = match reg.index {
-                None => true,
-                Some(Index::Imm(_)) => bit & INDEXABLE_DST_TYPES != 0,
-                Some(_) => false,
-            };
-            if !index_ok || reg.dim2.is_some() {
-                return false;
-            }
-            let mem = reg.ty == RegType::GenericMem;
-            if dst.mask == [DstComp::NoWrite; 4]
-                || bit & self.masks.writable == 0
-                || bit & DEPTH_TYPES != 0
-                || facts.mem_dst && !mem
-                || mem && !facts.mem_allowed
-                || bit & DECLARED_TYPES != 0 && !is_declared(reg, declared)
-            {
-                return false;
-            }
-            if facts.dst_rules {
-                let writes = written_components(dst.mask);
-                let pair = writes == 0b0011 || writes == 0b1100;
-                if facts.integer && (dst.sat || dst.shift != ShiftScale::None)
-                    || facts.scalar_result && writes.count_ones() != 1
-                    || facts.pair_result && !pair
-                {
-                    return false;
-                }
-            }
-            types |= bit;
+        // register access and the vertex rule. The destination (at most one: `mcall` is not
+        // quick) and the sources one by one, without a loop, so that each count test is a
+        // branch of its own.
+        let mut bad = false;
+        if let Some(dst) = dsts.first() {
+            bad |= self.dst_bad(dst, facts, declared);
         }
-        for src in srcs {
-            let reg = &src.reg;
-            if matches!(reg.index, Some(index) if !matches!(index, Index::Imm(_)))
-                || reg.dim2.is_some()
-            {
+        if let Some(first) = srcs.first() {
+            bad |= self.src_bad(first, facts, declared);
+        }
+        if let Some(amount) = srcs.get(1) {
+            bad |= self.src_bad(amount, facts, declared);
+            if facts.shift && amount.swizzle.iter().any(|c| *c != amount.swizzle[0]) {
                 return false;
             }
-            let bit = type_bit(reg.ty);
-            if bit & self.masks.readable == 0
-                || bit & DECLARED_TYPES != 0 && !is_declared(reg, declared)
-            {
-                return false;
+        }
+        if srcs.len() > 2 {
+            for src in srcs.iter().skip(2) {
+                bad |= self.src_bad(src, facts, declared);
             }
-            // Everything but negation is a float modifier (divcomp included): one test.
-            if facts.integer && !src.mods.without_neg().is_empty() {
-                return false;
-            }
-            types |= bit;
         }
-        if facts.shift
-            && let Some(amount) = srcs.get(1)
-            && amount.swizzle.iter().any(|c| *c != amount.swizzle[0])
-        {
-            return false;
+        !bad
+    }
+
+    /// Whether [`Verifier::quick`] must leave destination `dst` to the full checks: an index
+    /// other than an immediate one on an indexable type, a second dimension, a register type
+    /// outside [`Verifier::dst_gate`] or the opcode's [`OpFacts::dst_types`], an undeclared
+    /// register, an empty mask, a modifier an integer instruction does not take, or written
+    /// components the opcode does not allow.
+    #[inline(always)]
+    fn dst_bad(&self, dst: &Dst, facts: &OpFacts, declared: &Declared) -> bool {
+        let reg = &dst.reg;
+        let ty = u32::from(reg.ty as u8);
+        let gate = if reg.num < 64 {
+            self.dst_gate
+        } else {
+            self.dst_gate_big
+        } & facts.dst_types;
+        let low = declared.low[usize::from(reg.ty as u8) & 63];
+        let ok = (gate >> ty) & (low >> (reg.num % 64)) & 1 != 0;
+        // An immediate index is legal on the indexable types (check_dst, guide §2.2.4);
+        // `x#[n]` stores of the translator's private arrays are common, so they stay here.
+        let index_ok = reg.index.is_none()
+            | (matches!(reg.index, Some(Index::Imm(_))) & (INDEXABLE_DST_TYPES >> ty & 1 != 0));
+        let mut bad = !ok
+            | !index_ok
+            | reg.dim2.is_some()
+            | (dst.mask == [DstComp::NoWrite; 4])
+            | (facts.integer & (dst.sat | (dst.shift != ShiftScale::None)));
+        if facts.writes_rule {
+            bad |= facts.allowed_writes >> written_components(dst.mask) & 1 == 0;
         }
-        if !vertex_declared && types & type_bit(RegType::Vertex) != 0 {
-            return false;
-        }
-        self.note_quick(facts.model, types);
-        true
+        bad
+    }
+
+    /// Whether [`Verifier::quick`] must leave source `src` to the full checks: a
+    /// register-relative index, a second dimension, a register type outside
+    /// [`Verifier::src_gate`], an undeclared register, or a modifier an integer instruction does
+    /// not take.
+    #[inline(always)]
+    fn src_bad(&self, src: &Src, facts: &OpFacts, declared: &Declared) -> bool {
+        let reg = &src.reg;
+        let ty = u32::from(reg.ty as u8);
+        let gate = if reg.num < 64 {
+            self.src_gate
+        } else {
+            self.src_gate_big
+        };
+        let low = declared.low[usize::from(reg.ty as u8) & 63];
+        let ok = (gate >> ty) & (low >> (reg.num % 64)) & 1 != 0;
+        let plain = matches!(reg.index, None | Some(Index::Imm(_))) & reg.dim2.is_none();
+        // Everything but negation is a float modifier (divcomp included): one test.
+        !ok | !plain | (facts.integer & !src.mods.without_neg().is_empty())
     }
 
     /// `check_shape` and `check_device` for an instruction without modifier tokens: whether
-    /// neither has anything to report (their conditions, without the messages).
+    /// neither has anything to report (their conditions, without the messages; the device rules
+    /// as [`RegMasks::opcodes`]).
     #[inline(always)]
     fn quick_shape_and_device(&self, inst: &Inst, facts: &OpFacts) -> bool {
         let ctrl = inst.ctrl.0;
+        let code = usize::from(inst.op.code());
+        let available = self
+            .masks
+            .opcodes
+            .get(code / 64)
+            .is_some_and(|word| word >> (code % 64) & 1 != 0);
         let want_src = facts.want_src
             + if ctrl & (1 << 12) != 0 {
                 facts.ext_srcs
             } else {
                 0
             };
-        let extra_ok =
-            facts.want_extra == ANY_EXTRA || inst.extra.len() == usize::from(facts.want_extra);
-        ctrl & !facts.defined_bits == 0
-            && !inst.has_packet_mods()
-            && inst.dst.len() == usize::from(facts.want_dst)
-            && inst.src.len() == usize::from(want_src)
-            && extra_ok
-            && facts.shaders & self.shader_bit != 0
-            && facts.families & self.family_bit != 0
-            && !(facts.fp64 && self.family < Family::R700)
+        let extra_bad =
+            (facts.want_extra != ANY_EXTRA) & (inst.extra.len() != usize::from(facts.want_extra));
+        let bad = (ctrl & !facts.defined_bits != 0)
+            | inst.mods.is_some()
+            | (inst.dst.len() != usize::from(facts.want_dst))
+            | (inst.src.len() != usize::from(want_src))
+            | extra_bad
+            | !available;
+        !bad
     }
 
     /// [`Verifier::quick`] for `dcl_literal`: declares the literal and returns `true` when no
@@ -999,7 +1122,7 @@ impl Verifier<'_> {
         if top_after_endmain
             || !plain
             || !self.quick_shape_and_device(inst, facts)
-            || !declared.literals.insert(src.reg.num)
+            || !declared.declare(RegType::Literal, src.reg.num)
         {
             return false;
         }
@@ -1106,39 +1229,51 @@ impl Verifier<'_> {
         self.note_model(info.model);
     }
 
-    /// [`Verifier::note_model`] of `model` and [`Verifier::note_types`] of `types` in one: a
-    /// partition already seen is not tested again (most programs see an SM40-only item early and
-    /// no SM30-only one at all).
-    #[inline(always)]
-    fn note_quick(&mut self, model: ShaderModel, types: u64) {
-        if self.saw_sm40.is_none() && (model == ShaderModel::Sm40 || types & self.masks.sm40 != 0) {
-            self.saw_sm40 = Some(self.at);
-        }
-        if self.saw_sm30.is_none() && (model == ShaderModel::Sm30 || types & self.masks.sm30 != 0) {
-            self.saw_sm30 = Some(self.at);
-        }
-    }
-
-    /// [`Verifier::note_model`] for registers of the types in `types`.
+    /// Notes the first instruction of each shader-model partition that has registers of the
+    /// types in `types`.
     fn note_types(&mut self, types: u64) {
         if types & self.masks.sm40 != 0 {
-            self.saw_sm40.get_or_insert(self.at);
+            self.note_model(ShaderModel::Sm40);
         }
         if types & self.masks.sm30 != 0 {
-            self.saw_sm30.get_or_insert(self.at);
+            self.note_model(ShaderModel::Sm30);
         }
     }
 
+    /// Notes the current instruction as the first of `model`'s partition, if none was before.
     fn note_model(&mut self, model: ShaderModel) {
-        match model {
-            ShaderModel::Sm40 => {
-                self.saw_sm40.get_or_insert(self.at);
-            }
-            ShaderModel::Sm30 => {
-                self.saw_sm30.get_or_insert(self.at);
-            }
-            ShaderModel::Any => {}
+        let seen = match model {
+            ShaderModel::Sm40 => &mut self.saw_sm40,
+            ShaderModel::Sm30 => &mut self.saw_sm30,
+            ShaderModel::Any => return,
+        };
+        if seen.is_none() {
+            *seen = Some(self.at);
+            self.refresh_gates();
         }
+    }
+
+    /// Sets [`Verifier::quick`]'s register-type gates and watched partitions from the register
+    /// masks, the partitions seen so far and [`Verifier::vertex_declared`].
+    fn refresh_gates(&mut self) {
+        let mut watched = 0;
+        let mut models = 0;
+        if self.saw_sm40.is_none() {
+            watched |= self.masks.sm40;
+            models |= SM40_BIT;
+        }
+        if self.saw_sm30.is_none() {
+            watched |= self.masks.sm30;
+            models |= SM30_BIT;
+        }
+        if !self.vertex_declared {
+            watched |= type_bit(RegType::Vertex);
+        }
+        self.src_gate = self.masks.readable & !watched;
+        self.src_gate_big = self.src_gate & !DECLARED_TYPES;
+        self.dst_gate = self.masks.writable & !DEPTH_TYPES & !watched;
+        self.dst_gate_big = self.dst_gate & !DECLARED_TYPES;
+        self.watch_models = models;
     }
 
     /// Block balance and placement (guide §4.1, §7.4).
@@ -1293,7 +1428,7 @@ impl Verifier<'_> {
             match inst.op {
                 Opcode::DclLiteral => {
                     if let Some(n) = first_num
-                        && !d.literals.insert(n)
+                        && !d.declare(RegType::Literal, n)
                     {
                         self.err(format!(
                             "literal l{n} declared twice (guide §7.5 DCL_LITERAL)"
@@ -1303,18 +1438,18 @@ impl Verifier<'_> {
                 }
                 Opcode::DclConstBuffer => {
                     if let Some(n) = first_num {
-                        d.cbs.insert(n);
+                        d.declare(RegType::ConstBuff, n);
                     }
                     return;
                 }
                 Opcode::DclIndexedTempArray => {
                     if let Some(n) = first_num {
-                        d.itemps.insert(n);
+                        d.declare(RegType::ITemp, n);
                     }
                     return;
                 }
                 Opcode::DclSharedTemp => {
-                    d.shared_temps = first_num;
+                    d.declare_shared_temps(first_num);
                     return;
                 }
                 Opcode::DclRawUav
@@ -1745,19 +1880,6 @@ impl Verifier<'_> {
     }
 }
 
-/// Whether `reg` (no register-relative index, no second dimension) of a type in
-/// [`DECLARED_TYPES`] is declared: [`Verifier::check_declared`] without the message.
-#[inline]
-fn is_declared(reg: &Reg, d: &Declared) -> bool {
-    match reg.ty {
-        RegType::Literal => d.literals.contains(reg.num),
-        RegType::ConstBuff if reg.dim2.is_none() => d.cbs.contains(reg.num),
-        RegType::ITemp => d.itemps.contains(reg.num),
-        RegType::SharedTemp => d.shared_temps.is_some_and(|count| reg.num < count),
-        _ => true,
-    }
-}
-
 /// Whether any operand of `inst` (indices included) is a register of type `ty`.
 fn uses_reg(inst: &Inst, nested: &Nested, ty: RegType) -> bool {
     inst.dst.iter().any(|d| reg_uses(&d.reg, nested, ty))
@@ -1966,6 +2088,85 @@ mod tests {
                     ))
                     .src(Src::temp(1)),
             ],
+            // Third sources: an undeclared literal, a float modifier on an integer instruction.
+            vec![
+                Inst::new(Opcode::Mad)
+                    .dst(Dst::temp(0))
+                    .src(Src::temp(1))
+                    .src(Src::temp(2))
+                    .src(Src::literal(5)),
+            ],
+            vec![
+                Inst::new(Opcode::IMad)
+                    .dst(Dst::temp(0))
+                    .src(Src::temp(1))
+                    .src(Src::temp(2))
+                    .src(Src::temp(3).abs()),
+            ],
+            // Numbers from 64 up: temporaries need no declaration, literals go to the sets.
+            vec![
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::temp(100))
+                    .src(Src::temp(70)),
+            ],
+            vec![
+                Inst::literal(70, [0; 4]),
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::temp(0))
+                    .src(Src::literal(70)),
+            ],
+            // An SM30-only register (mixed with SM40 after the prefix of the test).
+            vec![
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::temp(0))
+                    .src(Src::new(Reg::new(RegType::PInput, 0))),
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::temp(0))
+                    .src(Src::new(Reg::new(RegType::Input, 1))),
+            ],
+            // An SM30-only register, then an SM40-only instruction.
+            vec![
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::temp(0))
+                    .src(Src::new(Reg::new(RegType::PInput, 0))),
+                Inst::new(Opcode::DiscardLogicalz).src(Src::temp(1).swz("x")),
+            ],
+            // A number from 64 up whose number modulo 64 is declared.
+            vec![
+                Inst::literal(6, [0; 4]),
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::temp(0))
+                    .src(Src::literal(70)),
+            ],
+            vec![
+                Inst::new(Opcode::DclIndexedTempArray)
+                    .src(Src::new(Reg::new(RegType::ITemp, 6).at(4))),
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::new(Reg::new(RegType::ITemp, 70).at(2)).mask("x___"))
+                    .src(Src::temp(1).swz("x")),
+            ],
+            // A source indexed by an undeclared literal.
+            vec![
+                Inst::new(Opcode::DclIndexedTempArray)
+                    .src(Src::new(Reg::new(RegType::ITemp, 0).at(4))),
+                Inst::new(Opcode::Mov).dst(Dst::temp(0)).src(Src::new(
+                    Reg::new(RegType::ITemp, 0).rel(nested.push(Src::literal(9).swz("x")), None),
+                )),
+            ],
+            // Declared constant buffers and shared temporaries: within and beyond the count.
+            vec![
+                Inst::new(Opcode::DclConstBuffer).src(Src::cb(1, 4)),
+                Inst::new(Opcode::Mov).dst(Dst::temp(0)).src(Src::cb(1, 3)),
+            ],
+            vec![
+                Inst::new(Opcode::DclSharedTemp).src(Src::new(Reg::new(RegType::SharedTemp, 4))),
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::new(Reg::new(RegType::SharedTemp, 3)))
+                    .src(Src::new(Reg::new(RegType::SharedTemp, 2))),
+                Inst::new(Opcode::Mov)
+                    .dst(Dst::temp(0))
+                    .src(Src::new(Reg::new(RegType::SharedTemp, 4))),
+            ],
             vec![Inst::new(Opcode::Endmain), iadd(), Inst::literal(1, [0; 4])],
             vec![
                 Inst::new(Opcode::Endmain),
@@ -1975,12 +2176,6 @@ mod tests {
         ]
     }
 
-    /// The quick paths accept and reject exactly as the full checks do, with the same messages,
-    /// for compute and pixel programs on every family (a compute-only register in a pixel
-    /// program, double precision on R600, `mem` before Evergreen).
-    /// The compile-time string helpers of `OpFacts::derive` agree with `str`'s own methods on
-    /// every mnemonic and each pattern the facts use (plus the empty pattern and a mnemonic
-    /// itself), so the table the compiler computes is the one the `str` forms would give.
     /// `written_components` agrees with the plain definition (bit k set where component k is
     /// `Write`) on all 256 masks.
     #[test]
@@ -2001,6 +2196,9 @@ mod tests {
         }
     }
 
+    /// The compile-time string helpers of `OpFacts::derive` agree with `str`'s own methods on
+    /// every mnemonic and each pattern the facts use (plus the empty pattern and a mnemonic
+    /// itself), so the table the compiler computes is the one the `str` forms would give.
     #[test]
     fn const_string_helpers_agree_with_str() {
         let patterns = [
@@ -2027,15 +2225,29 @@ mod tests {
         }
     }
 
+    /// The quick paths accept and reject exactly as the full checks do, with the same messages,
+    /// for compute and pixel programs on every family (a compute-only register in a pixel
+    /// program, double precision on R600, `mem` before Evergreen), each case alone and after a
+    /// literal read, which notes the SM40 partition (until then the quick path leaves SM40
+    /// items to the full checks).
     #[test]
     fn quick_paths_agree_with_the_full_checks() {
         let mut rejected = 0;
         let mut nested = Nested::new();
+        let sm40_seen = [
+            Inst::literal(63, [0; 4]),
+            Inst::new(Opcode::Mov)
+                .dst(Dst::temp(0).mask("x___"))
+                .src(Src::literal(63).swz("x")),
+        ];
         for (case, body) in quick_path_cases(&mut nested).into_iter().enumerate() {
-            for shader in [ShaderKind::Compute, ShaderKind::Pixel] {
+            for (shader, prefix) in [ShaderKind::Compute, ShaderKind::Pixel]
+                .into_iter()
+                .flat_map(|shader| [(shader, &sm40_seen[..0]), (shader, &sm40_seen[..])])
+            {
                 let mut p = Program::new(shader);
                 p.nested = nested.clone();
-                for inst in body.iter().cloned() {
+                for inst in prefix.iter().chain(&body).cloned() {
                     p.push(inst);
                 }
                 p.push(Inst::new(Opcode::RetDyn))
@@ -2043,7 +2255,11 @@ mod tests {
                 for family in Family::ALL {
                     let quick = verify_with(&p, family, Paths::QuickFirst);
                     let full = verify_with(&p, family, Paths::FullOnly);
-                    assert_eq!(quick, full, "case {case}, {shader:?}, {family:?}");
+                    let after = prefix.len();
+                    assert_eq!(
+                        quick, full,
+                        "case {case} after {after}, {shader:?}, {family:?}"
+                    );
                     rejected += usize::from(full.is_err());
                 }
             }
