@@ -12,10 +12,13 @@
 //! from tables padded to a fixed width ([`Tables`], computed at compile time), and an operand's
 //! register, number and swizzle or mask are gathered in a stack [`Chunk`]; both are appended with
 //! one fixed-size copy and a truncation instead of a copy of variable length. Lines of the common
-//! shape are gathered in a stack buffer by [`write_fast`], with the control suffix (`_id(3)`)
-//! taken from a per-thread [`ControlCache`]; stack buffers are twice what is written into them
-//! and positions are masked below the middle, so fixed-size writes need no bounds checks. The
-//! rare forms (unknown control bits, modifier tokens, floats) use `write!` into the same buffer.
+//! shape are gathered in a per-thread buffer by [`write_fast`] with a few fixed-size stores
+//! each: the mnemonic with its control suffix (`uav_raw_load_id(1)`) from a per-thread
+//! [`ControlCache`], a short register name with its number as one word, and the swizzle or mask
+//! with the `, ` that follows every operand as another (the last one's is taken back at the end
+//! of the line). Buffers are twice what is written into them and positions are masked below
+//! the middle, so fixed-size writes need no bounds checks. The rare forms (unknown control
+//! bits, modifier tokens, relative addressing, floats) go to the general path, [`write_inst`].
 
 use std::cell::RefCell;
 use std::io::Write;
@@ -65,24 +68,45 @@ pub fn to_text(program: &Program) -> String {
         out.extend_from_slice(b"_rt");
     }
     out.push(b'\n');
-    // The suffixes rendered are kept for the next program of the thread; without the thread's
-    // cache (while the thread ends) a fresh one does the same.
-    let kept = CONTROLS.try_with(|cell| match cell.try_borrow_mut() {
-        Ok(mut controls) => {
-            write_body(&mut out, program, tables, regs, &mut controls);
+    // The suffixes rendered and the line buffer are kept for the next program of the thread;
+    // without the thread's (while the thread ends) fresh ones do the same.
+    let kept = SCRATCH.try_with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => {
+            let Scratch { controls, pending } = &mut *scratch;
+            write_body(&mut out, program, tables, regs, controls, pending);
             true
         }
         Err(_) => false,
     });
     if kept != Ok(true) {
-        write_body(&mut out, program, tables, regs, &mut ControlCache::new());
+        let Scratch {
+            mut controls,
+            mut pending,
+        } = Scratch::new();
+        write_body(&mut out, program, tables, regs, &mut controls, &mut pending);
     }
     into_string(out)
 }
 
 thread_local! {
-    /// The control suffixes met by [`to_text`] on this thread.
-    static CONTROLS: RefCell<ControlCache> = RefCell::new(ControlCache::new());
+    /// The control suffixes met by [`to_text`] on this thread and its line buffer.
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::new());
+}
+
+/// What [`write_body`] keeps between programs: the control suffixes met and the buffer of
+/// pending lines (so that no program clears one).
+struct Scratch {
+    controls: ControlCache,
+    pending: Box<[u8; 2 * PENDING]>,
+}
+
+impl Scratch {
+    fn new() -> Scratch {
+        Scratch {
+            controls: ControlCache::new(),
+            pending: Box::new([0; 2 * PENDING]),
+        }
+    }
 }
 
 /// Appends the lines of `program.body`.
@@ -92,10 +116,10 @@ fn write_body(
     tables: &Tables,
     regs: &RegNames,
     controls: &mut ControlCache,
+    pending: &mut [u8; 2 * PENDING],
 ) {
     let mut layout = Layout::default();
     let mut prec = None;
-    let mut pending = [0; 2 * PENDING];
     let mut pending_len = 0;
     for (i, inst) in program.body.iter().enumerate() {
         if let Some(mask) = foldable_prefix(inst)
@@ -110,18 +134,17 @@ fn write_body(
         let op = tables.op(inst.op);
         let depth = layout.depth_for(op.flow);
         if !write_fast(
-            &mut pending,
+            pending,
             &mut pending_len,
             out,
             inst,
             op,
             depth,
             regs,
-            &program.nested,
             prec,
             controls,
         ) {
-            drain(&pending, pending_len, out);
+            drain(pending, pending_len, out);
             pending_len = 0;
             push_indent(out, depth);
             write_inst(out, inst, tables, regs, &program.nested, prec);
@@ -129,7 +152,7 @@ fn write_body(
         }
         prec = None;
     }
-    drain(&pending, pending_len, out);
+    drain(pending, pending_len, out);
 }
 
 /// The text of `bytes`, which hold only `&str` pieces and ASCII, so the conversion always
@@ -214,14 +237,17 @@ const MASKS: usize = 4 * 4 * 4 * 4;
 struct Short(u64);
 
 impl Short {
-    /// The first `len` (at most 7) bytes of `text`.
+    /// The first `len` (at most 5) bytes of `text`, then the operand separator `, ` (which
+    /// [`Cursor::short_then_separator`] appends with the text and other writers overwrite).
     const fn new(text: [u8; 7], len: usize) -> Short {
         let mut bytes = [0; 8];
         let mut i = 0;
-        while i < len && i < 7 {
+        while i < len && i < 5 {
             bytes[i] = text[i];
             i += 1;
         }
+        bytes[i] = b',';
+        bytes[i + 1] = b' ';
         bytes[7] = i as u8;
         Short(u64::from_le_bytes(bytes))
     }
@@ -331,9 +357,27 @@ struct RegName {
 /// [`RegName::len`] of a name that does not fit.
 const LONG_NAME: u8 = u8::MAX;
 
+/// Longest register name that [`RegNames::joined`] holds: with three digits it fills one word.
+const JOINED_NAME: usize = 5;
+
+/// A short register name (see [`RegNames::joined`]).
+#[derive(Clone, Copy)]
+struct Joined {
+    /// The name's bytes (first byte lowest), then zeros.
+    name: u64,
+    /// The name's length, or [`LONG_NAME`] for a name longer than [`JOINED_NAME`].
+    len: u32,
+    /// 1 if registers of this type always print their number, else 0: the index of the
+    /// table of [`REG_DECIMALS`] to use.
+    numbered: u32,
+}
+
 /// Per register type (by value): the name and whether the number is always printed.
 struct RegNames {
     names: [RegName; REG_VALUES],
+    /// Per register type, for [`push_simple_reg`]: the name if it has at most
+    /// [`JOINED_NAME`] bytes, so that it and a number below 1000 are stored with one write.
+    joined: [Joined; REG_VALUES],
     /// The names themselves, for names longer than [`REG_NAME`].
     long: [&'static str; REG_VALUES],
 }
@@ -349,6 +393,11 @@ impl RegNames {
                 numbered: true,
             }; REG_VALUES],
             long: [""; REG_VALUES],
+            joined: [Joined {
+                name: 0,
+                len: LONG_NAME as u32,
+                numbered: 1,
+            }; REG_VALUES],
         };
         let mut i = 0;
         while i < REG_TYPES.len() {
@@ -372,8 +421,23 @@ impl RegNames {
                 }
                 name.len = text.len() as u8;
             }
+            let mut joined = Joined {
+                name: 0,
+                len: LONG_NAME as u32,
+                numbered: info.numbered as u32,
+            };
+            if text.len() <= JOINED_NAME {
+                let bytes = text.as_bytes();
+                let mut k = 0;
+                while k < bytes.len() {
+                    joined.name |= (bytes[k] as u64) << (8 * k);
+                    k += 1;
+                }
+                joined.len = text.len() as u32;
+            }
             regs.names[value] = name;
             regs.long[value] = text;
+            regs.joined[value] = joined;
             i += 1;
         }
         regs
@@ -445,10 +509,6 @@ const OP_SLOTS: usize = {
 /// What the per-line loop of [`to_text`] needs of an opcode.
 #[derive(Clone, Copy)]
 struct OpText {
-    /// The mnemonic, then zeros (only fast-path opcodes use it, whose mnemonics fit).
-    mnemonic: [u8; PAD],
-    /// The mnemonic's length (at most [`PAD`]).
-    len: u8,
     /// The block role, for indentation.
     flow: Flow,
     /// How [`write_fast`] writes it, if it can.
@@ -459,18 +519,10 @@ impl OpText {
     /// The entry of an opcode, or an unused one (no fast path, no block role) past the table.
     const fn of(info: Option<&il_model::OpInfo>) -> OpText {
         let mut op = OpText {
-            mnemonic: [0; PAD],
-            len: 0,
             flow: Flow::None,
             fast: None,
         };
         if let Some(info) = info {
-            op.mnemonic = padded(info.mnemonic);
-            op.len = if info.mnemonic.len() < PAD {
-                info.mnemonic.len() as u8
-            } else {
-                PAD as u8
-            };
             op.flow = info.flow;
             op.fast = Fast::of(info);
         }
@@ -481,8 +533,9 @@ impl OpText {
 /// What [`write_fast`] needs to know of an opcode it can write.
 #[derive(Clone, Copy)]
 struct Fast {
-    /// The control field is derived, not printed ([`ControlLayout::CountOfExtra`]).
-    ignores_control: bool,
+    /// What of the control field is printed: nothing when it is derived
+    /// ([`ControlLayout::CountOfExtra`]), else all of it.
+    ctrl_mask: u16,
     /// Trailing tokens are written `0x%08X` (`dcl_literal`, `def`), else in decimal.
     hex_extra: bool,
     /// The layout has no field written after the operands ([`FieldKind::Operand`],
@@ -524,7 +577,11 @@ impl Fast {
             return None;
         }
         Some(Fast {
-            ignores_control: matches!(info.control, ControlLayout::CountOfExtra),
+            ctrl_mask: if matches!(info.control, ControlLayout::CountOfExtra) {
+                0
+            } else {
+                u16::MAX
+            },
             hex_extra: matches!(info.extra, Extra::Words(4))
                 && matches!(info.op, Opcode::DclLiteral | Opcode::Def),
             quiet_zero,
@@ -533,61 +590,92 @@ impl Fast {
     }
 }
 
-/// Entries of a [`ControlCache`] (a power of two).
-const CONTROL_CACHE: usize = 64;
+/// Bytes of a [`Head`]: the longest mnemonic has 28 bytes, the control suffixes of the fast
+/// path's layouts (`_id(3)`, `_ieee`, `_zeroop(infinity)`) rarely more than 16.
+const HEAD: usize = 48;
 
-/// The control suffixes (`_id(3)`, `_ieee`, `_zeroop(infinity)`) met on one thread, by opcode
-/// and control value: real programs use a handful of combinations many times, and the text of one
-/// depends on nothing else, so it is rendered once by [`write_control`] (the general path's own
-/// code) and then copied. Direct-mapped: a collision only renders again.
+/// The start of a fast-path line after its indentation: the mnemonic and its control suffix.
+#[derive(Clone, Copy)]
+struct Head {
+    /// The control value it is the text for, or [`EMPTY_SLOT`].
+    key: u32,
+    /// The text's length.
+    len: u32,
+    /// The text, then zeros.
+    bytes: [u8; HEAD],
+}
+
+/// Heads kept per opcode: a program uses an opcode with one control value, or with a few
+/// (`uav_raw_load_id(0)` and `uav_raw_load_id(1)`).
+const HEAD_WAYS: usize = 2;
+
+/// The line heads met on one thread, by opcode and control value: real programs use each
+/// opcode with one or two control values many times, and the text of a head depends on
+/// nothing else, so it is rendered once (the suffix by [`write_control`], the general path's
+/// own code) and then copied with the mnemonic in one fixed-size copy. A third control value
+/// of an opcode replaces the older of the two kept.
 struct ControlCache {
-    /// Per slot: opcode code and control value (`code << 16 | ctrl`; [`EMPTY_SLOT`] when unused),
-    /// and the suffix.
-    slots: [(u32, Padded); CONTROL_CACHE],
-    /// The scratch text the suffixes are rendered into.
+    /// Per opcode code: the heads, the one used last first.
+    heads: Box<[[Head; HEAD_WAYS]; OP_SLOTS]>,
+    /// The scratch text the heads are rendered into.
     scratch: Buf,
 }
 
-/// A key no instruction has: opcode codes are below [`il_model::OPCODE_COUNT`] (483).
+/// A key no head has: control values are 16 bits.
 const EMPTY_SLOT: u32 = u32::MAX;
 
 impl ControlCache {
     fn new() -> ControlCache {
+        let empty = Head {
+            key: EMPTY_SLOT,
+            len: 0,
+            bytes: [0; HEAD],
+        };
         ControlCache {
-            slots: [(EMPTY_SLOT, Padded::new("")); CONTROL_CACHE],
+            heads: Box::new([[empty; HEAD_WAYS]; OP_SLOTS]),
             scratch: Buf::new(),
         }
     }
 
-    /// The suffix [`write_control`] writes for `op` with control value `ctrl` (of a layout
-    /// [`Fast::suffix_only`]), or `None` if it is longer than [`PAD`].
+    /// The head of a fast-path line of `op` ([`Fast`] facts `fast`) with control value `ctrl`
+    /// (the printed bits), or `None` if the control field prints more than a suffix or the
+    /// head is longer than [`HEAD`].
     #[inline]
-    fn get(&mut self, op: Opcode, ctrl: u16) -> Option<&Padded> {
-        let key = u32::from(op.code()) << 16 | u32::from(ctrl);
-        // Fibonacci hashing: the top bits of the product mix every bit of the key.
-        let slot =
-            (key.wrapping_mul(0x9E37_79B1) >> (32 - CONTROL_CACHE.trailing_zeros())) as usize;
-        let entry = self.slots.get_mut(slot)?;
-        if entry.0 != key {
-            self.scratch.clear();
-            write_control(&mut self.scratch, op.info().control, ctrl);
-            let mut bytes = [0; PAD];
-            if self.scratch.len() > PAD {
-                return None;
-            }
-            for (b, s) in bytes.iter_mut().zip(&self.scratch) {
-                *b = *s;
-            }
-            *entry = (
-                key,
-                Padded {
+    fn head(&mut self, op: Opcode, ctrl: u16, fast: Fast) -> Option<&Head> {
+        let key = u32::from(ctrl);
+        let ways = self
+            .heads
+            .get_mut(usize::from(op.code()) & (OP_SLOTS - 1))?;
+        let [first, second] = ways;
+        if first.key != key {
+            if second.key == key {
+                std::mem::swap(first, second);
+            } else {
+                let info = op.info();
+                self.scratch.clear();
+                self.scratch.extend_from_slice(info.mnemonic.as_bytes());
+                if ctrl != 0 || !fast.quiet_zero {
+                    if !fast.suffix_only {
+                        return None;
+                    }
+                    write_control(&mut self.scratch, info.control, ctrl);
+                }
+                let mut bytes = [0; HEAD];
+                if self.scratch.len() > HEAD {
+                    return None;
+                }
+                for (b, s) in bytes.iter_mut().zip(&self.scratch) {
+                    *b = *s;
+                }
+                *second = *first;
+                *first = Head {
+                    key,
+                    len: self.scratch.len() as u32,
                     bytes,
-                    len: self.scratch.len(),
-                    text: "",
-                },
-            );
+                };
+            }
         }
-        Some(&entry.1)
+        Some(first)
     }
 }
 
@@ -599,22 +687,24 @@ const FAST_MAX_SRCS: usize = 4;
 const FAST_MAX_EXTRA: usize = 4;
 
 /// Bytes a fast-path line can take: indentation, the copies of a padded mnemonic and control
-/// suffix, a shift and
-/// `_sat`, five operands of at most 2 + 21 + 10 + 12 + 8 bytes (separator, name, number, index,
-/// swizzle copy; the name copy itself takes [`PAD`] from its start), four ten-digit values with
-/// separators, and the newline.
+/// suffix, a shift and `_sat`, a blank, five operands of at most 21 + 3 + 12 + 7 + 16 bytes
+/// (name, number, index, swizzle or mask with its separator, and the copy of a negation; the
+/// name copy itself takes [`PAD`] from its start), four trailing values of at most 12 bytes
+/// with separators, and the newline.
 const FAST_LINE_MAX: usize = FAST_MAX_DEPTH * INDENT.len()
-    + 2 * PAD
+    + HEAD
     + 7
-    + (1 + FAST_MAX_SRCS) * 53
+    + 1
+    + (1 + FAST_MAX_SRCS) * 64
     + FAST_MAX_EXTRA * 12
     + 1;
 
 /// Writes `inst` as a line into `pending` if it has the common shape ([`Fast`], no control bits
-/// or only those whose text [`ControlCache`] can give, no modifier tokens, no folded prefix, at most one destination, [`FAST_MAX_SRCS`] sources and
-/// [`FAST_MAX_EXTRA`] trailing tokens); returns `false`, with nothing written, otherwise. Operands
-/// that are not plain registers go to [`write_dst`] / [`write_src`] after what is pending is
-/// appended, so the text is exactly that of [`write_inst`].
+/// or only those whose text [`ControlCache`] can give, no modifier tokens, no folded prefix, at
+/// most one destination, [`FAST_MAX_SRCS`] sources and [`FAST_MAX_EXTRA`] trailing tokens, and
+/// operands [`push_operands`] takes) with the text of [`write_inst`]; returns `false` otherwise,
+/// with `pending_len` left at the end of the lines written before (bytes past it may have
+/// changed).
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn write_fast(
@@ -625,32 +715,25 @@ fn write_fast(
     op: &OpText,
     depth: usize,
     regs: &RegNames,
-    nested: &Nested,
     prec: Option<u16>,
     controls: &mut ControlCache,
 ) -> bool {
     let Some(fast) = op.fast else {
         return false;
     };
-    let ctrl = if fast.ignores_control { 0 } else { inst.ctrl.0 };
-    let silent = ctrl == 0 && fast.quiet_zero;
-    if (!silent && !fast.suffix_only)
-        || prec.is_some()
+    let ctrl = inst.ctrl.0 & fast.ctrl_mask;
+    let (dsts, srcs, extra): (&[Dst], &[Src], &[u32]) = (&inst.dst, &inst.src, &inst.extra);
+    if prec.is_some()
         || inst.has_packet_mods()
-        || inst.dst.len() > 1
-        || inst.src.len() > FAST_MAX_SRCS
-        || inst.extra.len() > FAST_MAX_EXTRA
+        || dsts.len() > 1
+        || srcs.len() > FAST_MAX_SRCS
+        || extra.len() > FAST_MAX_EXTRA
         || depth > FAST_MAX_DEPTH
     {
         return false;
     }
-    let suffix = if silent {
-        None
-    } else {
-        match controls.get(inst.op, ctrl) {
-            Some(suffix) => Some(suffix),
-            None => return false,
-        }
+    let Some(head) = controls.head(inst.op, ctrl, fast) else {
+        return false;
     };
     let mut line = Cursor {
         bytes: pending,
@@ -658,64 +741,125 @@ fn write_fast(
     };
     if line.len + FAST_LINE_MAX > PENDING {
         line.drain_into(out);
+        *pending_len = 0;
     }
     line.indent(depth);
-    line.fixed(&op.mnemonic, usize::from(op.len));
-    if let Some(suffix) = suffix {
-        line.name(suffix);
+    line.fixed(&head.bytes, head.len as usize);
+    let dst = dsts.first();
+    if let Some(dst) = dst
+        && (dst.shift != ShiftScale::None || dst.sat)
+    {
+        push_shift_sat(&mut line, dst);
     }
-    let mut first = true;
-    if let Some(dst) = inst.dst.first() {
-        if dst.shift != ShiftScale::None {
-            line.byte(b'_');
-            for b in dst.shift.name().bytes() {
-                line.byte(b);
-            }
-        }
-        if dst.sat {
-            for b in *b"_sat" {
-                line.byte(b);
-            }
-        }
-        line.separator(first);
-        first = false;
-        if push_simple_reg(&mut line, &dst.reg, regs) {
-            if let Some(mask) = MASK_TEXT.get(mask_index(dst.mask)) {
-                line.short(mask);
-            }
-        } else {
-            line.drain_into(out);
-            write_dst(out, dst, regs, nested);
-        }
+    // Every operand is followed by `, ` (the swizzle and mask texts end in it, so it costs
+    // nothing); the last one's is taken back below, or the blank if there is no operand.
+    line.byte(b' ');
+    if !push_operands(&mut line, dst, srcs, regs) {
+        // Nothing is kept: the general path writes the line.
+        return false;
     }
-    for src in &inst.src {
-        line.separator(first);
-        first = false;
-        if push_simple_reg(&mut line, &src.reg, regs) {
-            if let Some(swizzle) = SWIZZLE_TEXT.get(swizzle_index(src.swizzle)) {
-                line.short(swizzle);
-            }
-            if !src.mods.is_empty() {
-                line.drain_into(out);
-                write_src_modifiers(out, src);
-            }
-        } else {
-            line.drain_into(out);
-            write_src(out, src, regs, nested);
-        }
+    if !extra.is_empty() {
+        push_extra(&mut line, extra, fast.hex_extra);
     }
-    for w in &inst.extra {
-        line.separator(first);
-        first = false;
-        if fast.hex_extra {
-            line.fixed(&hex8(*w), 10);
-        } else {
-            line.dec(*w);
-        }
-    }
+    let bare = dsts.len() | srcs.len() | extra.len() == 0;
+    line.len -= 2 - usize::from(bare);
     line.byte(b'\n');
     *pending_len = line.len;
     true
+}
+
+/// Appends the operands of a fast-path line, each followed by `, `, if they are plain
+/// registers ([`push_simple_reg`]) and the sources have no modifier but negation; returns
+/// `false` otherwise, with part of them written.
+#[inline(always)]
+fn push_operands<const N: usize>(
+    line: &mut Cursor<'_, N>,
+    dst: Option<&Dst>,
+    srcs: &[Src],
+    regs: &RegNames,
+) -> bool {
+    if let Some(dst) = dst {
+        if !push_simple_reg(line, &dst.reg, regs) {
+            return false;
+        }
+        if let Some(mask) = MASK_TEXT.get(mask_index(dst.mask)) {
+            line.short_then_separator(mask);
+        }
+    }
+    for src in srcs {
+        if !push_simple_reg(line, &src.reg, regs) {
+            return false;
+        }
+        let Some(swizzle) = SWIZZLE_TEXT.get(swizzle_index(src.swizzle)) else {
+            return false;
+        };
+        if src.mods.is_empty() {
+            line.short_then_separator(swizzle);
+        } else if let Some(neg) = NEG_TEXT.get(usize::from(src.mods.bits())) {
+            line.short(swizzle);
+            line.fixed(&neg.0, usize::from(neg.1) + 2);
+        } else {
+            return false;
+        }
+    }
+    true
+}
+
+/// Per source modifier bits with only negation set (the four low bits, amd-il.md §3.5): the
+/// text [`write_src_modifiers`] writes (`_neg(` and the negated components' letters, then `)`)
+/// followed by `, `, and the text's length.
+static NEG_TEXT: [([u8; 16], u8); 16] = {
+    let letters = *b"xyzw";
+    let mut table = [([0; 16], 0); 16];
+    let mut mask = 1;
+    while mask < 16 {
+        let mut text = *b"_neg(           ";
+        let mut len = 5;
+        let mut k = 0;
+        while k < 4 {
+            if mask >> k & 1 != 0 {
+                text[len] = letters[k];
+                len += 1;
+            }
+            k += 1;
+        }
+        text[len] = b')';
+        text[len + 1] = b',';
+        text[len + 2] = b' ';
+        table[mask] = (text, len as u8 + 1);
+        mask += 1;
+    }
+    table
+};
+
+/// Appends the shift and `_sat` suffixes of a fast-path line's destination.
+#[inline(never)]
+fn push_shift_sat<const N: usize>(line: &mut Cursor<'_, N>, dst: &Dst) {
+    if dst.shift != ShiftScale::None {
+        line.byte(b'_');
+        for b in dst.shift.name().bytes() {
+            line.byte(b);
+        }
+    }
+    if dst.sat {
+        for b in *b"_sat" {
+            line.byte(b);
+        }
+    }
+}
+
+/// Appends the trailing tokens of a fast-path line (at most [`FAST_MAX_EXTRA`]), each followed
+/// by `, `; `hex`: in the `0x%08X` spelling, else in decimal.
+#[inline(never)]
+fn push_extra<const N: usize>(line: &mut Cursor<'_, N>, extra: &[u32], hex: bool) {
+    for w in extra {
+        if hex {
+            line.fixed(&hex8_then_separator(*w), 12);
+        } else {
+            line.dec(*w);
+            line.operand_separator();
+        }
+    }
 }
 
 /// Whether [`write_inst`] prints nothing for the control field of `layout` when it is zero:
@@ -784,8 +928,9 @@ struct Bytes<const N: usize> {
 type Chunk = Bytes<{ 2 * CHUNK }>;
 
 /// Bytes of the pending lines: lines of the fast path ([`FAST_LINE_MAX`] bytes at most) are gathered
-/// until this is nearly full.
-const PENDING: usize = 1024;
+/// until this is nearly full (the buffer is kept per thread, [`Scratch`], so its size costs no
+/// clearing per program).
+const PENDING: usize = 4096;
 
 /// Appends the first `len` bytes of `pending` (whole lines of the fast path, [`write_fast`]) to
 /// `out` (the caller empties it); done when the next line might not fit, before any write of the general
@@ -912,23 +1057,6 @@ impl<const N: usize> Cursor<'_, N> {
         self.byte(b' ');
     }
 
-    /// Appends a padded name (its padding is overwritten by what follows).
-    #[inline(always)]
-    fn name(&mut self, name: &Padded) {
-        let at = self.at();
-        if name.len <= PAD
-            && let Some(room) = self.bytes.get_mut(at..at + PAD)
-            && let Ok(room) = <&mut [u8; PAD]>::try_from(room)
-        {
-            *room = name.bytes;
-            self.len += name.len;
-        } else {
-            for b in name.text.bytes() {
-                self.byte(b);
-            }
-        }
-    }
-
     /// Appends the first `len` bytes of `bytes` (its padding is overwritten by what follows).
     #[inline(always)]
     fn fixed<const K: usize>(&mut self, bytes: &[u8; K], len: usize) {
@@ -938,7 +1066,7 @@ impl<const N: usize> Cursor<'_, N> {
         {
             *room = *bytes;
         }
-        self.len += len.min(K);
+        self.len += len;
     }
 
     /// Appends a register name that fits its entry (its padding is overwritten by what
@@ -954,6 +1082,41 @@ impl<const N: usize> Cursor<'_, N> {
         self.len += usize::from(name.len);
     }
 
+    /// Stores the eight bytes of `word` (low byte first) at the position without moving it.
+    #[inline(always)]
+    fn word(&mut self, word: u64) {
+        let at = self.at();
+        if let Some(room) = self.bytes.get_mut(at..at + 8)
+            && let Ok(room) = <&mut [u8; 8]>::try_from(room)
+        {
+            *room = word.to_le_bytes();
+        }
+    }
+
+    /// Appends `, `.
+    #[inline(always)]
+    fn operand_separator(&mut self) {
+        let at = self.at();
+        if let Some(room) = self.bytes.get_mut(at..at + 2)
+            && let Ok(room) = <&mut [u8; 2]>::try_from(room)
+        {
+            *room = *b", ";
+        }
+        self.len += 2;
+    }
+
+    /// Appends a [`Short`] and the `, ` stored after its text.
+    #[inline(always)]
+    fn short_then_separator(&mut self, short: &Short) {
+        let at = self.at();
+        if let Some(room) = self.bytes.get_mut(at..at + 8)
+            && let Ok(room) = <&mut [u8; 8]>::try_from(room)
+        {
+            *room = short.0.to_le_bytes();
+        }
+        self.len += (short.0 >> 56) as usize + 2;
+    }
+
     /// Appends a [`Short`] (the count byte is overwritten by what follows).
     #[inline(always)]
     fn short(&mut self, short: &Short) {
@@ -966,21 +1129,27 @@ impl<const N: usize> Cursor<'_, N> {
         self.len += (short.0 >> 56) as usize;
     }
 
+    /// Appends digits from [`SMALL_DECIMALS`] (or [`REG_DECIMALS`]).
+    #[inline(always)]
+    fn dec_digits(&mut self, digits: u32) {
+        // All four bytes are stored at once; the count in the last is overwritten by what
+        // follows or left past the end.
+        let at = self.at();
+        if let Some(room) = self.bytes.get_mut(at..at + 4)
+            && let Ok(room) = <&mut [u8; 4]>::try_from(room)
+        {
+            *room = digits.to_le_bytes();
+        }
+        self.len += (digits >> 24) as usize;
+    }
+
     /// Appends `value` in decimal.
     #[inline(always)]
     fn dec(&mut self, value: u32) {
         // Register numbers, ids and indices are nearly always below 1000: their digits are
         // stored at once.
         if let Some(&digits) = SMALL_DECIMALS.get(value as usize) {
-            // All four bytes are stored at once; the count in the last is overwritten by what
-            // follows or left past the end.
-            let at = self.at();
-            if let Some(room) = self.bytes.get_mut(at..at + 4)
-                && let Ok(room) = <&mut [u8; 4]>::try_from(room)
-            {
-                *room = digits;
-            }
-            self.len += usize::from(digits[3]);
+            self.dec_digits(digits);
         } else {
             let digits = decimal_digits(value);
             let mut rest = value;
@@ -998,22 +1167,32 @@ impl<const N: usize> Cursor<'_, N> {
 /// Numbers below this have their digits in [`SMALL_DECIMALS`].
 const SMALL: usize = 1000;
 
-/// The decimal digits of every number below [`SMALL`] (left-aligned, zero-padded) and their
-/// count, computed at compile time.
-static SMALL_DECIMALS: [[u8; 4]; SMALL] = small_decimals();
+/// The decimal digits of every number below [`SMALL`] (in the low bytes, first digit lowest,
+/// zero-padded) and their count (in the top byte), computed at compile time, so that one load
+/// gives both.
+static SMALL_DECIMALS: [u32; SMALL] = small_decimals();
 
-const fn small_decimals() -> [[u8; 4]; SMALL] {
-    let mut table = [[0u8; 4]; SMALL];
+/// The digits of a register number below [`SMALL`] as [`SMALL_DECIMALS`] has them: for types
+/// whose number 0 is not printed ([`Joined::numbered`] 0, where 0 has no digits), and for the
+/// others.
+static REG_DECIMALS: [[u32; SMALL]; 2] = {
+    let mut optional = small_decimals();
+    optional[0] = 0;
+    [optional, small_decimals()]
+};
+
+const fn small_decimals() -> [u32; SMALL] {
+    let mut table = [0u32; SMALL];
     let mut n = 0;
     while n < SMALL {
         let (h, t, o) = ((n / 100) as u8, (n / 10 % 10) as u8, (n % 10) as u8);
-        table[n] = if n < 10 {
+        table[n] = u32::from_le_bytes(if n < 10 {
             [b'0' + o, 0, 0, 1]
         } else if n < 100 {
             [b'0' + t, b'0' + o, 0, 2]
         } else {
             [b'0' + h, b'0' + t, b'0' + o, 3]
-        };
+        });
         n += 1;
     }
     table
@@ -1077,6 +1256,16 @@ fn hex8(value: u32) -> [u8; 10] {
     let digits = (n + 0x3030_3030_3030_3030 + letters * 7).to_be_bytes();
     let mut text = *b"0x00000000";
     for (slot, digit) in text.iter_mut().skip(2).zip(digits) {
+        *slot = digit;
+    }
+    text
+}
+
+/// The `0x%08X` spelling of `value` and `, `.
+#[inline]
+fn hex8_then_separator(value: u32) -> [u8; 12] {
+    let mut text = *b"0x00000000, ";
+    for (slot, digit) in text.iter_mut().zip(hex8(value)) {
         *slot = digit;
     }
     text
@@ -1778,9 +1967,9 @@ fn write_src_item(out: &mut Buf, src: &Src, regs: &RegNames, nested: &Nested, fi
     }
 }
 
-/// Appends a register without a second dimension and with at most an immediate index
-/// (`r3`, `cb0[4]`, `vAbsTid`: at most 21 + 10 + 12 bytes); returns `false`, with nothing
-/// appended, for other registers.
+/// Appends a register without a second dimension, with a number below [`SMALL`] and with at
+/// most an immediate index (`r3`, `cb0[4]`, `vAbsTid`: at most 21 + 3 + 12 bytes); returns
+/// `false`, with nothing appended, for other registers.
 #[inline(always)]
 fn push_simple_reg<const N: usize>(chunk: &mut Cursor<'_, N>, reg: &Reg, regs: &RegNames) -> bool {
     if reg.dim2.is_some() {
@@ -1791,13 +1980,23 @@ fn push_simple_reg<const N: usize>(chunk: &mut Cursor<'_, N>, reg: &Reg, regs: &
         Some(Index::Imm(i)) => Some(i),
         Some(_) => return false,
     };
-    let name = regs.entry(reg.ty);
-    if name.len == LONG_NAME {
+    let joined = &regs.joined[usize::from(reg.ty.value()) & (REG_VALUES - 1)];
+    let decimals = &REG_DECIMALS[(joined.numbered & 1) as usize];
+    let Some(&digits) = decimals.get(reg.num as usize) else {
         return false;
-    }
-    chunk.reg_name(name);
-    if reg.num != 0 || name.numbered {
-        chunk.dec(reg.num);
+    };
+    let len = joined.len as usize;
+    if len <= JOINED_NAME {
+        // The name and the number in one write.
+        chunk.word(joined.name | u64::from(digits & 0xFF_FFFF) << (8 * len));
+        chunk.len += len + (digits >> 24) as usize;
+    } else {
+        let name = regs.entry(reg.ty);
+        if name.len == LONG_NAME {
+            return false;
+        }
+        chunk.reg_name(name);
+        chunk.dec_digits(digits);
     }
     if let Some(i) = imm {
         chunk.byte(b'[');
@@ -2050,13 +2249,13 @@ mod tests {
         }
     }
 
-    /// Lines with control suffixes, more distinct (opcode, control) pairs than the fast path's
+    /// Lines with control suffixes, more distinct control values per opcode than the fast path's
     /// [`super::ControlCache`] holds, each met twice, are those of the general path.
     #[test]
     fn control_suffixes_match_the_general_path() {
         let mut program = Program::new(ShaderKind::Compute);
         let mut body = Vec::new();
-        for id in 0..2 * super::CONTROL_CACHE as u16 {
+        for id in 0..4 * super::HEAD_WAYS as u16 {
             body.push(
                 Inst::new(Opcode::UavRawLoad)
                     .ctrl(Control::id(id) | Control::CACHED)
