@@ -27,6 +27,10 @@ pub(crate) struct OpInfo {
     pub(crate) records: bool,
     /// How the reading loop's shortest paths (`parse::quick`) take the opcode.
     pub(crate) quick: Quick,
+    /// The [`Plain`] layout of the shortest paths that check one ([`Plain::NONE`] for the
+    /// others): kept out of [`Quick`], so that those paths read it without matching the
+    /// variant again.
+    pub(crate) plain: Plain,
 }
 
 /// The shortest path of the reading loop for an opcode. Each checks everything the general
@@ -39,20 +43,20 @@ pub(crate) enum Quick {
     None,
     /// A block instruction of [`Plain`] layout that adds nothing to the tables beyond its
     /// result.
-    Plain(Plain),
+    Plain,
     /// A block terminator of [`Plain`] layout.
-    Terminator(Plain),
+    Terminator,
     /// OpSelectionMerge and OpLoopMerge, of [`Plain`] layout.
-    Merge(Plain),
+    Merge,
     /// OpVariable: in a block, a plain instruction; at module scope, a global variable.
-    Variable(Plain),
+    Variable,
     /// A type declaration of [`Plain`] layout.
-    Type(Plain, Op),
+    Type(Op),
     /// A constant declaration of [`Plain`] layout.
-    Constant(Plain, Op),
+    Constant(Op),
     /// Any other opcode of [`Plain`] layout: the layout check of R-9 and the operands here,
     /// then the general path's `record`.
-    Checked(Plain),
+    Checked,
     /// OpLabel.
     Label,
     /// OpName.
@@ -106,13 +110,13 @@ impl Quick {
     fn path(&self) -> Path {
         match self {
             Quick::None => Path::None,
-            Quick::Plain(_) => Path::Plain,
-            Quick::Terminator(_) => Path::Terminator,
-            Quick::Merge(_) => Path::Merge,
-            Quick::Variable(_) => Path::Variable,
-            Quick::Type(..) => Path::Type,
-            Quick::Constant(..) => Path::Constant,
-            Quick::Checked(_) => Path::Checked,
+            Quick::Plain => Path::Plain,
+            Quick::Terminator => Path::Terminator,
+            Quick::Merge => Path::Merge,
+            Quick::Variable => Path::Variable,
+            Quick::Type(_) => Path::Type,
+            Quick::Constant(_) => Path::Constant,
+            Quick::Checked => Path::Checked,
             Quick::Label => Path::Label,
             Quick::Name => Path::Name,
             Quick::MemberName => Path::MemberName,
@@ -127,11 +131,19 @@ impl Quick {
     }
 }
 
-/// The [`Path`] of every opcode of [`table`], indexed by opcode.
+/// The [`Path`] of every 16-bit opcode ([`Path::None`] beyond [`table`]): an array of that
+/// length, so that looking an opcode up needs no bounds check (64 KiB, of which a reading
+/// loop touches the lines of the opcodes it meets).
 #[inline]
-pub(crate) fn paths() -> &'static [Path] {
-    static PATHS: OnceLock<Vec<Path>> = OnceLock::new();
-    PATHS.get_or_init(|| table().iter().map(|info| info.quick.path()).collect())
+pub(crate) fn paths() -> &'static [Path; 1 << 16] {
+    static PATHS: OnceLock<Box<[Path; 1 << 16]>> = OnceLock::new();
+    PATHS.get_or_init(|| {
+        let mut paths = Box::new([Path::None; 1 << 16]);
+        for (path, info) in paths.iter_mut().zip(table()) {
+            *path = info.quick.path();
+        }
+        paths
+    })
 }
 
 /// An operand layout the shortest paths check, as positions in the instruction's words so
@@ -148,14 +160,38 @@ pub(crate) struct Plain {
     pub(crate) id_words: u32,
     /// The first word of a tail of ids (`u16::MAX`: none).
     pub(crate) id_tail: u16,
+    /// Bit `i` for every word `i` from `id_tail` on, below 64 (none without a tail).
+    pub(crate) tail_words: u64,
     /// Whether the id tail is of (id, id) pairs (OpPhi), hence of even length.
     pub(crate) id_pairs: bool,
     /// Whether the last operand is OpConstant's literal, as wide as the result type.
     pub(crate) number: bool,
-    pub(crate) forward: Forward,
+    /// The positions of `id_words` that may hold a forward reference (`Forward` applied to
+    /// the fixed operands; never the result type).
+    pub(crate) forward_words: u32,
+    /// Whether the first id of the tail, and the others, may be forward references.
+    pub(crate) forward_tail: [bool; 2],
     pub(crate) enumerants: [PlainEnumerant; 2],
     /// Whether an id-pair tail, an enumerant or a number needs checking.
     pub(crate) extras: bool,
+}
+
+impl Plain {
+    /// The layout of opcodes without one: no word count fits it.
+    pub(crate) const NONE: Plain = Plain {
+        head: 1,
+        min_words: u16::MAX,
+        max_words: 0,
+        id_words: 0,
+        id_tail: u16::MAX,
+        tail_words: 0,
+        id_pairs: false,
+        number: false,
+        forward_words: 0,
+        forward_tail: [false, false],
+        enumerants: [PlainEnumerant::NONE; 2],
+        extras: false,
+    };
 }
 
 /// An enumerant or mask of a [`Plain`] layout and the values the shortest paths accept
@@ -312,6 +348,7 @@ pub(crate) const UNKNOWN: OpInfo = OpInfo {
     fast: None,
     records: false,
     quick: Quick::None,
+    plain: Plain::NONE,
 };
 
 /// The opcode table, indexed by opcode (unknown opcodes above the largest are absent).
@@ -348,6 +385,7 @@ fn build_table() -> Vec<OpInfo> {
             let forward = forward(op);
             let fast = fast_shape(inst);
             let records = records(op, declares_type || declares_constant);
+            let layout = plain_layout(inst, forward);
             *slot = OpInfo {
                 grammar: Some(inst),
                 has_type,
@@ -357,13 +395,8 @@ fn build_table() -> Vec<OpInfo> {
                 forward,
                 fast,
                 records,
-                quick: quick(
-                    op,
-                    placement,
-                    records,
-                    declares_type,
-                    plain_layout(inst, forward),
-                ),
+                quick: quick(op, placement, records, declares_type, layout.is_some()),
+                plain: layout.unwrap_or(Plain::NONE),
             };
         }
     }
@@ -547,16 +580,10 @@ fn fast_shape(inst: &Instruction<'static>) -> Option<FastShape> {
     Some(shape)
 }
 
-/// The shortest path of `op`, given its [`Plain`] layout if it has one.
-fn quick(
-    op: Op,
-    placement: Placement,
-    records: bool,
-    declares_type: bool,
-    plain: Option<Plain>,
-) -> Quick {
+/// The shortest path of `op`; `plain` says whether it has a [`Plain`] layout.
+fn quick(op: Op, placement: Placement, records: bool, declares_type: bool, plain: bool) -> Quick {
     let global = placement == Placement::Module(Section::Globals);
-    let shaped: fn(Plain) -> Quick = match op {
+    let shaped = match op {
         // Declared by its operand rather than a result; OpUndef may be in a function.
         Op::TypeForwardPointer | Op::Undef => return Quick::None,
         Op::Name => return Quick::Name,
@@ -569,8 +596,8 @@ fn quick(
         Op::EntryPoint => return Quick::EntryPoint,
         Op::ExecutionMode => return Quick::ExecutionMode,
         Op::Label => return Quick::Label,
-        _ if declares_type => return plain.map_or(Quick::None, |plain| Quick::Type(plain, op)),
-        _ if global => return plain.map_or(Quick::None, |plain| Quick::Constant(plain, op)),
+        _ if declares_type => Quick::Type(op),
+        _ if global => Quick::Constant(op),
         Op::Variable => Quick::Variable,
         Op::SelectionMerge | Op::LoopMerge => Quick::Merge,
         _ if rspirv::grammar::reflect::is_block_terminator(op) => Quick::Terminator,
@@ -580,7 +607,7 @@ fn quick(
         _ if placement == Placement::Body && !records => Quick::Plain,
         _ => Quick::Checked,
     };
-    plain.map_or(Quick::None, shaped)
+    if plain { shaped } else { Quick::None }
 }
 
 /// The [`Plain`] layout of `inst`, when it has one: fixed ids, literals and up to two
@@ -674,15 +701,34 @@ fn plain_layout(inst: &Instruction<'static>, forward: Forward) -> Option<Plain> 
         After::Number => (fixed + 1, u16::MAX),
     };
     let id_tail = matches!(after, After::Ids | After::OptionalId | After::Pairs);
+    // SPIR-V §2.4's policy by position: the operand ids in order are the fixed ones (the
+    // result type is not an operand), then the tail.
+    let operand_ids = if has_type {
+        id_words & !(1 << 1)
+    } else {
+        id_words
+    };
+    let first = operand_ids & operand_ids.wrapping_neg();
+    let (forward_words, forward_tail) = match forward {
+        Forward::Never | Forward::ExtInst => (0, [false, false]),
+        Forward::Any => (operand_ids, [true, true]),
+        Forward::AfterFirst => (operand_ids & !first, [operand_ids != 0, true]),
+        Forward::FirstOnly => (first, [operand_ids == 0, false]),
+    };
     Some(Plain {
         head,
         min_words,
         max_words,
         id_words,
         id_tail: if id_tail { fixed } else { u16::MAX },
+        tail_words: match 1u64.checked_shl(u32::from(fixed)) {
+            Some(first) if id_tail => !(first - 1),
+            _ => 0,
+        },
         id_pairs: after == After::Pairs,
         number: after == After::Number,
-        forward,
+        forward_words,
+        forward_tail,
         enumerants,
         extras: after == After::Pairs || after == After::Number || enumerants[0].at != 0,
     })

@@ -117,7 +117,41 @@ struct Reader {
     word_count: usize,
     /// Merge blocks announced in the open function and not reached yet, for the nesting
     /// limit (SPIR-V §2.17).
-    open_merges: Vec<u32>,
+    open_merges: OpenMerges,
+}
+
+/// The merge blocks announced and not reached yet, with a bit per id modulo 64 so that a
+/// label that is none of them (most labels) is passed without searching the list.
+#[derive(Default)]
+struct OpenMerges {
+    ids: Vec<u32>,
+    /// Bit `id % 64` of every id of `ids`.
+    bits: u64,
+}
+
+impl OpenMerges {
+    fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    fn push(&mut self, id: u32) {
+        self.ids.push(id);
+        self.bits |= 1 << (id % 64);
+    }
+
+    /// Block `label` is reached: it is no longer announced.
+    #[inline]
+    fn reach(&mut self, label: u32) {
+        if self.bits & 1 << (label % 64) != 0 {
+            self.ids.retain(|&m| m != label);
+            self.bits = self.ids.iter().fold(0, |bits, &m| bits | 1 << (m % 64));
+        }
+    }
+
+    fn clear(&mut self) {
+        self.ids.clear();
+        self.bits = 0;
+    }
 }
 
 impl Reader {
@@ -197,7 +231,7 @@ impl Reader {
             section: Section::Capabilities,
             seen_definition: false,
             word_count: n,
-            open_merges: Vec::new(),
+            open_merges: OpenMerges::default(),
         }
     }
 
@@ -219,7 +253,7 @@ impl Reader {
             };
             // `start` < words.len() ≤ MAX_WORDS < 2^32 (checked in `check_header`).
             self.module.starts.push(start as u32);
-            let info = table.get(usize::from(opcode)).unwrap_or(&UNKNOWN);
+            let info = || table.get(usize::from(opcode)).unwrap_or(&UNKNOWN);
             let path = paths
                 .get(usize::from(opcode))
                 .copied()

@@ -21,65 +21,45 @@ use crate::{Id, InstIndex, Location};
 
 impl Reader {
     /// Reads instruction `index` (words `words`, starting at word `start` of the module) on
-    /// its shortest path, if it has one and every check passes.
+    /// its shortest path, if it has one and every check passes; `info` is the entry of its
+    /// opcode, looked up only by the paths that read it.
     #[inline]
     pub(super) fn quick(
         &mut self,
         path: Path,
-        info: &OpInfo,
+        info: impl Fn() -> &'static OpInfo,
         words: &[u32],
         start: usize,
         index: u32,
     ) -> Result<bool, ReadError> {
-        let at = Location {
-            index,
-            byte_offset: (start * 4) as u32,
-        };
         // `path` is `info.quick`'s variant (`grammar::paths`), so each `let … else` below
-        // always matches; the branch is on the one-byte `path`, which is at hand sooner.
+        // always matches, and the paths of a layout have one in `info.plain`; the branch is
+        // on the one-byte `path`, which is at hand sooner.
         Ok(match path {
             Path::None => false,
-            Path::Plain => {
-                let Quick::Plain(plain) = &info.quick else {
-                    return Ok(false);
-                };
-                self.shaped::<PLAIN>(plain, Op::Nop, words, at)
-            }
+            Path::Plain => self.shaped::<PLAIN>(&info().plain, Op::Nop, words, start, index),
             Path::Terminator => {
-                let Quick::Terminator(plain) = &info.quick else {
-                    return Ok(false);
-                };
-                self.shaped::<TERMINATOR>(plain, Op::Nop, words, at)
+                self.shaped::<TERMINATOR>(&info().plain, Op::Nop, words, start, index)
             }
-            Path::Merge => {
-                let Quick::Merge(plain) = &info.quick else {
-                    return Ok(false);
-                };
-                self.shaped::<MERGE>(plain, Op::Nop, words, at)
-            }
-            Path::Variable => {
-                let Quick::Variable(plain) = &info.quick else {
-                    return Ok(false);
-                };
-                self.shaped::<VARIABLE>(plain, Op::Nop, words, at)
-            }
+            Path::Merge => self.shaped::<MERGE>(&info().plain, Op::Nop, words, start, index),
+            Path::Variable => self.shaped::<VARIABLE>(&info().plain, Op::Nop, words, start, index),
             Path::Type => {
-                let Quick::Type(plain, op) = &info.quick else {
+                let info = info();
+                let Quick::Type(op) = info.quick else {
                     return Ok(false);
                 };
-                self.shaped::<TYPE>(plain, *op, words, at)
+                self.shaped::<TYPE>(&info.plain, op, words, start, index)
             }
             Path::Constant => {
-                let Quick::Constant(plain, op) = &info.quick else {
+                let info = info();
+                let Quick::Constant(op) = info.quick else {
                     return Ok(false);
                 };
-                self.shaped::<CONSTANT>(plain, *op, words, at)
+                self.shaped::<CONSTANT>(&info.plain, op, words, start, index)
             }
             Path::Checked => {
-                let Quick::Checked(plain) = &info.quick else {
-                    return Ok(false);
-                };
-                return self.checked(info, plain, words, start, index);
+                let info = info();
+                return self.checked(info, &info.plain, words, start, index);
             }
             Path::Label => self.label(words, index),
             Path::Name => self.name(words, index),
@@ -97,23 +77,32 @@ impl Reader {
     /// An instruction of [`Plain`] layout: for where it is, R-5, R-7, R-8 and
     /// R-10 for its operands, R-8 for its result, then what `KIND` (one of the constants
     /// below, so that each kind gets its own copy without a branch on it) records: `op` is
-    /// the type or constant declared.
+    /// the type or constant declared; the instruction is number `index` and starts at word
+    /// `start` of the module.
     #[inline]
     fn shaped<const KIND: u8>(
         &mut self,
         plain: &Plain,
         op: Op,
         words: &[u32],
-        at: Location,
+        start: usize,
+        index: u32,
     ) -> bool {
-        let index = at.index;
         let global = self.open.is_none();
         let placed = match KIND {
             TYPE | CONSTANT => self.in_section(Section::Globals),
             VARIABLE if global => self.in_section(Section::Globals),
             _ => self.in_block(),
         };
-        if !placed || !self.plain_operands(plain, words, index) {
+        if !placed {
+            return false;
+        }
+        // Terminators and merge instructions name blocks, most often ones not reached yet.
+        let operands = match KIND {
+            TERMINATOR | MERGE => self.label_operands(plain, words, index),
+            _ => self.plain_operands(plain, words, index),
+        };
+        if !operands {
             return false;
         }
         // The result is the last head word.
@@ -124,7 +113,15 @@ impl Reader {
             MERGE => result.is_none() && self.merge(words, index),
             VARIABLE if global => self.global_variable(words, index),
             TYPE => self.type_declaration(op, words, index),
-            CONSTANT => self.constant_declaration(op, words, at),
+            CONSTANT => {
+                // (A location for the constant's problems only: not made for every
+                // instruction.)
+                let at = Location {
+                    index,
+                    byte_offset: (start * 4) as u32,
+                };
+                self.constant_declaration(op, words, at)
+            }
             _ => result.is_none_or(|id| self.define_quick(id, index)),
         }
     }
@@ -173,19 +170,83 @@ impl Reader {
         }
         let ids = &self.module.ids;
         let mut declared_all = true;
-        let mut mask = plain.id_words;
+        // The fixed ids and the tail's below word 64 in one loop: a second loop, entered or
+        // not, would add a branch that is hard to predict.
+        let below_end = 1u64
+            .checked_shl(count as u32)
+            .map_or(u64::MAX, |end| end - 1);
+        let mut mask = u64::from(plain.id_words) | (plain.tail_words & below_end);
         while mask != 0 {
             declared_all &= declared(ids, word(words, mask.trailing_zeros() as usize));
             mask &= mask - 1;
         }
-        // No id tail: `id_tail` is past the end.
-        for &id in words.get(usize::from(plain.id_tail)..).unwrap_or(&[]) {
-            declared_all &= declared(ids, id);
+        if count > 64 {
+            // No id tail: `id_tail` is past the end.
+            let from = usize::from(plain.id_tail).max(64);
+            for &id in words.get(from..).unwrap_or(&[]) {
+                declared_all &= declared(ids, id);
+            }
         }
         if plain.extras && !self.plain_extras(plain, words) {
             return false;
         }
         declared_all || self.plain_forward(plain, words, index)
+    }
+
+    /// [`Reader::plain_operands`] for the operands of a terminator or a merge instruction,
+    /// whose labels are forward references as often as not: the undeclared positions are
+    /// gathered, judged against the allowed ones at once and noted here, rather than judged
+    /// again one by one by [`Reader::plain_forward`].
+    #[inline(always)]
+    fn label_operands(&mut self, plain: &Plain, words: &[u32], index: u32) -> bool {
+        let count = words.len();
+        if usize::from(plain.id_tail) < count {
+            return self.plain_operands(plain, words, index);
+        }
+        if count < usize::from(plain.min_words) || count > usize::from(plain.max_words) {
+            return false;
+        }
+        let undeclared = self.undeclared_fixed(plain, words);
+        if plain.extras && !self.plain_extras(plain, words) {
+            return false;
+        }
+        self.forward_fixed(plain, words, undeclared, index)
+    }
+
+    /// The positions of the fixed ids of a [`Plain`] layout (the result type included) that
+    /// are not declared yet.
+    #[inline(always)]
+    fn undeclared_fixed(&self, plain: &Plain, words: &[u32]) -> u32 {
+        let mut undeclared = 0u32;
+        let mut mask = plain.id_words;
+        while mask != 0 {
+            let at = mask.trailing_zeros();
+            let id = word(words, at as usize);
+            undeclared |= u32::from(!declared(&self.module.ids, id)) << at;
+            mask &= mask - 1;
+        }
+        undeclared
+    }
+
+    /// for the fixed ids at the `undeclared` positions: each a forward reference
+    /// the opcode allows there (judged for all at once), in `1..bound`, noted for the
+    /// end-of-module check.
+    #[inline(always)]
+    fn forward_fixed(&mut self, plain: &Plain, words: &[u32], undeclared: u32, index: u32) -> bool {
+        if undeclared & !plain.forward_words != 0 {
+            return false;
+        }
+        let bound = self.module.header.bound;
+        let mut undeclared = undeclared;
+        while undeclared != 0 {
+            let id = word(words, undeclared.trailing_zeros() as usize);
+            if id == 0 || id >= bound {
+                return false;
+            }
+            note_forward(&mut self.module.ids, &mut self.forward_refs, id, index);
+            undeclared &= undeclared - 1;
+        }
+        true
     }
 
     /// The rarer checks of a [`Plain`] layout: an even id-pair tail, the enumerants, the
@@ -213,30 +274,26 @@ impl Reader {
 
     /// [`Reader::plain_operands`]' id checks when some id is not declared yet: each must be a
     /// forward reference the opcode allows at its position (the result type is not an
-    /// operand and must be declared).
+    /// operand and must be declared), in `1..bound`, which is noted for the end-of-module
+    /// check.
     #[inline(never)]
     fn plain_forward(&mut self, plain: &Plain, words: &[u32], index: u32) -> bool {
-        let mut mask = plain.id_words;
-        if plain.head == 3 {
-            if !declared(&self.module.ids, word(words, 1)) {
-                return false;
-            }
-            mask &= !(1 << 1);
+        let undeclared = self.undeclared_fixed(plain, words);
+        if !self.forward_fixed(plain, words, undeclared, index) {
+            return false;
         }
-        let mut position = 0;
-        while mask != 0 {
-            let id = word(words, mask.trailing_zeros() as usize);
-            if !self.quick_id(id, plain.forward, position, index) {
+        let bound = self.module.header.bound;
+        let [first, rest] = plain.forward_tail;
+        let tail = words.get(usize::from(plain.id_tail)..).unwrap_or(&[]);
+        for (i, &id) in tail.iter().enumerate() {
+            if declared(&self.module.ids, id) {
+                continue;
+            }
+            let allowed = if i == 0 { first } else { rest };
+            if !allowed || id == 0 || id >= bound {
                 return false;
             }
-            position += 1;
-            mask &= mask - 1;
-        }
-        for &id in words.get(usize::from(plain.id_tail)..).unwrap_or(&[]) {
-            if !self.quick_id(id, plain.forward, position, index) {
-                return false;
-            }
-            position += 1;
+            note_forward(&mut self.module.ids, &mut self.forward_refs, id, index);
         }
         true
     }
@@ -397,7 +454,7 @@ impl Reader {
         if !self.define_quick(label, index) {
             return false;
         }
-        self.open_merges.retain(|&m| m != label);
+        self.open_merges.reach(label);
         if let Some(open) = &mut self.open {
             open.block = Some(Block {
                 label: Id(label),

@@ -152,7 +152,7 @@ impl Reader {
             Op::Label => {
                 self.check_parameter_count(at)?;
                 let label = result.unwrap_or(0);
-                self.open_merges.retain(|&m| m != label);
+                self.open_merges.reach(label);
                 let open = self.open_function_mut(at)?;
                 if open.block.is_some() {
                     return Err(at.err(
