@@ -120,13 +120,28 @@ struct Reader {
     open_merges: OpenMerges,
 }
 
-/// The merge blocks announced and not reached yet, with a bit per id modulo 64 so that a
-/// label that is none of them (most labels) is passed without searching the list.
-#[derive(Default)]
+/// The merge blocks announced and not reached yet, counted per id modulo 64 (a bucket), so
+/// that a label that is none of them (most labels) is passed without searching the list, and
+/// so is one whose bucket holds a single other id. Merges are mostly reached innermost first,
+/// so the list is searched only when a bucket holds more than one id: reading stays linear in
+/// the nesting depth.
 struct OpenMerges {
     ids: Vec<u32>,
-    /// Bit `id % 64` of every id of `ids`.
-    bits: u64,
+    /// How many ids of `ids` fall in each bucket (the list is at most `MAX_NESTING_DEPTH` + 1
+    /// long, so a count fits).
+    counts: [u16; 64],
+    /// Per bucket holding exactly one id: that id.
+    single: [u32; 64],
+}
+
+impl Default for OpenMerges {
+    fn default() -> OpenMerges {
+        OpenMerges {
+            ids: Vec::new(),
+            counts: [0; 64],
+            single: [0; 64],
+        }
+    }
 }
 
 impl OpenMerges {
@@ -136,21 +151,48 @@ impl OpenMerges {
 
     fn push(&mut self, id: u32) {
         self.ids.push(id);
-        self.bits |= 1 << (id % 64);
+        let b = (id % 64) as usize;
+        if let (Some(count), Some(single)) = (self.counts.get_mut(b), self.single.get_mut(b)) {
+            *count = count.saturating_add(1);
+            *single = id;
+        }
     }
 
-    /// Block `label` is reached: it is no longer announced.
+    /// Block `label` is reached: it is no longer announced (every announcement of it).
     #[inline]
     fn reach(&mut self, label: u32) {
-        if self.bits & 1 << (label % 64) != 0 {
-            self.ids.retain(|&m| m != label);
-            self.bits = self.ids.iter().fold(0, |bits, &m| bits | 1 << (m % 64));
+        let b = (label % 64) as usize;
+        let (Some(count), Some(single)) = (self.counts.get_mut(b), self.single.get_mut(b)) else {
+            return;
+        };
+        match *count {
+            0 => {}
+            1 if *single != label => {}
+            1 => {
+                // The bucket's one id: the last announced when merges nest.
+                if self.ids.last() == Some(&label) {
+                    self.ids.pop();
+                } else {
+                    self.ids.retain(|&m| m != label);
+                }
+                *count = 0;
+            }
+            _ => {
+                let before = self.ids.len();
+                self.ids.retain(|&m| m != label);
+                *count = count.saturating_sub((before - self.ids.len()) as u16);
+                if *count == 1
+                    && let Some(&other) = self.ids.iter().find(|&&m| (m % 64) as usize == b)
+                {
+                    *single = other;
+                }
+            }
         }
     }
 
     fn clear(&mut self) {
         self.ids.clear();
-        self.bits = 0;
+        self.counts = [0; 64];
     }
 }
 
@@ -771,5 +813,45 @@ impl Site {
             ErrorKind::Operands,
             format!("operand word {word} is missing"),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::OpenMerges;
+
+    /// `OpenMerges` keeps the same list as announcing with `push` and reaching with
+    /// `retain` would, for nested and crossing announcements, repeats, and ids that share a
+    /// bucket (equal modulo 64).
+    #[test]
+    fn open_merges_match_a_plain_list() {
+        // A fixed pseudo-random walk over ids in few buckets, so that buckets hold several.
+        let mut state = 0x2545_F491_u32;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state
+        };
+        let mut merges = OpenMerges::default();
+        let mut model: Vec<u32> = Vec::new();
+        for step in 0..20_000 {
+            let id = [1, 65, 129, 2, 66, 3][(next() % 6) as usize] + 64 * (next() % 3);
+            if next() % 3 == 0 {
+                merges.push(id);
+                model.push(id);
+            } else if let Some(&last) = model.last().filter(|_| next() % 2 == 0) {
+                merges.reach(last);
+                model.retain(|&m| m != last);
+            } else {
+                merges.reach(id);
+                model.retain(|&m| m != id);
+            }
+            assert_eq!(merges.ids, model, "step {step}");
+            if step % 997 == 0 {
+                merges.clear();
+                model.clear();
+            }
+        }
     }
 }
