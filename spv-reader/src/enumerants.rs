@@ -88,9 +88,9 @@ macro_rules! for_each_value_enum {
     };
 }
 
-/// Decorations with values below this are answered from `crate::tables::COMMON_DECORATIONS`: the ones
-/// shaders use (SPIR-V §3.20, `RelaxedPrecision` 0 to `InputAttachmentIndex` 43 and the
-/// few after it) all lie below 64.
+/// Decorations with values below this are answered from `crate::tables::COMMON_DECORATIONS`:
+/// the ones shaders use (SPIR-V §3.20, `RelaxedPrecision` 0 to `InputAttachmentIndex` 43 and
+/// the few after it) all lie below 64.
 pub(crate) const COMMON_DECORATION_LIMIT: u32 = 64;
 
 /// `spirv::Decoration::from_u32(value)`, from a table for the common values.

@@ -28,8 +28,8 @@
 //! `parse::record` fills the tables), `operands` the grammar walk shared with the
 //! disassembler, `enumerants` what it knows of enumerants and masks, `grammar` the
 //! per-opcode facts derived from rspirv's tables by the build script (`build.rs`, written
-//! to `tables` as static data), `module` and `types` the public model, `spare` the buffers a dropped module leaves for the next read
-//! on its thread.
+//! to `tables` as static data), `module` and `types` the public model, `spare` the buffers
+//! a dropped module leaves for the next read on its thread.
 //!
 //! ```
 //! use spv_reader::rspirv::dr::Builder;
