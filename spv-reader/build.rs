@@ -1,10 +1,11 @@
-//! Derives the reader's per-opcode table from rspirv's grammar at build time and writes it to
+//! Derives the reader's per-opcode table, its table of common decorations and its extended
+//! sets' operand counts from rspirv's grammar at build time and writes them to
 //! `OUT_DIR/tables.rs` as Rust literals, which `src/tables.rs` includes as `static` data: a
-//! process then builds nothing at start-up (the table took about 0.9 M instructions per
-//! process to build). The derivation is the crate's own (`src/grammar/derive.rs`, with the
-//! types of `src/grammar/shapes.rs` and the enumerant facts of `src/enumerants.rs`), included
-//! here under the module names the crate gives them; the crate's tests derive the table again
-//! and compare it with the written one.
+//! process then builds nothing at start-up (the opcode table took about 0.9 M instructions per
+//! process to build, the extended sets' counts 42 K). The derivation is the crate's own
+//! (`src/grammar/derive.rs`, with the types of `src/grammar/shapes.rs` and the enumerant facts
+//! of `src/enumerants.rs`), included here under the module names the crate gives them; the
+//! crate's tests derive the tables again and compare them with the written ones.
 
 // The included modules carry run-time items that the derivation does not use.
 #![allow(dead_code)]
@@ -13,7 +14,9 @@ extern crate rspirv;
 
 use std::fmt::Write as _;
 
-use grammar::{FastShape, Forward, OpInfo, Placement, Plain, PlainEnumerant, Quick, Section, Tail};
+use grammar::{
+    FastShape, Forward, IdOperands, OpInfo, Placement, Plain, PlainEnumerant, Quick, Section, Tail,
+};
 use lit::Lit;
 use rspirv::spirv;
 
@@ -81,6 +84,38 @@ fn main() {
         }
     }
     out.push_str("];\n");
+    // The extended sets' tables as one list, and per set its range in the list.
+    let mut ids = Vec::new();
+    let mut ranges = Vec::new();
+    for set in derive::ext_ids_only_tables() {
+        ranges.push(set.map(|numbers| {
+            let start = ids.len() as u32;
+            ids.extend(numbers);
+            (start, ids.len() as u32)
+        }));
+    }
+    let _ = writeln!(
+        out,
+        "/// `grammar::ext_ids_only` of every set of `SETS`, one after the other.\n\
+         pub(crate) static EXT_IDS_ONLY: [Option<IdOperands>; {}] = [",
+        ids.len()
+    );
+    for id in &ids {
+        id.lit(&mut out);
+        out.push_str(",\n");
+    }
+    out.push_str("];\n");
+    let _ = writeln!(
+        out,
+        "/// Per set of `SETS`: its range in `EXT_IDS_ONLY`, `None` without a grammar.\n\
+         pub(crate) static EXT_SET_RANGES: [Option<(u32, u32)>; {}] = [",
+        ranges.len()
+    );
+    for range in &ranges {
+        range.lit(&mut out);
+        out.push_str(",\n");
+    }
+    out.push_str("];\n");
     let dir = std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR for build scripts");
     let path = std::path::Path::new(&dir).join("tables.rs");
     std::fs::write(&path, out).expect("the build script can write to OUT_DIR");
@@ -122,6 +157,7 @@ struct_lit!(Plain {
     enumerants,
     extras
 });
+struct_lit!(IdOperands { min, max });
 struct_lit!(PlainEnumerant {
     at,
     is_mask,

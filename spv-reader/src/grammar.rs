@@ -4,10 +4,7 @@
 //! (`crate::tables::OP_INFO`): a process pays no start-up work for it, only the page-ins of
 //! the entries it reads.
 
-use std::sync::OnceLock;
-
-use crate::rspirv::grammar::{self, LogicalOperand, OperandKind, OperandQuantifier};
-use crate::tables::OP_INFO;
+use crate::tables::{EXT_IDS_ONLY, EXT_SET_RANGES, OP_INFO};
 
 #[cfg(test)]
 mod derive;
@@ -44,62 +41,11 @@ const fn paths_of(table: &[OpInfo]) -> [Path; 1 << 16] {
     paths
 }
 
-/// How many operands an extended instruction takes after its instruction number, when its set's
-/// grammar gives it ids alone: the shortest paths check the count, as the grammar walk does
-/// the operands consume exactly the instruction's words).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct IdOperands {
-    /// The operands the grammar requires.
-    min: u16,
-    /// The most it allows (`u16::MAX` for a repeated last operand).
-    max: u16,
-}
-
-impl IdOperands {
-    /// Whether `count` operands fit.
-    pub(crate) fn allows(self, count: usize) -> bool {
-        (usize::from(self.min)..=usize::from(self.max)).contains(&count)
-    }
-
-    /// The counts `operands` (all ids) allow, from their quantifiers.
-    fn of(operands: &[LogicalOperand]) -> IdOperands {
-        operands
-            .iter()
-            .fold(IdOperands { min: 0, max: 0 }, |n, o| match o.quantifier {
-                OperandQuantifier::One => IdOperands {
-                    min: n.min.saturating_add(1),
-                    max: n.max.saturating_add(1),
-                },
-                OperandQuantifier::ZeroOrOne => IdOperands {
-                    max: n.max.saturating_add(1),
-                    ..n
-                },
-                OperandQuantifier::ZeroOrMore => IdOperands { max: u16::MAX, ..n },
-            })
-    }
-}
-
 /// For extended instruction set `name`, per instruction number: how many operands it takes when
 /// the set's grammar gives it ids alone (`None`: other operands, or a number the grammar lacks).
-/// `None` for a set this crate has no grammar for. Built once per set from rspirv's tables.
+/// `None` for a set this crate has no grammar for. From the tables the build script derives
+/// (`derive::ext_ids_only_tables`, written as one list and a range per set).
 pub(crate) fn ext_ids_only(name: &str) -> Option<&'static [Option<IdOperands>]> {
-    static TABLES: OnceLock<Vec<Option<Vec<Option<IdOperands>>>>> = OnceLock::new();
-    let tables = TABLES.get_or_init(|| {
-        SETS.iter()
-            .map(|set| {
-                let table = grammar::ext_inst_table(set)?;
-                let max = table.iter().map(|i| u32::from(i.opcode)).max().unwrap_or(0);
-                let mut numbers = vec![None; max as usize + 1];
-                for inst in table.iter() {
-                    let all_ids = inst.operands.iter().all(|o| o.kind == OperandKind::IdRef);
-                    if let Some(slot) = numbers.get_mut(u32::from(inst.opcode) as usize) {
-                        *slot = all_ids.then(|| IdOperands::of(inst.operands));
-                    }
-                }
-                Some(numbers)
-            })
-            .collect()
-    });
     // The reflection set is imported with its version: `NonSemantic.ClspvReflection.6`.
     let name = if name.starts_with("NonSemantic.ClspvReflection.") {
         "NonSemantic.ClspvReflection"
@@ -107,7 +53,8 @@ pub(crate) fn ext_ids_only(name: &str) -> Option<&'static [Option<IdOperands>]> 
         name
     };
     let i = SETS.iter().position(|&s| s == name)?;
-    tables.get(i)?.as_deref()
+    let (start, end) = (*EXT_SET_RANGES.get(i)?)?;
+    EXT_IDS_ONLY.get(start as usize..end as usize)
 }
 
 /// `name` as a `'static` string when it is the import name of one of the sets this crate has
@@ -115,25 +62,6 @@ pub(crate) fn ext_ids_only(name: &str) -> Option<&'static [Option<IdOperands>]> 
 pub(crate) fn known_set_name(name: &str) -> Option<&'static str> {
     SETS.iter().copied().find(|&s| s == name)
 }
-
-/// The sets of `rspirv::grammar::ext_inst_table`, by import name.
-const SETS: [&str; 15] = [
-    "Arm.MotionEngine.100",
-    "DebugInfo",
-    "GLSL.std.450",
-    "NonSemantic.ClspvReflection",
-    "NonSemantic.DebugBreak",
-    "NonSemantic.DebugPrintf",
-    "NonSemantic.Shader.DebugInfo.100",
-    "NonSemantic.VkspReflection",
-    "OpenCL.DebugInfo.100",
-    "OpenCL.std",
-    "SPV_AMD_gcn_shader",
-    "SPV_AMD_shader_ballot",
-    "SPV_AMD_shader_explicit_vertex_parameter",
-    "SPV_AMD_shader_trinary_minmax",
-    "TOSA.001000.1",
-];
 
 #[cfg(test)]
 mod tests {
@@ -165,6 +93,11 @@ mod tests {
         for (raw, path) in paths().iter().enumerate() {
             let quick = derived.get(raw).map_or(Quick::None, |i| i.quick);
             assert_eq!(*path, quick.path(), "opcode {raw}");
+        }
+        let sets = derive::ext_ids_only_tables();
+        assert_eq!(sets.len(), SETS.len());
+        for (set, fresh) in SETS.iter().zip(&sets) {
+            assert_eq!(ext_ids_only(set), fresh.as_deref(), "{set}");
         }
         assert_eq!(
             crate::tables::COMMON_DECORATIONS,

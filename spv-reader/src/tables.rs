@@ -7,9 +7,12 @@
 //!   ([`crate::grammar::op_info`]).
 //! - `COMMON_DECORATIONS`: `spirv::Decoration::from_u32` of each value below
 //!   [`crate::enumerants::COMMON_DECORATION_LIMIT`].
+//! - `EXT_IDS_ONLY` and `EXT_SET_RANGES`: [`crate::grammar::ext_ids_only`] of every
+//!   extended set, one after the other, and each set's range among them.
 
 use crate::grammar::{
-    FastShape, Forward, OpInfo, Placement, Plain, PlainEnumerant, Quick, Section, Tail, UNKNOWN,
+    FastShape, Forward, IdOperands, OpInfo, Placement, Plain, PlainEnumerant, Quick, Section, Tail,
+    UNKNOWN,
 };
 use crate::rspirv::grammar::OperandKind;
 use crate::spirv::{Decoration, Op};

@@ -6,9 +6,10 @@
 
 use crate::enumerants::{enum_is_known, is_mask, is_plain_enumerant, plain_mask_parameters};
 use crate::grammar::{
-    FastShape, Forward, OpInfo, Placement, Plain, PlainEnumerant, Quick, Section, Tail, UNKNOWN,
+    FastShape, Forward, IdOperands, OpInfo, Placement, Plain, PlainEnumerant, Quick, SETS, Section,
+    Tail, UNKNOWN,
 };
-use crate::rspirv::grammar::{self, Instruction, OperandKind, OperandQuantifier};
+use crate::rspirv::grammar::{self, Instruction, LogicalOperand, OperandKind, OperandQuantifier};
 use crate::spirv::{self, Op};
 
 /// The facts of every opcode, indexed by opcode up to the grammar's largest.
@@ -410,4 +411,41 @@ pub(crate) fn common_decorations()
         *entry = spirv::Decoration::from_u32(value);
     }
     table
+}
+
+/// For each of [`SETS`], per instruction number: how many operands it takes when the set's
+/// grammar gives it ids alone (`None`: other operands, or a number the grammar lacks); `None`
+/// for a set rspirv has no grammar for.
+pub(crate) fn ext_ids_only_tables() -> Vec<Option<Vec<Option<IdOperands>>>> {
+    SETS.iter()
+        .map(|set| {
+            let table = grammar::ext_inst_table(set)?;
+            let max = table.iter().map(|i| u32::from(i.opcode)).max().unwrap_or(0);
+            let mut numbers = vec![None; max as usize + 1];
+            for inst in table.iter() {
+                let all_ids = inst.operands.iter().all(|o| o.kind == OperandKind::IdRef);
+                if let Some(slot) = numbers.get_mut(u32::from(inst.opcode) as usize) {
+                    *slot = all_ids.then(|| id_operands(inst.operands));
+                }
+            }
+            Some(numbers)
+        })
+        .collect()
+}
+
+/// The counts `operands` (all ids) allow, from their quantifiers.
+fn id_operands(operands: &[LogicalOperand]) -> IdOperands {
+    operands
+        .iter()
+        .fold(IdOperands { min: 0, max: 0 }, |n, o| match o.quantifier {
+            OperandQuantifier::One => IdOperands {
+                min: n.min.saturating_add(1),
+                max: n.max.saturating_add(1),
+            },
+            OperandQuantifier::ZeroOrOne => IdOperands {
+                max: n.max.saturating_add(1),
+                ..n
+            },
+            OperandQuantifier::ZeroOrMore => IdOperands { max: u16::MAX, ..n },
+        })
 }

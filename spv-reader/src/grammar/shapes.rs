@@ -333,3 +333,40 @@ impl OpInfo {
         INSTRUCTION_TABLE.iter().nth(usize::from(self.grammar_at))
     }
 }
+
+/// How many operands an extended instruction takes after its instruction number, when its set's
+/// grammar gives it ids alone: the shortest paths check the count, as the grammar walk does
+/// the operands consume exactly the instruction's words).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct IdOperands {
+    /// The operands the grammar requires.
+    pub(crate) min: u16,
+    /// The most it allows (`u16::MAX` for a repeated last operand).
+    pub(crate) max: u16,
+}
+
+impl IdOperands {
+    /// Whether `count` operands fit.
+    pub(crate) fn allows(self, count: usize) -> bool {
+        (usize::from(self.min)..=usize::from(self.max)).contains(&count)
+    }
+}
+
+/// The sets of `rspirv::grammar::ext_inst_table`, by import name.
+pub(crate) const SETS: [&str; 15] = [
+    "Arm.MotionEngine.100",
+    "DebugInfo",
+    "GLSL.std.450",
+    "NonSemantic.ClspvReflection",
+    "NonSemantic.DebugBreak",
+    "NonSemantic.DebugPrintf",
+    "NonSemantic.Shader.DebugInfo.100",
+    "NonSemantic.VkspReflection",
+    "OpenCL.DebugInfo.100",
+    "OpenCL.std",
+    "SPV_AMD_gcn_shader",
+    "SPV_AMD_shader_ballot",
+    "SPV_AMD_shader_explicit_vertex_parameter",
+    "SPV_AMD_shader_trinary_minmax",
+    "TOSA.001000.1",
+];
