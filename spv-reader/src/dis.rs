@@ -10,9 +10,10 @@
 
 use std::fmt::Write as _;
 
+use crate::enumerants::enum_name;
 use crate::grammar::op_info;
 use crate::module::{Inst, Module};
-use crate::operands::{self, Context, Number, Operand, Problem, Visit, enum_name};
+use crate::operands::{self, Context, Number, Operand, Problem, Visit};
 use crate::rspirv::grammar::OperandKind as K;
 use crate::spirv::Op;
 use crate::{Id, Type};
@@ -125,7 +126,7 @@ fn write_inst(out: &mut String, module: &Module, inst: Inst<'_>, indent: bool) {
         out.extend(std::iter::repeat_n(' ', OPCODE_COLUMN));
     }
     let _ = crate::error::write_opcode_name(out, opcode);
-    let Some(grammar) = info.grammar else {
+    let Some(grammar) = info.grammar() else {
         // Unknown opcode: its words, raw.
         for w in words.get(1..).unwrap_or(&[]) {
             let _ = write!(out, " {w}");
@@ -229,7 +230,10 @@ impl Visit<'_> for Printer<'_> {
                 };
             }
             Operand::SpecOpcode(opcode) => {
-                match u16::try_from(opcode).ok().and_then(|o| op_info(o).grammar) {
+                match u16::try_from(opcode)
+                    .ok()
+                    .and_then(|o| op_info(o).grammar())
+                {
                     Some(g) => {
                         let _ = write!(out, " {}", g.opname);
                     }

@@ -26,9 +26,10 @@
 //! instructions on shortest paths that build no `Result` and leave anything unusual to the
 //! general path, `parse::fast` checks plain operand layouts without the generic walk,
 //! `parse::record` fills the tables), `operands` the grammar walk shared with the
-//! disassembler, `grammar` the per-opcode facts derived once from rspirv's tables, `module`
-//! and `types` the public model, `spare` the buffers a dropped module leaves for the next read
-//! on its thread.
+//! disassembler, `enumerants` what it knows of enumerants and masks, `grammar` the
+//! per-opcode facts derived from rspirv's tables by the build script (`build.rs`, written
+//! to `tables` as static data), `module` and `types` the public model, `spare` the buffers
+//! a dropped module leaves for the next read on its thread.
 //!
 //! ```
 //! use spv_reader::rspirv::dr::Builder;
@@ -68,6 +69,7 @@ pub use rspirv;
 pub use rspirv::spirv;
 
 pub mod dis;
+mod enumerants;
 mod error;
 mod grammar;
 pub mod limits;
@@ -75,6 +77,7 @@ mod module;
 mod operands;
 mod parse;
 mod spare;
+mod tables;
 mod types;
 
 pub use dis::{disassemble, disassemble_inst};

@@ -405,7 +405,7 @@ impl<'m> Inst<'m> {
     pub fn opcode(&self) -> Option<spirv::Op> {
         // From the opcode table rather than `spirv::Op::from_u32`, whose match over every
         // opcode later stages paid once per instruction they looked at.
-        op_info(self.raw_opcode()).grammar.map(|g| g.opcode)
+        op_info(self.raw_opcode()).op
     }
 
     /// The Result Type id, for opcodes that have one.

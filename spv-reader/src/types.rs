@@ -233,7 +233,7 @@ pub struct Decoration<'m> {
 impl Decoration<'_> {
     /// The decoration as an enum, when this crate's grammar knows it.
     pub fn decoration(&self) -> Option<spirv::Decoration> {
-        crate::operands::decoration_from_u32(self.kind)
+        crate::enumerants::decoration_from_u32(self.kind)
     }
 }
 

@@ -10,43 +10,27 @@
 
 use std::sync::OnceLock;
 
-use spv_reader::rspirv::grammar::{
-    self, Instruction, LogicalOperand, OperandKind, OperandQuantifier,
-};
+use spv_reader::rspirv::grammar::{self, Instruction, OperandKind, OperandQuantifier};
 use spv_reader::spirv::{self, Op};
 use spv_reader::{Inst, Module, Type};
 
-use crate::checks::layout::{Section, section_of};
+#[cfg(test)]
+mod derive;
+mod opcodes;
 
-/// What an operand is, as far as validation needs to know.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Kind {
-    /// The Result Type id.
-    ResultType,
-    /// The Result id.
-    Result,
-    /// Any other `<id>` operand (IdRef).
-    Id,
-    /// A Scope `<id>`.
-    Scope,
-    /// A Memory Semantics `<id>`.
-    Semantics,
-    /// A literal number (one or more words).
-    Literal,
-    /// A literal string.
-    String,
-    /// An enumerant or mask word of the given kind.
-    Enum(OperandKind),
-}
+pub(crate) use opcodes::*;
 
-impl Kind {
-    /// Whether the operand refers to an id defined elsewhere (every id but the Result).
-    pub(crate) fn is_ref(self) -> bool {
-        matches!(
-            self,
-            Kind::ResultType | Kind::Id | Kind::Scope | Kind::Semantics
-        )
-    }
+/// The tables the build script derives from the grammar (`build.rs`, running
+/// `operands/derive.rs`), written as Rust literals: `static` data, so that a process builds
+/// nothing at start-up, with indices rather than references, so that the loader relocates
+/// nothing in them. `OPCODES` (the grammar's opcodes), `OPCODE_SLOTS` ([`Table::index`]),
+/// `ENTRIES` and `LEANS` (per slot), `DECORATIONS_ANY_PARAMS`, `DECORATIONS_ONE_LITERAL` and
+/// `OPS_WITH_IMAGE_OPERANDS` (the fields of `derive::Derived`).
+mod written {
+    use super::{Kind, Lean, OpEntry, Section, Special};
+    use spv_reader::spirv::Op;
+
+    include!(concat!(env!("OUT_DIR"), "/opcodes.rs"));
 }
 
 /// One decoded operand: its kind and the words it occupies in the instruction.
@@ -60,26 +44,6 @@ pub(crate) struct Operand {
     pub(crate) len: u16,
 }
 
-/// What the validator keeps per opcode: its grammar entry and the facts derived from it.
-struct OpEntry {
-    grammar: &'static Instruction<'static>,
-    /// Whether the opcode declares a type (its name starts with `Type`).
-    type_decl: bool,
-    /// Whether the opcode is one of the index's annotations (`Index::annotations`).
-    annotation: bool,
-    /// Whether the first operand is a Result Type.
-    has_type: bool,
-    /// Whether the opcode has a Result id (first, or after the Result Type).
-    has_result: bool,
-    /// Which of the [`OperandKinds`] its grammar operands include.
-    kinds: u8,
-    /// Its [`op_slot`].
-    slot: u16,
-    /// The operands compiled for [`read_instruction`], on first use (a module uses few
-    /// of the grammar's opcodes).
-    compiled: OnceLock<Compiled>,
-}
-
 /// An opcode's operands as [`read_instruction`] decodes them.
 struct Compiled {
     /// The grammar's operands as steps.
@@ -87,16 +51,6 @@ struct Compiled {
     /// The same operands when they are fixed one-word operands and at most one repeated or
     /// optional operand at the end, the commonest shape.
     fixed: Option<Fixed>,
-}
-
-/// One grammar operand as a step of a plan.
-fn planned_step(o: &LogicalOperand) -> (Step, Quantity) {
-    let quantity = match o.quantifier {
-        OperandQuantifier::One => Quantity::One,
-        OperandQuantifier::ZeroOrOne => Quantity::ZeroOrOne,
-        OperandQuantifier::ZeroOrMore => Quantity::ZeroOrMore,
-    };
-    (step_of(o.kind), quantity)
 }
 
 impl Compiled {
@@ -115,8 +69,8 @@ impl Compiled {
 /// The grammar's opcodes: a dense index by opcode into the entries.
 pub(crate) struct Table {
     /// Per opcode: its entry's position plus one, 0 when the grammar lacks it.
-    index: Vec<u16>,
-    entries: Vec<OpEntry>,
+    index: &'static [u16],
+    entries: &'static [OpEntry],
 }
 
 /// An operand layout of one-word operands at fixed positions (words `1..=words`), then
@@ -328,56 +282,6 @@ fn has_zero_byte(w: u32) -> bool {
     w.wrapping_sub(0x0101_0101) & !w & 0x8080_8080 != 0
 }
 
-/// How many times a logical operand appears (the grammar's quantifier).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Quantity {
-    One,
-    ZeroOrOne,
-    ZeroOrMore,
-}
-
-/// A logical operand as [`decode_refs`] handles it.
-#[derive(Clone, Copy)]
-enum Step {
-    /// One word of the given kind.
-    Word(Kind),
-    /// Two `<id>` words (`PairIdRefIdRef`, OpPhi's operands).
-    IdPair,
-    /// An enumerant or mask that implies no parameters.
-    Enum(OperandKind),
-    /// A literal string.
-    String,
-    /// Anything else (parameterised masks, context-dependent literals, other pairs),
-    /// decoded by `Decoder::operand`.
-    Other(OperandKind),
-}
-
-/// The step that decodes operands of `kind` (mirrors `Decoder::operand`).
-fn step_of(kind: OperandKind) -> Step {
-    match kind {
-        OperandKind::IdResultType => Step::Word(Kind::ResultType),
-        OperandKind::IdResult => Step::Word(Kind::Result),
-        OperandKind::IdRef => Step::Word(Kind::Id),
-        OperandKind::IdScope => Step::Word(Kind::Scope),
-        OperandKind::IdMemorySemantics => Step::Word(Kind::Semantics),
-        OperandKind::LiteralInteger
-        | OperandKind::LiteralFloat
-        | OperandKind::LiteralExtInstInteger
-        | OperandKind::LiteralSpecConstantOpInteger => Step::Word(Kind::Literal),
-        OperandKind::LiteralString => Step::String,
-        OperandKind::PairIdRefIdRef => Step::IdPair,
-        OperandKind::LiteralContextDependentNumber
-        | OperandKind::PairLiteralIntegerIdRef
-        | OperandKind::PairIdRefLiteralInteger
-        | OperandKind::ImageOperands
-        | OperandKind::MemoryAccess
-        | OperandKind::LoopControl
-        | OperandKind::ExecutionMode
-        | OperandKind::Decoration => Step::Other(kind),
-        _ => Step::Enum(kind),
-    }
-}
-
 /// The entry of `opcode`, if the grammar knows it.
 fn entry(opcode: u16) -> Option<&'static OpEntry> {
     table().entry(opcode)
@@ -392,80 +296,36 @@ impl Table {
     }
 }
 
-/// The per-opcode table, built on first use. The index's loop takes it once per module
-/// ([`read_instruction`] is given it) rather than through the `OnceLock` per instruction.
+/// The per-opcode table. The index's loop takes it once per module ([`read_instruction`] is
+/// given it).
 pub(crate) fn table() -> &'static Table {
-    static TABLE: OnceLock<Table> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let max = grammar::INSTRUCTION_TABLE
-            .iter()
-            .map(|i| i.opcode as usize)
-            .max()
-            .unwrap_or(0);
-        let mut index = vec![0u16; max + 1];
-        let mut entries = Vec::new();
-        for inst in grammar::INSTRUCTION_TABLE.iter() {
-            // The same derivation as the reader's: a Result Type comes first, the Result
-            // first or right after it.
-            let mut kinds = inst.operands.iter().map(|o| o.kind);
-            let (first, second) = (kinds.next(), kinds.next());
-            let has_type = first == Some(OperandKind::IdResultType);
-            let has_result = first == Some(OperandKind::IdResult)
-                || (has_type && second == Some(OperandKind::IdResult));
-            entries.push(OpEntry {
-                grammar: inst,
-                type_decl: inst.opname.starts_with("Type"),
-                annotation: matches!(
-                    inst.opcode,
-                    Op::MemoryModel
-                        | Op::EntryPoint
-                        | Op::Decorate
-                        | Op::MemberDecorate
-                        | Op::DecorateId
-                        | Op::DecorateString
-                        | Op::MemberDecorateString
-                ),
-                has_type,
-                has_result,
-                kinds: OperandKinds::of(inst),
-                slot: entries.len() as u16,
-                compiled: OnceLock::new(),
-            });
-            // The grammar has fewer than 65,535 instructions (about a thousand).
-            if let Some(slot) = index.get_mut(inst.opcode as usize) {
-                *slot = entries.len() as u16;
-            }
-        }
-        Table { index, entries }
-    })
+    static TABLE: Table = Table {
+        index: &written::OPCODE_SLOTS,
+        entries: &written::ENTRIES,
+    };
+    &TABLE
 }
 
-/// The operand kinds that [`crate::ctx::Ctx::may_have_operand`] asks about, as bits of the
-/// set an opcode's grammar entry precomputes.
-pub(crate) struct OperandKinds;
-
-impl OperandKinds {
-    /// `ImageOperands`.
-    pub(crate) const IMAGE_OPERANDS: u8 = 1;
-    /// `IdScope`.
-    pub(crate) const SCOPE: u8 = 2;
-    /// `IdMemorySemantics`.
-    pub(crate) const SEMANTICS: u8 = 4;
-    /// `MemoryAccess`.
-    pub(crate) const MEMORY_ACCESS: u8 = 8;
-
-    /// The bits of the kinds among `inst`'s grammar operands.
-    fn of(inst: &Instruction<'_>) -> u8 {
-        inst.operands
+impl OpEntry {
+    /// The grammar entry.
+    fn grammar(&self) -> Option<&'static Instruction<'static>> {
+        // A slice iterator's `nth` is one bounds test and an address.
+        grammar::INSTRUCTION_TABLE
             .iter()
-            .map(|o| match o.kind {
-                OperandKind::ImageOperands => Self::IMAGE_OPERANDS,
-                OperandKind::IdScope => Self::SCOPE,
-                OperandKind::IdMemorySemantics => Self::SEMANTICS,
-                OperandKind::MemoryAccess => Self::MEMORY_ACCESS,
-                _ => 0,
-            })
-            .fold(0, |a, b| a | b)
+            .nth(usize::from(self.slot))
+    }
+
+    /// The operands compiled for [`read_instruction`], on first use (a module uses few of
+    /// the grammar's opcodes).
+    fn compiled(&self) -> Option<&'static Compiled> {
+        static COMPILED: [OnceLock<Compiled>; written::OPCODES] =
+            [const { OnceLock::new() }; written::OPCODES];
+        let compiled = COMPILED.get(usize::from(self.slot))?;
+        if let Some(done) = compiled.get() {
+            return Some(done);
+        }
+        let grammar = self.grammar()?;
+        Some(compiled.get_or_init(|| Compiled::of(grammar)))
     }
 }
 
@@ -486,22 +346,23 @@ pub(crate) fn op_slot_count() -> usize {
     table().entries.len()
 }
 
-/// The opcodes whose grammar operands include Image Operands, computed once.
+/// The opcodes whose grammar operands include Image Operands.
 pub(crate) fn ops_with_image_operands() -> &'static [Op] {
-    static OPS: OnceLock<Vec<Op>> = OnceLock::new();
-    OPS.get_or_init(|| {
-        table()
-            .entries
-            .iter()
-            .filter(|e| e.kinds & OperandKinds::IMAGE_OPERANDS != 0)
-            .map(|e| e.grammar.opcode)
-            .collect()
-    })
+    &written::OPS_WITH_IMAGE_OPERANDS
+}
+
+/// Whether instructions with opcode `op` have version or capability gates to check
+/// ([`OpEntry::gated`]). (Every `Op` is in the grammar; one that were not would be checked.)
+pub(crate) fn gated(op: Op) -> bool {
+    u16::try_from(op as u32)
+        .ok()
+        .and_then(entry)
+        .is_none_or(|e| e.gated)
 }
 
 /// The grammar entry of `opcode`, if the grammar knows it.
 pub(crate) fn grammar_of(opcode: u16) -> Option<&'static Instruction<'static>> {
-    entry(opcode).map(|e| e.grammar)
+    entry(opcode)?.grammar()
 }
 
 /// Whether `op` declares a type (the grammar names every type declaration `OpType…`).
@@ -512,200 +373,7 @@ pub(crate) fn is_type_decl(op: Op) -> bool {
         .is_some_and(|e| e.type_decl)
 }
 
-/// [`Lean::slot`] of an opcode the grammar lacks.
-pub(crate) const NO_SLOT: u16 = u16::MAX;
-
-/// The most referring ids among an opcode's fixed operands that [`Lean`] lists (the grammar's
-/// common instructions have at most five: Result Type and four operands).
-const LEAN_REFS: usize = 7;
-
-/// What the index's loop needs of one opcode, in one small record per opcode slot (the
-/// grammar entry and its compiled plan are two and three loads further, over wider records):
-/// the facts the index stores, and, for the common layouts, where the referring ids are.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Lean {
-    /// The opcode, `None` only for [`Lean::UNKNOWN`].
-    pub(crate) op: Option<Op>,
-    /// The opcode's [`op_slot`] ([`NO_SLOT`] for [`Lean::UNKNOWN`]).
-    pub(crate) slot: u16,
-    /// The module-level section of the opcode (`checks::layout::section_of`).
-    pub(crate) section: Option<Section>,
-    /// [`Lean::HAS_TYPE`] and the other bits.
-    pub(crate) flags: u8,
-    /// One more than the fixed operand words: where a tail starts.
-    end: u8,
-    /// The most words of an instruction [`Lean::locate`] reads: 0 when it reads none (no
-    /// [`Lean::LOCATES`]), `end` when only the fixed words ([`Lean::LOCATES_IF_FIXED`]),
-    /// else any number. (One comparison instead of two flag tests per instruction.)
-    max_words: u32,
-    /// How many entries of `refs` are used.
-    count: u8,
-    /// The kind of every tail word, when [`Lean::TAIL_REFS`] is set.
-    tail: Kind,
-    /// The referring `<id>` operands among the fixed words: (word index, kind).
-    refs: [(u8, Kind); LEAN_REFS],
-    /// How [`Lean::locate_special`] reads the words past the fixed ones of an opcode that
-    /// [`Lean::locate`] does not take.
-    special: Special,
-}
-
-/// The shapes past the fixed words that [`Lean::locate_special`] reads: nearly every
-/// instruction [`Lean::locate`] does not take has one (decorations, loop merges, entry points
-/// and execution modes), and these would otherwise go through [`read_instruction`]'s
-/// compiled plan, several hundred instructions each.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Special {
-    /// None of these.
-    No,
-    /// A Decoration and its parameters (OpDecorate, OpMemberDecorate, OpDecorateId).
-    Decoration,
-    /// A LoopControl mask and its literal parameters (OpLoopMerge).
-    LoopControl,
-    /// An ExecutionMode and its parameters (OpExecutionMode, OpExecutionModeId).
-    ExecutionMode,
-    /// A literal string, then referring ids of the given kind (OpEntryPoint).
-    StringThenRefs(Kind),
-}
-
 impl Lean {
-    /// The first operand is a Result Type.
-    pub(crate) const HAS_TYPE: u8 = 1;
-    /// The opcode has a Result id.
-    pub(crate) const HAS_RESULT: u8 = 2;
-    /// The opcode declares a type.
-    pub(crate) const TYPE_DECL: u8 = 4;
-    /// The opcode is one of the index's annotations (`Index::annotations`).
-    pub(crate) const ANNOTATION: u8 = 8;
-    /// An instruction the reader checked is located by [`Lean::locate`] (the layout is
-    /// `Fixed` with a tail other than a decoration).
-    const LOCATES: u8 = 16;
-    /// ... but only when it has no words past the fixed ones (`Tail::Absent`).
-    const LOCATES_IF_FIXED: u8 = 32;
-    /// Every word past the fixed ones is a referring id of kind `tail`.
-    const TAIL_REFS: u8 = 64;
-
-    /// The record of an opcode the grammar lacks.
-    pub(crate) const UNKNOWN: Lean = Lean {
-        op: None,
-        slot: NO_SLOT,
-        section: None,
-        flags: 0,
-        end: 0,
-        max_words: 0,
-        count: 0,
-        tail: Kind::Literal,
-        refs: [(0, Kind::Literal); LEAN_REFS],
-        special: Special::No,
-    };
-
-    /// The record of `entry`'s opcode.
-    fn of(entry: &OpEntry) -> Lean {
-        let g = entry.grammar;
-        let mut flags = 0;
-        for (set, bit) in [
-            (entry.has_type, Self::HAS_TYPE),
-            (entry.has_result, Self::HAS_RESULT),
-            (entry.type_decl, Self::TYPE_DECL),
-            (entry.annotation, Self::ANNOTATION),
-        ] {
-            if set {
-                flags |= bit;
-            }
-        }
-        let mut lean = Lean {
-            op: Some(g.opcode),
-            slot: entry.slot,
-            section: section_of(g.opcode),
-            flags,
-            ..Lean::UNKNOWN
-        };
-        // The same layout `Compiled::of` gives `read_instruction` (a test compares them),
-        // worked out without its allocations: the table is built for every opcode.
-        let mut operands = g.operands.iter().peekable();
-        let mut words = 0usize;
-        let mut refs = 0usize;
-        while let Some(o) = operands.peek() {
-            if o.quantifier != OperandQuantifier::One {
-                break;
-            }
-            match step_of(o.kind) {
-                Step::Word(kind) if kind.is_ref() => {
-                    let (Some(slot), Ok(at)) = (lean.refs.get_mut(refs), u8::try_from(words + 1))
-                    else {
-                        return lean;
-                    };
-                    *slot = (at, kind);
-                    refs += 1;
-                }
-                Step::Word(_) | Step::Enum(_) => {}
-                _ => break,
-            }
-            words += 1;
-            operands.next();
-        }
-        let rest: Vec<(Step, Quantity)> = operands.map(planned_step).collect();
-        let mut special = Special::No;
-        let locates = match rest.as_slice() {
-            // OpSpecConstantOp's operands continue with the embedded opcode's.
-            _ if g.opcode == Op::SpecConstantOp => return lean,
-            [] | [(Step::String, Quantity::One)] => Self::LOCATES,
-            [(Step::Other(OperandKind::LiteralContextDependentNumber), Quantity::One)] => {
-                Self::LOCATES
-            }
-            [(Step::Word(kind), Quantity::ZeroOrOne | Quantity::ZeroOrMore)] => {
-                lean.tail = *kind;
-                if kind.is_ref() {
-                    Self::LOCATES | Self::TAIL_REFS
-                } else {
-                    Self::LOCATES
-                }
-            }
-            [(Step::IdPair, Quantity::ZeroOrMore)] => {
-                lean.tail = Kind::Id;
-                Self::LOCATES | Self::TAIL_REFS
-            }
-            // A decoration's parameters are looked at even when the reader checked them.
-            [(Step::Other(OperandKind::Decoration), Quantity::One)] => {
-                special = Special::Decoration;
-                0
-            }
-            [(Step::Other(OperandKind::LoopControl), Quantity::One)] => {
-                special = Special::LoopControl;
-                0
-            }
-            [(Step::Other(OperandKind::ExecutionMode), Quantity::One)] => {
-                special = Special::ExecutionMode;
-                0
-            }
-            [
-                (Step::String, Quantity::One),
-                (Step::Word(kind), Quantity::ZeroOrMore),
-            ] if kind.is_ref() => {
-                special = Special::StringThenRefs(*kind);
-                0
-            }
-            _ if rest.iter().all(|&(_, q)| q != Quantity::One) => {
-                Self::LOCATES | Self::LOCATES_IF_FIXED
-            }
-            _ => return lean,
-        };
-        let (Ok(end), Ok(count)) = (u8::try_from(words + 1), u8::try_from(refs)) else {
-            return lean;
-        };
-        lean.flags |= locates;
-        lean.special = special;
-        lean.max_words = if locates & Self::LOCATES == 0 {
-            0
-        } else if locates & Self::LOCATES_IF_FIXED != 0 {
-            u32::from(end)
-        } else {
-            u32::MAX
-        };
-        lean.end = end;
-        lean.count = count;
-        lean
-    }
-
     /// Whether [`Lean::locate`] may read an instruction of `count` words that the reader
     /// decoded without a warning. (Fewer words than the fixed ones, which the reader would
     /// have refused, read as `Fixed::decode` reads them for such an instruction: missing
@@ -868,12 +536,7 @@ impl Lean {
     }
 }
 
-/// Opcodes below this (the core instructions, SPIR-V §3.3; extension opcodes start at
-/// 4,160) have their [`Lean`] record in a table indexed by the opcode itself.
-const DENSE_OPCODES: usize = 512;
-
-/// The [`Lean`] records, built once (after the grammar's [`table`], whose type declarations
-/// `section_of` asks about).
+/// The [`Lean`] records.
 pub(crate) struct LeanTable {
     /// By opcode, for the opcodes below [`DENSE_OPCODES`] ([`Lean::UNKNOWN`] for those the
     /// grammar lacks): one bounds test and one address, no slot lookup.
@@ -881,7 +544,7 @@ pub(crate) struct LeanTable {
     /// [`Table::index`], for the larger opcodes.
     index: &'static [u16],
     /// By opcode slot.
-    leans: Vec<Lean>,
+    leans: &'static [Lean],
     /// A bit per decoration below 64 that the decoder knows and whose parameters are
     /// literals, any number of them (`DecorationParams::Rest`), for
     /// [`Lean::locate_special`].
@@ -911,39 +574,33 @@ impl LeanTable {
     }
 }
 
-/// The [`Lean`] records, built on first use.
+/// The [`Lean`] records.
 pub(crate) fn lean_table() -> &'static LeanTable {
-    static LEANS: OnceLock<LeanTable> = OnceLock::new();
-    LEANS.get_or_init(|| {
-        let t = table();
-        let leans: Vec<Lean> = t.entries.iter().map(Lean::of).collect();
-        let mut dense = [Lean::UNKNOWN; DENSE_OPCODES];
-        for (opcode, lean) in dense.iter_mut().enumerate() {
-            if let Some(k) = t
-                .index
-                .get(opcode)
-                .and_then(|&k| usize::from(k).checked_sub(1))
-                && let Some(found) = leans.get(k)
-            {
-                *lean = *found;
-            }
+    static LEANS: LeanTable = LeanTable {
+        dense: dense_leans(&written::OPCODE_SLOTS, &written::LEANS),
+        index: &written::OPCODE_SLOTS,
+        leans: &written::LEANS,
+        decorations_any_params: written::DECORATIONS_ANY_PARAMS,
+        decorations_one_literal: written::DECORATIONS_ONE_LITERAL,
+    };
+    &LEANS
+}
+
+/// [`LeanTable::dense`] of the tables `index` and `leans`, evaluated at compile time.
+// Evaluated by the compiler only (an index out of range would fail the build), and the
+// loop bounds the opcode; `get` is not a `const fn`.
+#[allow(clippy::indexing_slicing)]
+const fn dense_leans(index: &[u16], leans: &[Lean]) -> [Lean; DENSE_OPCODES] {
+    let mut dense = [Lean::UNKNOWN; DENSE_OPCODES];
+    let mut opcode = 0;
+    while opcode < DENSE_OPCODES && opcode < index.len() {
+        let k = index[opcode] as usize;
+        if k != 0 {
+            dense[opcode] = leans[k - 1];
         }
-        let (mut decorations_any_params, mut decorations_one_literal) = (0u64, 0u64);
-        for d in 0..64u32 {
-            match spirv::Decoration::from_u32(d).map(decoration_params) {
-                Some(DecorationParams::Rest) => decorations_any_params |= 1 << d,
-                Some(DecorationParams::Literal) => decorations_one_literal |= 1 << d,
-                _ => {}
-            }
-        }
-        LeanTable {
-            dense,
-            index: &t.index,
-            leans,
-            decorations_any_params,
-            decorations_one_literal,
-        }
-    })
+        opcode += 1;
+    }
+    dense
 }
 
 /// Reads instruction `index` of `m`, whose words are `words`: appends to `out` the `<id>`
@@ -974,7 +631,9 @@ pub(crate) fn read_instruction(
         return false;
     };
     let start = out.len();
-    let compiled = entry.compiled.get_or_init(|| Compiled::of(entry.grammar));
+    let Some(compiled) = entry.compiled() else {
+        return false;
+    };
     let fixed = compiled
         .fixed
         .as_ref()
@@ -1352,57 +1011,6 @@ impl Decoder<'_, '_> {
     }
 }
 
-/// The parameters a decoration takes (SPIR-V §3.2.19), as the decoders read them.
-#[derive(Clone, Copy)]
-enum DecorationParams {
-    /// One literal number.
-    Literal,
-    /// One enumerant of this kind.
-    Enum(OperandKind),
-    /// One Scope `<id>`.
-    Scope,
-    /// One `<id>`.
-    Id,
-    /// A name string, then a Linkage Type.
-    Linkage,
-    /// One string.
-    String,
-    /// Vendor decorations and those without parameters: any trailing words stay unchecked.
-    Rest,
-}
-
-/// The parameters of decoration `d`.
-fn decoration_params(d: spirv::Decoration) -> DecorationParams {
-    use spirv::Decoration as D;
-    match d {
-        D::SpecId
-        | D::ArrayStride
-        | D::MatrixStride
-        | D::Stream
-        | D::Location
-        | D::Component
-        | D::Index
-        | D::Binding
-        | D::DescriptorSet
-        | D::Offset
-        | D::XfbBuffer
-        | D::XfbStride
-        | D::InputAttachmentIndex
-        | D::Alignment
-        | D::MaxByteOffset
-        | D::SecondaryViewportRelativeNV => DecorationParams::Literal,
-        D::BuiltIn => DecorationParams::Enum(OperandKind::BuiltIn),
-        D::FuncParamAttr => DecorationParams::Enum(OperandKind::FunctionParameterAttribute),
-        D::FPRoundingMode => DecorationParams::Enum(OperandKind::FPRoundingMode),
-        D::FPFastMathMode => DecorationParams::Enum(OperandKind::FPFastMathMode),
-        D::UniformId => DecorationParams::Scope,
-        D::AlignmentId | D::MaxByteOffsetId | D::CounterBuffer => DecorationParams::Id,
-        D::LinkageAttributes => DecorationParams::Linkage,
-        D::UserSemantic | D::UserTypeGOOGLE => DecorationParams::String,
-        _ => DecorationParams::Rest,
-    }
-}
-
 /// (mask bit, number of id parameters) of Image Operands, in bit order (SPIR-V §3.2.33).
 const IMAGE_OPERAND_PARAMS: &[(u32, u8)] = &[
     (0x1, 1),      // Bias
@@ -1567,12 +1175,12 @@ mod tests {
     fn lean_records_agree_with_the_compiled_layouts() {
         let leans = lean_table();
         let mut located = 0;
-        for entry in &table().entries {
-            let op = entry.grammar.opcode;
+        for entry in table().entries {
+            let grammar = entry.grammar().expect("every entry has a grammar entry");
+            let op = grammar.opcode;
             let lean = leans.get(op as u16);
             assert_eq!(lean.op, Some(op));
             assert_eq!(lean.slot, entry.slot);
-            assert_eq!(lean.section, section_of(op));
             for (set, bit) in [
                 (entry.has_type, Lean::HAS_TYPE),
                 (entry.has_result, Lean::HAS_RESULT),
@@ -1581,7 +1189,7 @@ mod tests {
             ] {
                 assert_eq!(lean.flags & bit != 0, set, "{op:?}");
             }
-            let compiled = Compiled::of(entry.grammar);
+            let compiled = Compiled::of(grammar);
             let Some(fixed) = compiled.fixed else {
                 assert_eq!(
                     (lean.flags & Lean::LOCATES, lean.max_words),
@@ -1629,5 +1237,32 @@ mod tests {
         }
         // Most of the grammar has the fixed shape.
         assert!(located > 500, "{located} opcodes located");
+    }
+
+    /// The tables the build script wrote are the ones `derive.rs` derives from the grammar
+    /// now, entry for entry (the literals and their reading back are the build script's; the
+    /// derivation is the one it ran), and the dense records are the slots' records.
+    #[test]
+    fn written_tables_match_a_fresh_derivation() {
+        let d = derive::derive();
+        assert_eq!(written::OPCODES, d.entries.len());
+        assert_eq!(written::OPCODE_SLOTS.as_slice(), d.index.as_slice());
+        assert_eq!(written::ENTRIES.as_slice(), d.entries.as_slice());
+        assert_eq!(written::LEANS.as_slice(), d.leans.as_slice());
+        assert_eq!(
+            written::OPS_WITH_IMAGE_OPERANDS.as_slice(),
+            d.ops_with_image_operands.as_slice()
+        );
+        assert_eq!(written::DECORATIONS_ANY_PARAMS, d.decorations_any_params);
+        assert_eq!(written::DECORATIONS_ONE_LITERAL, d.decorations_one_literal);
+        let leans = lean_table();
+        for opcode in 0..=u16::MAX {
+            let k = d.index.get(usize::from(opcode)).copied().unwrap_or(0);
+            let expected = match usize::from(k).checked_sub(1) {
+                Some(slot) => d.leans[slot],
+                None => Lean::UNKNOWN,
+            };
+            assert_eq!(*leans.get(opcode), expected, "opcode {opcode}");
+        }
     }
 }

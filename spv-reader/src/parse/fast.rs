@@ -5,6 +5,7 @@
 
 use super::ids::{check_id_operand, check_result_type};
 use super::{Reader, Site};
+use crate::enumerants;
 use crate::error::{ErrorKind, ReadError};
 use crate::grammar::{FastShape, Forward, OpInfo, Tail};
 use crate::module::Span;
@@ -44,14 +45,14 @@ impl Reader {
                 .is_some_and(|&d| plain_decoration(d).is_some()),
             Tail::OptionalMask(kind) => match operands.get(fixed) {
                 None => true,
-                Some(&mask) => operands::plain_mask_parameters(kind, mask) == Some(extra - 1),
+                Some(&mask) => enumerants::plain_mask_parameters(kind, mask) == Some(extra - 1),
             },
         };
         // A mask among the fixed operands must have known bits without parameters.
         let plain_enumerant = match shape.enumerant {
-            Some((i, kind)) if operands::is_mask(kind) => operands
+            Some((i, kind)) if enumerants::is_mask(kind) => operands
                 .get(usize::from(i))
-                .is_some_and(|&m| operands::plain_mask_parameters(kind, m) == Some(0)),
+                .is_some_and(|&m| enumerants::plain_mask_parameters(kind, m) == Some(0)),
             _ => true,
         };
         if !plain || !plain_enumerant {
@@ -112,11 +113,11 @@ impl Reader {
             }
         }
         if let Some((i, kind)) = shape.enumerant
-            && !operands::is_mask(kind)
+            && !enumerants::is_mask(kind)
         {
             // (A mask here was checked above: known bits without parameters.)
             let value = operands.get(usize::from(i)).copied().unwrap_or(0);
-            if !operands::enum_is_known(kind, value) {
+            if !enumerants::enum_is_known(kind, value) {
                 self.warn(at, format!("unknown {kind:?} {value}"));
             }
         }
@@ -225,7 +226,7 @@ impl Reader {
         while bits != 0 {
             let bit = bits & bits.wrapping_neg();
             bits &= !bit;
-            for &param in operands::mask_bit_parameters(kind, bit).unwrap_or(&[]) {
+            for &param in enumerants::mask_bit_parameters(kind, bit).unwrap_or(&[]) {
                 let word = words.next().copied().unwrap_or(0);
                 if matches!(param, K::IdRef | K::IdScope) {
                     check_id_operand(
@@ -284,7 +285,7 @@ impl Reader {
                     pos += self.fast_string(at, rest, false)?;
                 }
                 _ => {
-                    if !operands::enum_is_known(kind, word) {
+                    if !enumerants::enum_is_known(kind, word) {
                         self.warn(at, format!("unknown {kind:?} {word}"));
                     }
                     pos += 1;
@@ -326,16 +327,16 @@ pub(super) fn plain_decoration(value: u32) -> Option<&'static [K]> {
     /// from a table computed once; the rare larger ones (vendor decorations) are computed each
     /// time. (A table over the whole grammar, values up to 8192, cost more to build than a
     /// module's read spent in it.)
-    const CACHED: u32 = operands::COMMON_DECORATION_LIMIT;
+    const CACHED: u32 = enumerants::COMMON_DECORATION_LIMIT;
     static PLAIN: OnceLock<Vec<Option<&'static [K]>>> = OnceLock::new();
     let compute = |value: u32| {
-        let params = operands::decoration_parameters(value);
-        let plain = operands::enum_is_known(K::Decoration, value)
+        let params = enumerants::decoration_parameters(value);
+        let plain = enumerants::enum_is_known(K::Decoration, value)
             && params.iter().all(|&k| {
                 matches!(
                     k,
                     K::LiteralInteger | K::IdRef | K::IdScope | K::LiteralString
-                ) || operands::is_plain_enumerant(k)
+                ) || enumerants::is_plain_enumerant(k)
             });
         plain.then_some(params)
     };

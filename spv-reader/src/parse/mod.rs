@@ -10,7 +10,7 @@ mod quick;
 mod record;
 
 use crate::error::{ErrorKind, ReadError};
-use crate::grammar::{self, Forward, OpInfo, Path, Placement, Section, UNKNOWN, op_info};
+use crate::grammar::{self, Forward, OpInfo, Path, Placement, Section, op_info};
 use crate::limits::{MAX_ID_BOUND, MAX_INSTRUCTIONS, MAX_WORDS};
 use crate::module::{
     CONSTANT, DecorationRecord, FORWARD, Header, IdSlot, Module, NONE, Span, Tables,
@@ -281,7 +281,6 @@ impl Reader {
         // The words are moved out for the walk so that the tables can be filled while
         // instruction slices are borrowed; they are put back before the module is returned.
         let words = std::mem::take(&mut self.module.words);
-        let table = grammar::table();
         let paths = grammar::paths();
         let mut start = HEADER_WORDS;
         while let Some(&first) = words.get(start) {
@@ -295,7 +294,7 @@ impl Reader {
             };
             // `start` < words.len() ≤ MAX_WORDS < 2^32 (checked in `check_header`).
             self.module.starts.push(start as u32);
-            let info = || table.get(usize::from(opcode)).unwrap_or(&UNKNOWN);
+            let info = || op_info(opcode);
             let path = paths
                 .get(usize::from(opcode))
                 .copied()
@@ -368,7 +367,7 @@ impl Reader {
         let opcode = at.opcode;
         let count = words.len();
         let info = op_info(opcode);
-        let Some(grammar) = info.grammar else {
+        let Some(grammar) = info.grammar() else {
             // SPIR-V §1.4 "Instruction skipping": the word count lets the reader step over an
             // opcode it does not know; it is kept raw and reported.
             self.warn(

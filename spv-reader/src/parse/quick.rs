@@ -8,6 +8,7 @@
 use super::ids::{declared, note_forward};
 use super::record::decode_type;
 use super::{Reader, Site};
+use crate::enumerants;
 use crate::error::ReadError;
 use crate::grammar::{Forward, OpInfo, Path, Plain, Quick, Section};
 use crate::limits::MAX_NESTING_DEPTH;
@@ -138,7 +139,7 @@ impl Reader {
         start: usize,
         index: u32,
     ) -> Result<bool, ReadError> {
-        let Some(grammar) = info.grammar else {
+        let Some(grammar) = info.grammar() else {
             return Ok(false);
         };
         let op = grammar.opcode;
@@ -597,7 +598,7 @@ impl Reader {
         };
         let (name, interface) = rest.split_at(name_words.min(rest.len()));
         if !self.in_section(Section::EntryPoints)
-            || !operands::enum_is_known(K::ExecutionModel, model)
+            || !enumerants::enum_is_known(K::ExecutionModel, model)
             || !self.forward_target(function, index)
             || !interface.iter().all(|&id| self.forward_target(id, index))
         {
@@ -616,9 +617,9 @@ impl Reader {
         let &[_, target, mode, ref params @ ..] = words else {
             return false;
         };
-        let kinds = operands::execution_mode_parameters(mode);
+        let kinds = enumerants::execution_mode_parameters(mode);
         if !self.in_section(Section::ExecutionModes)
-            || !operands::enum_is_known(K::ExecutionMode, mode)
+            || !enumerants::enum_is_known(K::ExecutionMode, mode)
             || kinds.len() != params.len()
             || kinds.iter().any(|&k| k != K::LiteralInteger)
             || !self.forward_target(target, index)
@@ -681,7 +682,7 @@ impl Reader {
                 K::LiteralInteger => true,
                 K::IdRef | K::IdScope => self.quick_id(param, Forward::Any, position, index),
                 K::LiteralString => false,
-                _ => operands::enum_is_known(kind, param),
+                _ => enumerants::enum_is_known(kind, param),
             };
             if !ok {
                 return false;

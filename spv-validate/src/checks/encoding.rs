@@ -5,73 +5,12 @@
 //! capability or extension is not declared, and the module version against the
 //! environment.
 
-use std::sync::OnceLock;
-
-use spv_reader::rspirv::grammar;
 use spv_reader::spirv::Op;
 
 use crate::caps::{NEVER, capability_version};
 use crate::ctx::{Ctx, Inst};
 use crate::diag::opcode_name;
-use crate::operands::{Operand, decode, grammar_of};
-
-/// (first minor version, last minor version, extensions enabling it earlier) of opcodes
-/// whose availability depends on the version (digest §9.1).
-fn opcode_versions(op: Op) -> Option<(u8, u8, &'static [&'static str])> {
-    let op_num = op as u32;
-    Some(match op {
-        Op::ModuleProcessed
-        | Op::SizeOf
-        | Op::TypePipeStorage
-        | Op::ConstantPipeStorage
-        | Op::CreatePipeFromPipeStorage
-        | Op::GetKernelLocalSizeForSubgroupCount
-        | Op::GetKernelMaxNumSubgroups
-        | Op::TypeNamedBarrier
-        | Op::NamedBarrierInitialize
-        | Op::MemoryNamedBarrier => (1, 6, &[]),
-        Op::ExecutionModeId | Op::DecorateId => (2, 6, &[]),
-        _ if (333..=366).contains(&op_num) => (3, 6, &[]),
-        Op::CopyLogical | Op::PtrEqual | Op::PtrNotEqual | Op::PtrDiff => (4, 6, &[]),
-        Op::DecorateString | Op::MemberDecorateString => (
-            4,
-            6,
-            &[
-                "SPV_GOOGLE_decorate_string",
-                "SPV_GOOGLE_hlsl_functionality1",
-            ],
-        ),
-        Op::TerminateInvocation => (6, 6, &["SPV_KHR_terminate_invocation"]),
-        Op::DemoteToHelperInvocation => (6, 6, &["SPV_EXT_demote_to_helper_invocation"]),
-        Op::SDot | Op::UDot | Op::SUDot | Op::SDotAccSat | Op::UDotAccSat | Op::SUDotAccSat => {
-            (6, 6, &["SPV_KHR_integer_dot_product"])
-        }
-        Op::AtomicCompareExchangeWeak => (0, 3, &[]),
-        Op::LessOrGreater => (0, 5, &[]),
-        _ => return None,
-    })
-}
-
-/// Whether instructions with opcode `op` have version or capability gates to check
-/// ([`opcode_versions`], the grammar's enabling capabilities), from a table computed once
-/// per process.
-fn gated(op: Op) -> bool {
-    static TABLE: OnceLock<Vec<bool>> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut table = Vec::new();
-        for inst in grammar::INSTRUCTION_TABLE.iter() {
-            let k = inst.opcode as usize;
-            if k >= table.len() {
-                table.resize(k + 1, false);
-            }
-            if let Some(slot) = table.get_mut(k) {
-                *slot = !inst.capabilities.is_empty() || opcode_versions(inst.opcode).is_some();
-            }
-        }
-        table
-    });
-    table.get(op as usize).copied().unwrap_or(true)
-}
+use crate::operands::{Operand, decode, gated, grammar_of, opcode_versions};
 
 /// Runs the encoding checks; returns whether every instruction decoded (later checks rely
 /// on decoded operands).

@@ -9,23 +9,6 @@ use spv_reader::{Id, InstIndex};
 use crate::ctx::{Ctx, Inst, NONE};
 use crate::diag::opcode_name;
 
-/// The module-level sections of SPIR-V §2.4, in order.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
-pub(crate) enum Section {
-    Capability,
-    Extension,
-    ExtInstImport,
-    MemoryModel,
-    EntryPoint,
-    ExecutionMode,
-    DebugSource,
-    DebugName,
-    DebugModuleProcessed,
-    Annotation,
-    Types,
-    Functions,
-}
-
 impl Section {
     fn name(self) -> &'static str {
         match self {
@@ -45,28 +28,7 @@ impl Section {
     }
 }
 
-pub(crate) use crate::operands::is_type_decl;
-
-/// Whether `op` is a constant instruction (including specialization constants).
-pub(crate) fn is_constant_op(op: Op) -> bool {
-    matches!(
-        op,
-        Op::ConstantTrue
-            | Op::ConstantFalse
-            | Op::Constant
-            | Op::ConstantComposite
-            | Op::ConstantSampler
-            | Op::ConstantNull
-            | Op::SpecConstantTrue
-            | Op::SpecConstantFalse
-            | Op::SpecConstant
-            | Op::SpecConstantComposite
-            | Op::SpecConstantOp
-            | Op::ConstantCompositeReplicateEXT
-            | Op::SpecConstantCompositeReplicateEXT
-            | Op::ConstantPipeStorage
-    )
-}
+pub(crate) use crate::operands::{Section, is_type_decl};
 
 /// Whether `inst` is an `OpExtInst` of a `NonSemantic.*` set (allowed at module scope).
 pub(crate) fn is_non_semantic(ctx: &Ctx<'_>, inst: &Inst<'_>) -> bool {
@@ -76,34 +38,6 @@ pub(crate) fn is_non_semantic(ctx: &Ctx<'_>, inst: &Inst<'_>) -> bool {
             .get(3)
             .and_then(|&set| ctx.m.ext_inst_set(Id(set)))
             .is_some_and(|name| name.starts_with("NonSemantic."))
-}
-
-/// The module-level section `op` belongs to, `None` for instructions only allowed inside
-/// functions (or allowed in several places: OpLine, OpNoLine, OpUndef, OpExtInst).
-pub(crate) fn section_of(op: Op) -> Option<Section> {
-    Some(match op {
-        Op::Capability => Section::Capability,
-        Op::Extension => Section::Extension,
-        Op::ExtInstImport => Section::ExtInstImport,
-        Op::MemoryModel => Section::MemoryModel,
-        Op::EntryPoint => Section::EntryPoint,
-        Op::ExecutionMode | Op::ExecutionModeId => Section::ExecutionMode,
-        Op::String | Op::SourceExtension | Op::Source | Op::SourceContinued => Section::DebugSource,
-        Op::Name | Op::MemberName => Section::DebugName,
-        Op::ModuleProcessed => Section::DebugModuleProcessed,
-        Op::Decorate
-        | Op::MemberDecorate
-        | Op::DecorationGroup
-        | Op::GroupDecorate
-        | Op::GroupMemberDecorate
-        | Op::DecorateId
-        | Op::DecorateString
-        | Op::MemberDecorateString => Section::Annotation,
-        Op::Variable | Op::UntypedVariableKHR => Section::Types,
-        Op::Function => Section::Functions,
-        _ if is_type_decl(op) || is_constant_op(op) => Section::Types,
-        _ => return None,
-    })
 }
 
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
