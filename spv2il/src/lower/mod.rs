@@ -1246,9 +1246,10 @@ impl<'m> Lowerer<'m> {
         // The declarations go in front of the code: splicing them into the code vector moves
         // the code once within its own buffer (an overlapping move, done in wide steps) instead
         // of copying it into a new one. Room for everything that follows is reserved first, so
-        // the vector does not grow again; subroutine bodies are moved in one instruction at a
-        // time, which is as cheap as one bulk copy and avoids the byte-wise `rep movsb` copy a
-        // large bulk move takes.
+        // the vector does not grow again; subroutine bodies are drained into it one instruction
+        // at a time (which costs fewer instructions than a `for` loop pushing each one the
+        // body's iterator yields), avoiding the byte-wise `rep movsb` copy a large bulk move
+        // takes.
         let mut subroutines = self.subroutines;
         let subroutine_len: usize = subroutines.iter().map(|s| s.body.len() + 3).sum();
         let mut body = self.code;
@@ -1262,11 +1263,14 @@ impl<'m> Lowerer<'m> {
         if !subroutines.is_empty() {
             body.push(Inst::new(Opcode::Endmain));
             subroutines.sort_by_key(|s| s.label);
-            for subroutine in subroutines {
+            for mut subroutine in subroutines {
                 body.push(Inst::new(Opcode::Func).extra(&[subroutine.label]));
-                for inst in subroutine.body {
-                    body.push(inst);
-                }
+                #[allow(
+                    clippy::extend_with_drain,
+                    reason = "moved one by one on purpose: `append` is one bulk byte copy \
+                              (see above), which measured dearer"
+                )]
+                body.extend(subroutine.body.drain(..));
                 body.push(Inst::new(Opcode::Ret));
                 body.push(Inst::new(Opcode::Endfunc));
             }
