@@ -20,6 +20,8 @@
 //! All UAV and LDS addresses are byte addresses (amd-il.md §0.8); constant buffers are read in
 //! 16-byte elements (amd-il.md §9 "Storage classes").
 
+use std::cell::Cell;
+
 use il_model::{CompSel, Control, Dst, DstComp, Inst, Nested, Opcode, Reg, RegType, Src};
 use spv_reader::{Id, Inst as SpvInst, Module, Type, spirv};
 
@@ -1195,6 +1197,11 @@ impl<'m> Lowerer<'m> {
     /// them ([`Lowerer::in_place_value`] reads them).
     fn forwardable_storage(&self, place: Place, ty: Id) -> Option<Storage> {
         let narrow = |ty: Id| {
+            // A remembered shape is a scalar's or vector's (see `may_have_parts`): the common
+            // case, answered without looking at the type.
+            if let Some(shape) = self.shapes.get(ty.0 as usize).and_then(Cell::get) {
+                return !shape.is_wide();
+            }
             !matches!(
                 self.module.ty(ty),
                 Some(Type::Struct { .. } | Type::Array { .. } | Type::Matrix { .. })
