@@ -581,43 +581,17 @@ impl Registers {
         Some(constant)
     }
 
-    /// The `dcl_literal` declarations, in literal-number order: what [`Inst::literal`] gives,
-    /// built whole (its builders move the 150-byte instruction through each call, out of line).
+    /// The `dcl_literal` declarations, in literal-number order.
     pub fn literal_decls(&self) -> impl Iterator<Item = Inst> + '_ {
-        (0u32..).zip(self.literals.iter()).map(|(n, words)| {
-            let mut src = il_model::Srcs::new();
-            src.push(Src::literal(n));
-            Inst {
-                op: il_model::Opcode::DclLiteral,
-                ctrl: il_model::Control::NONE,
-                mods: None,
-                dst: il_model::Dsts::new(),
-                src,
-                extra: il_model::ExtraWords::from_buf(*words),
-            }
-        })
+        (0u32..)
+            .zip(self.literals.iter())
+            .map(|(n, words)| Inst::literal(n, *words))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The declarations built whole are the ones `Inst::literal` builds, in number order.
-    #[test]
-    fn literal_declarations_match_the_builder() {
-        let mut regs = Registers::default();
-        let words = [[1, 2, 3, 4], [0, 0, 0, 0], [u32::MAX, 7, 0, 1 << 31]];
-        for w in words {
-            regs.literal(w);
-        }
-        let decls: Vec<Inst> = regs.literal_decls().collect();
-        let expected: Vec<Inst> = (0u32..)
-            .zip(words)
-            .map(|(n, w)| Inst::literal(n, w))
-            .collect();
-        assert_eq!(decls, expected);
-    }
 
     /// A split 64-bit vector keeps its parts in the shared list: the expected registers and
     /// selectors follow from `wide_vector` putting elements 0–1 in the first literal (x/y and
