@@ -296,11 +296,20 @@ impl Inst {
                 .all(|(a, b)| a.eq_in(nested, b, other_nested))
     }
 
-    /// `dcl_literal lN, x, y, z, w`.
+    /// `dcl_literal lN, x, y, z, w`. Built whole and inline: a translation declares every
+    /// literal it uses, and the chained builders would move the instruction through each call.
+    #[inline]
     pub fn literal(n: u32, values: [u32; 4]) -> Inst {
-        Inst::new(Opcode::DclLiteral)
-            .src(Src::literal(n))
-            .extra(&values)
+        let mut src = Srcs::new();
+        src.push(Src::literal(n));
+        Inst {
+            op: Opcode::DclLiteral,
+            ctrl: Control::NONE,
+            mods: None,
+            dst: Dsts::new(),
+            src,
+            extra: ExtraWords::from_buf(values),
+        }
     }
 }
 

@@ -20,6 +20,8 @@
 //! All UAV and LDS addresses are byte addresses (amd-il.md §0.8); constant buffers are read in
 //! 16-byte elements (amd-il.md §9 "Storage classes").
 
+use std::cell::Cell;
+
 use il_model::{CompSel, Control, Dst, DstComp, Inst, Nested, Opcode, Reg, RegType, Src};
 use spv_reader::{Id, Inst as SpvInst, Module, Type, spirv};
 
@@ -375,6 +377,20 @@ fn register_value(reg: u32, first: u8, count: u8) -> Value {
         members: MemberRange::default(),
         wide: false,
     }
+}
+
+/// Whether a use of a loaded value reads it at once ([`Lowerer::consumes_at_once`]), and if
+/// so whether the instruction may also name a pointer into the variable, which
+/// [`Lowerer::forwards_load`] then checks when it is the last use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AtOnce {
+    /// The use keeps a reference to the value's register (or is not known to read it at once).
+    No,
+    /// Read at once, by an instruction that names no pointer into a variable (or, for
+    /// `OpStore`, may write the variable after reading the value).
+    Values,
+    /// Read at once, by an instruction that may name a pointer into the variable.
+    MayNamePointers,
 }
 
 /// The storage of a register-backed variable that a load may read in place
@@ -1181,6 +1197,11 @@ impl<'m> Lowerer<'m> {
     /// them ([`Lowerer::in_place_value`] reads them).
     fn forwardable_storage(&self, place: Place, ty: Id) -> Option<Storage> {
         let narrow = |ty: Id| {
+            // A remembered shape is a scalar's or vector's (see `may_have_parts`): the common
+            // case, answered without looking at the type.
+            if let Some(shape) = self.shapes.get(ty.0 as usize).and_then(Cell::get) {
+                return !shape.is_wide();
+            }
             !matches!(
                 self.module.ty(ty),
                 Some(Type::Struct { .. } | Type::Array { .. } | Type::Matrix { .. })
@@ -1361,7 +1382,7 @@ impl<'m> Lowerer<'m> {
                 let names = |w: Option<&u32>| {
                     w.is_some_and(|w| aliases[..alias_count].iter().any(|(a, _)| a == w))
                 };
-                if let Some(relabelled) = followed_result(op, words) {
+                let names_pointers = if let Some(relabelled) = followed_result(op, words) {
                     // Its result reads the register too: its uses are looked for as well.
                     let Some(unfound) = self.unfound_uses(relabelled) else {
                         return false;
@@ -1374,14 +1395,19 @@ impl<'m> Lowerer<'m> {
                         alias_count += 1;
                         remaining += unfound;
                     }
-                } else if !self.consumes_at_once(op, words, names) {
-                    return false;
-                }
+                    true
+                } else {
+                    match self.consumes_at_once(op, words, names) {
+                        AtOnce::No => return false,
+                        AtOnce::Values => false,
+                        AtOnce::MayNamePointers => true,
+                    }
+                };
                 if remaining == 0 {
                     // The last use. A store of the value may write the variable itself, since
                     // its IL copy reads before it writes; any other use must not write it (an
                     // extended instruction's pointer operand, GLSL.std.450 Modf and Frexp).
-                    return op == Op::Store as u32
+                    return !names_pointers
                         || !operands.iter().any(|&w| {
                             chains[..chain_count].contains(&w) || self.points_into(w, storage)
                         });
@@ -1435,29 +1461,44 @@ impl<'m> Lowerer<'m> {
         op: u32,
         words: &[u32],
         is_value: impl Fn(Option<&u32>) -> bool,
-    ) -> bool {
+    ) -> AtOnce {
         use spirv::Op;
+        let verdict = |at_once: bool, kind: AtOnce| if at_once { kind } else { AtOnce::No };
         if op == Op::Store as u32 {
-            // OpStore: Pointer, Object (SPIR-V §3.3.8).
-            return !is_value(words.get(1)) && is_value(words.get(2));
+            // OpStore: Pointer, Object (SPIR-V §3.3.8). As the last use it may write the
+            // variable itself, since its IL copy reads before it writes.
+            return verdict(
+                !is_value(words.get(1)) && is_value(words.get(2)),
+                AtOnce::Values,
+            );
         }
         if op == Op::ImageWrite as u32 {
-            // OpImageWrite: Image, Coordinate, Texel (SPIR-V §3.3.10).
-            return !is_value(words.get(1));
+            // OpImageWrite: Image, Coordinate, Texel (SPIR-V §3.3.10), and image operands:
+            // values, never pointers (an image is a value; its place, if it has one, is an
+            // image and holds no variable).
+            return verdict(!is_value(words.get(1)), AtOnce::Values);
         }
         if op == Op::AccessChain as u32 || op == Op::InBoundsAccessChain as u32 {
             // OpAccessChain: Result Type, Result id, Base, Indexes (SPIR-V §3.3.8).
-            return words
-                .get(3)
-                .is_some_and(|&base| !is_value(Some(&base)) && self.is_memory_pointer(base));
+            return verdict(
+                words
+                    .get(3)
+                    .is_some_and(|&base| !is_value(Some(&base)) && self.is_memory_pointer(base)),
+                AtOnce::MayNamePointers,
+            );
         }
         if !self.is_elementwise_opcode(op) && !READ_AT_ONCE.contains(&op) {
-            return false;
+            return AtOnce::No;
         }
-        // Every one of these opcodes has a Result Type and a Result id (SPIR-V §3.3).
+        // Every one of these opcodes has a Result Type and a Result id (SPIR-V §3.3); their
+        // operands are numeric or boolean values, never pointers (SPIR-V §3.3.13–3.3.15,
+        // which validation enforces), and neither is their result.
         let result_type = words.get(1).map(|&w| Id(w));
         let operands = words.get(3..).unwrap_or(&[]);
-        !self.touches_wide_parts(result_type, operands)
+        verdict(
+            !self.touches_wide_parts(result_type, operands),
+            AtOnce::Values,
+        )
     }
 
     /// Whether `id` is a pointer into buffer, constant-buffer or Workgroup memory: a lowered

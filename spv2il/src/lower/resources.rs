@@ -345,9 +345,10 @@ impl Resources {
                 .filter(|n| !n.is_empty())
                 .map(str::to_string)
         };
-        let mut out: Vec<ResourceBinding> = (0u32..)
-            .zip(&self.uavs)
-            .map(|(il_id, (set, binding, var, kind))| ResourceBinding {
+        // Made at its final size: the list is the reflection's, handed to the caller.
+        let mut out = Vec::with_capacity(self.uavs.len() + self.textures.len() + self.cbs.len());
+        for (il_id, (set, binding, var, kind)) in (0u32..).zip(&self.uavs) {
+            out.push(ResourceBinding {
                 set: Some(*set),
                 binding: Some(*binding),
                 kind: match kind {
@@ -357,8 +358,8 @@ impl Resources {
                 il_id,
                 name: name(*var),
                 size: None,
-            })
-            .collect();
+            });
+        }
         for (il_id, (set, binding, var, _)) in (0u32..).zip(&self.textures) {
             out.push(ResourceBinding {
                 set: Some(*set),
