@@ -54,7 +54,7 @@ impl Opcode {
 
     /// The MOVA-corrected binary code.
     #[inline]
-    pub fn code(self) -> u16 {
+    pub const fn code(self) -> u16 {
         self as u16
     }
 

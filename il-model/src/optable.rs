@@ -119,7 +119,7 @@ impl ShaderSet {
     pub const PS_CS: ShaderSet = ShaderSet(2 | 8);
 
     /// Whether `kind` is in the set.
-    pub fn contains(self, kind: crate::ShaderKind) -> bool {
+    pub const fn contains(self, kind: crate::ShaderKind) -> bool {
         self.0 & (1 << kind.value()) != 0
     }
 }
@@ -207,7 +207,7 @@ impl FamilySet {
     pub const SI_UP: FamilySet = FamilySet(0b10000);
 
     /// Whether `family` is in the set.
-    pub fn contains(self, family: Family) -> bool {
+    pub const fn contains(self, family: Family) -> bool {
         self.0 & (1 << family as u8) != 0
     }
 }

@@ -20,7 +20,6 @@
 
 use std::collections::BTreeSet;
 use std::fmt;
-use std::sync::OnceLock;
 
 use crate::enums::{CompSel, DstComp, ShaderKind, ShiftScale};
 use crate::limits::{
@@ -757,30 +756,55 @@ struct RegMasks {
     opcodes: [u64; FACT_SLOTS / 64],
 }
 
+/// The sets of every shader kind and family, shader-major (see [`RegMasks::of`]): computed by
+/// the compiler, so that no process pays for them.
+static REG_MASKS: [RegMasks; SHADER_KINDS * Family::ALL.len()] = RegMasks::derive_all();
+
+/// How many shader kinds there are (their values are `0..SHADER_KINDS`).
+const SHADER_KINDS: usize = ShaderKind::ALL.len();
+
 impl RegMasks {
-    /// The sets for `shader` and `family`, from a table built on first use.
+    /// No type and no opcode.
+    const EMPTY: RegMasks = RegMasks {
+        readable: 0,
+        writable: 0,
+        sm40: 0,
+        sm30: 0,
+        opcodes: [0; FACT_SLOTS / 64],
+    };
+
+    /// The sets for `shader` and `family`, from [`REG_MASKS`].
     fn of(shader: ShaderKind, family: Family) -> RegMasks {
-        static TABLE: OnceLock<Vec<RegMasks>> = OnceLock::new();
-        let table = TABLE.get_or_init(|| {
-            let mut table = Vec::new();
-            for shader in ShaderKind::ALL {
-                for family in Family::ALL {
-                    table.push(RegMasks::derive(*shader, family));
-                }
-            }
-            table
-        });
         let at = shader.value() as usize * Family::ALL.len() + family as usize;
-        table
+        REG_MASKS
             .get(at)
             .copied()
             .unwrap_or_else(|| RegMasks::derive(shader, family))
     }
 
-    /// The sets for `shader` and `family`, from the register table.
-    fn derive(shader: ShaderKind, family: Family) -> RegMasks {
-        let mut masks = RegMasks::default();
-        for info in &crate::REG_TYPES {
+    /// Every entry of [`REG_MASKS`].
+    const fn derive_all() -> [RegMasks; SHADER_KINDS * Family::ALL.len()] {
+        let mut table = [RegMasks::EMPTY; SHADER_KINDS * Family::ALL.len()];
+        let mut s = 0;
+        while s < SHADER_KINDS {
+            let mut f = 0;
+            while f < Family::ALL.len() {
+                table[s * Family::ALL.len() + f] =
+                    RegMasks::derive(ShaderKind::ALL[s], Family::ALL[f]);
+                f += 1;
+            }
+            s += 1;
+        }
+        table
+    }
+
+    /// The sets for `shader` and `family`, from the register and opcode tables. A `const fn`
+    /// (`while` loops instead of iterators) for [`REG_MASKS`].
+    const fn derive(shader: ShaderKind, family: Family) -> RegMasks {
+        let mut masks = RegMasks::EMPTY;
+        let mut r = 0;
+        while r < crate::REG_TYPES.len() {
+            let info = &crate::REG_TYPES[r];
             let bit = type_bit(info.ty);
             match info.model {
                 ShaderModel::Sm40 => masks.sm40 |= bit,
@@ -795,16 +819,20 @@ impl RegMasks {
                     masks.writable |= bit;
                 }
             }
+            r += 1;
         }
         let (shader_bit, family_bit) = (1u8 << shader.value(), 1u8 << family as u8);
-        for info in &OPCODES {
-            let code = usize::from(info.op.code());
+        let mut o = 0;
+        while o < OPCODES.len() {
+            let info = &OPCODES[o];
+            let code = info.op.code() as usize;
             let available = info.shaders.0 & shader_bit != 0
                 && info.families.0 & family_bit != 0
-                && !(info.fp64 && family < Family::R700);
-            if available && let Some(word) = masks.opcodes.get_mut(code / 64) {
-                *word |= 1 << (code % 64);
+                && !(info.fp64 && (family as u8) < (Family::R700 as u8));
+            if available && code / 64 < masks.opcodes.len() {
+                masks.opcodes[code / 64] |= 1 << (code % 64);
             }
+            o += 1;
         }
         masks
     }
