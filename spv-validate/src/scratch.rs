@@ -28,6 +28,8 @@ pub(crate) struct Scratch {
     pub(crate) pointers: crate::checks::logical_pointers::PointerStorage,
     /// Control-flow graphs of an earlier module, rebuilt in place.
     pub(crate) cfgs: Vec<crate::cfg::FuncCfg>,
+    /// More graphs, beyond those of the last module's functions, with their buffers.
+    pub(crate) spare_cfgs: Vec<crate::cfg::FuncCfg>,
     /// Structured-control-flow workspace.
     pub(crate) scf: scf::Scratch,
     /// Dominator-tree workspace.
