@@ -44,6 +44,8 @@ pub(crate) struct Scratch {
     pub(crate) ids: [IdSet; 3],
     /// The call graph of the entry-point checks.
     pub(crate) calls: entry::CallGraph,
+    /// The decoration rules' per-id kind masks.
+    pub(crate) kind_masks: crate::checks::decorations::KindMasks,
     /// Keys of the decoration rules.
     pub(crate) keys: Vec<(u32, u32, u32, usize)>,
     /// The repeat table of the type and decoration rules.
