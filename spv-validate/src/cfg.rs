@@ -99,7 +99,7 @@ pub(crate) fn build(ctx: &Ctx<'_>, scratch: &mut Scratch) -> Vec<FuncCfg> {
             continue;
         }
         if used == out.len() {
-            out.push(FuncCfg::default());
+            out.push(scratch.spare_cfgs.pop().unwrap_or_default());
         }
         let Some(cfg) = out.get_mut(used) else {
             continue;
@@ -172,6 +172,7 @@ pub(crate) fn build(ctx: &Ctx<'_>, scratch: &mut Scratch) -> Vec<FuncCfg> {
         cfg.dom
             .rebuild_with_post_order(&cfg.graph, 0, order, &mut scratch.dom);
     }
-    out.truncate(used);
+    // The CFGs this module did not need keep their buffers for a later module's.
+    scratch.spare_cfgs.extend(out.drain(used..));
     out
 }

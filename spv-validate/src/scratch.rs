@@ -28,6 +28,8 @@ pub(crate) struct Scratch {
     pub(crate) pointers: crate::checks::logical_pointers::PointerStorage,
     /// Control-flow graphs of an earlier module, rebuilt in place.
     pub(crate) cfgs: Vec<crate::cfg::FuncCfg>,
+    /// More graphs, beyond those of the last module's functions, with their buffers.
+    pub(crate) spare_cfgs: Vec<crate::cfg::FuncCfg>,
     /// Structured-control-flow workspace.
     pub(crate) scf: scf::Scratch,
     /// Dominator-tree workspace.
@@ -42,6 +44,8 @@ pub(crate) struct Scratch {
     pub(crate) ids: [IdSet; 3],
     /// The call graph of the entry-point checks.
     pub(crate) calls: entry::CallGraph,
+    /// The decoration rules' per-id kind masks.
+    pub(crate) kind_masks: crate::checks::decorations::KindMasks,
     /// Keys of the decoration rules.
     pub(crate) keys: Vec<(u32, u32, u32, usize)>,
     /// The repeat table of the type and decoration rules.

@@ -53,7 +53,8 @@ fn contains_block(ctx: &Ctx<'_>, ty: Id, memo: &mut Vec<u8>, depth: usize) -> bo
             });
             let slot = ty.0 as usize;
             if slot >= memo.len() {
-                memo.resize(slot + 1, UNKNOWN);
+                // Sized for every defined id at once (one allocation per module).
+                memo.resize(ctx.ix.id_count().max(slot + 1), UNKNOWN);
             }
             if let Some(m) = memo.get_mut(slot) {
                 *m = if found { FOUND } else { NOT_FOUND };

@@ -116,12 +116,16 @@ fn check_interfaces(ctx: &Ctx<'_>, problems: &mut Vec<(&'static str, InstIndex, 
             }
             let class = def.words().get(3).copied().and_then(S::from_u32);
             let pointee = ctx.type_of(v).and_then(|t| ctx.pointer(t)).map(|(_, p)| p);
-            let own: Vec<u32> = ctx
-                .m
-                .decorations(v)
-                .filter(|d| d.kind == D::BuiltIn as u32)
-                .filter_map(|d| d.operands.first().copied())
-                .collect();
+            // The built-ins are compared only under Vulkan (V-DEC-7, V-VK-BUILTIN-4).
+            let own: Vec<u32> = if vulkan {
+                ctx.m
+                    .decorations(v)
+                    .filter(|d| d.kind == D::BuiltIn as u32)
+                    .filter_map(|d| d.operands.first().copied())
+                    .collect()
+            } else {
+                Vec::new()
+            };
             let mut builtins = own.clone();
             if let Some(st) = pointee.filter(|&p| has_builtin_member(ctx, p)) {
                 if ctx.m.decoration(st, D::Block).is_none() {
@@ -142,7 +146,9 @@ fn check_interfaces(ctx: &Ctx<'_>, problems: &mut Vec<(&'static str, InstIndex, 
                 if block_inputs > 1 || block_outputs > 1 {
                     break;
                 }
-                builtins.extend(member_builtins(ctx, st));
+                if vulkan {
+                    builtins.extend(member_builtins(ctx, st));
+                }
             }
             if !vulkan {
                 continue;

@@ -9,7 +9,7 @@ use spv_reader::spirv::{Decoration as D, Op, StorageClass as S};
 use spv_reader::{Id, InstIndex, Type};
 
 use crate::checks::repeats::hash_words;
-use crate::ctx::Ctx;
+use crate::ctx::{Ctx, Index};
 use crate::scratch::Scratch;
 
 /// Whether a decoration may legitimately be applied several times to one target
@@ -62,7 +62,100 @@ fn applied<'m>(ctx: &Ctx<'m>) -> impl Iterator<Item = Applied<'m>> + use<'m> {
     })
 }
 
-/// Runs the pass; uses the keys, flags and repeat table of `scratch`.
+/// Per-id kind masks for [`surely_distinct`], stamped with a generation per module so that
+/// the table is not cleared between modules (kept in `crate::scratch::Scratch`).
+#[derive(Default)]
+pub(crate) struct KindMasks {
+    entries: Vec<KindEntry>,
+    generation: u32,
+}
+
+/// One target's decorations seen so far in the module of [`KindMasks::generation`]: the
+/// kinds (modulo 64) of its non-member decorations, the last member its member decorations
+/// named and that member's kinds. A stamp other than the generation means none yet.
+#[derive(Clone, Copy, Default)]
+struct KindEntry {
+    plain_stamp: u32,
+    member_stamp: u32,
+    member: u32,
+    plain_kinds: u64,
+    member_kinds: u64,
+}
+
+/// Whether no two V-DEC-1 keys (target, member, kind; the decorations that may repeat left
+/// out) of the module's OpDecorate* and OpMemberDecorate* instructions are equal, by a
+/// quick test that may answer `false` for distinct keys too (then the repeat table decides).
+/// Per target it keeps a mask of the kinds (modulo 64) of its non-member decorations, and of
+/// its member decorations the member named last with that member's kinds: writers emit a
+/// struct's member decorations member by member in increasing order, so that equal member
+/// keys meet while their member is the last one; a member number going down answers `false`.
+/// The masks are chosen without branches, so that the order of targets costs no mispredicts.
+fn surely_distinct(ix: &Index<'_>, masks: &mut KindMasks) -> bool {
+    if masks.entries.len() < ix.id_count() {
+        masks.entries.resize(ix.id_count(), KindEntry::default());
+    }
+    if masks.generation == u32::MAX {
+        masks.entries.fill(KindEntry::default());
+        masks.generation = 0;
+    }
+    masks.generation += 1;
+    let now = masks.generation;
+    let mut distinct = true;
+    for op in [Op::Decorate, Op::DecorateId, Op::DecorateString] {
+        for inst in ix.with_op(op) {
+            let &[_, target, kind, ..] = inst.words() else {
+                continue;
+            };
+            if allows_repeats(kind) {
+                continue;
+            }
+            let Some(e) = masks.entries.get_mut(target as usize) else {
+                return false;
+            };
+            let bit = 1u64 << (kind % 64);
+            let kinds = if e.plain_stamp == now {
+                e.plain_kinds
+            } else {
+                0
+            };
+            distinct &= kinds & bit == 0;
+            e.plain_stamp = now;
+            e.plain_kinds = kinds | bit;
+        }
+    }
+    for op in [Op::MemberDecorate, Op::MemberDecorateString] {
+        for inst in ix.with_op(op) {
+            let &[_, target, member, kind, ..] = inst.words() else {
+                continue;
+            };
+            if allows_repeats(kind) {
+                continue;
+            }
+            // The table compares member u32::MAX with the non-member decorations.
+            if member == u32::MAX {
+                return false;
+            }
+            let Some(e) = masks.entries.get_mut(target as usize) else {
+                return false;
+            };
+            let bit = 1u64 << (kind % 64);
+            let seen = e.member_stamp == now;
+            distinct &= !(seen & (member < e.member));
+            let kinds = if seen & (member == e.member) {
+                e.member_kinds
+            } else {
+                0
+            };
+            distinct &= kinds & bit == 0;
+            e.member_stamp = now;
+            e.member = member;
+            e.member_kinds = kinds | bit;
+        }
+    }
+    distinct
+}
+
+/// Runs the pass; uses the keys, flags, kind masks and repeat table of `scratch`.
 pub(crate) fn check(ctx: &mut Ctx<'_>, scratch: &mut Scratch) {
     // V-DEC-1: at most once per (target, member, kind). Each key is compared with the
     // earlier ones of equal hash; all but the first of each group are reported, in list
@@ -71,32 +164,36 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, scratch: &mut Scratch) {
         keys,
         flags: repeated,
         repeats,
+        kind_masks,
         ..
     } = scratch;
-    keys.clear();
-    let mut count = 0;
-    for (k, a) in applied(ctx).enumerate() {
-        count += 1;
-        if !allows_repeats(a.kind) {
-            keys.push((a.target.0, a.member, a.kind, k));
-        }
-    }
     repeated.clear();
-    repeated.resize(count, false);
-    repeats.reset(keys.len());
-    for (j, &(target, member, kind, at)) in keys.iter().enumerate() {
-        let same = |i: u32| {
-            keys.get(i as usize)
-                .is_some_and(|&(t, m, d, _)| (t, m, d) == (target, member, kind))
-        };
-        if repeats
-            .first_or_record(hash_words([target, member, kind]), j as u32, same)
-            .is_some()
-            && let Some(r) = repeated.get_mut(at)
-        {
-            *r = true;
+    if !surely_distinct(ctx.ix, kind_masks) {
+        keys.clear();
+        let mut count = 0;
+        for (k, a) in applied(ctx).enumerate() {
+            count += 1;
+            if !allows_repeats(a.kind) {
+                keys.push((a.target.0, a.member, a.kind, k));
+            }
+        }
+        repeated.resize(count, false);
+        repeats.reset(keys.len());
+        for (j, &(target, member, kind, at)) in keys.iter().enumerate() {
+            let same = |i: u32| {
+                keys.get(i as usize)
+                    .is_some_and(|&(t, m, d, _)| (t, m, d) == (target, member, kind))
+            };
+            if repeats
+                .first_or_record(hash_words([target, member, kind]), j as u32, same)
+                .is_some()
+                && let Some(r) = repeated.get_mut(at)
+            {
+                *r = true;
+            }
         }
     }
+    // Empty when the keys are surely distinct: nothing is reported.
     for (a, _) in applied(ctx).zip(repeated.iter()).filter(|(_, r)| **r) {
         let name = D::from_u32(a.kind).map_or_else(|| a.kind.to_string(), |d| format!("{d:?}"));
         let what = if a.member == u32::MAX {
@@ -445,5 +542,91 @@ fn check_locations(ctx: &mut Ctx<'_>) {
             &[v],
             "[VUID-StandaloneSpirv-Location-04916] variable must be decorated with a location",
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use spv_reader::rspirv::binary::Assemble;
+    use spv_reader::rspirv::dr::{Builder, Operand};
+    use spv_reader::spirv::{self, Decoration as D};
+
+    use crate::{Options, validate};
+
+    /// How many V-DEC-1 diagnostics a compute module gets whose storage-buffer struct of two
+    /// `uint` members carries the member decorations `members` ((member, kind, value) in
+    /// order, after its Block) and whose variable carries `plain` ((kind, operands), in
+    /// order).
+    fn repeats(members: &[(u32, D, u32)], plain: &[(D, &[u32])]) -> usize {
+        let mut b = Builder::new();
+        b.capability(spirv::Capability::Shader);
+        b.memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
+        let void = b.type_void();
+        let uint = b.type_int(32, 0);
+        let st = b.type_struct([uint, uint]);
+        let ptr = b.type_pointer(None, spirv::StorageClass::StorageBuffer, st);
+        let var = b.variable(ptr, None, spirv::StorageClass::StorageBuffer, None);
+        let fn_ty = b.type_function(void, vec![]);
+        let main = b
+            .begin_function(void, None, spirv::FunctionControl::NONE, fn_ty)
+            .unwrap();
+        b.begin_block(None).unwrap();
+        b.ret().unwrap();
+        b.end_function().unwrap();
+        b.entry_point(spirv::ExecutionModel::GLCompute, main, "main", vec![]);
+        b.execution_mode(main, spirv::ExecutionMode::LocalSize, vec![1, 1, 1]);
+        b.decorate(st, D::Block, vec![]);
+        for &(m, d, v) in members {
+            b.member_decorate(st, m, d, vec![Operand::LiteralBit32(v)]);
+        }
+        for &(d, v) in plain {
+            b.decorate(
+                var,
+                d,
+                v.iter()
+                    .map(|&w| Operand::LiteralBit32(w))
+                    .collect::<Vec<_>>(),
+            );
+        }
+        let module = spv_reader::read_words(&b.module().assemble()).unwrap();
+        match validate(&module, &Options::default()) {
+            Ok(_) => 0,
+            Err(d) => d.0.iter().filter(|x| x.rule == "V-DEC-1").count(),
+        }
+    }
+
+    #[test]
+    fn repeated_decorations_are_found_in_any_order() {
+        let set: [(D, &[u32]); 2] = [(D::DescriptorSet, &[0]), (D::Binding, &[0])];
+        let (o0, o1) = ((0, D::Offset, 0), (1, D::Offset, 4));
+        // Members in increasing order (the quick test answers) and not (the table does).
+        assert_eq!(repeats(&[o0, o1], &set), 0);
+        assert_eq!(repeats(&[o1, o0], &set), 0);
+        assert_eq!(repeats(&[o0, o1, o1], &set), 1);
+        assert_eq!(repeats(&[o1, o0, o1], &set), 1);
+        assert_eq!(repeats(&[o0, o1, o0], &set), 1);
+        assert_eq!(repeats(&[o0, o0, o1, o1], &set), 2);
+        let twice: [(D, &[u32]); 3] = [
+            (D::DescriptorSet, &[0]),
+            (D::Binding, &[0]),
+            (D::DescriptorSet, &[1]),
+        ];
+        assert_eq!(repeats(&[o0, o1], &twice), 1);
+        // Kinds 64 apart (NonWritable 24, BoundSamplerNV 5400) share a mask bit: the table
+        // tells them apart; the same kind twice is still found.
+        let apart: [(D, &[u32]); 4] = [
+            (D::DescriptorSet, &[0]),
+            (D::Binding, &[0]),
+            (D::NonWritable, &[]),
+            (D::BoundSamplerNV, &[]),
+        ];
+        assert_eq!(repeats(&[o0, o1], &apart), 0);
+        let again: [(D, &[u32]); 4] = [
+            (D::DescriptorSet, &[0]),
+            (D::Binding, &[0]),
+            (D::NonWritable, &[]),
+            (D::NonWritable, &[]),
+        ];
+        assert_eq!(repeats(&[o0, o1], &again), 1);
     }
 }

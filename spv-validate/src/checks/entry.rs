@@ -10,7 +10,7 @@ use spv_reader::spirv::{ExecutionMode as M, ExecutionModel as X, Op};
 use spv_reader::{Constant, Id, Type};
 
 use crate::checks::Facts;
-use crate::ctx::{Ctx, IdSet, NONE};
+use crate::ctx::{Ctx, IdSet, NONE, Ref};
 use crate::scratch::Scratch;
 
 /// Per function (index in `Module::functions`): called function ids and referenced
@@ -21,6 +21,11 @@ pub(crate) struct CallGraph {
     call_start: Vec<u32>,
     globals: Vec<Id>,
     global_start: Vec<u32>,
+    /// Where [`check`] gathers one entry point's globals before copying them out.
+    gathered: Vec<Id>,
+    /// Where [`check_modes`] lists one entry point's execution modes (their positions in
+    /// `Module::execution_modes`).
+    modes: Vec<u32>,
 }
 
 impl CallGraph {
@@ -90,15 +95,17 @@ pub(crate) fn call_graph(
                 graph.calls.push(Id(callee));
             }
         }
-        // Every id the function's instructions refer to, in one slice.
-        for r in ix.refs_in(f.def.0..f.end.0) {
-            if let Some(unseen) = is_global.get_mut(r.id.0 as usize)
-                && *unseen
-            {
-                *unseen = false;
-                graph.globals.push(r.id);
+        // Every id the function's instructions refer to, in one slice, read in runs: most
+        // runs refer to no global not yet seen, which one OR of their table entries tells
+        // without a branch per reference; the runs that do are walked one by one.
+        let refs = ix.refs_in(f.def.0..f.end.0);
+        let mut runs = refs.chunks_exact(GLOBAL_RUN);
+        for run in &mut runs {
+            if run.iter().fold(false, |any, r| any | flag(is_global, r.id)) {
+                note_globals(run, is_global, &mut graph.globals);
             }
         }
+        note_globals(runs.remainder(), is_global, &mut graph.globals);
         for g in graph.globals.get(first_global..).unwrap_or(&[]) {
             if let Some(x) = is_global.get_mut(g.0 as usize) {
                 *x = true;
@@ -107,6 +114,28 @@ pub(crate) fn call_graph(
     }
     graph.call_start.push(graph.calls.len() as u32);
     graph.global_start.push(graph.globals.len() as u32);
+}
+
+/// How many references [`call_graph`] tests at once for a global not yet seen.
+const GLOBAL_RUN: usize = 8;
+
+/// `table`'s entry for `id` (`false` past its end).
+#[inline]
+fn flag(table: &[bool], id: Id) -> bool {
+    table.get(id.0 as usize).copied().unwrap_or(false)
+}
+
+/// Appends to `found` the ids of `refs` whose entries in `is_global` are set, in order,
+/// clearing each entry as its id is appended (so that each id is appended once).
+fn note_globals(refs: &[Ref], is_global: &mut [bool], found: &mut Vec<Id>) {
+    for r in refs {
+        if let Some(unseen) = is_global.get_mut(r.id.0 as usize)
+            && *unseen
+        {
+            *unseen = false;
+            found.push(r.id);
+        }
+    }
 }
 
 /// The functions reachable from `root` through calls (root first; bounded by the number of
@@ -128,6 +157,10 @@ pub(crate) fn call_tree(ctx: &Ctx<'_>, graph: &CallGraph, root: Id, seen: &mut I
     }
     order
 }
+
+/// Up to how many entry points, or execution modes of one entry point, a repeat is looked
+/// for among the earlier ones instead of in a set (which allocates).
+const FEW: usize = 16;
 
 /// Which execution models a mode is valid for (`None` = no restriction known).
 fn mode_models(mode: M) -> Option<&'static [X]> {
@@ -199,6 +232,10 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts, scratch: &mut Scratch)
     global_table(ctx, is_global);
     let graph = &mut scratch.calls;
     call_graph(ctx, is_global, &mut scratch.ids, graph);
+    // The globals of one entry point's call tree are gathered here, then copied out at
+    // their exact length.
+    let mut gathered = std::mem::take(&mut graph.gathered);
+    let mut modes = std::mem::take(&mut graph.modes);
     let is_global = &*is_global;
     let graph = &*graph;
     let [called, seen, listed] = &mut scratch.ids;
@@ -209,8 +246,14 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts, scratch: &mut Scratch)
         called.insert(c);
     }
     let limited = limited_instructions(ctx);
+    // A few entry points (the usual case) are compared with the ones before them that name
+    // a function (those that do not are left out of the name rule, as in the set); more go
+    // through a set, so that many stay linear.
+    let few = m.entry_points().len() <= FEW;
     let mut names: BTreeSet<(u32, &str)> = BTreeSet::new();
-    for ep in m.entry_points() {
+    facts.call_trees.reserve_exact(m.entry_points().len());
+    facts.entry_globals.reserve_exact(m.entry_points().len());
+    for (k, ep) in m.entry_points().iter().enumerate() {
         let i = ep.inst;
         let Some((_, f)) = ctx.function(ep.function) else {
             ctx.err(
@@ -234,7 +277,16 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts, scratch: &mut Scratch)
                 ),
             );
         }
-        if !names.insert((ep.execution_model, ep.name.as_str())) {
+        let repeated = if few {
+            m.entry_points().get(..k).unwrap_or(&[]).iter().any(|e| {
+                e.execution_model == ep.execution_model
+                    && e.name == ep.name
+                    && ctx.function(e.function).is_some()
+            })
+        } else {
+            !names.insert((ep.execution_model, ep.name.as_str()))
+        };
+        if repeated {
             ctx.err(
                 "V-EP-3",
                 i,
@@ -270,24 +322,27 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: &mut Facts, scratch: &mut Scratch)
             }
         }
         let tree = call_tree(ctx, graph, ep.function, seen);
-        let mut globals: Vec<Id> = Vec::new();
+        gathered.clear();
         seen.clear();
         for &fid in &tree {
             if let Some((fi, _)) = ctx.function(fid) {
                 for &v in graph.globals(fi) {
                     if seen.insert(v) {
-                        globals.push(v);
+                        gathered.push(v);
                     }
                 }
             }
         }
-        globals.sort_by_key(|v| ctx.ix.def(*v).map_or(0, |d| d.index().0));
+        gathered.sort_by_key(|v| ctx.ix.def(*v).map_or(0, |d| d.index().0));
+        let globals = gathered.clone();
         check_interface(ctx, ep, &globals, is_global, listed);
-        check_modes(ctx, ep);
+        check_modes(ctx, ep, &mut modes);
         check_model_limits(ctx, ep, &tree, &limited);
         facts.call_trees.push(tree);
         facts.entry_globals.push(globals);
     }
+    scratch.calls.gathered = gathered;
+    scratch.calls.modes = modes;
     check_workgroup_size_constant(ctx);
     // V-EP-5: every OpExecutionMode targets an entry point.
     for em in m.execution_modes() {
@@ -353,18 +408,29 @@ fn static_sizes(ctx: &Ctx<'_>, ids: impl Iterator<Item = Id>) -> Option<Vec<u64>
     .collect()
 }
 
-/// The execution modes of one entry point (V-EP-5…9, V-EP-11).
-fn check_modes(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint) {
+/// The execution modes of one entry point (V-EP-5…9, V-EP-11); `positions` is scratch
+/// space.
+fn check_modes(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint, positions: &mut Vec<u32>) {
     let m = ctx.m;
     let model = ep.model();
-    let modes: Vec<&spv_reader::ExecutionMode> = m
-        .execution_modes()
-        .iter()
-        .filter(|em| em.target == ep.function)
-        .collect();
+    let all = m.execution_modes();
+    positions.clear();
+    positions.extend(
+        all.iter()
+            .enumerate()
+            .filter(|(_, em)| em.target == ep.function)
+            .map(|(k, _)| k as u32),
+    );
+    let modes = positions.iter().filter_map(|&k| all.get(k as usize));
+    let few = positions.len() <= FEW;
     let mut seen: BTreeSet<u32> = BTreeSet::new();
-    for em in &modes {
-        if !mode_repeats(em.mode) && !seen.insert(em.mode) {
+    for (k, em) in modes.clone().enumerate() {
+        let repeated = if few {
+            modes.clone().take(k).any(|e| e.mode == em.mode)
+        } else {
+            !seen.insert(em.mode)
+        };
+        if !mode_repeats(em.mode) && repeated {
             ctx.err(
                 "V-EP-6",
                 em.inst,
@@ -447,7 +513,7 @@ fn check_modes(ctx: &mut Ctx<'_>, ep: &spv_reader::EntryPoint) {
             _ => {}
         }
     }
-    let has = |mode: M| modes.iter().any(|em| em.mode == mode as u32);
+    let has = |mode: M| modes.clone().any(|em| em.mode == mode as u32);
     let count = |list: &[M]| list.iter().filter(|&&mm| has(mm)).count();
     if count(&[M::LocalSize, M::LocalSizeId]) > 1
         || count(&[M::LocalSizeHint, M::LocalSizeHintId]) > 1
@@ -709,6 +775,72 @@ fn check_interface(
                     ep.name
                 ),
             );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use spv_reader::rspirv::binary::Assemble;
+    use spv_reader::rspirv::dr::Builder;
+    use spv_reader::spirv;
+
+    use crate::{Options, validate};
+
+    /// How many diagnostics of `rule` validating a compute module gives, with `names` as
+    /// its entry points' names (all GLCompute, on one function) and the LocalSize mode
+    /// declared `modes` times for the first.
+    fn count(rule: &str, names: &[String], modes: usize) -> usize {
+        let mut b = Builder::new();
+        b.capability(spirv::Capability::Shader);
+        b.memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
+        let void = b.type_void();
+        let fn_ty = b.type_function(void, vec![]);
+        let main = b
+            .begin_function(void, None, spirv::FunctionControl::NONE, fn_ty)
+            .unwrap();
+        b.begin_block(None).unwrap();
+        b.ret().unwrap();
+        b.end_function().unwrap();
+        for name in names {
+            b.entry_point(
+                spirv::ExecutionModel::GLCompute,
+                main,
+                name.as_str(),
+                vec![],
+            );
+        }
+        for _ in 0..modes {
+            b.execution_mode(main, spirv::ExecutionMode::LocalSize, vec![1, 1, 1]);
+        }
+        let module = spv_reader::read_words(&b.module().assemble()).unwrap();
+        match validate(&module, &Options::default()) {
+            Ok(_) => 0,
+            Err(d) => d.0.iter().filter(|x| x.rule == rule).count(),
+        }
+    }
+
+    /// `n` distinct entry-point names, the last made equal to the first when `repeat_last`.
+    fn names(n: usize, repeat_last: bool) -> Vec<String> {
+        let mut v: Vec<String> = (0..n).map(|k| format!("e{k}")).collect();
+        if repeat_last && let Some(last) = v.last_mut() {
+            *last = "e0".to_owned();
+        }
+        v
+    }
+
+    #[test]
+    fn repeated_entry_names_are_found_by_scan_and_by_set() {
+        for n in [2, super::FEW, super::FEW + 1, 3 * super::FEW] {
+            assert_eq!(count("V-EP-3", &names(n, false), 1), 0, "{n}");
+            assert_eq!(count("V-EP-3", &names(n, true), 1), 1, "{n}");
+        }
+    }
+
+    #[test]
+    fn repeated_modes_are_found_by_scan_and_by_set() {
+        for n in [1, 2, super::FEW, super::FEW + 1, 3 * super::FEW] {
+            assert_eq!(count("V-EP-6", &names(1, false), n), n - 1, "{n}");
         }
     }
 }

@@ -12,7 +12,7 @@ mod block_layout;
 mod buffer_blocks;
 mod builtin_objects;
 mod decoration_rules;
-mod decorations;
+pub(crate) mod decorations;
 mod encoding;
 pub(crate) mod entry;
 mod enums;
