@@ -4,7 +4,7 @@
 //!
 //! The passes walk the [`Index`] (read once per module) rather than build the reader's
 //! view of every instruction again: a pass about a few opcodes visits only their
-//! instructions ([`Index::with_op`], [`Index::with_ops`], [`Index::with_ops_where`],
+//! instructions ([`Index::with_op`], [`Index::with_ops`], [`Index::with_ops_in`],
 //! [`Index::annotations`], [`Index::type_decls`]); the others walk [`Index::insts`].
 //!
 //! It also holds the small type queries the rules keep asking ("is this an integer
@@ -638,14 +638,14 @@ impl<'m> Index<'m> {
         found
     }
 
-    /// The instructions whose opcode satisfies `pred`, in module order: the opcodes the
-    /// module uses are tested once each, so that a rule about a family of opcodes visits
-    /// only their instructions.
-    pub(crate) fn with_ops_where(&self, mut pred: impl FnMut(Op) -> bool) -> Vec<&Inst<'m>> {
+    /// The instructions whose opcode is in `set`, in module order: only the opcodes the
+    /// module uses are looked up, so that a rule about a family of opcodes visits only
+    /// their instructions.
+    pub(crate) fn with_ops_in(&self, set: &OpSet) -> Vec<&Inst<'m>> {
         let mut found: Vec<&Inst<'m>> = Vec::new();
         let mut groups = 0;
-        for &(slot, op) in &self.op_used {
-            if !pred(op) {
+        for &(slot, _) in &self.op_used {
+            if !set.has_slot(slot) {
                 continue;
             }
             let group = self
@@ -1237,11 +1237,60 @@ impl<'m> Ctx<'m> {
     }
 }
 
+/// A set of opcodes as a bit per opcode slot (`operands::op_slot`), for
+/// [`Index::with_ops_in`]: a rule's opcode family, decided once per process rather than
+/// once per opcode a module uses (the family tests are matches and grammar look-ups, about
+/// a dozen instructions each, asked of every used opcode of every module).
+pub(crate) struct OpSet {
+    /// Bit `slot % 64` of word `slot / 64` for each opcode slot in the set.
+    bits: [u64; crate::operands::OP_SLOTS.div_ceil(64)],
+}
+
+impl OpSet {
+    /// The opcodes the grammar knows that satisfy `pred`.
+    pub(crate) fn new(pred: impl Fn(Op) -> bool) -> OpSet {
+        let mut bits = [0u64; crate::operands::OP_SLOTS.div_ceil(64)];
+        for (raw, slot) in crate::operands::op_slots() {
+            if Op::from_u32(u32::from(raw)).is_some_and(&pred)
+                && let Some(w) = bits.get_mut(slot / 64)
+            {
+                *w |= 1 << (slot % 64);
+            }
+        }
+        OpSet { bits }
+    }
+
+    /// Whether the opcode of slot `slot` is in the set.
+    #[inline]
+    fn has_slot(&self, slot: u16) -> bool {
+        self.bits
+            .get(usize::from(slot / 64))
+            .is_some_and(|w| w & (1 << (slot % 64)) != 0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use spv_reader::rspirv::binary::Assemble;
     use spv_reader::rspirv::dr::Builder;
+
+    /// An opcode set holds exactly the grammar's opcodes its predicate accepts.
+    #[test]
+    fn op_sets_hold_what_their_predicate_accepts() {
+        let pred = |op: Op| matches!(op, Op::Load | Op::AtomicIAdd | Op::Kill) || op as u32 > 5000;
+        let set = OpSet::new(pred);
+        let mut known = 0;
+        for (raw, slot) in crate::operands::op_slots() {
+            let Some(op) = Op::from_u32(u32::from(raw)) else {
+                continue;
+            };
+            known += 1;
+            let slot = u16::try_from(slot).expect("slots fit in 16 bits");
+            assert_eq!(set.has_slot(slot), pred(op), "{op:?}");
+        }
+        assert!(known > 700, "{known} opcodes");
+    }
 
     /// The shared corpus's modules (`None` when it is absent) and mutants of every tenth
     /// module (whose unknown opcodes and enumerants the reader warns about).

@@ -5,6 +5,7 @@
 use spv_reader::spirv::ExecutionMode;
 use spv_reader::{Constant, Id};
 
+use crate::cfg::FuncCfg;
 use crate::checks::Facts;
 use crate::ctx::{Ctx, NONE};
 use crate::env::TargetEnv;
@@ -159,44 +160,24 @@ pub(crate) fn build(ctx: &Ctx<'_>, facts: &mut Facts) -> ModuleInfo {
     let mut cfgs = facts.cfgs.iter().peekable();
     for (fi, f) in m.functions().iter().enumerate() {
         let cfg = cfgs.next_if(|c| c.func == fi as u32);
-        let n = f.blocks.len() as u32;
-        // Each edge is listed twice: as a successor and as a predecessor.
-        let mut edges = Vec::with_capacity(cfg.map_or(0, |c| 2 * c.graph.edge_count()));
-        // Appends `list` to the edges and returns its range there. Edge counts fit in u32: a
-        // block has at most as many successors as its terminator has words, and the reader
-        // bounds a module's words (`spv_reader::limits::MAX_WORDS`, 2^26).
-        let mut push_edges = |list: &[u32]| {
-            let start = edges.len() as u32;
-            edges.extend_from_slice(list);
-            (start, edges.len() as u32)
+        let (blocks, edges) = match cfg {
+            Some(c) => blocks_of(&f.blocks, c),
+            // A declaration: no blocks, or (in a module that failed no rule) none with edges.
+            None => (
+                f.blocks.iter().map(|b| BlockInfo::bare(b.label)).collect(),
+                Vec::new(),
+            ),
         };
-        let blocks = f
-            .blocks
-            .iter()
-            .enumerate()
-            .map(|(bi, b)| {
-                let bi = bi as u32;
-                let merge = cfg.and_then(|c| c.merges.get(bi as usize).copied().flatten());
-                BlockInfo {
-                    label: b.label,
-                    successors: push_edges(cfg.map_or(&[], |c| c.succs(bi))),
-                    predecessors: push_edges(cfg.map_or(&[], |c| c.preds(bi))),
-                    merge: merge.map(|mg| mg.merge).filter(|&x| x != NONE),
-                    continue_target: merge.and_then(|mg| mg.cont).filter(|&x| x != NONE),
-                    reachable: cfg.is_some_and(|c| c.is_reachable(bi)),
-                    idom: cfg
-                        .and_then(|c| c.dom.idom.get(bi as usize).copied())
-                        .filter(|&d| d < n),
-                }
-            })
-            .collect();
         let mut labels: Vec<(Id, u32)> = f
             .blocks
             .iter()
             .enumerate()
             .map(|(i, b)| (b.label, i as u32))
             .collect();
-        labels.sort_unstable();
+        // Labels are mostly numbered in block order, so the sort is mostly not needed.
+        if !labels.is_sorted() {
+            labels.sort_unstable();
+        }
         functions.push(FunctionInfo {
             id: f.id,
             blocks,
@@ -248,6 +229,55 @@ pub(crate) fn build(ctx: &Ctx<'_>, facts: &mut Facts) -> ModuleInfo {
         entry_points,
         functions,
     }
+}
+
+impl BlockInfo {
+    /// The info of a block outside any CFG: no edges, unreachable, no merge or dominator.
+    fn bare(label: Id) -> BlockInfo {
+        BlockInfo {
+            label,
+            successors: (0, 0),
+            predecessors: (0, 0),
+            merge: None,
+            continue_target: None,
+            reachable: false,
+            idom: None,
+        }
+    }
+}
+
+/// The [`BlockInfo`]s of a function's `blocks` from its CFG, with the edges their ranges
+/// point into (each block's successors, then its predecessors).
+fn blocks_of(blocks: &[spv_reader::Block], c: &FuncCfg) -> (Vec<BlockInfo>, Vec<u32>) {
+    let n = blocks.len() as u32;
+    // Each edge is listed twice: as a successor and as a predecessor.
+    let mut edges = Vec::with_capacity(2 * c.graph.edge_count());
+    // Appends `list` to the edges and returns its range there. Edge counts fit in u32: a
+    // block has at most as many successors as its terminator has words, and the reader
+    // bounds a module's words (`spv_reader::limits::MAX_WORDS`, 2^26). The lists are short
+    // (one or two edges mostly), so an element loop beats a call to `memcpy`.
+    let mut push_edges = |list: &[u32]| {
+        let start = edges.len() as u32;
+        for &e in list {
+            edges.push(e);
+        }
+        (start, edges.len() as u32)
+    };
+    let mut out = Vec::with_capacity(blocks.len());
+    for (bi, b) in blocks.iter().enumerate() {
+        let bi32 = bi as u32;
+        let merge = c.merges.get(bi).copied().flatten();
+        out.push(BlockInfo {
+            label: b.label,
+            successors: push_edges(c.succs(bi32)),
+            predecessors: push_edges(c.preds(bi32)),
+            merge: merge.map(|mg| mg.merge).filter(|&x| x != NONE),
+            continue_target: merge.and_then(|mg| mg.cont).filter(|&x| x != NONE),
+            reachable: c.reachable.get(bi).copied().unwrap_or(false),
+            idom: c.dom.idom.get(bi).copied().filter(|&d| d < n),
+        });
+    }
+    (out, edges)
 }
 
 type Size = (Option<[u32; 3]>, [Option<Id>; 3]);

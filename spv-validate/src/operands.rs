@@ -346,6 +346,18 @@ pub(crate) fn op_slot_count() -> usize {
     table().entries.len()
 }
 
+/// [`op_slot_count`] as a constant, for tables sized at compile time.
+pub(crate) const OP_SLOTS: usize = written::OPCODES;
+
+/// Every opcode the grammar knows, with its [`op_slot`].
+pub(crate) fn op_slots() -> impl Iterator<Item = (u16, usize)> {
+    table()
+        .index
+        .iter()
+        .enumerate()
+        .filter_map(|(raw, &k)| Some((u16::try_from(raw).ok()?, usize::from(k).checked_sub(1)?)))
+}
+
 /// The opcodes whose grammar operands include Image Operands.
 pub(crate) fn ops_with_image_operands() -> &'static [Op] {
     &written::OPS_WITH_IMAGE_OPERANDS

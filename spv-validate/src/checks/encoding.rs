@@ -5,10 +5,12 @@
 //! capability or extension is not declared, and the module version against the
 //! environment.
 
+use std::sync::LazyLock;
+
 use spv_reader::spirv::Op;
 
 use crate::caps::{NEVER, capability_version};
-use crate::ctx::{Ctx, Inst};
+use crate::ctx::{Ctx, Inst, OpSet};
 use crate::diag::opcode_name;
 use crate::operands::{Operand, decode, gated, grammar_of, opcode_versions};
 
@@ -31,10 +33,9 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) -> bool {
     let mut scratch = Vec::new();
     if ctx.ix.all_decoded() {
         // Then only the capabilities and the gated opcodes have anything to check.
-        for inst in ctx
-            .ix
-            .with_ops_where(|op| op == Op::Capability || gated(op))
-        {
+        static CHECKED: LazyLock<OpSet> =
+            LazyLock::new(|| OpSet::new(|op| op == Op::Capability || gated(op)));
+        for inst in ctx.ix.with_ops_in(&CHECKED) {
             check_inst(ctx, inst, &mut scratch);
         }
         return true;

@@ -5,12 +5,13 @@
 //! The call trees and referenced globals computed here are also facts for `ModuleInfo`.
 
 use std::collections::BTreeSet;
+use std::sync::LazyLock;
 
 use spv_reader::spirv::{ExecutionMode as M, ExecutionModel as X, Op};
 use spv_reader::{Constant, Id, Type};
 
 use crate::checks::Facts;
-use crate::ctx::{Ctx, IdSet, NONE, Ref};
+use crate::ctx::{Ctx, IdSet, NONE, OpSet, Ref};
 use crate::scratch::Scratch;
 
 /// Per function (index in `Module::functions`): called function ids and referenced
@@ -654,7 +655,8 @@ fn limited_instructions(ctx: &Ctx<'_>) -> Vec<(usize, u16, &'static [X])> {
     // order, which is function order (functions do not overlap), and those outside
     // functions are left out.
     let mut out = Vec::new();
-    for inst in ctx.ix.with_ops_where(|op| limited_to(op).is_some()) {
+    static LIMITED: LazyLock<OpSet> = LazyLock::new(|| OpSet::new(|op| limited_to(op).is_some()));
+    for inst in ctx.ix.with_ops_in(&LIMITED) {
         if inst.func() != NONE
             && let Some(models) = inst.opcode().and_then(limited_to)
         {

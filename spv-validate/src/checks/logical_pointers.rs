@@ -54,7 +54,8 @@ fn logical_class_of_type(ctx: &Ctx<'_>, ty: Id) -> Option<u32> {
 struct Values<'a> {
     /// Per id: the storage class of the logical pointer value it is (see [`Class`]).
     class: &'a [Class],
-    /// Per function (index in `m.functions()`): its `OpFunctionCall` instructions.
+    /// Per function (index in `m.functions()`): its `OpFunctionCall` instructions (and
+    /// empty lists past the last function).
     calls: &'a [Vec<InstIndex>],
 }
 
@@ -66,7 +67,7 @@ pub(crate) struct PointerFacts {
     class: Vec<Class>,
     /// Per type id, `logical_class_of_type` once known.
     type_class: Vec<Option<Option<u32>>>,
-    /// [`Values::calls`] so far.
+    /// [`Values::calls`] so far (at least one list per function).
     calls: Vec<Vec<InstIndex>>,
     /// Per id: whether the first round of [`variable_pointers`] finds a variable pointer.
     var: Vec<bool>,
@@ -141,11 +142,14 @@ impl PointerFacts {
         type_class.resize(ids, None);
         var.clear();
         var.resize(ids, false);
-        // The call lists keep their capacity too.
+        // The call lists keep their capacity too, those past this module's functions
+        // included (they stay empty, and every use goes by function index), so that a
+        // module with fewer functions does not drop lists the next one grows again.
         let functions = ctx.m.functions().len();
-        calls.truncate(functions);
         calls.iter_mut().for_each(Vec::clear);
-        calls.resize_with(functions, Vec::new);
+        if calls.len() < functions {
+            calls.resize_with(functions, Vec::new);
+        }
         Some(PointerFacts {
             class,
             type_class,

@@ -14,13 +14,15 @@
 //! memory scope not CrossDevice (-04638) and Relaxed with Invocation (-04641), no
 //! SequentiallyConsistent (-MemorySemantics-10866), and no Relaxed OpMemoryBarrier (-10869).
 
+use std::sync::LazyLock;
+
 use spv_reader::rspirv::grammar::OperandKind;
 use spv_reader::spirv::{
     Capability as C, Decoration as D, MemoryModel, Op, Scope, StorageClass as S,
 };
 use spv_reader::{Id, Type};
 
-use crate::ctx::{Ctx, Index, Inst};
+use crate::ctx::{Ctx, Index, Inst, OpSet};
 use crate::operands::{Kind, OperandKinds, operand_kinds};
 
 /// Memory-semantics bits (SPIR-V §3.2.24).
@@ -83,13 +85,16 @@ fn int32_value(ctx: &Ctx<'_>, id: Id) -> (bool, Option<u32>) {
 /// with their optional memory-operand mask (SPIR-V §3.3.8: the word after the pointer, and
 /// the object for a store), which few have.
 fn candidates<'m>(ix: &'m Index<'m>) -> Vec<&'m Inst<'m>> {
-    let kinds = OperandKinds::SCOPE | OperandKinds::SEMANTICS | OperandKinds::MEMORY_ACCESS;
-    let mut found = ix.with_ops_where(|op| {
-        !matches!(
-            op,
-            Op::DecorateId | Op::ExecutionModeId | Op::Load | Op::Store
-        ) && u16::try_from(op as u32).map_or(0, operand_kinds) & kinds != 0
+    static WITH_KINDS: LazyLock<OpSet> = LazyLock::new(|| {
+        let kinds = OperandKinds::SCOPE | OperandKinds::SEMANTICS | OperandKinds::MEMORY_ACCESS;
+        OpSet::new(|op| {
+            !matches!(
+                op,
+                Op::DecorateId | Op::ExecutionModeId | Op::Load | Op::Store
+            ) && u16::try_from(op as u32).map_or(0, operand_kinds) & kinds != 0
+        })
     });
+    let mut found = ix.with_ops_in(&WITH_KINDS);
     let before = found.len();
     found.extend(ix.with_op(Op::Load).filter(|inst| inst.words().len() > 4));
     found.extend(ix.with_op(Op::Store).filter(|inst| inst.words().len() > 3));
