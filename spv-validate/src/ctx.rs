@@ -1250,8 +1250,8 @@ impl OpSet {
     /// The opcodes the grammar knows that satisfy `pred`.
     pub(crate) fn new(pred: impl Fn(Op) -> bool) -> OpSet {
         let mut bits = [0u64; crate::operands::OP_SLOTS.div_ceil(64)];
-        for (raw, slot) in crate::operands::op_slots() {
-            if Op::from_u32(u32::from(raw)).is_some_and(&pred)
+        for (op, slot) in crate::operands::op_slots() {
+            if pred(op)
                 && let Some(w) = bits.get_mut(slot / 64)
             {
                 *w |= 1 << (slot % 64);
@@ -1281,11 +1281,9 @@ mod tests {
         let pred = |op: Op| matches!(op, Op::Load | Op::AtomicIAdd | Op::Kill) || op as u32 > 5000;
         let set = OpSet::new(pred);
         let mut known = 0;
-        for (raw, slot) in crate::operands::op_slots() {
-            let Some(op) = Op::from_u32(u32::from(raw)) else {
-                continue;
-            };
+        for (op, slot) in crate::operands::op_slots() {
             known += 1;
+            assert_eq!(crate::operands::op_slot(op as u16), Some(slot), "{op:?}");
             let slot = u16::try_from(slot).expect("slots fit in 16 bits");
             assert_eq!(set.has_slot(slot), pred(op), "{op:?}");
         }

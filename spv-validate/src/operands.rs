@@ -349,13 +349,13 @@ pub(crate) fn op_slot_count() -> usize {
 /// [`op_slot_count`] as a constant, for tables sized at compile time.
 pub(crate) const OP_SLOTS: usize = written::OPCODES;
 
-/// Every opcode the grammar knows, with its [`op_slot`].
-pub(crate) fn op_slots() -> impl Iterator<Item = (u16, usize)> {
+/// Every opcode the grammar knows, with its [`op_slot`]: one item per grammar entry (a few
+/// hundred), not per opcode number up to the largest (several thousand).
+pub(crate) fn op_slots() -> impl Iterator<Item = (Op, usize)> {
     table()
-        .index
+        .entries
         .iter()
-        .enumerate()
-        .filter_map(|(raw, &k)| Some((u16::try_from(raw).ok()?, usize::from(k).checked_sub(1)?)))
+        .filter_map(|e| Some((e.grammar()?.opcode, usize::from(e.slot))))
 }
 
 /// The opcodes whose grammar operands include Image Operands.
