@@ -41,7 +41,7 @@ mod tables {
     > = LazyLock::new(crate::derive::common_decorations);
 }
 
-fn main() {
+fn main() -> Result<(), String> {
     for file in [
         "build.rs",
         "lit.rs",
@@ -116,11 +116,11 @@ fn main() {
         out.push_str(",\n");
     }
     out.push_str("];\n");
-    // A build script reports failure to cargo by panicking, which stops the build with the
-    // message; no input reaches this code, only the build environment.
-    let dir = std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR for build scripts");
+    // An `Err` from `main` stops the build with its message.
+    let dir = std::env::var_os("OUT_DIR").ok_or("cargo did not set OUT_DIR")?;
     let path = std::path::Path::new(&dir).join("tables.rs");
-    std::fs::write(&path, out).expect("the build script can write to OUT_DIR");
+    std::fs::write(&path, out).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(())
 }
 
 unit_enum_lit!(Section, Forward);

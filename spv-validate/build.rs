@@ -22,7 +22,7 @@ mod lit;
 #[path = "src/operands/opcodes.rs"]
 mod operands;
 
-fn main() {
+fn main() -> Result<(), String> {
     for file in [
         "build.rs",
         "../spv-reader/lit.rs",
@@ -64,11 +64,11 @@ fn main() {
             "/// See `derive::Derived`.\npub(crate) const {name}: u64 = {bits};"
         );
     }
-    // A build script reports failure to cargo by panicking, which stops the build with the
-    // message; no input reaches this code, only the build environment.
-    let dir = std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR for build scripts");
+    // An `Err` from `main` stops the build with its message.
+    let dir = std::env::var_os("OUT_DIR").ok_or("cargo did not set OUT_DIR")?;
     let path = std::path::Path::new(&dir).join("opcodes.rs");
-    std::fs::write(&path, out).expect("the build script can write to OUT_DIR");
+    std::fs::write(&path, out).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(())
 }
 
 /// Writes `values` as `pub(crate) static NAME: [TYPE; N]`, documented by `doc`.
