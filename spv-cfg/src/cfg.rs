@@ -12,6 +12,7 @@
 //! indices; that indexing cannot fail.
 
 use crate::error::CfgError;
+use std::cell::OnceCell;
 use std::fmt;
 
 /// Switches with at most this many cases find repeated targets by scanning their own
@@ -162,12 +163,14 @@ impl BlockData {
 #[derive(Clone, Debug)]
 pub struct Cfg {
     blocks: Vec<BlockData>,
-    /// The successor lists' starts in `edges` (`n + 1` entries), then the predecessor lists'
-    /// starts relative to `edges[m..]` (`n + 1` entries): one allocation instead of two.
+    /// The successor lists' starts in `edges` (`n + 1` entries).
     starts: Vec<u32>,
-    /// The `m` successor list entries, then the `m` predecessor list entries: one
-    /// allocation instead of two.
+    /// The successor list entries.
     edges: Vec<BlockIdx>,
+    /// The predecessor lists (their `n + 1` starts, their entries), made from the successor
+    /// lists the first time they are asked for: the merge walk, which structures nearly
+    /// every translated function, only asks whether the entry block is a branch target.
+    preds: OnceCell<(Vec<u32>, Vec<BlockIdx>)>,
 }
 
 impl Cfg {
@@ -190,9 +193,9 @@ impl Cfg {
         // pass as the checks. Only a switch can name a target twice (equal conditional
         // targets are normalised first); a short one is checked against its own list, a long
         // one against a per-block table made the first time one is met.
-        let mut succ_start = Vec::with_capacity(2 * (n + 1));
+        let mut succ_start = Vec::with_capacity(n + 1);
         let mut succ = Vec::with_capacity(
-            2 * blocks
+            blocks
                 .iter()
                 .map(|b| match &b.terminator {
                     Terminator::Branch(_) => 1,
@@ -259,8 +262,8 @@ impl Cfg {
                     });
                 }
             }
-            // Every target was checked to be below `n` above, so indexing `seen` and
-            // `pred_start` (n + 1 entries) by a target cannot go out of bounds.
+            // Every target was checked to be below `n` above, so indexing `seen` by a target
+            // cannot go out of bounds.
             let start = succ.len();
             succ_start.push(start as u32);
             match &b.terminator {
@@ -294,47 +297,11 @@ impl Cfg {
             }
         }
         succ_start.push(succ.len() as u32);
-        // Predecessor lists by counting sort; visiting sources in index order sorts them.
-        // `pred_start[t + 1]` first counts `t`'s predecessors; the prefix sums make
-        // `pred_start[t]` the start of `t`'s list, which then serves as its fill cursor and
-        // ends as the start of `t + 1`'s list, so a shift by one restores the starts. Both
-        // live behind the successor tables, in the same buffers.
-        let m = succ.len();
-        let mut starts = succ_start;
-        starts.resize(2 * (n + 1), 0);
-        let mut edges = succ;
-        edges.resize(2 * m, BlockIdx(0));
-        let (succ_start, pred_start) = starts.split_at_mut(n + 1);
-        let (succ, pred) = edges.split_at_mut(m);
-        for t in succ.iter() {
-            pred_start[t.index() + 1] += 1;
-        }
-        for i in 0..n {
-            pred_start[i + 1] += pred_start[i];
-        }
-        for i in 0..n {
-            for t in &succ[succ_start[i] as usize..succ_start[i + 1] as usize] {
-                pred[pred_start[t.index()] as usize] = BlockIdx(i as u32);
-                pred_start[t.index()] += 1;
-            }
-        }
-        pred_start.copy_within(0..n, 1);
-        pred_start[0] = 0;
-        Ok(Cfg {
-            blocks,
-            starts,
-            edges,
-        })
+        Ok(Cfg::from_tables(blocks, succ_start, succ))
     }
 
-    /// A CFG from tables in the layout of [`Cfg::starts`] and [`Cfg::edges`], for builders
-    /// that have the successor and predecessor lists already. The caller establishes what
-    /// [`Cfg::new`] checks and builds: at least one block and at most `u32::MAX`; every block
-    /// index in `blocks` and `edges` below `blocks.len()`; `starts` holds `2 * (n + 1)`
-    /// non-decreasing offsets per half, the successor half ending at `m` and the predecessor
-    /// half at `m` too, with `edges.len() == 2 * m`; successor lists distinct in operand order,
-    /// predecessor lists their transpose sorted by index; no `OpBranchConditional` with equal
-    /// targets and no `OpSwitch` repeating a literal.
+    /// The CFG of `blocks` with the successor lists `edges`, block `i`'s at
+    /// `edges[starts[i]..starts[i + 1]]` (`n + 1` starts, every entry below `n`).
     pub(crate) fn from_tables(
         blocks: Vec<BlockData>,
         starts: Vec<u32>,
@@ -344,7 +311,34 @@ impl Cfg {
             blocks,
             starts,
             edges,
+            preds: OnceCell::new(),
         }
+    }
+
+    /// The predecessor lists, by counting sort over the successor lists (visiting sources in
+    /// index order sorts each list; successor lists are distinct, so predecessor lists are
+    /// too). `starts[t + 1]` first counts `t`'s predecessors; the prefix sums make
+    /// `starts[t]` the start of `t`'s list, which then serves as its fill cursor and ends as
+    /// the start of `t + 1`'s list, so a shift by one restores the starts.
+    fn transpose(&self) -> (Vec<u32>, Vec<BlockIdx>) {
+        let n = self.blocks.len();
+        let mut starts = vec![0u32; n + 1];
+        let mut preds = vec![BlockIdx(0); self.edges.len()];
+        for t in &self.edges {
+            starts[t.index() + 1] += 1;
+        }
+        for i in 0..n {
+            starts[i + 1] += starts[i];
+        }
+        for i in 0..n {
+            for t in self.succs(BlockIdx(i as u32)) {
+                preds[starts[t.index()] as usize] = BlockIdx(i as u32);
+                starts[t.index()] += 1;
+            }
+        }
+        starts.copy_within(0..n, 1);
+        starts[0] = 0;
+        (starts, preds)
     }
 
     /// Number of blocks.
@@ -386,10 +380,14 @@ impl Cfg {
     /// Distinct predecessors of `b` (branch edges only), sorted by index.
     pub fn preds(&self, b: BlockIdx) -> &[BlockIdx] {
         let i = b.index();
-        // The predecessor tables follow the successor tables (see `Cfg::starts`).
-        let (n, m) = (self.blocks.len(), self.edges.len() / 2);
-        let pred_start = &self.starts[n + 1..];
-        &self.edges[m + pred_start[i] as usize..m + pred_start[i + 1] as usize]
+        let (starts, preds) = self.preds.get_or_init(|| self.transpose());
+        &preds[starts[i] as usize..starts[i + 1] as usize]
+    }
+
+    /// Whether some branch targets `b` (whether [`Cfg::preds`] of `b` is not empty, without
+    /// making the predecessor lists).
+    pub(crate) fn is_target(&self, b: BlockIdx) -> bool {
+        self.edges.contains(&b)
     }
 
     /// Distinct successors along *structured* control-flow edges (SPIR-V §2.2.5): branch edges,

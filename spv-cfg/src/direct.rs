@@ -101,6 +101,14 @@ struct DirectTables {
 }
 
 impl DirectTables {
+    /// No tables yet (a thread's first walk makes them).
+    const EMPTY: DirectTables = DirectTables {
+        emitted_log: Vec::new(),
+        jump_log: Vec::new(),
+        push_ins: Vec::new(),
+        splices: Vec::new(),
+    };
+
     /// The tables emptied, or fresh ones when one grew past [`crate::MAX_KEPT_ENTRIES`].
     fn bounded(mut self) -> DirectTables {
         let largest = self
@@ -122,7 +130,7 @@ impl DirectTables {
 
 thread_local! {
     /// This thread's [`DirectTables`], taken for the length of one walk.
-    static DIRECT_TABLES: Cell<DirectTables> = Cell::new(DirectTables::default());
+    static DIRECT_TABLES: Cell<DirectTables> = const { Cell::new(DirectTables::EMPTY) };
 }
 
 /// Builds the tree of `cfg` directly into `lists`, or gives up (`Err` hands the lists back).
@@ -193,7 +201,7 @@ struct Direct<'a, 'l, 'b> {
 impl Direct<'_, '_, '_> {
     fn run(&mut self) -> Step<crate::region::Seq> {
         let cfg = self.cfg;
-        if !cfg.preds(cfg.entry()).is_empty() {
+        if cfg.is_target(cfg.entry()) {
             return Err(GiveUp);
         }
         self.enter_seq()?;

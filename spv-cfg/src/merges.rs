@@ -116,7 +116,7 @@ impl MergeWalk<'_> {
     fn run(&mut self) -> Result<Vec<Lab>, Fail> {
         let cfg = self.cfg;
         let mut out = self.new_seq();
-        if !cfg.preds(cfg.entry()).is_empty() {
+        if cfg.is_target(cfg.entry()) {
             return Err(unstructured("the entry block is a branch target (V-CFG-2)"));
         }
         self.emit(cfg.entry(), &mut out)?;

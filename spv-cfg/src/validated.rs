@@ -13,8 +13,9 @@
 //!   followed by a branch (V-CFG-8, V-CFG-9);
 //! * an `OpSwitch` selector is an integer and no two case literals are equal (§3.3.17,
 //!   V-CFG-6), so literals are not sorted to look for repeats;
-//! * successor lists are the distinct targets in operand order and predecessor lists their
-//!   transpose in block order (how spv-validate builds them), so neither is derived again.
+//! * successor lists are the distinct targets in operand order (how spv-validate builds
+//!   them), so they are not derived again; the predecessor lists, their transpose in block
+//!   order, are made from them only if asked for (the merge walk does not need them).
 //!
 //! What remains checked is cheap and keeps the [`Cfg`] invariant (every block index below the
 //! block count) for any `FunctionInfo`, including one of another function or module, which
@@ -79,13 +80,13 @@ impl Cfg {
         {
             return Err(mismatch(module.inst(function.def)));
         }
-        // The successor lists, then the predecessor lists, as `Cfg` keeps them (one table
-        // of list starts, one of entries), every block index checked to be in range (the
-        // `Cfg` invariant). `n` fits in u32, and so do edge counts (the facts' own lists are
-        // indexed by u32).
+        // The successor lists as `Cfg` keeps them (one table of list starts, one of entries),
+        // every block index checked to be in range (the `Cfg` invariant); the predecessor
+        // lists are made from them if asked for. `n` fits in u32, and so do edge counts (the
+        // facts' own lists are indexed by u32).
         let in_range = |b: u32| ((b as usize) < n).then_some(BlockIdx(b));
-        let mut starts = Vec::with_capacity(2 * (n + 1));
-        let mut edges = Vec::with_capacity(2 * info.edge_count());
+        let mut starts = Vec::with_capacity(n + 1);
+        let mut edges = Vec::with_capacity(info.edge_count());
         let mut blocks = Vec::with_capacity(n);
         for (i, (block, facts)) in function.blocks.iter().zip(&info.blocks).enumerate() {
             let Some(term) = module.inst(block.terminator) else {
@@ -143,18 +144,7 @@ impl Cfg {
                 has_phis: starts_with_phi(module, block),
             });
         }
-        let succ_count = edges.len();
-        starts.push(succ_count as u32);
-        for i in 0..n as u32 {
-            starts.push((edges.len() - succ_count) as u32);
-            for &p in info.predecessors(i) {
-                edges.push(in_range(p).ok_or_else(|| mismatch(module.inst(function.def)))?);
-            }
-        }
-        starts.push((edges.len() - succ_count) as u32);
-        if edges.len() != 2 * succ_count {
-            return Err(mismatch(module.inst(function.def)));
-        }
+        starts.push(edges.len() as u32);
         Ok(Cfg::from_tables(blocks, starts, edges))
     }
 }

@@ -94,6 +94,21 @@ pub(crate) struct WalkTables {
 }
 
 impl WalkTables {
+    /// No tables yet (a thread's first walk makes them).
+    const EMPTY: WalkTables = WalkTables {
+        reachable: Vec::new(),
+        stack: Vec::new(),
+        emitted: Vec::new(),
+        ctx: Vec::new(),
+        innermost: Vec::new(),
+        slot: Vec::new(),
+        falls_into: Vec::new(),
+        jump_count: Vec::new(),
+        local_jumps: Vec::new(),
+        level: 0,
+        floor: 0,
+    };
+
     /// The tables, or fresh ones when a table grew past [`crate::MAX_KEPT_ENTRIES`] (one huge
     /// function must not pin its memory for the rest of the thread's life).
     fn bounded(self) -> WalkTables {
@@ -121,7 +136,7 @@ impl WalkTables {
 
 thread_local! {
     /// This thread's [`WalkTables`], taken for the length of one walk.
-    static WALK_TABLES: Cell<WalkTables> = Cell::new(WalkTables::default());
+    static WALK_TABLES: Cell<WalkTables> = const { Cell::new(WalkTables::EMPTY) };
 }
 
 /// This thread's walk tables, set up for a walk of `cfg`: reachability filled in, every

@@ -81,20 +81,19 @@ impl FunctionPlan {
                 .and_then(|i| cfg.get(BlockIdx(i)))
                 .is_none_or(|data| data.has_phis);
             // Validation put the phis before every other instruction of the block except
-            // OpLine / OpNoLine (SPIR-V §2.4, V-LAY-8), so only that prefix is read.
-            let prefix = if has_phis {
-                body.clone()
-            } else {
-                body.start..body.start
-            };
-            for inst in module.instructions_in(prefix) {
-                if has_opcode(inst, spirv::Op::Phi) {
-                    phis.push(inst.index());
-                } else if !has_opcode(inst, spirv::Op::Line) && !has_opcode(inst, spirv::Op::NoLine)
-                {
-                    break;
+            // OpLine / OpNoLine (SPIR-V §2.4, V-LAY-8), so only that prefix is read, and only
+            // in a block with phis.
+            if has_phis {
+                for inst in module.instructions_in(body.clone()) {
+                    if has_opcode(inst, spirv::Op::Phi) {
+                        phis.push(inst.index());
+                    } else if !has_opcode(inst, spirv::Op::Line)
+                        && !has_opcode(inst, spirv::Op::NoLine)
+                    {
+                        break;
+                    }
+                    after_phis = inst.index().0 + 1;
                 }
-                after_phis = inst.index().0 + 1;
             }
             let body_end_word = module
                 .inst(InstIndex(body.end))
@@ -147,7 +146,28 @@ impl<'m> Lowerer<'m> {
     /// Lowers the body of `function`: structures its CFG, gives phis their registers, then
     /// emits the region tree.
     pub(super) fn lower_function_body(&mut self, function: &Function) -> Result<(), Error> {
-        self.lower_body(function, None)
+        let plan = self.plan(function)?;
+        self.plan_call_tree(function.id);
+        self.lower_structured(function, &plan, None)
+    }
+
+    /// Plans every function the entry point `entry` calls, directly or not (the validator's
+    /// call tree), before any body is lowered: planning one function after another keeps
+    /// spv-cfg's code in the instruction cache, where planning each callee at its first call
+    /// would bring it back between the lowering of instructions. A plan that fails is left
+    /// for that first call, which reports the error where it always has (a body may fail
+    /// earlier, and its error must come first).
+    fn plan_call_tree(&mut self, entry: Id) {
+        let info = self.info;
+        let Some(point) = info.entry_points.iter().find(|p| p.function == entry) else {
+            return;
+        };
+        for &id in point.call_tree.iter().skip(1) {
+            if let Some(callee) = self.module.function(id) {
+                // An error is reported again by the call that needs the plan.
+                let _ = self.plan(callee);
+            }
+        }
     }
 
     /// `OpFunctionCall`. A callee that returns only at its end is inlined; one that returns early
@@ -384,12 +404,6 @@ impl<'m> Lowerer<'m> {
         Ok((cfg, structured))
     }
 
-    /// Lowers `function`'s body, as the entry point (`call` = `None`).
-    fn lower_body(&mut self, function: &Function, call: Option<CallSite>) -> Result<(), Error> {
-        let plan = self.plan(function)?;
-        self.lower_structured(function, &plan, call)
-    }
-
     /// Lowers a structured body: phi registers, synthetic variables, then the regions.
     fn lower_structured(
         &mut self,
@@ -428,7 +442,12 @@ impl<'m> Lowerer<'m> {
     /// Emits a sequence of regions.
     fn lower_regions(&mut self, context: &FlowContext<'_>, seq: Seq) -> Result<(), Error> {
         for region in context.plan.structured.regions(seq) {
-            self.lower_region(context, region)?;
+            // A block, the most common region, is lowered without entering `lower_region`,
+            // whose frame holds every other kind's locals.
+            match region {
+                Region::Block(block) => self.lower_block(context, *block)?,
+                other => self.lower_region(context, other)?,
+            }
         }
         Ok(())
     }
