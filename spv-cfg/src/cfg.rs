@@ -12,7 +12,6 @@
 //! indices; that indexing cannot fail.
 
 use crate::error::CfgError;
-use std::cell::OnceCell;
 use std::fmt;
 
 /// Switches with at most this many cases find repeated targets by scanning their own
@@ -154,7 +153,7 @@ impl BlockData {
 }
 
 /// The control-flow graph of one function: blocks with terminators and merge instructions,
-/// plus successor and predecessor lists.
+/// plus successor lists (predecessors are found from them on request, [`Cfg::preds`]).
 ///
 /// Successors of a block are distinct and in operand order (`OpSwitch`: default first, then
 /// cases). Predecessors are distinct and sorted by index. Only *branch* edges are successors;
@@ -167,10 +166,6 @@ pub struct Cfg {
     starts: Vec<u32>,
     /// The successor list entries.
     edges: Vec<BlockIdx>,
-    /// The predecessor lists (their `n + 1` starts, their entries), made from the successor
-    /// lists the first time they are asked for: the merge walk, which structures nearly
-    /// every translated function, only asks whether the entry block is a branch target.
-    preds: OnceCell<(Vec<u32>, Vec<BlockIdx>)>,
 }
 
 impl Cfg {
@@ -311,34 +306,7 @@ impl Cfg {
             blocks,
             starts,
             edges,
-            preds: OnceCell::new(),
         }
-    }
-
-    /// The predecessor lists, by counting sort over the successor lists (visiting sources in
-    /// index order sorts each list; successor lists are distinct, so predecessor lists are
-    /// too). `starts[t + 1]` first counts `t`'s predecessors; the prefix sums make
-    /// `starts[t]` the start of `t`'s list, which then serves as its fill cursor and ends as
-    /// the start of `t + 1`'s list, so a shift by one restores the starts.
-    fn transpose(&self) -> (Vec<u32>, Vec<BlockIdx>) {
-        let n = self.blocks.len();
-        let mut starts = vec![0u32; n + 1];
-        let mut preds = vec![BlockIdx(0); self.edges.len()];
-        for t in &self.edges {
-            starts[t.index() + 1] += 1;
-        }
-        for i in 0..n {
-            starts[i + 1] += starts[i];
-        }
-        for i in 0..n {
-            for t in self.succs(BlockIdx(i as u32)) {
-                preds[starts[t.index()] as usize] = BlockIdx(i as u32);
-                starts[t.index()] += 1;
-            }
-        }
-        starts.copy_within(0..n, 1);
-        starts[0] = 0;
-        (starts, preds)
     }
 
     /// Number of blocks.
@@ -377,15 +345,18 @@ impl Cfg {
         &self.edges[self.starts[i] as usize..self.starts[i + 1] as usize]
     }
 
-    /// Distinct predecessors of `b` (branch edges only), sorted by index.
-    pub fn preds(&self, b: BlockIdx) -> &[BlockIdx] {
-        let i = b.index();
-        let (starts, preds) = self.preds.get_or_init(|| self.transpose());
-        &preds[starts[i] as usize..starts[i + 1] as usize]
+    /// Distinct predecessors of `b` (branch edges only), sorted by index: found by scanning
+    /// every successor list (each names a block at most once), so each call costs the whole
+    /// edge list. Only the general structurizer's entry test and tests ask, so no
+    /// predecessor table is kept: the merge walk, which structures nearly every translated
+    /// function, needs none.
+    pub fn preds(&self, b: BlockIdx) -> Vec<BlockIdx> {
+        self.blocks()
+            .filter(|&p| self.succs(p).contains(&b))
+            .collect()
     }
 
-    /// Whether some branch targets `b` (whether [`Cfg::preds`] of `b` is not empty, without
-    /// making the predecessor lists).
+    /// Whether some branch targets `b` (whether [`Cfg::preds`] of `b` is not empty).
     pub(crate) fn is_target(&self, b: BlockIdx) -> bool {
         self.edges.contains(&b)
     }

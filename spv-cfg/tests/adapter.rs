@@ -152,7 +152,7 @@ fn large_label_ids_give_the_same_cfg() {
                     d.merge,
                     d.has_phis,
                     cfg.succs(b).to_vec(),
-                    cfg.preds(b).to_vec(),
+                    cfg.preds(b),
                 )
             })
             .collect()
