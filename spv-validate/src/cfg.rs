@@ -35,6 +35,8 @@ pub(crate) struct FuncCfg {
     pub(crate) merges: Vec<Option<Merge>>,
     /// Whether each block is reachable from the entry block along branch edges.
     pub(crate) reachable: Vec<bool>,
+    /// The reachable blocks as bits, for a function of at most 64 blocks (0 otherwise).
+    pub(crate) reached: u64,
     /// Plain dominators from the entry block (unreachable blocks are outside the tree).
     pub(crate) dom: DomTree,
     /// Whether some branch target is not a label of this function (so that the CFG check
@@ -154,6 +156,7 @@ pub(crate) fn build(ctx: &Ctx<'_>, scratch: &mut Scratch) -> Vec<FuncCfg> {
             // reachable, and alone in its dominator tree, without a traversal.
             cfg.reachable.clear();
             cfg.reachable.push(true);
+            cfg.reached = 1;
             cfg.dom.set_root_only();
             continue;
         }
@@ -162,11 +165,14 @@ pub(crate) fn build(ctx: &Ctx<'_>, scratch: &mut Scratch) -> Vec<FuncCfg> {
             .post_order_into(0, &mut scratch.seen, &mut scratch.stack, order);
         cfg.reachable.clear();
         cfg.reachable.resize(n, false);
+        let mut reached = 0u64;
         for &b in order.iter() {
             if let Some(x) = cfg.reachable.get_mut(b as usize) {
                 *x = true;
             }
+            reached |= 1u64.checked_shl(b).unwrap_or(0);
         }
+        cfg.reached = if n <= 64 { reached } else { 0 };
         // spirv-val computes dominators by a traversal from the entry block, so blocks the
         // entry does not reach have no dominator and are not ordered (checked with probes).
         cfg.dom

@@ -130,7 +130,24 @@ fn check_uses<'i, 'm: 'i>(
     }
     // Usually every id the rest of the block (terminator included) refers to is
     // dominated: then only the OpPhi rules of phis further in remain.
-    if refs_dominated(ctx, cfg, ctx.ix.refs_in(rest..b.terminator.0 + 1), bi) {
+    let dominated_all = if cfg.dom.is_set_form() {
+        // Reachable blocks other than the entry that do not dominate this one: only an id
+        // defined in one of them can be undominated. The merge instruction and the
+        // terminator name labels of such blocks: there labels are let through first.
+        let undominated = cfg.reached & !cfg.dom.dominators(bi) & !1;
+        let body_end = b.merge.map_or(b.terminator.0, |m| m.0.min(b.terminator.0));
+        refs_dominated_by_mask::<false>(ctx, cfg, ctx.ix.refs_in(rest..body_end), bi, undominated)
+            && refs_dominated_by_mask::<true>(
+                ctx,
+                cfg,
+                ctx.ix.refs_in(body_end..b.terminator.0 + 1),
+                bi,
+                undominated,
+            )
+    } else {
+        refs_dominated(ctx, cfg, ctx.ix.refs_in(rest..b.terminator.0 + 1), bi)
+    };
+    if dominated_all {
         while let Some(phi) = phis.next_if(|p| p.index().0 < b.terminator.0) {
             check_phi(ctx, cfg, phi, bi);
         }
@@ -586,10 +603,12 @@ fn dominated(ctx: &Ctx<'_>, cfg: &FuncCfg, inst: &Inst<'_>, bi: u32) -> bool {
 
 /// [`dominated`] for the ids `refs` (of instructions in block `bi`, which is reachable).
 ///
-/// Each id is first judged by one expression without branches to mispredict: undefined, a
-/// label, defined outside the function or outside any block (a parameter), in block `bi`
-/// itself or in the entry block (block 0, which dominates every block it reaches) is
-/// dominated. Only the others (definitions in other blocks) ask the dominator tree.
+/// Undefined, a label, defined outside the function or outside any block (a parameter), in
+/// block `bi` itself or in the entry block (block 0, which dominates every block it
+/// reaches) is dominated. Only the others (definitions in other blocks) ask the dominator
+/// tree. The compiler splits the first test into a branch per condition, which mispredict
+/// as ids of each kind alternate: functions of at most 64 blocks take
+/// [`refs_dominated_by_mask`] instead.
 fn refs_dominated(ctx: &Ctx<'_>, cfg: &FuncCfg, refs: &[Ref], bi: u32) -> bool {
     refs.iter().all(|r| {
         ctx.ix.id(r.id).is_none_or(|def| {
@@ -603,6 +622,30 @@ fn refs_dominated(ctx: &Ctx<'_>, cfg: &FuncCfg, refs: &[Ref], bi: u32) -> bool {
                 || !cfg.is_reachable(def.block)
                 || cfg.dom.dominates(def.block, bi)
         })
+    })
+}
+
+/// [`refs_dominated`] in a function of at most 64 blocks, given the blocks whose
+/// definitions may not dominate block `bi` as bits: one bit test per id, without the
+/// branches on the kind of definition that mispredict; the few ids defined in such a block
+/// take the full test ([`refs_dominated`]). With `LABELS` (for merge instructions and
+/// terminators, which name successors' labels) a label is let through first.
+fn refs_dominated_by_mask<const LABELS: bool>(
+    ctx: &Ctx<'_>,
+    cfg: &FuncCfg,
+    refs: &[Ref],
+    bi: u32,
+    undominated: u64,
+) -> bool {
+    refs.iter().all(|r| {
+        let Some(def) = ctx.ix.id(r.id) else {
+            return true;
+        };
+        // The shift takes the block modulo 64: ids outside blocks (NONE) test bit 63, and
+        // any id whose bit is set gets the full test, which decides.
+        undominated.wrapping_shr(def.block) & 1 == 0
+            || (LABELS && def.op == Some(Op::Label))
+            || refs_dominated(ctx, cfg, std::slice::from_ref(r), bi)
     })
 }
 
