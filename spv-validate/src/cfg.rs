@@ -160,6 +160,27 @@ pub(crate) fn build(ctx: &Ctx<'_>, scratch: &mut Scratch) -> Vec<FuncCfg> {
             cfg.dom.set_root_only();
             continue;
         }
+        if n <= 64 {
+            // A small function whose branches to earlier blocks all go to dominators of their
+            // source gets its dominators by one sweep in block order, without a traversal
+            // (see `DomTree::rebuild_sets_in_order`; the same tree, unreached blocks outside).
+            let mut masks = [0u64; 64];
+            for &(a, b) in edges.iter() {
+                if let Some(m) = masks.get_mut(a as usize) {
+                    *m |= 1u64.checked_shl(b).unwrap_or(0);
+                }
+            }
+            if let Some(reached) = cfg
+                .dom
+                .rebuild_sets_in_order(masks.get(..n).unwrap_or(&[]), &mut scratch.dom)
+            {
+                cfg.reachable.clear();
+                cfg.reachable
+                    .extend((0..n as u32).map(|b| reached >> b & 1 != 0));
+                cfg.reached = reached;
+                continue;
+            }
+        }
         let order = &mut scratch.order;
         cfg.graph
             .post_order_into(0, &mut scratch.seen, &mut scratch.stack, order);

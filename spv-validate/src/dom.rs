@@ -84,6 +84,41 @@ impl Graph {
         pred_start.truncate(n + 1);
     }
 
+    /// Makes this the graph of `n` nodes with `edges`, successors only: [`Graph::preds`]
+    /// is empty for every node. The edges must come grouped by their source in increasing
+    /// order (each node's successors keep the edges' order); edges naming nodes outside
+    /// `0..n` are ignored. Cheaper than [`Graph::rebuild`] for callers that walk forward
+    /// only (no counting sort, no predecessor lists).
+    pub(crate) fn rebuild_forward(&mut self, n: usize, edges: &[(u32, u32)]) {
+        let Graph {
+            succ_start,
+            succ,
+            pred_start,
+            pred,
+        } = self;
+        succ.clear();
+        pred.clear();
+        pred_start.clear();
+        pred_start.resize(n + 1, 0);
+        succ_start.clear();
+        succ_start.push(0);
+        // Node `node`'s run ends where the first edge of a later node begins.
+        let mut node = 0usize;
+        for &(a, b) in edges {
+            if (a as usize) < n && (b as usize) < n {
+                while node < a as usize {
+                    succ_start.push(succ.len() as u32);
+                    node += 1;
+                }
+                succ.push(b);
+            }
+        }
+        while node < n {
+            succ_start.push(succ.len() as u32);
+            node += 1;
+        }
+    }
+
     /// Number of nodes.
     pub(crate) fn len(&self) -> usize {
         self.succ_start.len().saturating_sub(1)
@@ -171,6 +206,9 @@ pub(crate) struct DomScratch {
     size: Vec<u32>,
     /// Edges to a node that does not come later in reverse post-order (back edges).
     retreating: Vec<(u32, u32)>,
+    /// [`DomTree::rebuild_sets_forward`]: the intersection of the dominator sets of each
+    /// node's predecessors placed so far.
+    common: Vec<u64>,
 }
 
 /// The nearest common dominator of `a` and `b` (reverse post-order numbers): walk up from
@@ -321,6 +359,7 @@ impl DomTree {
             doms,
             size,
             retreating,
+            ..
         } = scratch;
         let post: &[u32] = match post {
             Some(post) => post,
@@ -465,24 +504,155 @@ impl DomTree {
                 }
             }
         }
-        // The immediate dominator is the strict dominator whose own dominators are all the
-        // node's strict dominators. It is usually the highest-numbered one (blocks come after
-        // their dominators in a valid function, V-CFG-3), so the search starts there.
-        for &node in post {
-            let Some(&set) = sets.get(node as usize) else {
-                continue;
+        self.idoms_from_sets(post);
+    }
+
+    /// The set form of the tree of `g` (at most [`SET_NODES`] nodes) rooted at `root`, given
+    /// the post-order `post` of the nodes `root` reaches, from successor lists only (`g` may
+    /// lack predecessors, see [`Graph::rebuild_forward`]). Whether it succeeded: false (the
+    /// tree then unspecified) for a larger graph, or when some edge to a node earlier in
+    /// reverse post-order does not come from a node that node dominates (an irreducible
+    /// graph), where [`DomTree::rebuild_with_post_order`]'s repeated passes are needed.
+    ///
+    /// The one pass of [`DomTree::rebuild_sets`], with each node's set pushed to its
+    /// successors instead of pulled from its predecessors: a node's set is final when it is
+    /// reached in reverse post-order, and by then every predecessor before it has pushed, so
+    /// each node meets the same predecessor sets as in the pull.
+    pub(crate) fn rebuild_sets_forward(
+        &mut self,
+        g: &Graph,
+        root: u32,
+        post: &[u32],
+        scratch: &mut DomScratch,
+    ) -> bool {
+        let n = g.len();
+        if n > SET_NODES {
+            return false;
+        }
+        self.order.clear();
+        self.preorder.clear();
+        let sets = &mut self.sets;
+        sets.clear();
+        sets.resize(n, 0);
+        self.idom.clear();
+        self.idom.resize(n, UNDEF);
+        let common = &mut scratch.common;
+        common.clear();
+        common.resize(n, u64::MAX);
+        for &node in post.iter().rev() {
+            let set = if node == root {
+                bit(root)
+            } else {
+                common.get(node as usize).copied().unwrap_or(0) | bit(node)
             };
-            let strict = set & !bit(node);
-            let mut rest = strict;
-            while rest != 0 {
-                let d = u64::BITS - 1 - rest.leading_zeros();
-                rest &= !bit(d);
-                if sets.get(d as usize) == Some(&strict) {
-                    if let Some(slot) = self.idom.get_mut(node as usize) {
-                        *slot = d;
+            if let Some(slot) = sets.get_mut(node as usize) {
+                *slot = set;
+            }
+            for &v in g.succs(node) {
+                if sets.get(v as usize).is_some_and(|&s| s != 0) {
+                    // An edge back to a placed node: it changes nothing only when that node
+                    // dominates this one.
+                    if set & bit(v) == 0 {
+                        return false;
                     }
-                    break;
+                } else if let Some(c) = common.get_mut(v as usize) {
+                    *c &= set;
                 }
+            }
+        }
+        self.idoms_from_sets(post);
+        true
+    }
+
+    /// The set form of the tree of the graph of `succ.len()` nodes (at most [`SET_NODES`])
+    /// whose node `b` has the successors `succ[b]` (bits), rooted at node 0, by one pass in
+    /// node order; the nodes the root reaches as bits. `None` (the tree then unspecified)
+    /// unless every edge from a reached node to a node not after it ends in a node that
+    /// dominates its source: then the other edges form an acyclic graph whose dominators
+    /// the pass computes (each node after all its reached predecessors along them), and
+    /// those edges change none (as in [`DomTree::rebuild_sets`]), so the graph is reducible
+    /// and they are exactly the edges every depth-first search finds back. `common` is
+    /// scratch space.
+    pub(crate) fn rebuild_sets_in_order(
+        &mut self,
+        succ: &[u64],
+        scratch: &mut DomScratch,
+    ) -> Option<u64> {
+        let n = succ.len();
+        if n == 0 || n > SET_NODES {
+            return None;
+        }
+        self.order.clear();
+        self.preorder.clear();
+        let sets = &mut self.sets;
+        sets.clear();
+        sets.resize(n, 0);
+        let common = &mut scratch.common;
+        common.clear();
+        common.resize(n, u64::MAX);
+        let mut reached = 1u64;
+        for (u, (&out, slot)) in succ.iter().zip(sets.iter_mut()).enumerate() {
+            let own = bit(u as u32);
+            if reached & own == 0 {
+                continue;
+            }
+            let set = if u == 0 {
+                own
+            } else {
+                common.get(u).copied().unwrap_or(0) | own
+            };
+            *slot = set;
+            // Successors up to `u` itself: each must dominate `u`.
+            let back = out & (own | (own - 1));
+            if back & !set != 0 {
+                return None;
+            }
+            let mut ahead = out & !back;
+            reached |= ahead;
+            while ahead != 0 {
+                let v = ahead.trailing_zeros();
+                ahead &= ahead - 1;
+                if let Some(c) = common.get_mut(v as usize) {
+                    *c &= set;
+                }
+            }
+        }
+        self.idom.clear();
+        self.idom.resize(n, UNDEF);
+        let mut rest = reached;
+        while rest != 0 {
+            let node = rest.trailing_zeros();
+            rest &= rest - 1;
+            self.idom_from_sets(node);
+        }
+        Some(reached)
+    }
+
+    /// The immediate dominators of the nodes of `post` from their dominator sets.
+    fn idoms_from_sets(&mut self, post: &[u32]) {
+        for &node in post {
+            self.idom_from_sets(node);
+        }
+    }
+
+    /// Sets the immediate dominator of `node` from the dominator sets: the strict dominator
+    /// whose own dominators are all the node's strict dominators. It is usually the
+    /// highest-numbered one (blocks come after their dominators in a valid function,
+    /// V-CFG-3), so the search starts there.
+    fn idom_from_sets(&mut self, node: u32) {
+        let Some(&set) = self.sets.get(node as usize) else {
+            return;
+        };
+        let strict = set & !bit(node);
+        let mut rest = strict;
+        while rest != 0 {
+            let d = u64::BITS - 1 - rest.leading_zeros();
+            rest &= !bit(d);
+            if self.sets.get(d as usize) == Some(&strict) {
+                if let Some(slot) = self.idom.get_mut(node as usize) {
+                    *slot = d;
+                }
+                break;
             }
         }
     }
@@ -680,5 +850,75 @@ mod tests {
                 placed[v as usize] = true;
             }
         }
+    }
+
+    /// The sweep in node order, and the forward-pushed sets from successor lists alone,
+    /// give the tree the traversal gives whenever they settle the graph, and the sweep
+    /// refuses only graphs it cannot settle (checked on random graphs whose edges mostly go
+    /// forward, so that both answers occur).
+    #[test]
+    fn sweeps_and_forward_sets_match_the_traversal() {
+        let mut rng = crate::mutate::Rng::new(0x5851_f42d_4c95_7f2d);
+        let mut next = |bound: u64| rng.below(bound as usize) as u32;
+        let (mut scratch, mut swept, mut forward) = (
+            DomScratch::default(),
+            DomTree::default(),
+            DomTree::default(),
+        );
+        let (mut settled, mut refused) = (0, 0);
+        for round in 0..3000 {
+            let n = 1 + next(SET_NODES as u64) as usize;
+            let edges: Vec<(u32, u32)> = (0..next(3 * n as u64 + 1))
+                .map(|_| {
+                    let (a, b) = (next(n as u64), next(n as u64));
+                    if next(8) == 0 {
+                        (a, b)
+                    } else {
+                        (a.min(b), a.max(b))
+                    }
+                })
+                .collect();
+            let g = graph(n, &edges);
+            let t = tree(&g, 0);
+            let mut masks = vec![0u64; n];
+            let mut grouped = edges.clone();
+            grouped.sort_by_key(|&(a, _)| a);
+            for &(a, b) in &grouped {
+                masks[a as usize] |= bit(b);
+            }
+            let mut forward_graph = Graph::default();
+            forward_graph.rebuild_forward(n, &grouped);
+            let mut post = Vec::new();
+            g.post_order_into(0, &mut Vec::new(), &mut Vec::new(), &mut post);
+            if forward.rebuild_sets_forward(&forward_graph, 0, &post, &mut scratch) {
+                assert_eq!(forward.idom, t.idom, "round {round}: forward, {edges:?}");
+                assert_eq!(forward.sets, t.sets, "round {round}: forward sets");
+            }
+            // Settled exactly when every edge from a reached node to one not after it goes to
+            // a dominator of its source.
+            let settles = edges
+                .iter()
+                .all(|&(a, b)| b > a || t.sets[a as usize] == 0 || t.dominates(b, a));
+            match swept.rebuild_sets_in_order(&masks, &mut scratch) {
+                Some(reached) => {
+                    settled += 1;
+                    assert!(settles, "round {round}: settled {edges:?}");
+                    assert_eq!(swept.idom, t.idom, "round {round}: {edges:?}");
+                    assert_eq!(swept.sets, t.sets, "round {round}: sets");
+                    let expected = (0..n as u32)
+                        .filter(|&b| t.sets[b as usize] != 0)
+                        .fold(0, |r, b| r | bit(b));
+                    assert_eq!(reached, expected, "round {round}: reached");
+                }
+                None => {
+                    refused += 1;
+                    assert!(!settles, "round {round}: refused {edges:?}");
+                }
+            }
+        }
+        assert!(
+            settled > 500 && refused > 500,
+            "settled {settled}, refused {refused}"
+        );
     }
 }

@@ -4,13 +4,16 @@
 //! Per function: structural successors (branch edges plus merge and continue edges),
 //! structural dominators from the entry block, structural post-dominators over the
 //! augmented graph (a pseudo exit reached from every sink, digest §3.1), back edges found by
-//! a depth-first search over structural edges. Then, as spirv-val organises it (digest §3.5):
-//! back edges target loop headers, one per header; every construct whose header is
-//! structurally reachable dominates its exit, keeps its branches inside or on structured
-//! exits, is entered only through its header and contains the merges of the headers it
-//! contains; continue targets are entered from inside their loop; switch case constructs
-//! obey the fall-through rules; conditional branches without a merge instruction must be
-//! break/continue idioms.
+//! a depth-first search over structural edges. A function of at most 64 blocks whose
+//! structural edges to earlier blocks all go to dominators of their source is settled by one
+//! sweep in block order instead (see [`Structure::sweep`]): its graph is reducible, so every
+//! search finds the same back edges, and the search runs only if the order matters. Then,
+//! as spirv-val organises it (digest §3.5): back edges target loop headers, one per header;
+//! every construct whose header is structurally reachable dominates its exit, keeps its
+//! branches inside or on structured exits, is entered only through its header and contains
+//! the merges of the headers it contains; continue targets are entered from inside their
+//! loop; switch case constructs obey the fall-through rules; conditional branches without a
+//! merge instruction must be break/continue idioms.
 //!
 //! spirv-val collects the blocks of every construct by a walk from its header, which costs
 //! the sum of the construct sizes: quadratic in the nesting depth. Here the block rules of
@@ -94,9 +97,15 @@ struct Structure {
     dom: DomTree,
     /// Structural post-dominators (root: the pseudo exit, node `len`).
     post: DomTree,
-    /// Whether each block is structurally reachable.
+    /// Whether each block is structurally reachable (when `searched`).
     reachable: Vec<bool>,
-    /// Blocks in post-order of the structural search from the entry.
+    /// The structurally reachable blocks as bits (when not `searched`).
+    reached: u64,
+    /// Whether the structural search ran: `reachable` and `post_order` are filled. A small
+    /// function settled by [`Structure::sweep`] needs no search unless
+    /// [`selections_hold`] fails ([`Structure::search`]).
+    searched: bool,
+    /// Blocks in post-order of the structural search from the entry (when `searched`).
     post_order: Vec<u32>,
     /// (back-edge block, header) pairs, in the order the search found them.
     back_edges: Vec<(u32, u32)>,
@@ -125,6 +134,184 @@ struct StructureScratch {
 impl Structure {
     /// Makes this the structure of `cfg`, reusing the storage.
     fn rebuild(&mut self, cfg: &FuncCfg, scratch: &mut StructureScratch) {
+        let n = cfg.merges.len();
+        if n <= 64 {
+            let masks = &mut self.succ_masks;
+            masks.clear();
+            masks.extend(cfg.merges.iter().enumerate().map(|(b, m)| {
+                let own = m.map_or(0, |m| block_bit(m.merge) | m.cont.map_or(0, block_bit));
+                cfg.succs(b as u32)
+                    .iter()
+                    .fold(own, |mask, &t| mask | block_bit(t))
+            }));
+            if self.sweep(cfg, scratch) {
+                return;
+            }
+        }
+        self.rebuild_searched(cfg, scratch);
+    }
+
+    /// [`Structure::rebuild`] by the structural search (every function it cannot sweep).
+    fn rebuild_searched(&mut self, cfg: &FuncCfg, scratch: &mut StructureScratch) {
+        let n = cfg.merges.len();
+        self.searched = true;
+        self.edges_into(cfg, scratch);
+        let edges = &scratch.edges;
+        // A small function's dominators come from the successor lists alone (pushed forward,
+        // see `DomTree::rebuild_sets_forward`); the predecessor lists are built only when
+        // something below needs them. The edges come grouped by block, as that build needs.
+        let mut with_preds = n > 64;
+        if with_preds {
+            self.graph.rebuild(n, edges);
+        } else {
+            self.graph.rebuild_forward(n, edges);
+        }
+        dfs_with_back_edges(&self.graph, 0, scratch, &mut self.post_order);
+        self.back_edges.clear();
+        self.back_edges.extend(
+            scratch
+                .back
+                .iter()
+                .copied()
+                .filter(|&(from, to)| cfg.succs(from).contains(&to)),
+        );
+        self.back_edges_sorted.clear();
+        self.back_edges_sorted.extend_from_slice(&self.back_edges);
+        self.back_edges_sorted.sort_unstable();
+        self.reachable.clear();
+        self.reachable.resize(n, false);
+        for &b in &self.post_order {
+            if let Some(r) = self.reachable.get_mut(b as usize) {
+                *r = true;
+            }
+        }
+        // Only constructs use the dominator trees, and only continue constructs the
+        // post-dominator tree.
+        let merges = cfg.merges.iter().flatten();
+        if merges.clone().next().is_some() {
+            if merge_edges_keep_dominators(cfg) {
+                self.dom.copy_from(&cfg.dom);
+            } else if with_preds
+                || !self.dom.rebuild_sets_forward(
+                    &self.graph,
+                    0,
+                    &self.post_order,
+                    &mut scratch.dom,
+                )
+            {
+                if !with_preds {
+                    self.graph.rebuild(n, &scratch.edges);
+                    with_preds = true;
+                }
+                // The search above visits successors in list order from block 0, as the
+                // dominator computation's own traversal would.
+                self.dom.rebuild_with_post_order(
+                    &self.graph,
+                    0,
+                    &self.post_order,
+                    &mut scratch.dom,
+                );
+            }
+        } else {
+            self.dom.clear();
+        }
+        if self.needs_post_dominators(cfg) {
+            if !with_preds {
+                self.graph.rebuild(n, &scratch.edges);
+            }
+            reverse_augmented(&self.graph, scratch);
+            self.post
+                .rebuild(&scratch.reversed, n as u32, &mut scratch.dom);
+        } else {
+            self.post.clear();
+        }
+    }
+
+    /// The structure of a small function (the successor bits `succ_masks` set) without a
+    /// search, when a sweep in block order settles it: whether it did. See
+    /// [`DomTree::rebuild_sets_in_order`]: the structural graph is then reducible, so every
+    /// depth-first search from the entry finds the same back edges (the edges to a block
+    /// that dominates their source), the same reachable blocks and dominators, and differs
+    /// from spirv-val's only in the order it finds back edges and in the post-order. The
+    /// order of back edges matters only when one targets a block that is not a loop header
+    /// (the first found is reported) or a loop header has other than one (the first is the
+    /// continue construct's exit), so those leave it to the search; the post-order is made
+    /// only when [`check_selections`] needs it ([`Structure::search`]).
+    fn sweep(&mut self, cfg: &FuncCfg, scratch: &mut StructureScratch) -> bool {
+        let Some(reached) = self
+            .dom
+            .rebuild_sets_in_order(&self.succ_masks, &mut scratch.dom)
+        else {
+            return false;
+        };
+        let mut headers = 0u64;
+        let mut any_merge = false;
+        for (b, m) in cfg.merges.iter().enumerate() {
+            if let Some(m) = m {
+                any_merge = true;
+                if m.cont.is_some() {
+                    headers |= block_bit(b as u32);
+                }
+            }
+        }
+        self.back_edges.clear();
+        // The loop headers targeted by one back edge, and by more.
+        let (mut once, mut more) = (0u64, 0u64);
+        let mut rest = reached;
+        while rest != 0 {
+            let u = rest.trailing_zeros();
+            rest &= rest - 1;
+            // A branch to a block not after its source is a back edge (the sweep checked it).
+            for &v in cfg.succs(u).iter().filter(|&&v| v <= u) {
+                self.back_edges.push((u, v));
+                more |= once & block_bit(v);
+                once |= block_bit(v);
+            }
+        }
+        if once & !headers != 0 || more != 0 || headers & reached & !once != 0 {
+            return false;
+        }
+        self.back_edges_sorted.clear();
+        self.back_edges_sorted.extend_from_slice(&self.back_edges);
+        self.back_edges_sorted.sort_unstable();
+        self.reached = reached;
+        self.searched = false;
+        self.post_order.clear();
+        // Without merge instructions there is no construct (and, here, no back edge).
+        if !any_merge {
+            self.dom.clear();
+        }
+        if self.needs_post_dominators(cfg) {
+            self.edges_into(cfg, scratch);
+            self.graph.rebuild(cfg.merges.len(), &scratch.edges);
+            reverse_augmented(&self.graph, scratch);
+            self.post
+                .rebuild(&scratch.reversed, cfg.merges.len() as u32, &mut scratch.dom);
+        } else {
+            self.post.clear();
+        }
+        true
+    }
+
+    /// The structural search after [`Structure::sweep`]: the post-order, from the same
+    /// successor lists (in the same order) as [`Structure::rebuild`]'s search.
+    fn search(&mut self, cfg: &FuncCfg, scratch: &mut StructureScratch) {
+        self.edges_into(cfg, scratch);
+        self.graph.rebuild_forward(cfg.merges.len(), &scratch.edges);
+        dfs_with_back_edges(&self.graph, 0, scratch, &mut self.post_order);
+        self.searched = true;
+        self.reachable.clear();
+        self.reachable.resize(cfg.merges.len(), false);
+        for &b in &self.post_order {
+            if let Some(r) = self.reachable.get_mut(b as usize) {
+                *r = true;
+            }
+        }
+    }
+
+    /// The structural edges of `cfg` into `scratch.edges`, grouped by block (each edge once),
+    /// and for a function of at most 64 blocks each block's structural successors as bits.
+    fn edges_into(&mut self, cfg: &FuncCfg, scratch: &mut StructureScratch) {
         let n = cfg.merges.len();
         let edges = &mut scratch.edges;
         edges.clear();
@@ -164,52 +351,6 @@ impl Structure {
                 *m = mask;
             }
         }
-        self.graph.rebuild(n, edges);
-        dfs_with_back_edges(&self.graph, 0, scratch, &mut self.post_order);
-        self.back_edges.clear();
-        self.back_edges.extend(
-            scratch
-                .back
-                .iter()
-                .copied()
-                .filter(|&(from, to)| cfg.succs(from).contains(&to)),
-        );
-        self.back_edges_sorted.clear();
-        self.back_edges_sorted.extend_from_slice(&self.back_edges);
-        self.back_edges_sorted.sort_unstable();
-        self.reachable.clear();
-        self.reachable.resize(n, false);
-        for &b in &self.post_order {
-            if let Some(r) = self.reachable.get_mut(b as usize) {
-                *r = true;
-            }
-        }
-        // Only constructs use the dominator trees, and only continue constructs the
-        // post-dominator tree.
-        let merges = cfg.merges.iter().flatten();
-        if merges.clone().next().is_some() {
-            if merge_edges_keep_dominators(cfg) {
-                self.dom.copy_from(&cfg.dom);
-            } else {
-                // The search above visits successors in list order from block 0, as the
-                // dominator computation's own traversal would.
-                self.dom.rebuild_with_post_order(
-                    &self.graph,
-                    0,
-                    &self.post_order,
-                    &mut scratch.dom,
-                );
-            }
-        } else {
-            self.dom.clear();
-        }
-        if self.needs_post_dominators(cfg) {
-            reverse_augmented(&self.graph, scratch);
-            self.post
-                .rebuild(&scratch.reversed, n as u32, &mut scratch.dom);
-        } else {
-            self.post.clear();
-        }
     }
 
     /// Whether a continue construct may ask [`Structure::post_dominates`] about two
@@ -247,7 +388,11 @@ impl Structure {
     }
 
     fn reachable(&self, b: u32) -> bool {
-        self.reachable.get(b as usize).copied().unwrap_or(false)
+        if self.searched {
+            self.reachable.get(b as usize).copied().unwrap_or(false)
+        } else {
+            self.reached & block_bit(b) != 0
+        }
     }
 
     fn succs(&self, b: u32) -> &[u32] {
@@ -486,7 +631,7 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg, scratch: &mut Scratch) {
         return;
     }
     let Scratch {
-        structure: s,
+        structure,
         structure_scratch,
         first_latch,
         latches,
@@ -497,8 +642,8 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg, scratch: &mut Scratch) {
         walk,
         merges: _,
     } = scratch;
-    s.rebuild(cfg, structure_scratch);
-    let s = &*s;
+    structure.rebuild(cfg, structure_scratch);
+    let s = &*structure;
     let n = cfg.merges.len();
     let is_loop_header =
         |b: u32| matches!(cfg.merges.get(b as usize), Some(Some(m)) if m.cont.is_some());
@@ -606,7 +751,13 @@ fn check_function(ctx: &mut Ctx<'_>, cfg: &FuncCfg, scratch: &mut Scratch) {
             return;
         }
     }
-    check_selections(ctx, cfg, s, &mut walk.blocks);
+    if !s.searched {
+        if selections_hold(ctx, cfg, s) {
+            return;
+        }
+        structure.search(cfg, structure_scratch);
+    }
+    check_selections(ctx, cfg, structure, &mut walk.blocks);
 }
 
 /// Which selection and loop constructs contain each block, as persistent lists over the
@@ -919,7 +1070,7 @@ fn block_bit(b: u32) -> u64 {
 impl Walk {
     /// Sets the walk up for the function of structure `s`.
     fn prepare(&mut self, s: &Structure) {
-        self.small = s.dom.is_set_form() && s.succ_masks.len() == s.graph.len();
+        self.small = s.dom.is_set_form() && s.succ_masks.len() == s.dom.idom.len();
     }
 
     /// Whether block `b` is among those [`Walk::collect`] collected last.
@@ -1148,8 +1299,8 @@ fn check_construct(
 
 /// V-SCF-11, -15, -14 and -13 over the blocks of `c`, walked as spirv-val walks them;
 /// `names` are the header's label and the construct's and header's names for messages.
-/// Cold: [`Nesting::clear`] settles most constructs of valid modules without this walk.
-#[cold]
+/// [`Nesting::clear`] settles most constructs of large functions without this walk; in small
+/// functions every construct takes it (so it is not marked cold).
 fn check_blocks(
     ctx: &mut Ctx<'_>,
     cfg: &FuncCfg,
@@ -1386,6 +1537,60 @@ fn case_fall_through(
     Ok(fall)
 }
 
+/// Whether [`check_selections`] reports nothing, whatever the order of the structural
+/// search (so that it need not run). Sufficient, not necessary: every structurally reachable
+/// block ends in no conditional branch or switch, or has a selection merge, or ends in a
+/// switch with a merge instruction, or in a conditional branch one of whose targets (or both
+/// the same) is the merge block or continue target of the block itself or of a block that
+/// dominates it: such a block comes first in every search order, so its targets are marked
+/// before.
+fn selections_hold(ctx: &Ctx<'_>, cfg: &FuncCfg, s: &Structure) -> bool {
+    let merge_of = |b: u32| cfg.merges.get(b as usize).copied().flatten();
+    (0..cfg.merges.len() as u32).all(|b| {
+        if !s.reachable(b) {
+            return true;
+        }
+        let merge = merge_of(b);
+        if merge.is_some_and(|m| m.cont.is_none()) {
+            return true;
+        }
+        let Some(term) = terminator(ctx, cfg, b) else {
+            return true;
+        };
+        match ctx.op_of(term) {
+            Some(Op::BranchConditional) => {
+                let words = term.words();
+                let label = |i: usize| {
+                    words
+                        .get(i)
+                        .and_then(|&l| block_of_label(ctx, cfg.func, Id(l)))
+                        .unwrap_or(NONE)
+                };
+                let (t, f) = (label(2), label(3));
+                if t == f {
+                    return true;
+                }
+                let names = |m: crate::cfg::Merge| {
+                    m.merge == t || m.merge == f || m.cont == Some(t) || m.cont == Some(f)
+                };
+                let mut d = b;
+                for _ in 0..cfg.merges.len() {
+                    if merge_of(d).is_some_and(names) {
+                        return true;
+                    }
+                    match s.dom.idom.get(d as usize) {
+                        Some(&up) if up != UNDEF => d = up,
+                        _ => return false,
+                    }
+                }
+                false
+            }
+            Some(Op::Switch) => merge.is_some(),
+            _ => true,
+        }
+    })
+}
+
 /// V-SCF-2, V-SCF-3: OpSwitch has a selection merge; a conditional branch without a merge
 /// instruction targets a merge block or continue target already seen in reverse
 /// post-order (the break/continue idioms).
@@ -1521,6 +1726,82 @@ mod tests {
         );
     }
 
+    /// Whenever the sweep settles a small function, its structure answers as the search's
+    /// does: reachability, back edges (as a set), dominance and post-dominance (checked on
+    /// random graphs with merge instructions, often shaped so that the sweep succeeds).
+    #[test]
+    fn swept_structures_answer_as_searched_ones() {
+        let mut rng = crate::mutate::Rng::new(0x9e37_79b9_7f4a_7c15 ^ 0x5eed);
+        let mut next = |bound: u64| rng.below(bound as usize) as u32;
+        let (mut swept, mut searched, mut scratch) = (
+            Structure::default(),
+            Structure::default(),
+            StructureScratch::default(),
+        );
+        let (mut settled, mut refused) = (0, 0);
+        for round in 0..3000 {
+            let n = 1 + next(12) as usize;
+            // Mostly forward edges, with a few backward ones (loops, or irreducible).
+            let edges: Vec<(u32, u32)> = (0..next(2 * n as u64 + 1))
+                .map(|_| {
+                    let (a, b) = (next(n as u64), next(n as u64));
+                    if next(4) == 0 {
+                        (a, b)
+                    } else {
+                        (a.min(b), a.max(b))
+                    }
+                })
+                .collect();
+            let merges: Vec<(u32, u32, Option<u32>)> = (0..next(4))
+                .map(|_| {
+                    let h = next(n as u64);
+                    let cont = (next(2) == 0).then(|| next(n as u64));
+                    (h, next(n as u64), cont)
+                })
+                .collect();
+            let cfg = func_cfg(n, &edges, &merges);
+            swept.rebuild(&cfg, &mut scratch);
+            if swept.searched {
+                refused += 1;
+                continue;
+            }
+            settled += 1;
+            searched.rebuild_searched(&cfg, &mut scratch);
+            let what = format!("round {round}: {edges:?} with merges {merges:?}");
+            assert_eq!(
+                swept.back_edges_sorted, searched.back_edges_sorted,
+                "{what}"
+            );
+            for a in 0..n as u32 {
+                assert_eq!(swept.reachable(a), searched.reachable(a), "{what}");
+                assert_eq!(
+                    swept.dom.idom.get(a as usize),
+                    searched.dom.idom.get(a as usize),
+                    "{what}"
+                );
+                for b in 0..n as u32 {
+                    assert_eq!(
+                        swept.dom.dominates(a, b),
+                        searched.dom.dominates(a, b),
+                        "{what}"
+                    );
+                    assert_eq!(
+                        swept.post_dominates(a, b),
+                        searched.post_dominates(a, b),
+                        "{what}"
+                    );
+                }
+            }
+            // The search made later gives the searched post-order.
+            swept.search(&cfg, &mut scratch);
+            assert_eq!(swept.post_order, searched.post_order, "{what}");
+        }
+        assert!(
+            settled > 1000 && refused > 300,
+            "settled {settled}, refused {refused}"
+        );
+    }
+
     /// The set-form walk collects the blocks the stack walk collects, in the same order,
     /// for constructs of every kind over random graphs with merge instructions (whatever
     /// their entry, exit and continue target).
@@ -1547,6 +1828,11 @@ mod tests {
                 .collect();
             let cfg = func_cfg(n, &edges, &merges);
             structure.rebuild(&cfg, &mut scratch);
+            // The stack walk follows the successor lists, which a swept structure builds
+            // only with the search.
+            if !structure.searched {
+                structure.search(&cfg, &mut scratch);
+            }
             walk.prepare(&structure);
             assert!(
                 walk.small,
