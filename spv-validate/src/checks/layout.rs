@@ -2,9 +2,13 @@
 //! of module-level instructions, what may appear inside functions, function declarations
 //! before definitions, function-local variables at the start of the entry block, OpPhi at
 //! the start of its block, and OpLine/OpNoLine placement.
+//!
+//! Function bodies are not walked: the reader already refuses an instruction of a
+//! module-level section inside a function (its R-9), the only V-LAY-1 case a body could
+//! hold, and the block rules visit only OpVariable and OpPhi.
 
+use spv_reader::Id;
 use spv_reader::spirv::{self, Op};
-use spv_reader::{Id, InstIndex};
 
 use crate::ctx::{Ctx, Inst, NONE};
 use crate::diag::opcode_name;
@@ -40,43 +44,108 @@ pub(crate) fn is_non_semantic(ctx: &Ctx<'_>, inst: &Inst<'_>) -> bool {
             .is_some_and(|name| name.starts_with("NonSemantic."))
 }
 
+/// Runs the pass.
 pub(crate) fn check(ctx: &mut Ctx<'_>) {
     let m = ctx.m;
-    let mut current = Section::Capability;
-    let mut memory_models = 0usize;
-    let mut in_function = false;
-    let mut seen_definition = false;
     let ix = ctx.ix;
     let all = ix.insts().as_slice();
+    let mut walk = Walk {
+        current: Section::Capability,
+        memory_models: 0,
+        in_function: false,
+    };
+    let mut seen_definition = false;
+    // The module-level instructions are those between the reader's functions (each from
+    // its OpFunction to its OpFunctionEnd, in module order). Of a function only its
+    // OpFunction has a rule here (V-LAY-6): the reader refuses a module-level instruction
+    // inside a function, so the body is not walked for V-LAY-1
+    // (`tests::reader_refuses_module_level_instructions_in_functions` checks every such
+    // opcode).
     let mut next = 0usize;
-    while let Some(inst) = all.get(next) {
-        next += 1;
-        let i = inst.index();
-        let Some(op) = ctx.op_of(inst) else { continue };
-        let fi = inst.func();
-        if fi != NONE {
-            if !in_function {
-                in_function = true;
-                current = Section::Functions;
-            }
-            // The instruction opens function `fi` (the index's functions are the reader's
-            // OpFunction … OpFunctionEnd ranges): the whole function is checked here.
-            let end = m
-                .functions()
-                .get(fi as usize)
-                .map_or(next, |f| (f.end.0 as usize + 1).min(all.len()))
-                .max(next);
-            for inst in all.get(next - 1..end).unwrap_or(&[]) {
-                check_function_inst(ctx, inst, &mut seen_definition);
-            }
-            next = end;
+    for f in m.functions() {
+        let start = (f.def.0 as usize).clamp(next, all.len());
+        walk.module_level(ctx, all.get(next..start).unwrap_or(&[]));
+        next = (f.end.0 as usize).saturating_add(1).clamp(start, all.len());
+        let Some(inst) = all
+            .get(start)
+            .filter(|inst| inst.opcode() == Some(Op::Function))
+        else {
             continue;
+        };
+        walk.in_function = true;
+        walk.current = Section::Functions;
+        if f.blocks.is_empty() && seen_definition {
+            ctx.err(
+                "V-LAY-6",
+                inst.index(),
+                &[f.id],
+                format!(
+                    "function declaration {} appears after a function definition",
+                    f.id
+                ),
+            );
         }
+        seen_definition |= !f.blocks.is_empty();
+    }
+    walk.module_level(ctx, all.get(next..).unwrap_or(&[]));
+    if walk.memory_models == 0 {
+        ctx.report(
+            "V-LAY-2",
+            None,
+            Vec::new(),
+            "the module has no OpMemoryModel (exactly one is required)",
+        );
+    }
+    if m.entry_points().is_empty() && !ctx.has_cap(spirv::Capability::Linkage) {
+        ctx.report(
+            "V-EP-1",
+            None,
+            Vec::new(),
+            "the module has no OpEntryPoint and does not declare the Linkage capability",
+        );
+    }
+    check_blocks(ctx);
+}
+
+/// The state of the walk over module-level instructions (V-LAY-1, V-LAY-2, V-LAY-5).
+struct Walk {
+    /// The section of the last instruction in order.
+    current: Section,
+    /// How many OpMemoryModel instructions were seen.
+    memory_models: usize,
+    /// Whether a function came before.
+    in_function: bool,
+}
+
+impl Walk {
+    /// The module-level instructions `insts`, in module order: each of a section (nearly all
+    /// of them) costs one comparison when it is in order; the others go to
+    /// [`Walk::unordered`].
+    fn module_level(&mut self, ctx: &mut Ctx<'_>, insts: &[Inst<'_>]) {
+        for inst in insts {
+            match inst.section() {
+                Some(section) if !self.in_function && section >= self.current => {
+                    self.memory_models += usize::from(section == Section::MemoryModel);
+                    self.current = section;
+                }
+                section => self.unordered(ctx, inst, section),
+            }
+        }
+    }
+
+    /// A module-level instruction out of its section's order, after the functions, or of
+    /// no section (OpLine, OpNoLine, OpUndef, OpExtInst and the opcodes only allowed in
+    /// functions).
+    #[inline(never)]
+    fn unordered(&mut self, ctx: &mut Ctx<'_>, inst: &Inst<'_>, section: Option<Section>) {
+        let Some(op) = ctx.op_of(inst) else { return };
+        let i = inst.index();
         if op == Op::MemoryModel {
-            memory_models += 1;
+            self.memory_models += 1;
         }
-        match inst.section() {
-            Some(section) if in_function => ctx.err(
+        let current = self.current;
+        match section {
+            Some(section) if self.in_function => ctx.err(
                 "V-LAY-1",
                 i,
                 &[],
@@ -98,7 +167,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
                     current.name()
                 ),
             ),
-            Some(section) => current = section,
+            Some(section) => self.current = section,
             None => {
                 let allowed_here = match op {
                     Op::Line | Op::NoLine | Op::Undef => current >= Section::Types,
@@ -107,7 +176,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
                 };
                 if allowed_here {
                     if current < Section::Types {
-                        current = Section::Types;
+                        self.current = Section::Types;
                     }
                 } else {
                     let rule = if matches!(op, Op::Line | Op::NoLine) {
@@ -128,74 +197,6 @@ pub(crate) fn check(ctx: &mut Ctx<'_>) {
                 }
             }
         }
-    }
-    if memory_models == 0 {
-        ctx.report(
-            "V-LAY-2",
-            None,
-            Vec::new(),
-            "the module has no OpMemoryModel (exactly one is required)",
-        );
-    }
-    if m.entry_points().is_empty() && !ctx.has_cap(spirv::Capability::Linkage) {
-        ctx.report(
-            "V-EP-1",
-            None,
-            Vec::new(),
-            "the module has no OpEntryPoint and does not declare the Linkage capability",
-        );
-    }
-    check_blocks(ctx);
-}
-
-/// One instruction of a function: module-level instructions are not allowed inside it
-/// (V-LAY-1), and function declarations come before definitions (V-LAY-6);
-/// `seen_definition` tells whether a definition came before.
-fn check_function_inst(ctx: &mut Ctx<'_>, inst: &Inst<'_>, seen_definition: &mut bool) {
-    let Some(op) = ctx.op_of(inst) else { return };
-    // Only instructions of a module-level section have rules here.
-    let Some(section) = inst.section() else {
-        return;
-    };
-    let i = inst.index();
-    check_in_function(ctx, i, op, Some(section));
-    if op == Op::Function
-        && let Some(f) = ctx.m.functions().get(inst.func() as usize)
-    {
-        if f.blocks.is_empty() && *seen_definition {
-            ctx.err(
-                "V-LAY-6",
-                i,
-                &[f.id],
-                format!(
-                    "function declaration {} appears after a function definition",
-                    f.id
-                ),
-            );
-        }
-        *seen_definition |= !f.blocks.is_empty();
-    }
-}
-
-/// Instructions inside a function: module-level instructions are not allowed, nor are
-/// global variables.
-fn check_in_function(ctx: &mut Ctx<'_>, i: InstIndex, op: Op, section: Option<Section>) {
-    let module_only = match section {
-        Some(Section::Functions) => false,
-        Some(Section::Types) => !matches!(op, Op::Variable | Op::UntypedVariableKHR),
-        Some(_) => true,
-        None => false,
-    };
-    if module_only {
-        ctx.err(
-            "V-LAY-1",
-            i,
-            &[],
-            format!(
-                "{} cannot appear in a function body",
-                opcode_name(op as u16)
-            ),
-        );
     }
 }
 
@@ -235,8 +236,12 @@ fn check_blocks(ctx: &mut Ctx<'_>) {
             continue;
         };
         // The block holding the instruction between its first instruction and its
-        // terminator, if any.
-        let bi = f.blocks.partition_point(|b| b.terminator.0 <= i.0);
+        // terminator, if any: the index noted it for the result id (searched for only
+        // when the id is not this instruction's or outside blocks).
+        let bi = match inst.result_id().and_then(|id| ix.id(id)) {
+            Some(info) if info.def == i.0 && info.block != NONE => info.block as usize,
+            _ => f.blocks.partition_point(|b| b.terminator.0 <= i.0),
+        };
         let Some(b) = f.blocks.get(bi).filter(|b| b.first.0 <= i.0) else {
             continue;
         };
@@ -299,5 +304,59 @@ fn check_blocks(ctx: &mut Ctx<'_>) {
             }
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use spv_reader::ErrorKind;
+    use spv_reader::spirv::Op;
+
+    use super::Section;
+    use crate::operands::{lean_table, op_slots};
+
+    /// A module with one function whose block holds `body` (whole instructions' words).
+    fn module_with_body(body: &[u32]) -> Vec<u32> {
+        let op = |op: Op, count: u32| (count << 16) | op as u32;
+        let mut words = vec![0x0723_0203, 0x0001_0000, 0, 10, 0];
+        words.extend([op(Op::Capability, 2), 1]);
+        words.extend([op(Op::MemoryModel, 3), 0, 1]);
+        words.extend([op(Op::TypeVoid, 2), 1]);
+        words.extend([op(Op::TypeFunction, 3), 2, 1]);
+        words.extend([op(Op::Function, 5), 1, 3, 0, 2]);
+        words.extend([op(Op::Label, 2), 4]);
+        words.extend_from_slice(body);
+        words.extend([op(Op::Return, 1), op(Op::FunctionEnd, 1)]);
+        words
+    }
+
+    /// `check` does not walk function bodies for V-LAY-1 (an instruction of a module-level
+    /// section other than a variable inside a function) because the reader refuses every
+    /// such instruction for its placement, whatever its operands.
+    #[test]
+    fn reader_refuses_module_level_instructions_in_functions() {
+        assert!(spv_reader::read_words(&module_with_body(&[])).is_ok());
+        let mut checked = 0;
+        for (op, _) in op_slots() {
+            let Some(section) = lean_table().get(op as u16).section else {
+                continue;
+            };
+            if section == Section::Functions || matches!(op, Op::Variable | Op::UntypedVariableKHR)
+            {
+                continue;
+            }
+            checked += 1;
+            for operands in [0u32, 1, 2, 3, 4] {
+                let mut body = vec![((1 + operands) << 16) | op as u32];
+                body.extend((0..operands).map(|k| 1 + k % 3));
+                let read = spv_reader::read_words(&module_with_body(&body));
+                assert_eq!(
+                    read.err().map(|e| e.kind()),
+                    Some(ErrorKind::Layout),
+                    "{op:?} with {operands} operand words"
+                );
+            }
+        }
+        assert!(checked > 60, "{checked} opcodes");
     }
 }
