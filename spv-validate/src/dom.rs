@@ -451,13 +451,8 @@ impl DomTree {
         retreating: &mut Vec<(u32, u32)>,
     ) {
         let n = g.len();
-        self.order.clear();
-        self.preorder.clear();
+        self.reset_sets(n);
         let sets = &mut self.sets;
-        sets.clear();
-        sets.resize(n, 0);
-        self.idom.clear();
-        self.idom.resize(n, UNDEF);
         if post.is_empty() {
             return;
         }
@@ -529,13 +524,8 @@ impl DomTree {
         if n > SET_NODES {
             return false;
         }
-        self.order.clear();
-        self.preorder.clear();
+        self.reset_sets(n);
         let sets = &mut self.sets;
-        sets.clear();
-        sets.resize(n, 0);
-        self.idom.clear();
-        self.idom.resize(n, UNDEF);
         let common = &mut scratch.common;
         common.clear();
         common.resize(n, u64::MAX);
@@ -582,11 +572,8 @@ impl DomTree {
         if n == 0 || n > SET_NODES {
             return None;
         }
-        self.order.clear();
-        self.preorder.clear();
+        self.reset_sets(n);
         let sets = &mut self.sets;
-        sets.clear();
-        sets.resize(n, 0);
         let common = &mut scratch.common;
         common.clear();
         common.resize(n, u64::MAX);
@@ -617,8 +604,6 @@ impl DomTree {
                 }
             }
         }
-        self.idom.clear();
-        self.idom.resize(n, UNDEF);
         let mut rest = reached;
         while rest != 0 {
             let node = rest.trailing_zeros();
@@ -626,6 +611,17 @@ impl DomTree {
             self.idom_from_sets(node);
         }
         Some(reached)
+    }
+
+    /// Empties the tree for the set form of a graph of `n` nodes: every set empty (a node
+    /// outside the tree), every immediate dominator undefined, no intervals.
+    fn reset_sets(&mut self, n: usize) {
+        self.order.clear();
+        self.preorder.clear();
+        self.sets.clear();
+        self.sets.resize(n, 0);
+        self.idom.clear();
+        self.idom.resize(n, UNDEF);
     }
 
     /// The immediate dominators of the nodes of `post` from their dominator sets.
