@@ -2072,6 +2072,9 @@ impl<'m> Lowerer<'m> {
 
     /// `OpAtomic*` on a storage buffer or Workgroup memory (SPIR-V §3.3.18; amd-il.md §9
     /// "Synchronisation and atomics"). The returned old value becomes the result.
+    // Out of line: rarer than the instructions `lower_inst` lowers itself, and inlined
+    // into the block loop it would widen the loop's frame and spread its code.
+    #[inline(never)]
     pub(super) fn lower_atomic(&mut self, op: spirv::Op, inst: SpvInst<'_>) -> Result<(), Error> {
         use spirv::Op;
         let module = self.module;
@@ -2220,6 +2223,9 @@ impl<'m> Lowerer<'m> {
     /// `OpArrayLength`: (buffer bytes − member offset) / stride, with the buffer's byte size from
     /// the driver constant buffer (element `1 + uav`, `.x`), since IL has no query for a raw
     /// UAV's size.
+    // Out of line: rarer than the instructions `lower_inst` lowers itself, and inlined
+    // into the block loop it would widen the loop's frame and spread its code.
+    #[inline(never)]
     pub(super) fn lower_array_length(&mut self, inst: SpvInst<'_>) -> Result<(), Error> {
         let module = self.module;
         let unsupported = |what: &str| Error::from(Unsupported::at(module, inst.index(), what));
@@ -2283,6 +2289,9 @@ impl<'m> Lowerer<'m> {
     /// `OpControlBarrier` and `OpMemoryBarrier` become `fence` with the options their memory
     /// semantics ask for (amd-il.md §6.6): `_threads` for a work-group execution barrier, `_lds`
     /// for Workgroup memory, `_memory` for buffer and image memory.
+    // Out of line: rarer than the instructions `lower_inst` lowers itself, and inlined
+    // into the block loop it would widen the loop's frame and spread its code.
+    #[inline(never)]
     pub(super) fn lower_barrier(&mut self, op: spirv::Op, inst: SpvInst<'_>) -> Result<(), Error> {
         let module = self.module;
         let operands = inst.operands();

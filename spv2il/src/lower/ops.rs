@@ -1338,6 +1338,8 @@ impl Lowerer<'_> {
     /// leaves INT_MIN as 2^31, its magnitude read unsigned), the quotient is negated when the
     /// signs differ, the remainder takes the dividend's sign, and SMod adds the divisor to a
     /// non-zero remainder whose sign differs from the divisor's (spirv.md §6.13 item 2).
+    // Out of line: a rare instruction, which inlined would spread `lower_op`'s code.
+    #[inline(never)]
     fn lower_signed_division(&mut self, op: spirv::Op, inst: SpvInst<'_>) -> Result<Value, Error> {
         let (result_type, _, operands) = super::typed_parts(inst);
         let a = self.operand_in(inst, operands, 0)?;
@@ -1469,6 +1471,8 @@ impl Lowerer<'_> {
 
     /// IsNan, IsInf, IsFinite, IsNormal and SignBitSet as integer tests of the bits: float
     /// compares flush denormals and say nothing reliable about NaN (amd-il.md §9).
+    // Out of line: a rare instruction, which inlined would spread `lower_op`'s code.
+    #[inline(never)]
     fn lower_float_class(&mut self, op: spirv::Op, inst: SpvInst<'_>) -> Result<Value, Error> {
         let (result_type, _, operands) = super::typed_parts(inst);
         use spirv::Op;
@@ -1607,6 +1611,8 @@ impl Lowerer<'_> {
     /// IAddCarry, ISubBorrow, UMulExtended, SMulExtended: two-member structs (low part, carry /
     /// borrow / high part). The carry and borrow are 1 or 0: `icarry`/`iborrow` where the
     /// family has them (EG+), otherwise an unsigned compare masked to 1.
+    // Out of line: a rare instruction, which inlined would spread `lower_op`'s code.
+    #[inline(never)]
     fn lower_extended(&mut self, op: spirv::Op, inst: SpvInst<'_>) -> Result<Value, Error> {
         let (_, _, operands) = super::typed_parts(inst);
         use spirv::Op;
