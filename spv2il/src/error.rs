@@ -37,6 +37,8 @@ pub struct Unsupported {
 
 impl Unsupported {
     /// A feature met at no particular instruction.
+    #[cold]
+    #[inline(never)]
     pub fn new(feature: impl Into<String>) -> Unsupported {
         Unsupported {
             feature: feature.into(),
@@ -47,6 +49,8 @@ impl Unsupported {
     }
 
     /// A feature needed by the instruction at `index` of `module`.
+    #[cold]
+    #[inline(never)]
     pub fn at(
         module: &Module,
         index: spv_reader::InstIndex,

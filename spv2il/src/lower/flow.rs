@@ -176,6 +176,9 @@ impl<'m> Lowerer<'m> {
     /// argument values (in fixed registers for a subroutine) and pointer parameters the argument
     /// places, so pointers never need a run-time form: a subroutine is instantiated once per
     /// distinct set of pointer arguments.
+    // Out of line: rarer than the instructions `lower_inst` lowers itself, and inlined
+    // into the block loop it would widen the loop's frame and spread its code.
+    #[inline(never)]
     pub(super) fn lower_call(&mut self, inst: SpvInst<'m>) -> Result<(), Error> {
         let module = self.module;
         // OpFunctionCall has a Result Type and a Result id (SPIR-V §3.3.9).

@@ -54,6 +54,9 @@ impl<'m> Lowerer<'m> {
     }
 
     /// Lowers an image instruction.
+    // Out of line: rarer than the instructions `lower_inst` lowers itself, and inlined
+    // into the block loop it would widen the loop's frame and spread its code.
+    #[inline(never)]
     pub(super) fn lower_image(&mut self, op: spirv::Op, inst: SpvInst<'m>) -> Result<(), Error> {
         use spirv::Op;
         let module = self.module;

@@ -231,6 +231,8 @@ fn mask_text(count: u8) -> &'static str {
 }
 
 /// Attaches the location of `inst` to an unlocated [`Unsupported`].
+#[cold]
+#[inline(never)]
 pub(super) fn located(module: &Module, inst: SpvInst<'_>, unsupported: Unsupported) -> Error {
     if unsupported.location.is_some() {
         return unsupported.into();
@@ -261,9 +263,9 @@ fn indexed_reg(nested: &mut Nested, array: u32, element: u32, dynamic: Option<Re
 /// How many instructions after a load [`Lowerer::forwards_load`] searches for its uses.
 const MAX_FORWARD_SCAN: u32 = 64;
 
-/// How many opcode numbers [`Lowerer::is_elementwise_opcode`] and `Lowerer::split_parts`
-/// remember (the arithmetic, relational, bit, conversion and composite opcodes are numbered
-/// below it; larger ones are decoded each time they are asked about).
+/// How many opcode numbers `Lowerer::split_parts` remembers (the arithmetic, relational,
+/// bit, conversion and composite opcodes are numbered below it; larger ones are decoded each
+/// time they are asked about).
 pub(super) const ELEMENTWISE_CACHED: usize = 256;
 
 /// Opcodes besides the elementwise ones whose 32-bit lowering (`Lowerer::lower_op`) only
@@ -452,6 +454,8 @@ pub(super) fn same_place(composites: &[Place], a: &Place, b: &Place, depth: u32)
 }
 
 /// The error for a composite variable whose members do not match its type's.
+#[cold]
+#[inline(never)]
 fn mismatched_parts(module: &Module, inst: SpvInst<'_>) -> Error {
     Unsupported::at(
         module,
@@ -1429,7 +1433,7 @@ impl<'m> Lowerer<'m> {
                 }
                 continue;
             }
-            if self.is_elementwise_opcode(op) {
+            if super::ops::is_elementwise(op) {
                 // Their operands are numeric or boolean values, never pointers (SPIR-V
                 // §3.3.13–3.3.15, which validation enforces): they write no variable.
                 continue;
@@ -1487,7 +1491,7 @@ impl<'m> Lowerer<'m> {
                 AtOnce::MayNamePointers,
             );
         }
-        if !self.is_elementwise_opcode(op) && !READ_AT_ONCE.contains(&op) {
+        if !super::ops::is_elementwise(op) && !READ_AT_ONCE.contains(&op) {
             return AtOnce::No;
         }
         // Every one of these opcodes has a Result Type and a Result id (SPIR-V §3.3); their
@@ -1516,22 +1520,6 @@ impl<'m> Lowerer<'m> {
                     || self.resources.lds_offset_of(id).is_some()
             }
         }
-    }
-
-    /// Whether opcode number `op` is elementwise ([`super::ops::is_elementwise`]), remembered
-    /// for the opcodes below [`ELEMENTWISE_CACHED`]: decoding an opcode number is a large match.
-    fn is_elementwise_opcode(&mut self, op: u32) -> bool {
-        const UNKNOWN: u8 = 0;
-        const NO: u8 = 1;
-        const YES: u8 = 2;
-        let decode = || spirv::Op::from_u32(op).is_some_and(super::ops::is_elementwise);
-        let Some(slot) = self.elementwise_opcodes.get_mut(op as usize) else {
-            return decode();
-        };
-        if *slot == UNKNOWN {
-            *slot = if decode() { YES } else { NO };
-        }
-        *slot == YES
     }
 
     /// Whether `id` is a lowered pointer whose place is storage `storage` or contains it.
@@ -2084,6 +2072,9 @@ impl<'m> Lowerer<'m> {
 
     /// `OpAtomic*` on a storage buffer or Workgroup memory (SPIR-V §3.3.18; amd-il.md §9
     /// "Synchronisation and atomics"). The returned old value becomes the result.
+    // Out of line: rarer than the instructions `lower_inst` lowers itself, and inlined
+    // into the block loop it would widen the loop's frame and spread its code.
+    #[inline(never)]
     pub(super) fn lower_atomic(&mut self, op: spirv::Op, inst: SpvInst<'_>) -> Result<(), Error> {
         use spirv::Op;
         let module = self.module;
@@ -2232,6 +2223,9 @@ impl<'m> Lowerer<'m> {
     /// `OpArrayLength`: (buffer bytes − member offset) / stride, with the buffer's byte size from
     /// the driver constant buffer (element `1 + uav`, `.x`), since IL has no query for a raw
     /// UAV's size.
+    // Out of line: rarer than the instructions `lower_inst` lowers itself, and inlined
+    // into the block loop it would widen the loop's frame and spread its code.
+    #[inline(never)]
     pub(super) fn lower_array_length(&mut self, inst: SpvInst<'_>) -> Result<(), Error> {
         let module = self.module;
         let unsupported = |what: &str| Error::from(Unsupported::at(module, inst.index(), what));
@@ -2295,6 +2289,9 @@ impl<'m> Lowerer<'m> {
     /// `OpControlBarrier` and `OpMemoryBarrier` become `fence` with the options their memory
     /// semantics ask for (amd-il.md §6.6): `_threads` for a work-group execution barrier, `_lds`
     /// for Workgroup memory, `_memory` for buffer and image memory.
+    // Out of line: rarer than the instructions `lower_inst` lowers itself, and inlined
+    // into the block loop it would widen the loop's frame and spread its code.
+    #[inline(never)]
     pub(super) fn lower_barrier(&mut self, op: spirv::Op, inst: SpvInst<'_>) -> Result<(), Error> {
         let module = self.module;
         let operands = inst.operands();

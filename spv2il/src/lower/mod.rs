@@ -654,9 +654,6 @@ pub(crate) struct Lowerer<'m> {
     /// length of the code then ([`Lowerer::define_fresh`]); store and phi forwarding make
     /// that instruction write the destination instead of copying the value.
     fresh: Option<(Id, usize)>,
-    /// Per opcode number below [`memory::ELEMENTWISE_CACHED`]: whether it is elementwise,
-    /// once asked (0 = not yet, 1 = no, 2 = yes).
-    elementwise_opcodes: [u8; memory::ELEMENTWISE_CACHED],
     /// Per opcode number below [`memory::ELEMENTWISE_CACHED`]: whether its instructions have a
     /// Result Type and a Result id, once an instruction with it has been split (0 = not yet,
     /// 1 = yes, 2 = no; see `Lowerer::split_parts`).
@@ -746,7 +743,6 @@ impl<'m> Lowerer<'m> {
             block_body_end: 0,
             inst_temp_mark: 0,
             fresh: None,
-            elementwise_opcodes: [0; memory::ELEMENTWISE_CACHED],
             typed_opcodes: [0; memory::ELEMENTWISE_CACHED],
             indexed_temps: Vec::new(),
             nested: il_model::Nested::new(),
@@ -1159,7 +1155,12 @@ impl<'m> Lowerer<'m> {
             LOAD => return self.lower_load(inst),
             STORE => return self.lower_store(inst),
             FUNCTION_CALL => return self.lower_call(inst),
-            _ => inst.opcode(),
+            // The elementwise instructions, the commonest of the rest, are told apart by one
+            // table lookup on the number as well.
+            raw => match ops::elementwise(raw) {
+                Some(mapping) => return self.lower_elementwise_op(mapping, inst),
+                None => inst.opcode(),
+            },
         };
         let Some(op) = op else {
             return Err(Unsupported::at(

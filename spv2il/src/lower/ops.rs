@@ -53,7 +53,7 @@ pub(super) fn absolute(src: Src) -> Src {
 
 /// How a component-wise SPIR-V operation becomes one IL instruction.
 #[derive(Clone, Copy)]
-struct Elementwise {
+pub(super) struct Elementwise {
     op: Opcode,
     ctrl: Control,
     /// Swap the two sources (`a > b` is `b < a`).
@@ -102,65 +102,109 @@ const fn not(mapping: Elementwise) -> Elementwise {
     }
 }
 
+/// How many opcode numbers [`ELEMENTWISE`] covers: every elementwise opcode is below it (the
+/// conversion, arithmetic, bit and relational instructions of SPIR-V §3.3.11–3.3.15 are numbered
+/// 109–200).
+pub(super) const ELEMENTWISE_OPCODES: usize = 256;
+
+/// The component-wise mapping of each opcode lowered by [`Lowerer::lower_elementwise`], by
+/// opcode number: one table lookup on the number as written tells an elementwise
+/// instruction apart and gives its IL, without decoding the number into `spirv::Op`.
+const ELEMENTWISE: [Option<Elementwise>; ELEMENTWISE_OPCODES] = {
+    use spirv::Op;
+    let mappings = [
+        (Op::IAdd, plain(Opcode::IAdd)),
+        (Op::ISub, minus(Opcode::IAdd)),
+        (Op::IMul, plain(Opcode::IMul)),
+        (Op::FAdd, plain(Opcode::Add)),
+        (Op::FSub, minus(Opcode::Add)),
+        (Op::FMul, ieee(Opcode::Mul)),
+        // `mod` is a − b·trunc(a/b), the sign of the dividend (amd-il.md §6.13), which is
+        // OpFRem; a zero divisor returns the dividend, and SPIR-V leaves that case undefined.
+        (Op::FRem, plain(Opcode::Mod)),
+        (Op::BitwiseAnd, plain(Opcode::And)),
+        (Op::LogicalAnd, plain(Opcode::And)),
+        (Op::BitwiseOr, plain(Opcode::IOr)),
+        (Op::LogicalOr, plain(Opcode::IOr)),
+        (Op::BitwiseXor, plain(Opcode::IXor)),
+        (Op::LogicalNotEqual, plain(Opcode::IXor)),
+        (Op::IEqual, plain(Opcode::IEq)),
+        (Op::LogicalEqual, plain(Opcode::IEq)),
+        (Op::INotEqual, plain(Opcode::INe)),
+        (Op::SLessThan, plain(Opcode::ILt)),
+        (Op::SGreaterThanEqual, plain(Opcode::IGe)),
+        (Op::SGreaterThan, swapped(Opcode::ILt)),
+        (Op::SLessThanEqual, swapped(Opcode::IGe)),
+        (Op::ULessThan, plain(Opcode::ULt)),
+        (Op::UGreaterThanEqual, plain(Opcode::UGe)),
+        (Op::UGreaterThan, swapped(Opcode::ULt)),
+        (Op::ULessThanEqual, swapped(Opcode::UGe)),
+        (Op::FOrdEqual, plain(Opcode::Eq)),
+        (Op::FOrdLessThan, plain(Opcode::Lt)),
+        (Op::FOrdGreaterThanEqual, plain(Opcode::Ge)),
+        (Op::FOrdGreaterThan, swapped(Opcode::Lt)),
+        (Op::FOrdLessThanEqual, swapped(Opcode::Ge)),
+        // Unordered compares are true when either operand is NaN: the complement of the
+        // opposite ordered compare (amd-il.md §9: FUnordLessThan = inot(ge)).
+        (Op::FUnordNotEqual, not(plain(Opcode::Eq))),
+        (Op::FUnordLessThan, not(plain(Opcode::Ge))),
+        (Op::FUnordGreaterThanEqual, not(plain(Opcode::Lt))),
+        (Op::FUnordGreaterThan, not(swapped(Opcode::Ge))),
+        (Op::FUnordLessThanEqual, not(swapped(Opcode::Lt))),
+        (Op::Not, plain(Opcode::INot)),
+        (Op::LogicalNot, plain(Opcode::INot)),
+        (Op::SNegate, plain(Opcode::INegate)),
+        // Out-of-range conversions are undefined in SPIR-V (spirv.md §6.13 item 7). IL's
+        // `itof`/`utof` rounding is not stated by the guide (amd-il.md §10.13).
+        (Op::ConvertFToS, plain(Opcode::Ftoi)),
+        (Op::ConvertFToU, plain(Opcode::Ftou)),
+        (Op::ConvertSToF, plain(Opcode::Itof)),
+        (Op::ConvertUToF, plain(Opcode::Utof)),
+    ];
+    let mut table = [None; ELEMENTWISE_OPCODES];
+    let mut i = 0;
+    while i < mappings.len() {
+        let (op, mapping) = mappings[i];
+        table[op as usize] = Some(mapping);
+        i += 1;
+    }
+    table
+};
+
 /// Whether `op` is lowered by [`Lowerer::lower_elementwise`] (when no operand or result is
 /// 64-bit): one IL instruction, or two for the inverted comparisons, reading the operands where
 /// they are and writing a fresh temporary.
-pub(super) fn is_elementwise(op: spirv::Op) -> bool {
+pub(super) fn is_elementwise(op: u32) -> bool {
     elementwise(op).is_some()
 }
 
-/// The component-wise mapping of `op`, if it has one.
-fn elementwise(op: spirv::Op) -> Option<Elementwise> {
-    use spirv::Op;
-    Some(match op {
-        Op::IAdd => plain(Opcode::IAdd),
-        Op::ISub => minus(Opcode::IAdd),
-        Op::IMul => plain(Opcode::IMul),
-        Op::FAdd => plain(Opcode::Add),
-        Op::FSub => minus(Opcode::Add),
-        Op::FMul => ieee(Opcode::Mul),
-        // `mod` is a − b·trunc(a/b), the sign of the dividend (amd-il.md §6.13), which is
-        // OpFRem; a zero divisor returns the dividend, and SPIR-V leaves that case undefined.
-        Op::FRem => plain(Opcode::Mod),
-        Op::BitwiseAnd | Op::LogicalAnd => plain(Opcode::And),
-        Op::BitwiseOr | Op::LogicalOr => plain(Opcode::IOr),
-        Op::BitwiseXor | Op::LogicalNotEqual => plain(Opcode::IXor),
-        Op::IEqual | Op::LogicalEqual => plain(Opcode::IEq),
-        Op::INotEqual => plain(Opcode::INe),
-        Op::SLessThan => plain(Opcode::ILt),
-        Op::SGreaterThanEqual => plain(Opcode::IGe),
-        Op::SGreaterThan => swapped(Opcode::ILt),
-        Op::SLessThanEqual => swapped(Opcode::IGe),
-        Op::ULessThan => plain(Opcode::ULt),
-        Op::UGreaterThanEqual => plain(Opcode::UGe),
-        Op::UGreaterThan => swapped(Opcode::ULt),
-        Op::ULessThanEqual => swapped(Opcode::UGe),
-        Op::FOrdEqual => plain(Opcode::Eq),
-        Op::FOrdLessThan => plain(Opcode::Lt),
-        Op::FOrdGreaterThanEqual => plain(Opcode::Ge),
-        Op::FOrdGreaterThan => swapped(Opcode::Lt),
-        Op::FOrdLessThanEqual => swapped(Opcode::Ge),
-        // Unordered compares are true when either operand is NaN: the complement of the
-        // opposite ordered compare (amd-il.md §9: FUnordLessThan = inot(ge)).
-        Op::FUnordNotEqual => not(plain(Opcode::Eq)),
-        Op::FUnordLessThan => not(plain(Opcode::Ge)),
-        Op::FUnordGreaterThanEqual => not(plain(Opcode::Lt)),
-        Op::FUnordGreaterThan => not(swapped(Opcode::Ge)),
-        Op::FUnordLessThanEqual => not(swapped(Opcode::Lt)),
-        Op::Not | Op::LogicalNot => plain(Opcode::INot),
-        Op::SNegate => plain(Opcode::INegate),
-        // Out-of-range conversions are undefined in SPIR-V (spirv.md §6.13 item 7). IL's
-        // `itof`/`utof` rounding is not stated by the guide (amd-il.md §10.13).
-        Op::ConvertFToS => plain(Opcode::Ftoi),
-        Op::ConvertFToU => plain(Opcode::Ftou),
-        Op::ConvertSToF => plain(Opcode::Itof),
-        Op::ConvertUToF => plain(Opcode::Utof),
-        _ => return None,
-    })
+/// The component-wise mapping of the opcode numbered `op`, if it has one.
+pub(super) fn elementwise(op: u32) -> Option<Elementwise> {
+    ELEMENTWISE.get(op as usize).copied().flatten()
 }
 
 impl Lowerer<'_> {
-    /// Lowers an instruction that is neither memory nor control flow.
+    /// Lowers an instruction whose opcode number has the elementwise mapping `mapping`
+    /// ([`elementwise`]); told apart by [`Lowerer::lower_inst`] before it decodes the opcode.
+    pub(super) fn lower_elementwise_op(
+        &mut self,
+        mapping: Elementwise,
+        inst: SpvInst<'_>,
+    ) -> Result<(), Error> {
+        // Every elementwise opcode has a Result Type and a Result id, so the instruction is
+        // split once; one with a 64-bit operand or result has its own lowering.
+        let parts = super::typed_parts(inst);
+        if self.touches_wide_parts(parts.0, parts.2) {
+            let Some(op) = inst.opcode() else {
+                return Err(self.unsupported(inst, "an opcode unknown to this version"));
+            };
+            return self.lower_wide_op(op, inst);
+        }
+        self.lower_elementwise(mapping, inst, parts)
+    }
+
+    /// Lowers an instruction that is neither memory nor control flow, nor elementwise
+    /// ([`Lowerer::lower_elementwise_op`]).
     pub(super) fn lower_op(&mut self, op: spirv::Op, inst: SpvInst<'_>) -> Result<(), Error> {
         use spirv::Op;
         // Copies, composites and selects re-label or move components, for 32- and 64-bit
@@ -179,15 +223,6 @@ impl Lowerer<'_> {
                 | Op::Select
                 | Op::Transpose
         );
-        if let Some(mapping) = elementwise(op) {
-            // Every elementwise opcode has a Result Type and a Result id, so the instruction is
-            // split once (none is `generic`, so the 64-bit check comes first as below).
-            let parts = super::typed_parts(inst);
-            if self.touches_wide_parts(parts.0, parts.2) {
-                return self.lower_wide_op(op, inst);
-            }
-            return self.lower_elementwise(mapping, inst, parts);
-        }
         // Every other arm below has a Result Type and a Result id; the opcode-table lookup that
         // finds their words is made once per opcode (see `split_parts`) rather than by each
         // accessor.
@@ -438,6 +473,8 @@ impl Lowerer<'_> {
     // ----- helpers shared with the GLSL.std.450 lowering -----------------------------------
 
     /// An [`Unsupported`] error located at `inst`.
+    #[cold]
+    #[inline(never)]
     pub(super) fn unsupported(&self, inst: SpvInst<'_>, feature: impl Into<String>) -> Error {
         Unsupported::at(self.module, inst.index(), feature).into()
     }
@@ -1301,6 +1338,8 @@ impl Lowerer<'_> {
     /// leaves INT_MIN as 2^31, its magnitude read unsigned), the quotient is negated when the
     /// signs differ, the remainder takes the dividend's sign, and SMod adds the divisor to a
     /// non-zero remainder whose sign differs from the divisor's (spirv.md §6.13 item 2).
+    // Out of line: a rare instruction, which inlined would spread `lower_op`'s code.
+    #[inline(never)]
     fn lower_signed_division(&mut self, op: spirv::Op, inst: SpvInst<'_>) -> Result<Value, Error> {
         let (result_type, _, operands) = super::typed_parts(inst);
         let a = self.operand_in(inst, operands, 0)?;
@@ -1432,6 +1471,8 @@ impl Lowerer<'_> {
 
     /// IsNan, IsInf, IsFinite, IsNormal and SignBitSet as integer tests of the bits: float
     /// compares flush denormals and say nothing reliable about NaN (amd-il.md §9).
+    // Out of line: a rare instruction, which inlined would spread `lower_op`'s code.
+    #[inline(never)]
     fn lower_float_class(&mut self, op: spirv::Op, inst: SpvInst<'_>) -> Result<Value, Error> {
         let (result_type, _, operands) = super::typed_parts(inst);
         use spirv::Op;
@@ -1570,6 +1611,8 @@ impl Lowerer<'_> {
     /// IAddCarry, ISubBorrow, UMulExtended, SMulExtended: two-member structs (low part, carry /
     /// borrow / high part). The carry and borrow are 1 or 0: `icarry`/`iborrow` where the
     /// family has them (EG+), otherwise an unsigned compare masked to 1.
+    // Out of line: a rare instruction, which inlined would spread `lower_op`'s code.
+    #[inline(never)]
     fn lower_extended(&mut self, op: spirv::Op, inst: SpvInst<'_>) -> Result<Value, Error> {
         let (_, _, operands) = super::typed_parts(inst);
         use spirv::Op;
