@@ -649,7 +649,8 @@ struct Fast {
     /// What of the control field is printed: nothing when it is derived
     /// ([`ControlLayout::CountOfExtra`]), else all of it.
     ctrl_mask: u16,
-    /// Trailing tokens are written `0x%08X` (`dcl_literal`, `def`), else in decimal.
+    /// Trailing tokens are written `0x%08X` (`dcl_literal`, `def`, immediate constants), else
+    /// in decimal.
     hex_extra: bool,
     /// The layout has no field written after the operands ([`FieldKind::Operand`],
     /// [`FieldKind::Word`]), so a control field that prints something only adds the suffix that
@@ -666,10 +667,15 @@ impl Fast {
     /// trailing tokens written other than as plain operands, macro packets, or a mnemonic longer
     /// than [`PAD`].
     const fn of(info: &il_model::OpInfo) -> Option<Fast> {
-        // `CountedWords` are written like `Words` (in decimal, as operands).
+        // `CountedWords` are written like `Words` (in decimal, as operands), immediate
+        // constants like `dcl_literal`'s words.
         let plain_extra = matches!(
             info.extra,
-            Extra::None | Extra::Words(_) | Extra::Label | Extra::CountedWords
+            Extra::None
+                | Extra::Words(_)
+                | Extra::Label
+                | Extra::CountedWords
+                | Extra::ImmediateConstants
         );
         let quiet_zero = zero_control_is_silent(info.control);
         let fields = info.control.fields();
@@ -696,7 +702,8 @@ impl Fast {
                 u16::MAX
             },
             hex_extra: matches!(info.extra, Extra::Words(4))
-                && matches!(info.op, Opcode::DclLiteral | Opcode::Def),
+                && matches!(info.op, Opcode::DclLiteral | Opcode::Def)
+                || matches!(info.extra, Extra::ImmediateConstants),
             quiet_zero,
             suffix_only,
         })
@@ -2417,6 +2424,32 @@ mod tests {
         let written = to_text(&program);
         let lines: Vec<&str> = written.lines().skip(1).collect();
         assert_eq!(lines, expected);
+    }
+
+    /// Constant-buffer declarations, with and without immediate constants, are those of the
+    /// general path.
+    #[test]
+    fn constant_buffer_declarations_match_the_general_path() {
+        let mut program = Program::new(ShaderKind::Compute);
+        let body = [
+            Inst::new(Opcode::DclConstBuffer).src(Src::cb(0, 3)),
+            Inst::new(Opcode::DclConstBuffer)
+                .ctrl(Control(0x8000))
+                .src(Src::cb(1, 2))
+                .extra(&[1, 0xDEAD_BEEF]),
+            Inst::new(Opcode::DclConstBuffer)
+                .ctrl(Control(0x8000))
+                .extra(&[0, 1, 2, 3, 4, 5]),
+        ];
+        let mut expected = Vec::new();
+        for inst in body {
+            expected.push(inst_text(&inst, &program.nested, program.shader));
+            program.push(inst);
+        }
+        let text = to_text(&program);
+        let lines: Vec<&str> = text.lines().skip(1).collect();
+        assert_eq!(lines, expected);
+        assert!(lines.iter().any(|l| l.contains("0xDEADBEEF")));
     }
 
     /// Lines with control suffixes, more distinct control values per opcode than the fast path's
