@@ -109,7 +109,10 @@ impl Scratch {
     }
 }
 
-/// Appends the lines of `program.body`.
+/// Appends the lines of `program.body`. The common line (an opcode [`write_fast`] knows, with
+/// its operand lists held inline) is written in this loop; everything else (prefix folding, the
+/// general path, operand lists on the heap) is out of line, so that what the loop needs stays
+/// in registers rather than being saved around calls on every line.
 fn write_body(
     out: &mut Buf,
     program: &Program,
@@ -118,41 +121,135 @@ fn write_body(
     controls: &mut ControlCache,
     pending: &mut [u8; 2 * PENDING],
 ) {
-    let mut layout = Layout::default();
-    let mut prec = None;
-    let mut pending_len = 0;
-    for (i, inst) in program.body.iter().enumerate() {
-        if let Some(mask) = foldable_prefix(inst)
-            && program
-                .body
-                .get(i + 1)
-                .is_some_and(|next| foldable_prefix(next).is_none())
-        {
-            prec = Some(mask);
+    let mut lines = Lines {
+        out,
+        pending,
+        pending_len: 0,
+        layout: Layout::default(),
+        tables,
+        regs,
+        controls,
+        nested: &program.nested,
+    };
+    let mut insts = program.body.iter();
+    while let Some(inst) = insts.next() {
+        let op = tables.op(inst.op);
+        if op.plain_or_block {
+            let depth = lines.layout.depth_for(op.flow);
+            // Operand lists held inline (nearly all) are written here, where the compiler
+            // knows it; the others by a copy out of line.
+            let written = if inst.dst.spilled() | inst.src.spilled() | inst.extra.spilled() {
+                write_fast_out_of_line(
+                    lines.pending,
+                    &mut lines.pending_len,
+                    lines.out,
+                    inst,
+                    op.fast,
+                    depth,
+                    regs,
+                    lines.controls,
+                )
+            } else {
+                write_fast(
+                    lines.pending,
+                    &mut lines.pending_len,
+                    lines.out,
+                    inst,
+                    op.fast,
+                    depth,
+                    regs,
+                    lines.controls,
+                )
+            };
+            if !written {
+                lines.general(inst, depth, None);
+            }
             continue;
         }
-        let op = tables.op(inst.op);
-        let depth = layout.depth_for(op.flow);
-        if !write_fast(
-            pending,
-            &mut pending_len,
-            out,
-            inst,
-            op,
-            depth,
-            regs,
-            prec,
-            controls,
-        ) {
-            drain(pending, pending_len, out);
-            pending_len = 0;
-            push_indent(out, depth);
-            write_inst(out, inst, tables, regs, &program.nested, prec);
-            out.push(b'\n');
-        }
-        prec = None;
+        lines.other(inst, &mut insts);
     }
-    drain(pending, pending_len, out);
+    drain(lines.pending, lines.pending_len, lines.out);
+}
+
+/// [`write_fast`], out of line.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn write_fast_out_of_line(
+    pending: &mut [u8; 2 * PENDING],
+    pending_len: &mut usize,
+    out: &mut Buf,
+    inst: &Inst,
+    fast: Fast,
+    depth: usize,
+    regs: &RegNames,
+    controls: &mut ControlCache,
+) -> bool {
+    write_fast(pending, pending_len, out, inst, fast, depth, regs, controls)
+}
+
+/// What [`write_body`] writes lines with.
+struct Lines<'a> {
+    out: &'a mut Buf,
+    /// Lines of the fast path not yet appended to [`Lines::out`], and their length.
+    pending: &'a mut [u8; 2 * PENDING],
+    pending_len: usize,
+    layout: Layout,
+    tables: &'a Tables,
+    regs: &'a RegNames,
+    controls: &'a mut ControlCache,
+    nested: &'a Nested,
+}
+
+impl Lines<'_> {
+    /// The line of `inst` when [`write_body`] cannot tell at once that the fast path may take
+    /// it: a prefix packet or an opcode without [`OpText::has_fast`]. A plain prefix packet is
+    /// folded into the next instruction as `_prec…` (amd-il.md §1.10), which is then taken from
+    /// `rest`, unless that is a plain prefix too or there is none.
+    #[inline(never)]
+    fn other(&mut self, inst: &Inst, rest: &mut std::slice::Iter<'_, Inst>) {
+        if let Some(mask) = foldable_prefix(inst)
+            && let Some(next) = rest.as_slice().first()
+            && foldable_prefix(next).is_none()
+        {
+            rest.next();
+            self.line(next, Some(mask));
+        } else {
+            self.line(inst, None);
+        }
+    }
+
+    /// Writes `inst` at `depth` with [`write_inst`], after the lines pending.
+    #[inline(never)]
+    fn general(&mut self, inst: &Inst, depth: usize, prec: Option<u16>) {
+        drain(self.pending, self.pending_len, self.out);
+        self.pending_len = 0;
+        push_indent(self.out, depth);
+        write_inst(self.out, inst, self.tables, self.regs, self.nested, prec);
+        self.out.push(b'\n');
+    }
+
+    /// Writes the line of `inst` (`prec`: the precise mask folded into it).
+    #[inline(always)]
+    fn line(&mut self, inst: &Inst, prec: Option<u16>) {
+        let op = self.tables.op(inst.op);
+        let depth = self.layout.depth_for(op.flow);
+        if prec.is_none()
+            && op.has_fast
+            && write_fast(
+                self.pending,
+                &mut self.pending_len,
+                self.out,
+                inst,
+                op.fast,
+                depth,
+                self.regs,
+                self.controls,
+            )
+        {
+            return;
+        }
+        self.general(inst, depth, prec);
+    }
 }
 
 /// The text of `bytes`, which hold only `&str` pieces and ASCII, so the conversion always
@@ -367,9 +464,9 @@ struct Joined {
     name: u64,
     /// The name's length, or [`LONG_NAME`] for a name longer than [`JOINED_NAME`].
     len: u32,
-    /// 1 if registers of this type always print their number, else 0: the index of the
-    /// table of [`REG_DECIMALS`] to use.
-    numbered: u32,
+    /// Where the digits of this type's numbers start in [`REG_DECIMALS`]: [`SMALL`] if
+    /// registers of this type always print their number, else 0.
+    decimals: u32,
 }
 
 /// Per register type (by value): the name and whether the number is always printed.
@@ -396,7 +493,7 @@ impl RegNames {
             joined: [Joined {
                 name: 0,
                 len: LONG_NAME as u32,
-                numbered: 1,
+                decimals: SMALL as u32,
             }; REG_VALUES],
         };
         let mut i = 0;
@@ -424,7 +521,7 @@ impl RegNames {
             let mut joined = Joined {
                 name: 0,
                 len: LONG_NAME as u32,
-                numbered: info.numbered as u32,
+                decimals: if info.numbered { SMALL as u32 } else { 0 },
             };
             if text.len() <= JOINED_NAME {
                 let bytes = text.as_bytes();
@@ -511,8 +608,13 @@ const OP_SLOTS: usize = {
 struct OpText {
     /// The block role, for indentation.
     flow: Flow,
-    /// How [`write_fast`] writes it, if it can.
-    fast: Option<Fast>,
+    /// [`write_fast`] can write it, as [`OpText::fast`] says.
+    has_fast: bool,
+    /// How [`write_fast`] writes it (meaningless without [`OpText::has_fast`]).
+    fast: Fast,
+    /// [`OpText::has_fast`] and not a prefix packet: [`write_body`] tries the fast path at
+    /// once.
+    plain_or_block: bool,
 }
 
 impl OpText {
@@ -520,11 +622,22 @@ impl OpText {
     const fn of(info: Option<&il_model::OpInfo>) -> OpText {
         let mut op = OpText {
             flow: Flow::None,
-            fast: None,
+            has_fast: false,
+            fast: Fast {
+                ctrl_mask: 0,
+                hex_extra: false,
+                suffix_only: false,
+                quiet_zero: false,
+            },
+            plain_or_block: false,
         };
         if let Some(info) = info {
             op.flow = info.flow;
-            op.fast = Fast::of(info);
+            if let Some(fast) = Fast::of(info) {
+                op.has_fast = true;
+                op.fast = fast;
+                op.plain_or_block = !matches!(info.op, Opcode::Prefix);
+            }
         }
         op
     }
@@ -536,7 +649,8 @@ struct Fast {
     /// What of the control field is printed: nothing when it is derived
     /// ([`ControlLayout::CountOfExtra`]), else all of it.
     ctrl_mask: u16,
-    /// Trailing tokens are written `0x%08X` (`dcl_literal`, `def`), else in decimal.
+    /// Trailing tokens are written `0x%08X` (`dcl_literal`, `def`, immediate constants), else
+    /// in decimal.
     hex_extra: bool,
     /// The layout has no field written after the operands ([`FieldKind::Operand`],
     /// [`FieldKind::Word`]), so a control field that prints something only adds the suffix that
@@ -553,10 +667,15 @@ impl Fast {
     /// trailing tokens written other than as plain operands, macro packets, or a mnemonic longer
     /// than [`PAD`].
     const fn of(info: &il_model::OpInfo) -> Option<Fast> {
-        // `CountedWords` are written like `Words` (in decimal, as operands).
+        // `CountedWords` are written like `Words` (in decimal, as operands), immediate
+        // constants like `dcl_literal`'s words.
         let plain_extra = matches!(
             info.extra,
-            Extra::None | Extra::Words(_) | Extra::Label | Extra::CountedWords
+            Extra::None
+                | Extra::Words(_)
+                | Extra::Label
+                | Extra::CountedWords
+                | Extra::ImmediateConstants
         );
         let quiet_zero = zero_control_is_silent(info.control);
         let fields = info.control.fields();
@@ -583,7 +702,8 @@ impl Fast {
                 u16::MAX
             },
             hex_extra: matches!(info.extra, Extra::Words(4))
-                && matches!(info.op, Opcode::DclLiteral | Opcode::Def),
+                && matches!(info.op, Opcode::DclLiteral | Opcode::Def)
+                || matches!(info.extra, Extra::ImmediateConstants),
             quiet_zero,
             suffix_only,
         })
@@ -639,41 +759,51 @@ impl ControlCache {
 
     /// The head of a fast-path line of `op` ([`Fast`] facts `fast`) with control value `ctrl`
     /// (the printed bits), or `None` if the control field prints more than a suffix or the
-    /// head is longer than [`HEAD`].
-    #[inline]
+    /// head is longer than [`HEAD`]. The head used last for the opcode is looked at here; the
+    /// rest is [`ControlCache::head_miss`], out of line.
+    #[inline(always)]
     fn head(&mut self, op: Opcode, ctrl: u16, fast: Fast) -> Option<&Head> {
-        let key = u32::from(ctrl);
-        let ways = self
+        let at = usize::from(op.code()) & (OP_SLOTS - 1);
+        if self
             .heads
-            .get_mut(usize::from(op.code()) & (OP_SLOTS - 1))?;
-        let [first, second] = ways;
-        if first.key != key {
-            if second.key == key {
-                std::mem::swap(first, second);
-            } else {
-                let info = op.info();
-                self.scratch.clear();
-                self.scratch.extend_from_slice(info.mnemonic.as_bytes());
-                if ctrl != 0 || !fast.quiet_zero {
-                    if !fast.suffix_only {
-                        return None;
-                    }
-                    write_control(&mut self.scratch, info.control, ctrl);
-                }
-                let mut bytes = [0; HEAD];
-                if self.scratch.len() > HEAD {
+            .get(at)
+            .is_some_and(|[first, _]| first.key == u32::from(ctrl))
+        {
+            return self.heads.get(at).map(|[first, _]| first);
+        }
+        self.head_miss(at, op, ctrl, fast)
+    }
+
+    /// [`ControlCache::head`] when the head used last for `op` (at `at`) is not for `ctrl`.
+    #[inline(never)]
+    fn head_miss(&mut self, at: usize, op: Opcode, ctrl: u16, fast: Fast) -> Option<&Head> {
+        let key = u32::from(ctrl);
+        let [first, second] = self.heads.get_mut(at)?;
+        if second.key == key {
+            std::mem::swap(first, second);
+        } else {
+            let info = op.info();
+            self.scratch.clear();
+            self.scratch.extend_from_slice(info.mnemonic.as_bytes());
+            if ctrl != 0 || !fast.quiet_zero {
+                if !fast.suffix_only {
                     return None;
                 }
-                for (b, s) in bytes.iter_mut().zip(&self.scratch) {
-                    *b = *s;
-                }
-                *second = *first;
-                *first = Head {
-                    key,
-                    len: self.scratch.len() as u32,
-                    bytes,
-                };
+                write_control(&mut self.scratch, info.control, ctrl);
             }
+            let mut bytes = [0; HEAD];
+            if self.scratch.len() > HEAD {
+                return None;
+            }
+            for (b, s) in bytes.iter_mut().zip(&self.scratch) {
+                *b = *s;
+            }
+            *second = *first;
+            *first = Head {
+                key,
+                len: self.scratch.len() as u32,
+                bytes,
+            };
         }
         Some(first)
     }
@@ -700,31 +830,26 @@ const FAST_LINE_MAX: usize = FAST_MAX_DEPTH * INDENT.len()
     + 1;
 
 /// Writes `inst` as a line into `pending` if it has the common shape ([`Fast`], no control bits
-/// or only those whose text [`ControlCache`] can give, no modifier tokens, no folded prefix, at
+/// or only those whose text [`ControlCache`] can give, no modifier tokens, at
 /// most one destination, [`FAST_MAX_SRCS`] sources and [`FAST_MAX_EXTRA`] trailing tokens, and
 /// operands [`push_operands`] takes) with the text of [`write_inst`]; returns `false` otherwise,
 /// with `pending_len` left at the end of the lines written before (bytes past it may have
 /// changed).
 #[allow(clippy::too_many_arguments)]
-#[inline]
+#[inline(always)]
 fn write_fast(
     pending: &mut [u8; 2 * PENDING],
     pending_len: &mut usize,
     out: &mut Buf,
     inst: &Inst,
-    op: &OpText,
+    fast: Fast,
     depth: usize,
     regs: &RegNames,
-    prec: Option<u16>,
     controls: &mut ControlCache,
 ) -> bool {
-    let Some(fast) = op.fast else {
-        return false;
-    };
     let ctrl = inst.ctrl.0 & fast.ctrl_mask;
     let (dsts, srcs, extra): (&[Dst], &[Src], &[u32]) = (&inst.dst, &inst.src, &inst.extra);
-    if prec.is_some()
-        || inst.has_packet_mods()
+    if inst.has_packet_mods()
         || dsts.len() > 1
         || srcs.len() > FAST_MAX_SRCS
         || extra.len() > FAST_MAX_EXTRA
@@ -1172,13 +1297,28 @@ const SMALL: usize = 1000;
 /// gives both.
 static SMALL_DECIMALS: [u32; SMALL] = small_decimals();
 
-/// The digits of a register number below [`SMALL`] as [`SMALL_DECIMALS`] has them: for types
-/// whose number 0 is not printed ([`Joined::numbered`] 0, where 0 has no digits), and for the
-/// others.
-static REG_DECIMALS: [[u32; SMALL]; 2] = {
-    let mut optional = small_decimals();
-    optional[0] = 0;
-    [optional, small_decimals()]
+/// The digits of a register number below [`SMALL`] as [`SMALL_DECIMALS`] has them: from 0 for
+/// types whose number 0 is not printed (where 0 has no digits), from [`SMALL`] for the others
+/// ([`Joined::decimals`]).
+static REG_DECIMALS: [u32; REG_DECIMAL_SLOTS] = {
+    let digits = small_decimals();
+    let mut table = [0; REG_DECIMAL_SLOTS];
+    let mut n = 0;
+    while n < SMALL {
+        // 0 has no digits where the number is optional.
+        table[n] = if n == 0 { 0 } else { digits[n] };
+        table[SMALL + n] = digits[n];
+        n += 1;
+    }
+    table
+};
+
+/// Entries of [`REG_DECIMALS`]: a power of two above its two tables, so that an index masked
+/// with `REG_DECIMAL_SLOTS - 1` (which changes nothing for a number below [`SMALL`]) needs no
+/// bounds check.
+const REG_DECIMAL_SLOTS: usize = {
+    assert!(2 * SMALL <= 2048);
+    2048
 };
 
 const fn small_decimals() -> [u32; SMALL] {
@@ -1981,10 +2121,11 @@ fn push_simple_reg<const N: usize>(chunk: &mut Cursor<'_, N>, reg: &Reg, regs: &
         Some(_) => return false,
     };
     let joined = &regs.joined[usize::from(reg.ty.value()) & (REG_VALUES - 1)];
-    let decimals = &REG_DECIMALS[(joined.numbered & 1) as usize];
-    let Some(&digits) = decimals.get(reg.num as usize) else {
+    if reg.num as usize >= SMALL {
         return false;
-    };
+    }
+    let digits =
+        REG_DECIMALS[(joined.decimals as usize + reg.num as usize) & (REG_DECIMAL_SLOTS - 1)];
     let len = joined.len as usize;
     if len <= JOINED_NAME {
         // The name and the number in one write.
@@ -2247,6 +2388,68 @@ mod tests {
         for (line, (level, inst)) in lines.iter().zip(&expected) {
             assert_eq!(*line, format!("{}{inst}", INDENT.repeat(*level)));
         }
+    }
+
+    /// A plain prefix packet is folded into the next instruction as `_prec…` unless that is a
+    /// plain prefix too or there is none; a prefix with operands or no mask is not folded, but
+    /// a plain one before it is.
+    #[test]
+    fn prefix_packets_fold_into_the_next_instruction() {
+        let prefix = |mask: u16| Inst::new(Opcode::Prefix).ctrl(Control(mask));
+        let mov = || Inst::new(Opcode::Mov).dst(Dst::temp(1)).src(Src::temp(2));
+        let mut program = Program::new(ShaderKind::Compute);
+        let body = [
+            prefix(3),
+            mov(),
+            prefix(1),
+            prefix(2),
+            mov(),
+            prefix(0xF),
+            prefix(0),
+            mov(),
+            prefix(4),
+        ];
+        for inst in body {
+            program.push(inst);
+        }
+        let text = |inst: &Inst| inst_text(inst, &program.nested, program.shader);
+        let expected = [
+            "mov_prec(xy) r1, r2".to_string(),
+            text(&prefix(1)),
+            "mov_prec(y) r1, r2".to_string(),
+            format!("{}_prec", text(&prefix(0))),
+            text(&mov()),
+            text(&prefix(4)),
+        ];
+        let written = to_text(&program);
+        let lines: Vec<&str> = written.lines().skip(1).collect();
+        assert_eq!(lines, expected);
+    }
+
+    /// Constant-buffer declarations, with and without immediate constants, are those of the
+    /// general path.
+    #[test]
+    fn constant_buffer_declarations_match_the_general_path() {
+        let mut program = Program::new(ShaderKind::Compute);
+        let body = [
+            Inst::new(Opcode::DclConstBuffer).src(Src::cb(0, 3)),
+            Inst::new(Opcode::DclConstBuffer)
+                .ctrl(Control(0x8000))
+                .src(Src::cb(1, 2))
+                .extra(&[1, 0xDEAD_BEEF]),
+            Inst::new(Opcode::DclConstBuffer)
+                .ctrl(Control(0x8000))
+                .extra(&[0, 1, 2, 3, 4, 5]),
+        ];
+        let mut expected = Vec::new();
+        for inst in body {
+            expected.push(inst_text(&inst, &program.nested, program.shader));
+            program.push(inst);
+        }
+        let text = to_text(&program);
+        let lines: Vec<&str> = text.lines().skip(1).collect();
+        assert_eq!(lines, expected);
+        assert!(lines.iter().any(|l| l.contains("0xDEADBEEF")));
     }
 
     /// Lines with control suffixes, more distinct control values per opcode than the fast path's
