@@ -65,7 +65,7 @@ impl FuncCfg {
 pub(crate) fn block_of_label(ctx: &Ctx<'_>, func: u32, label: Id) -> Option<u32> {
     // One look at the id (`Ctx::def_block` and `Ctx::def_op` would look twice).
     let info = ctx.ix.id(label)?;
-    (info.func == func && info.func != NONE && info.block != NONE && info.op == Some(Op::Label))
+    (info.func == func && info.func != NONE && info.block != NONE && info.is(Op::Label))
         .then_some(info.block)
 }
 

@@ -308,7 +308,9 @@ impl<'m> Cursor<'m> {
     }
 }
 
-/// What the index knows about one id.
+/// What the index knows about one id: 16 bytes, so that the index writes it with two stores
+/// and the rules that look up every referenced id (`checks::ids`, `checks::flow`) read four
+/// to a cache line.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct IdInfo {
     /// The defining instruction ([`NONE`] when the id is not defined).
@@ -318,26 +320,78 @@ pub(crate) struct IdInfo {
     pub(crate) func: u32,
     /// For an id defined inside a block: the block's index in its function, else [`NONE`].
     pub(crate) block: u32,
-    /// For a function's result id: its index in `m.functions()`, else [`NONE`].
-    pub(crate) function: u32,
-    /// The defining instruction's opcode.
-    pub(crate) op: Option<Op>,
-    /// Whether the defining instruction declares a type.
-    pub(crate) type_decl: bool,
-    /// Whether the defining instruction has a Result Type.
-    pub(crate) typed: bool,
+    /// The defining instruction's opcode as written ([`IdInfo::NO_OP`] when the id is not
+    /// defined; only opcodes the grammar knows define ids here).
+    op: u16,
+    /// The defining opcode's [`Lean`] flags ([`Lean::HAS_TYPE`], [`Lean::TYPE_DECL`]).
+    flags: u8,
 }
 
 impl IdInfo {
+    /// [`IdInfo::op`] of an undefined id: no opcode the grammar knows.
+    const NO_OP: u16 = u16::MAX;
+
     const UNDEFINED: IdInfo = IdInfo {
         def: NONE,
         func: NONE,
         block: NONE,
-        function: NONE,
-        op: None,
-        type_decl: false,
-        typed: false,
+        op: Self::NO_OP,
+        flags: 0,
     };
+
+    /// Whether the defining instruction's opcode is `op`.
+    #[inline]
+    pub(crate) fn is(&self, op: Op) -> bool {
+        u32::from(self.op) == op as u32
+    }
+
+    /// The defining instruction's opcode (`None` when the id is not defined).
+    pub(crate) fn op(&self) -> Option<Op> {
+        lean_table().get(self.op).op
+    }
+
+    /// Whether the defining instruction declares a type.
+    #[inline]
+    pub(crate) fn type_decl(&self) -> bool {
+        self.flags & Lean::TYPE_DECL != 0
+    }
+
+    /// Whether the defining instruction has a Result Type.
+    #[inline]
+    pub(crate) fn typed(&self) -> bool {
+        self.flags & Lean::HAS_TYPE != 0
+    }
+
+    /// Whether the id names a value: its definition has a Result Type and declares no type.
+    #[inline]
+    pub(crate) fn is_value(&self) -> bool {
+        self.flags & (Lean::HAS_TYPE | Lean::TYPE_DECL) == Lean::HAS_TYPE
+    }
+}
+
+/// Records the Result `at` of the index's loop past the room it made for Results: grows both
+/// per-id tables to hold it (their new entries undefined).
+#[cold]
+#[inline(never)]
+fn record_far_result(
+    table: &mut Vec<IdInfo>,
+    value_types: &mut Vec<u32>,
+    at: usize,
+    info: IdInfo,
+    result_type: u32,
+) {
+    if table.len() <= at {
+        table.resize(at + 1, IdInfo::UNDEFINED);
+    }
+    if value_types.len() <= at {
+        value_types.resize(at + 1, 0);
+    }
+    if let Some(slot) = table.get_mut(at) {
+        *slot = info;
+    }
+    if let Some(ty) = value_types.get_mut(at) {
+        *ty = result_type;
+    }
 }
 
 impl<'m> Index<'m> {
@@ -368,14 +422,25 @@ impl<'m> Index<'m> {
             groups.resize_with(op_slot_count(), Vec::new);
         }
         op_used.clear();
-        // Empty (see `into_storage`), so that it ends as long as the largest Result id + 1.
+        // Empty (see `into_storage`): made as long as the room for Results below.
         table.clear();
         let mut insts = reuse(insts);
         insts.reserve(n);
         // As the reader sizes its id table: at most the bound, and no more than half the
-        // words (each defined id takes an instruction of two words or more).
-        let mut value_types: Vec<u32> =
-            Vec::with_capacity((m.header().bound as usize).min(m.words().len() / 2 + 1));
+        // words (each defined id takes an instruction of two words or more). Both per-id
+        // tables are made that long before the loop, so that recording a Result is one
+        // store each, without a length test that mispredicts as ids ascend or go back;
+        // they are cut to the largest Result id plus one after it.
+        let id_room = (m.header().bound as usize).min(m.words().len() / 2 + 1);
+        table.resize(id_room, IdInfo::UNDEFINED);
+        // Not `vec![0; id_room]`: glibc's `calloc` bypasses its per-thread cache of freed
+        // blocks, which a module's tables of the same sizes reuse from the previous module
+        // (measured: about 20 K more estimated cycles per pass over the corpus in `calloc`
+        // and `_int_malloc`).
+        #[allow(clippy::slow_vector_initialization)]
+        let mut value_types: Vec<u32> = Vec::with_capacity(id_room);
+        value_types.resize(id_room, 0);
+        let mut largest_result = 0u32;
         refs.reserve(n * 3);
         // Sized for typical modules, so that they rarely grow.
         type_decls.reserve(n / 8);
@@ -438,35 +503,23 @@ impl<'m> Index<'m> {
                 0
             };
             let type_decl = flags & Lean::TYPE_DECL != 0;
-            // The table grows to the largest Result id plus one (amortized, as ids mostly
-            // ascend), so that it is filled in this same pass.
             if result != 0 {
-                let at = result as usize;
                 let info = IdInfo {
                     def: index,
                     func: cursor.func,
                     block: cursor.block,
-                    function: NONE,
-                    op: lean.op,
-                    type_decl,
-                    typed: has_type,
+                    op: (first & 0xFFFF) as u16,
+                    flags,
                 };
-                // Ids mostly ascend one by one: then the entry is just appended. (The
-                // functions' own ids are amended after this loop.)
-                if at >= table.len() {
-                    if at > table.len() {
-                        table.resize(at, IdInfo::UNDEFINED);
-                        value_types.resize(at, 0);
-                    }
-                    table.push(info);
-                    value_types.push(result_type);
-                } else {
-                    if let Some(slot) = table.get_mut(at) {
+                largest_result = largest_result.max(result);
+                let id = result as usize;
+                match (table.get_mut(id), value_types.get_mut(id)) {
+                    (Some(slot), Some(ty)) => {
                         *slot = info;
+                        *ty = result_type;
                     }
-                    if let Some(slot) = value_types.get_mut(at) {
-                        *slot = result_type;
-                    }
+                    // An id past the room made for them (a sparse module).
+                    _ => record_far_result(&mut table, &mut value_types, id, info, result_type),
                 }
             }
             if flags & (Lean::TYPE_DECL | Lean::ANNOTATION) != 0 {
@@ -505,18 +558,17 @@ impl<'m> Index<'m> {
         }
 
         // The reader defines each Result id once and keeps ids below the bound, so the
-        // table is sized by the largest Result id, never by the header's bound alone.
-        // The loop grew the table to the largest Result id plus one; a module without
-        // results still gets the entry of id 0.
-        if table.is_empty() {
-            table.push(IdInfo::UNDEFINED);
-            value_types.push(0);
-        }
-        for (fi, f) in m.functions().iter().enumerate() {
+        // table is sized by the largest Result id, never by the header's bound alone: one
+        // more than it (a module without results still gets the entry of id 0).
+        let id_count = largest_result as usize + 1;
+        table.truncate(id_count);
+        table.resize(id_count, IdInfo::UNDEFINED);
+        value_types.truncate(id_count);
+        value_types.resize(id_count, 0);
+        for f in m.functions() {
             if let Some(slot) = table.get_mut(f.id.0 as usize) {
                 // The function's own id is module-wide (it may be called from anywhere).
                 slot.func = NONE;
-                slot.function = fi as u32;
             }
         }
         Index {
@@ -732,7 +784,13 @@ impl<'m> Index<'m> {
 
     /// The index in `m.functions()` of the function whose `OpFunction` result is `id`.
     pub(crate) fn function_index(&self, id: Id) -> Option<usize> {
-        let i = self.ids.get(id.0 as usize)?.function;
+        // The function's `OpFunction` is where the index's cursor entered it, so its record
+        // holds the function's index.
+        let info = self.ids.get(id.0 as usize)?;
+        if !info.is(Op::Function) {
+            return None;
+        }
+        let i = self.insts.get(info.def as usize)?.func;
         (i != NONE).then_some(i as usize)
     }
 }
@@ -1024,7 +1082,7 @@ impl<'m> Ctx<'m> {
 
     /// The opcode of the instruction defining `id`.
     pub(crate) fn def_op(&self, id: Id) -> Option<Op> {
-        self.ix.id(id)?.op
+        self.ix.id(id)?.op()
     }
 
     /// The constant decorated `BuiltIn WorkgroupSize`, if any (SPIR-V §3.2.20).
@@ -1405,7 +1463,8 @@ mod tests {
             }
             for (id, &place) in places.iter().enumerate() {
                 let info = ix.id(Id(id as u32)).unwrap();
-                assert_eq!((info.func, info.block, info.function), place, "%{id}");
+                let function = ix.function_index(Id(id as u32)).map_or(NONE, |f| f as u32);
+                assert_eq!((info.func, info.block, function), place, "%{id}");
                 compared += 1;
             }
         }

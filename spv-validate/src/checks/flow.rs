@@ -616,7 +616,7 @@ fn refs_dominated(ctx: &Ctx<'_>, cfg: &FuncCfg, refs: &[Ref], bi: u32) -> bool {
                 | (def.block == bi)
                 // Block 0 or NONE (u32::MAX): the entry block or no block.
                 | (def.block.wrapping_add(1) <= 1)
-                | (def.op == Some(Op::Label));
+                | def.is(Op::Label);
             plain
                 || r.kind == Kind::ResultType
                 || !cfg.is_reachable(def.block)
@@ -644,7 +644,7 @@ fn refs_dominated_by_mask<const LABELS: bool>(
         // The shift takes the block modulo 64: ids outside blocks (NONE) test bit 63, and
         // any id whose bit is set gets the full test, which decides.
         undominated.wrapping_shr(def.block) & 1 == 0
-            || (LABELS && def.op == Some(Op::Label))
+            || (LABELS && def.is(Op::Label))
             || refs_dominated(ctx, cfg, std::slice::from_ref(r), bi)
     })
 }
@@ -661,7 +661,7 @@ fn check_dominance(ctx: &mut Ctx<'_>, cfg: &FuncCfg, inst: &Inst<'_>, bi: u32) {
             continue;
         };
         let (df, db) = (def.func, def.block);
-        if def.op != Some(Op::Label)
+        if !def.is(Op::Label)
             && df != NONE
             && db != NONE
             && df == cfg.func

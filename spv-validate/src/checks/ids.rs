@@ -157,9 +157,9 @@ fn clearly_fine(ctx: &Ctx<'_>, inst: &Inst<'_>, op: Op, plain: bool) -> bool {
                 info.def < i
                     && (info.func == NONE || here_func == NONE || info.func == here_func)
                     && if matches!(r.kind, Kind::ResultType) {
-                        info.type_decl
+                        info.type_decl()
                     } else {
-                        info.typed && !info.type_decl
+                        info.is_value()
                     }
             })
         });
@@ -173,20 +173,20 @@ fn clearly_fine(ctx: &Ctx<'_>, inst: &Inst<'_>, op: Op, plain: bool) -> bool {
         };
         if info.def == NONE
             || (info.def > i
-                && !(any_ids || op == Op::Phi || matches!(info.op, Some(Op::Function | Op::Label))))
+                && !(any_ids || op == Op::Phi || info.is(Op::Function) || info.is(Op::Label)))
             || (info.func != NONE && here_func != NONE && info.func != here_func)
         {
             return false;
         }
         if matches!(r.kind, Kind::ResultType) {
-            if !info.type_decl {
+            if !info.type_decl() {
                 return false;
             }
             continue;
         }
         let n = ordinal;
         ordinal += 1;
-        if !(any_ids || type_decl || names_non_value(op, n)) && (info.type_decl || !info.typed) {
+        if !(any_ids || type_decl || names_non_value(op, n) || info.is_value()) {
             return false;
         }
     }
@@ -221,13 +221,13 @@ fn check_inst(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op, forward_declared: &[(I
             );
             continue;
         };
-        let def_op = info.op;
         // Forward references (digest §1.5, seven cases).
         if info.def > i {
             let allowed = any_ids
                 || op == Op::Phi
                 || op == Op::TypeForwardPointer
-                || matches!(def_op, Some(Op::Function | Op::Label))
+                || info.is(Op::Function)
+                || info.is(Op::Label)
                 || forward_declared
                     .binary_search_by_key(&id, |&(p, _)| p)
                     .ok()
@@ -259,7 +259,7 @@ fn check_inst(ctx: &mut Ctx<'_>, inst: &Inst<'_>, op: Op, forward_declared: &[(I
             continue;
         }
         // Kinds (V-SSA-5).
-        let def_is_type = info.type_decl;
+        let def_is_type = info.type_decl();
         if r.kind == Kind::ResultType {
             if !def_is_type {
                 ctx.err(

@@ -206,7 +206,7 @@ impl PointerFacts {
     /// mostly labels, which have no type.
     #[inline(never)]
     fn later_class(&mut self, ctx: &Ctx<'_>, id: Id) -> Option<u32> {
-        if !ctx.ix.id(id)?.typed {
+        if !ctx.ix.id(id)?.typed() {
             return None;
         }
         let ty = ctx.ix.def(id)?.result_type()?;
