@@ -603,6 +603,9 @@ impl Direct<'_, '_, '_> {
         Ok(Next::Done)
     }
 
+    // Out of line: switches are few beside branches, and their code, inlined, would spread
+    // `terminator`'s, which runs for every block.
+    #[inline(never)]
     fn switch(
         &mut self,
         x: BlockIdx,

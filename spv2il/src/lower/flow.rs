@@ -20,7 +20,7 @@ use std::cell::OnceCell;
 use std::rc::Rc;
 
 use il_model::{Inst, Opcode, Reg, RegType};
-use spv_cfg::{BlockIdx, Cfg, Cond, Region, Seq, Strategy, Structured, Var};
+use spv_cfg::{Arms, BlockIdx, Cfg, Cond, Region, Seq, Strategy, Structured, Var};
 use spv_reader::{Function, Id, Inst as SpvInst, InstIndex, spirv};
 
 use super::memory::located;
@@ -341,7 +341,7 @@ impl<'m> Lowerer<'m> {
             }
         };
         let Some(subroutine) = self.subroutines.get(index) else {
-            return Err(Error::Internal("a subroutine vanished".to_string()));
+            return Err(super::internal(format_args!("a subroutine vanished")));
         };
         let (label, params, result_reg) = (
             subroutine.label,
@@ -382,7 +382,10 @@ impl<'m> Lowerer<'m> {
     fn build_structure(&self, function: &Function) -> Result<(Cfg, Structured), Error> {
         let module = self.module;
         let facts = self.info.function(function.id).ok_or_else(|| {
-            Error::Internal(format!("no validator facts for function {}", function.id))
+            super::internal(format_args!(
+                "no validator facts for function {}",
+                function.id
+            ))
         })?;
         // For a valid function the only error left is the block-count limit; any other means
         // the facts and the function disagree, which is a bug of ours.
@@ -392,7 +395,7 @@ impl<'m> Lowerer<'m> {
                 function.def,
                 format!("this control flow ({e})"),
             )),
-            other => Error::Internal(format!(
+            other => super::internal(format_args!(
                 "the validator's CFG of function {} does not fit it: {other}",
                 function.id
             )),
@@ -481,41 +484,7 @@ impl<'m> Lowerer<'m> {
                 self.emit(Inst::new(Opcode::Endloop));
                 Ok(())
             }
-            Region::Switch { selector, arms } => {
-                let terminator = self.terminator(context, *selector)?;
-                let Some(selector_id) = super::untyped_operands(terminator).first() else {
-                    return Err(Unsupported::at(
-                        self.module,
-                        terminator.index(),
-                        "a switch without a selector",
-                    )
-                    .into());
-                };
-                let value = self.value(Id(*selector_id), terminator)?;
-                if value.wide {
-                    // IL case values are 32-bit (amd-il.md §6.1).
-                    return Err(Unsupported::at(
-                        self.module,
-                        terminator.index(),
-                        "OpSwitch on a 64-bit selector",
-                    )
-                    .into());
-                }
-                self.emit(Inst::new(Opcode::Switch).src(value.element(0)));
-                for arm in context.plan.structured.arms(*arms) {
-                    for literal in &arm.literals {
-                        // IL case values are 32-bit (amd-il.md §6.1); 64-bit selectors are refused
-                        // above, so the low word is the literal.
-                        self.emit(Inst::new(Opcode::Case).extra(&[*literal as u32]));
-                    }
-                    if arm.default {
-                        self.emit(Inst::new(Opcode::Default));
-                    }
-                    self.lower_regions(context, arm.body)?;
-                }
-                self.emit(Inst::new(Opcode::Endswitch));
-                Ok(())
-            }
+            Region::Switch { selector, arms } => self.lower_switch(context, *selector, *arms),
             Region::Break => {
                 self.emit(Inst::new(Opcode::Break));
                 Ok(())
@@ -577,6 +546,51 @@ impl<'m> Lowerer<'m> {
         }
     }
 
+    /// A `Switch` region: `switch`, each arm's `case`s (or `default`) and body, `endswitch`.
+    // Out of line: switches are few beside the other regions, and their code, inlined, would
+    // spread the region walk's.
+    #[inline(never)]
+    fn lower_switch(
+        &mut self,
+        context: &FlowContext<'_>,
+        selector: BlockIdx,
+        arms: Arms,
+    ) -> Result<(), Error> {
+        let terminator = self.terminator(context, selector)?;
+        let Some(selector_id) = super::untyped_operands(terminator).first() else {
+            return Err(Unsupported::at(
+                self.module,
+                terminator.index(),
+                "a switch without a selector",
+            )
+            .into());
+        };
+        let value = self.value(Id(*selector_id), terminator)?;
+        if value.wide {
+            // IL case values are 32-bit (amd-il.md §6.1).
+            return Err(Unsupported::at(
+                self.module,
+                terminator.index(),
+                "OpSwitch on a 64-bit selector",
+            )
+            .into());
+        }
+        self.emit(Inst::new(Opcode::Switch).src(value.element(0)));
+        for arm in context.plan.structured.arms(arms) {
+            for literal in &arm.literals {
+                // IL case values are 32-bit (amd-il.md §6.1); 64-bit selectors are refused
+                // above, so the low word is the literal.
+                self.emit(Inst::new(Opcode::Case).extra(&[*literal as u32]));
+            }
+            if arm.default {
+                self.emit(Inst::new(Opcode::Default));
+            }
+            self.lower_regions(context, arm.body)?;
+        }
+        self.emit(Inst::new(Opcode::Endswitch));
+        Ok(())
+    }
+
     /// The reader's block for a region-tree block index (spv-cfg numbers blocks in module
     /// order, entry = 0).
     fn block(
@@ -590,7 +604,7 @@ impl<'m> Lowerer<'m> {
             .get(block.index())
             .copied()
             .ok_or_else(|| {
-                Error::Internal(format!(
+                super::internal(format_args!(
                     "the region tree names block {block}, which the function lacks"
                 ))
             })
@@ -598,16 +612,16 @@ impl<'m> Lowerer<'m> {
 
     fn terminator(&self, context: &FlowContext<'_>, block: BlockIdx) -> Result<SpvInst<'m>, Error> {
         let block = self.block(context, block)?;
-        self.module
-            .inst(block.terminator)
-            .ok_or_else(|| Error::Internal(format!("terminator of {} is missing", block.label)))
+        self.module.inst(block.terminator).ok_or_else(|| {
+            super::internal(format_args!("terminator of {} is missing", block.label))
+        })
     }
 
     /// The instructions of one block, phis excluded (their copies happen on the edges).
     fn lower_block(&mut self, context: &FlowContext<'_>, block: BlockIdx) -> Result<(), Error> {
         let body = self.block(context, block)?.body();
         let Some(plan) = context.plan.blocks.get(block.index()) else {
-            return Err(Error::Internal(format!(
+            return Err(super::internal(format_args!(
                 "the region tree names block {block}, which the plan lacks"
             )));
         };
@@ -898,7 +912,7 @@ fn var_register(context: &FlowContext<'_>, var: Var) -> Result<u32, Error> {
         .get(var.0 as usize)
         .copied()
         .ok_or_else(|| {
-            Error::Internal(format!(
+            super::internal(format_args!(
                 "the region tree uses undeclared variable {}",
                 var.0
             ))

@@ -177,6 +177,10 @@ impl Lowerer<'_> {
     }
 
     /// One GLSL.std.450 instruction's value.
+    // Out of line: with its rare instructions gone (see `lower_glsl_rare`), it would be inlined
+    // into `lower_ext_inst` and on into the block loop, whose other instructions would then run
+    // in code spread over more cache lines.
+    #[inline(never)]
     fn lower_glsl(&mut self, code: u32, inst: SpvInst<'_>) -> Result<Value, Error> {
         // Reached from OpExtInst, which has a Result Type and a Result id.
         let (result_type, _, operands) = super::typed_parts(inst);
@@ -245,6 +249,61 @@ impl Lowerer<'_> {
                 let count = self.shape_of_result(inst, result_type)?.count;
                 Ok(self.alu(Opcode::Mov, count, [absolute(x)]))
             }
+            n::POW => {
+                let x = self.arg_src(inst, operands, 0)?;
+                let y = self.arg_src(inst, operands, 1)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
+                let log = self.alu(Opcode::LogVec, count, [x]);
+                let product = self.alu_c(Opcode::Mul, Control::IEEE, count, [y, log.src()]);
+                Ok(self.alu(Opcode::ExpVec, count, [product.src()]))
+            }
+            n::F_MIX => {
+                // lrp t, a, b = a·t + b·(1 − t) (guide LRP): y·a + x·(1 − a).
+                let x = self.arg_src(inst, operands, 0)?;
+                let y = self.arg_src(inst, operands, 1)?;
+                let a = self.arg_src(inst, operands, 2)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
+                Ok(self.alu(Opcode::Lrp, count, [a, y, x]))
+            }
+            n::FMA => {
+                let a = self.arg(inst, operands, 0)?;
+                let b = self.arg(inst, operands, 1)?;
+                let c = self.arg(inst, operands, 2)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
+                Ok(self.alu_c(
+                    Opcode::Mad,
+                    Control::IEEE,
+                    count,
+                    [a.src(), b.src(), c.src()],
+                ))
+            }
+            n::LENGTH => {
+                let x = self.arg(inst, operands, 0)?;
+                Ok(self.length(&x))
+            }
+            n::CROSS => {
+                let x = self.arg(inst, operands, 0)?;
+                let y = self.arg(inst, operands, 1)?;
+                Ok(self.cross(&x, &y))
+            }
+            n::NORMALIZE => {
+                let x = self.arg(inst, operands, 0)?;
+                let length = self.length(&x);
+                Ok(self.float_divide(x.count, &x, &length))
+            }
+            // The rest, rarely met, out of line (see `lower_glsl_rare`).
+            _ => self.lower_glsl_rare(number, inst),
+        }
+    }
+
+    /// The GLSL.std.450 instructions [`Lowerer::lower_glsl`] does not lower itself.
+    // Out of line: rare instructions, which inlined would spread `lower_glsl`'s code over many
+    // cache lines and make its common instructions miss the instruction cache.
+    #[inline(never)]
+    fn lower_glsl_rare(&mut self, number: u32, inst: SpvInst<'_>) -> Result<Value, Error> {
+        let (result_type, _, operands) = super::typed_parts(inst);
+        use self::number as n;
+        match number {
             n::S_ABS => {
                 // imax(x, −x): INT_MIN stays INT_MIN, the wrapped value SPIR-V expects.
                 let x = self.arg(inst, operands, 0)?;
@@ -298,14 +357,6 @@ impl Lowerer<'_> {
             n::ATAN2 => self.atan2(inst),
             n::SINH | n::COSH | n::TANH => self.hyperbolic(number, inst),
             n::ASINH | n::ACOSH | n::ATANH => self.inverse_hyperbolic(number, inst),
-            n::POW => {
-                let x = self.arg_src(inst, operands, 0)?;
-                let y = self.arg_src(inst, operands, 1)?;
-                let count = self.shape_of_result(inst, result_type)?.count;
-                let log = self.alu(Opcode::LogVec, count, [x]);
-                let product = self.alu_c(Opcode::Mul, Control::IEEE, count, [y, log.src()]);
-                Ok(self.alu(Opcode::ExpVec, count, [product.src()]))
-            }
             n::EXP => {
                 let x = self.arg(inst, operands, 0)?;
                 let count = self.shape_of_result(inst, result_type)?.count;
@@ -351,14 +402,6 @@ impl Lowerer<'_> {
                 self.store_through(inst, 3, &exponent)?;
                 Ok(significand)
             }
-            n::F_MIX => {
-                // lrp t, a, b = a·t + b·(1 − t) (guide LRP): y·a + x·(1 − a).
-                let x = self.arg_src(inst, operands, 0)?;
-                let y = self.arg_src(inst, operands, 1)?;
-                let a = self.arg_src(inst, operands, 2)?;
-                let count = self.shape_of_result(inst, result_type)?.count;
-                Ok(self.alu(Opcode::Lrp, count, [a, y, x]))
-            }
             n::STEP => {
                 // 0.0 if x < edge, else 1.0 (also for NaN).
                 let edge = self.arg(inst, operands, 0)?;
@@ -374,18 +417,6 @@ impl Lowerer<'_> {
                 ))
             }
             n::SMOOTH_STEP => self.smooth_step(inst),
-            n::FMA => {
-                let a = self.arg(inst, operands, 0)?;
-                let b = self.arg(inst, operands, 1)?;
-                let c = self.arg(inst, operands, 2)?;
-                let count = self.shape_of_result(inst, result_type)?.count;
-                Ok(self.alu_c(
-                    Opcode::Mad,
-                    Control::IEEE,
-                    count,
-                    [a.src(), b.src(), c.src()],
-                ))
-            }
             n::LDEXP => self.ldexp(inst),
             n::PACK_SNORM_4X8 | n::PACK_UNORM_4X8 | n::PACK_SNORM_2X16 | n::PACK_UNORM_2X16 => {
                 self.pack_norm(number, inst)
@@ -418,25 +449,11 @@ impl Lowerer<'_> {
                 self.emit(Inst::new(Opcode::F162F).dst(dst_at(reg, 1)).src(high.src()));
                 Ok(temp_value(reg, 2))
             }
-            n::LENGTH => {
-                let x = self.arg(inst, operands, 0)?;
-                Ok(self.length(&x))
-            }
             n::DISTANCE => {
                 let p0 = self.arg(inst, operands, 0)?;
                 let p1 = self.arg(inst, operands, 1)?;
                 let difference = self.alu(Opcode::Add, p0.count, [p0.src(), negated(p1.src())]);
                 Ok(self.length(&difference))
-            }
-            n::CROSS => {
-                let x = self.arg(inst, operands, 0)?;
-                let y = self.arg(inst, operands, 1)?;
-                Ok(self.cross(&x, &y))
-            }
-            n::NORMALIZE => {
-                let x = self.arg(inst, operands, 0)?;
-                let length = self.length(&x);
-                Ok(self.float_divide(x.count, &x, &length))
             }
             n::FACE_FORWARD => {
                 // N if dot(Nref, I) < 0, else −N.

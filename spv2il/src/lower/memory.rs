@@ -812,7 +812,39 @@ impl<'m> Lowerer<'m> {
             self.set_place(result, place);
             return Ok(());
         }
+        // Buffers, the commonest base, are walked here; the other kinds of variable out of line.
         let place = match place {
+            Place::Memory {
+                space,
+                mut offset,
+                pointee,
+            } => {
+                let pointee = self.memory_chain(inst, space, &mut offset, pointee, indices)?;
+                Place::Memory {
+                    space,
+                    offset,
+                    pointee,
+                }
+            }
+            other => self.chain_into(inst, other, indices)?,
+        };
+        self.set_place(result, place);
+        Ok(())
+    }
+
+    /// The place `indices` (the rest of an access chain's indices, at least one) select
+    /// within `place`, of any kind (`lower_access_chain` walks buffers itself, without the call).
+    // Out of line: chains into private variables and built-ins are few beside those into
+    // buffers, and their code, inlined, would spread the block loop's.
+    #[inline(never)]
+    fn chain_into(
+        &mut self,
+        inst: SpvInst<'_>,
+        place: Place,
+        indices: &[u32],
+    ) -> Result<Place, Error> {
+        let module = self.module;
+        Ok(match place {
             Place::Image(_) => {
                 return Err(Unsupported::at(module, inst.index(), "arrays of images").into());
             }
@@ -934,9 +966,7 @@ impl<'m> Lowerer<'m> {
                     .into());
                 }
             },
-        };
-        self.set_place(result, place);
-        Ok(())
+        })
     }
 
     /// A constant index operand (structure member numbers and other indices that must be known).

@@ -86,6 +86,16 @@ pub fn lower(
     Ok((lowerer.assemble(workgroup_size), reflection))
 }
 
+/// An [`Error::Internal`] (a bug of the translator's, not a property of the module) saying
+/// `message`.
+// Cold and out of line: the checks that report one sit on hot paths (every block, every
+// operand), and their message formatting, inlined, would spread those paths' code.
+#[cold]
+#[inline(never)]
+fn internal(message: std::fmt::Arguments<'_>) -> Error {
+    Error::Internal(message.to_string())
+}
+
 /// The Result Type, Result id and operands of `inst`, whose opcode has both a Result Type and a
 /// Result id (the caller dispatched on it): read from their fixed word positions (SPIR-V §2.3),
 /// as `Inst::result_type`, `Inst::result_id` and `Inst::operands` would give them, without the
@@ -373,7 +383,7 @@ fn reachable_functions<'m>(
         .find(|point| point.function == entry.id)
         .map(|point| point.call_tree.as_slice())
         .ok_or_else(|| {
-            Error::Internal(format!(
+            internal(format_args!(
                 "no validator facts for the entry point function {}",
                 entry.id
             ))

@@ -237,6 +237,83 @@ impl Lowerer<'_> {
             Op::ExtInst => return self.lower_ext_inst(inst),
             Op::CopyObject | Op::CopyLogical => self.operand_in(inst, operands, 0)?,
             Op::Bitcast => self.lower_bitcast(inst)?,
+            Op::QuantizeToF16 => self.lower_quantize(inst)?,
+            Op::CompositeConstruct => self.lower_composite_construct(inst)?,
+            Op::CompositeExtract => self.lower_composite_extract(inst)?,
+            Op::CompositeInsert => self.lower_composite_insert(inst)?,
+            Op::VectorShuffle => self.lower_vector_shuffle(inst)?,
+            Op::VectorExtractDynamic => self.lower_extract_dynamic(inst)?,
+            Op::VectorInsertDynamic => self.lower_insert_dynamic(inst)?,
+            Op::Select => {
+                if let Some(value) = self.select_in_place(inst, operands)? {
+                    return self.define_result(inst, result, value);
+                }
+                let condition = self.operand_in(inst, operands, 0)?;
+                let accept = self.operand_in(inst, operands, 1)?;
+                let reject = self.operand_in(inst, operands, 2)?;
+                self.select(inst, &condition, &accept, &reject)?
+            }
+            Op::SDiv | Op::SRem | Op::SMod => self.lower_signed_division(op, inst)?,
+            Op::FDiv => {
+                let a = self.operand_in(inst, operands, 0)?;
+                let b = self.operand_in(inst, operands, 1)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
+                self.float_divide(count, &a, &b)
+            }
+            Op::FNegate => {
+                let a = self.operand_src_in(inst, operands, 0)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
+                self.alu(Opcode::Mov, count, [negated(a)])
+            }
+            Op::ShiftLeftLogical => self.lower_shift(Opcode::IShl, inst)?,
+            Op::ShiftRightArithmetic => self.lower_shift(Opcode::IShr, inst)?,
+            Op::ShiftRightLogical => self.lower_shift(Opcode::UShr, inst)?,
+            Op::BitFieldInsert => self.lower_bitfield_insert(inst)?,
+            Op::BitFieldSExtract => self.lower_bitfield_extract(Opcode::IBitExtract, inst)?,
+            Op::BitFieldUExtract => self.lower_bitfield_extract(Opcode::UBitExtract, inst)?,
+            Op::BitReverse => self.unary_checked(Opcode::UBitReverse, inst)?,
+            Op::BitCount => self.unary_checked(Opcode::ICountbits, inst)?,
+            Op::IsNan | Op::IsInf | Op::IsFinite | Op::IsNormal | Op::SignBitSet => {
+                self.lower_float_class(op, inst)?
+            }
+            Op::Dot => {
+                if let Some(value) = self.dot_in_place(inst, operands)? {
+                    return self.define_result(inst, result, value);
+                }
+                let a = self.operand_in(inst, operands, 0)?;
+                let b = self.operand_in(inst, operands, 1)?;
+                self.dot(&a, &b, 1)
+            }
+            Op::VectorTimesScalar => {
+                let vector = self.operand_src_in(inst, operands, 0)?;
+                let scalar = self.operand_element_in(inst, operands, 1, 0)?;
+                let count = self.shape_of_result(inst, result_type)?.count;
+                self.alu_c(Opcode::Mul, Control::IEEE, count, [vector, scalar])
+            }
+            Op::IAddCarry | Op::ISubBorrow | Op::UMulExtended | Op::SMulExtended => {
+                self.lower_extended(op, inst)?
+            }
+            // The rest, rarely met, out of line (see `lower_op_rare`).
+            _ => self.lower_op_rare(op, inst, result_type, operands)?,
+        };
+        self.define_result(inst, result, value)
+    }
+
+    /// The value of an instruction [`Lowerer::lower_op`] does not lower itself, given its Result
+    /// Type and operands (from [`Lowerer::split_parts`]).
+    // Out of line: rare instructions. Without them `lower_op` is small enough to be inlined into
+    // the block loop (no call and no frame of its own per instruction), and its common
+    // instructions run in compact code.
+    #[inline(never)]
+    fn lower_op_rare(
+        &mut self,
+        op: spirv::Op,
+        inst: SpvInst<'_>,
+        result_type: Option<Id>,
+        operands: &[u32],
+    ) -> Result<Value, Error> {
+        use spirv::Op;
+        Ok(match op {
             Op::UConvert | Op::SConvert | Op::FConvert => {
                 // Both types are scalars or vectors of different widths and neither is 64-bit
                 // (those are lowered as 64-bit operations), so one is narrower than 32 bits;
@@ -258,22 +335,6 @@ impl Lowerer<'_> {
                 let count = self.shape_of_result(inst, result_type)?.count;
                 self.alu(Opcode::UMin, count, [a, max])
             }
-            Op::QuantizeToF16 => self.lower_quantize(inst)?,
-            Op::CompositeConstruct => self.lower_composite_construct(inst)?,
-            Op::CompositeExtract => self.lower_composite_extract(inst)?,
-            Op::CompositeInsert => self.lower_composite_insert(inst)?,
-            Op::VectorShuffle => self.lower_vector_shuffle(inst)?,
-            Op::VectorExtractDynamic => self.lower_extract_dynamic(inst)?,
-            Op::VectorInsertDynamic => self.lower_insert_dynamic(inst)?,
-            Op::Select => {
-                if let Some(value) = self.select_in_place(inst, operands)? {
-                    return self.define_result(inst, result, value);
-                }
-                let condition = self.operand_in(inst, operands, 0)?;
-                let accept = self.operand_in(inst, operands, 1)?;
-                let reject = self.operand_in(inst, operands, 2)?;
-                self.select(inst, &condition, &accept, &reject)?
-            }
             Op::UDiv | Op::UMod => {
                 let a = self.operand_in(inst, operands, 0)?;
                 let b = self.operand_in(inst, operands, 1)?;
@@ -284,13 +345,6 @@ impl Lowerer<'_> {
                     Opcode::UMod
                 };
                 self.unsigned_divide(il, count, &a, &b)
-            }
-            Op::SDiv | Op::SRem | Op::SMod => self.lower_signed_division(op, inst)?,
-            Op::FDiv => {
-                let a = self.operand_in(inst, operands, 0)?;
-                let b = self.operand_in(inst, operands, 1)?;
-                let count = self.shape_of_result(inst, result_type)?.count;
-                self.float_divide(count, &a, &b)
             }
             Op::FMod => {
                 // a − b·floor(a/b): the sign of the divisor, exactly Vulkan's definition of
@@ -307,19 +361,6 @@ impl Lowerer<'_> {
                     [negated(b.src()), floor.src(), a.src()],
                 )
             }
-            Op::FNegate => {
-                let a = self.operand_src_in(inst, operands, 0)?;
-                let count = self.shape_of_result(inst, result_type)?.count;
-                self.alu(Opcode::Mov, count, [negated(a)])
-            }
-            Op::ShiftLeftLogical => self.lower_shift(Opcode::IShl, inst)?,
-            Op::ShiftRightArithmetic => self.lower_shift(Opcode::IShr, inst)?,
-            Op::ShiftRightLogical => self.lower_shift(Opcode::UShr, inst)?,
-            Op::BitFieldInsert => self.lower_bitfield_insert(inst)?,
-            Op::BitFieldSExtract => self.lower_bitfield_extract(Opcode::IBitExtract, inst)?,
-            Op::BitFieldUExtract => self.lower_bitfield_extract(Opcode::UBitExtract, inst)?,
-            Op::BitReverse => self.unary_checked(Opcode::UBitReverse, inst)?,
-            Op::BitCount => self.unary_checked(Opcode::ICountbits, inst)?,
             Op::FOrdNotEqual | Op::LessOrGreater | Op::FUnordEqual => {
                 // a < b or b < a: false for NaN whatever the hardware's `ne` does.
                 let a = self.operand_in(inst, operands, 0)?;
@@ -333,9 +374,6 @@ impl Lowerer<'_> {
                 } else {
                     differ
                 }
-            }
-            Op::IsNan | Op::IsInf | Op::IsFinite | Op::IsNormal | Op::SignBitSet => {
-                self.lower_float_class(op, inst)?
             }
             Op::Ordered | Op::Unordered => {
                 // A float equals itself unless it is NaN.
@@ -359,20 +397,6 @@ impl Lowerer<'_> {
                     Opcode::And
                 };
                 self.reduce(il, &vector)
-            }
-            Op::Dot => {
-                if let Some(value) = self.dot_in_place(inst, operands)? {
-                    return self.define_result(inst, result, value);
-                }
-                let a = self.operand_in(inst, operands, 0)?;
-                let b = self.operand_in(inst, operands, 1)?;
-                self.dot(&a, &b, 1)
-            }
-            Op::VectorTimesScalar => {
-                let vector = self.operand_src_in(inst, operands, 0)?;
-                let scalar = self.operand_element_in(inst, operands, 1, 0)?;
-                let count = self.shape_of_result(inst, result_type)?.count;
-                self.alu_c(Opcode::Mul, Control::IEEE, count, [vector, scalar])
             }
             Op::MatrixTimesScalar => {
                 let matrix = self.operand_in(inst, operands, 0)?;
@@ -429,12 +453,8 @@ impl Lowerer<'_> {
                 let columns = self.columns(inst, &matrix)?;
                 self.transpose(inst, &columns)?
             }
-            Op::IAddCarry | Op::ISubBorrow | Op::UMulExtended | Op::SMulExtended => {
-                self.lower_extended(op, inst)?
-            }
             _ => return Err(self.unsupported(inst, format!("Op{op:?}"))),
-        };
-        self.define_result(inst, result, value)
+        })
     }
 
     /// The Result Type, Result id and operands of `inst`, as [`SpvInst::split`] gives them.
@@ -889,6 +909,9 @@ impl Lowerer<'_> {
 
     /// OpBitcast between 32-bit types of the same component count: the bits stay where they
     /// are (IL registers are untyped, amd-il.md §7.1).
+    // Out of line: `lower_op` stays a compact dispatch; this instruction's lowering is large
+    // and runs alone.
+    #[inline(never)]
     fn lower_bitcast(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
         let (result_type, _, operands) = super::typed_parts(inst);
         let operand_type = self.operand_type_in(inst, operands, 0)?;
@@ -902,6 +925,8 @@ impl Lowerer<'_> {
 
     /// OpQuantizeToF16: through half precision and back (`f2f16`, `f162f`, EG+), with half
     /// denormals flushed to a zero of the same sign as SPIR-V requires (spirv.md §6.13 item 8).
+    // Out of line: a rare instruction, which inlined would spread `lower_op`'s code.
+    #[inline(never)]
     fn lower_quantize(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
         let (result_type, _, operands) = super::typed_parts(inst);
         self.require(inst, Opcode::F2F16)?;
@@ -920,6 +945,9 @@ impl Lowerer<'_> {
         Ok(self.alu(Opcode::F162F, count, [flushed.src()]))
     }
 
+    // Out of line: `lower_op` stays a compact dispatch; this instruction's lowering is large
+    // and runs alone.
+    #[inline(never)]
     fn lower_composite_construct(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
         let (result_type, _, operands) = super::typed_parts(inst);
         let layout = self.layout_of_result(inst, result_type)?;
@@ -961,6 +989,9 @@ impl Lowerer<'_> {
         }
     }
 
+    // Out of line: `lower_op` stays a compact dispatch; this instruction's lowering is large
+    // and runs alone.
+    #[inline(never)]
     fn lower_composite_extract(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
         let (_, _, operands) = super::typed_parts(inst);
         let id = self.operand_id_in(inst, operands, 0)?;
@@ -1012,6 +1043,8 @@ impl Lowerer<'_> {
         Ok(current)
     }
 
+    // Out of line: a rare instruction, which inlined would spread `lower_op`'s code.
+    #[inline(never)]
     fn lower_composite_insert(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
         let (_, _, operands) = super::typed_parts(inst);
         let object = self.operand_in(inst, operands, 0)?;
@@ -1048,6 +1081,9 @@ impl Lowerer<'_> {
         Ok(self.gather(&elements))
     }
 
+    // Out of line: `lower_op` stays a compact dispatch; this instruction's lowering is large
+    // and runs alone.
+    #[inline(never)]
     fn lower_vector_shuffle(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
         let (_, _, operands) = super::typed_parts(inst);
         let mut elements = std::mem::take(&mut self.element_scratch);
@@ -1112,7 +1148,7 @@ impl Lowerer<'_> {
     fn lowered_or<'v>(&'v self, id: Id, owned: Option<&'v Value>) -> Result<&'v Value, Error> {
         owned
             .or_else(|| self.values.get(id))
-            .ok_or_else(|| Error::Internal(format!("operand {id} has no value")))
+            .ok_or_else(|| super::internal(format_args!("operand {id} has no value")))
     }
 
     /// OpVectorExtractDynamic: a constant index re-labels; otherwise one compare against every
@@ -1431,6 +1467,8 @@ impl Lowerer<'_> {
 
     /// OpBitFieldInsert (base, insert, offset, count) → `ubit_insert d, count, offset, insert,
     /// base`; a count of 32 replaces the whole value.
+    // Out of line: a rare instruction, which inlined would spread `lower_op`'s code.
+    #[inline(never)]
     fn lower_bitfield_insert(&mut self, inst: SpvInst<'_>) -> Result<Value, Error> {
         let (result_type, _, operands) = super::typed_parts(inst);
         self.require(inst, Opcode::UBitInsert)?;
