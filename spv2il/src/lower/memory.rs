@@ -833,7 +833,7 @@ impl<'m> Lowerer<'m> {
     }
 
     /// The place `indices` (the rest of an access chain's indices, at least one) select
-    /// within `place`, of any kind (`lower_access_chain` walks buffers itself, without the call).
+    /// within `place`, which is not in a buffer: `lower_access_chain` walks buffers itself.
     // Out of line: chains into private variables and built-ins are few beside those into
     // buffers, and their code, inlined, would spread the block loop's.
     #[inline(never)]
@@ -856,17 +856,10 @@ impl<'m> Lowerer<'m> {
                 )
                 .into());
             }
-            Place::Memory {
-                space,
-                mut offset,
-                pointee,
-            } => {
-                let pointee = self.memory_chain(inst, space, &mut offset, pointee, indices)?;
-                Place::Memory {
-                    space,
-                    offset,
-                    pointee,
-                }
+            Place::Memory { .. } => {
+                return Err(super::internal(format_args!(
+                    "a chain into a buffer reached the walk of other places"
+                )));
             }
             Place::Indexed {
                 array,
