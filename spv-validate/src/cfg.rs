@@ -8,7 +8,7 @@ use spv_reader::spirv::Op;
 use spv_reader::{Id, InstIndex};
 
 use crate::ctx::{Ctx, Index, NONE};
-use crate::dom::{DomTree, Graph};
+use crate::dom::{DomTree, Graph, bit};
 use crate::operands::Kind;
 use crate::scratch::Scratch;
 
@@ -167,7 +167,7 @@ pub(crate) fn build(ctx: &Ctx<'_>, scratch: &mut Scratch) -> Vec<FuncCfg> {
             let mut masks = [0u64; 64];
             for &(a, b) in edges.iter() {
                 if let Some(m) = masks.get_mut(a as usize) {
-                    *m |= 1u64.checked_shl(b).unwrap_or(0);
+                    *m |= bit(b);
                 }
             }
             if let Some(reached) = cfg
@@ -191,7 +191,7 @@ pub(crate) fn build(ctx: &Ctx<'_>, scratch: &mut Scratch) -> Vec<FuncCfg> {
             if let Some(x) = cfg.reachable.get_mut(b as usize) {
                 *x = true;
             }
-            reached |= 1u64.checked_shl(b).unwrap_or(0);
+            reached |= bit(b);
         }
         cfg.reached = if n <= 64 { reached } else { 0 };
         // spirv-val computes dominators by a traversal from the entry block, so blocks the

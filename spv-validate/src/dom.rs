@@ -18,8 +18,9 @@ pub(crate) const UNDEF: u32 = u32::MAX;
 /// node); larger graphs get pre-order intervals.
 const SET_NODES: usize = 64;
 
-/// The bit of node `b` in a dominator set (none for nodes past [`SET_NODES`]).
-fn bit(b: u32) -> u64 {
+/// The bit of node `b` in a set of at most [`SET_NODES`] nodes, such as a dominator set or a
+/// function's blocks as bits (none for nodes past it, and for [`crate::ctx::NONE`]).
+pub(crate) fn bit(b: u32) -> u64 {
     1u64.checked_shl(b).unwrap_or(0)
 }
 

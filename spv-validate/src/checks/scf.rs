@@ -35,7 +35,7 @@ use spv_reader::spirv::Op;
 
 use crate::cfg::{FuncCfg, block_of_label};
 use crate::ctx::{Ctx, Inst, NONE};
-use crate::dom::{DomScratch, DomTree, Graph, UNDEF};
+use crate::dom::{DomScratch, DomTree, Graph, UNDEF, bit};
 use crate::stamped::Stamped;
 
 /// The kinds of construct spirv-val tracks (a switch is a selection whose header ends in
@@ -135,14 +135,16 @@ impl Structure {
     /// Makes this the structure of `cfg`, reusing the storage.
     fn rebuild(&mut self, cfg: &FuncCfg, scratch: &mut StructureScratch) {
         let n = cfg.merges.len();
+        // Each block's structural successors as bits, in a function of at most 64 blocks
+        // (empty in a larger one): the sweep and the set-form walk read them.
+        let masks = &mut self.succ_masks;
+        masks.clear();
         if n <= 64 {
-            let masks = &mut self.succ_masks;
-            masks.clear();
             masks.extend(cfg.merges.iter().enumerate().map(|(b, m)| {
-                let own = m.map_or(0, |m| block_bit(m.merge) | m.cont.map_or(0, block_bit));
+                let own = m.map_or(0, |m| bit(m.merge) | m.cont.map_or(0, bit));
                 cfg.succs(b as u32)
                     .iter()
-                    .fold(own, |mask, &t| mask | block_bit(t))
+                    .fold(own, |mask, &t| mask | bit(t))
             }));
             if self.sweep(cfg, scratch) {
                 return;
@@ -250,7 +252,7 @@ impl Structure {
             if let Some(m) = m {
                 any_merge = true;
                 if m.cont.is_some() {
-                    headers |= block_bit(b as u32);
+                    headers |= bit(b as u32);
                 }
             }
         }
@@ -264,8 +266,8 @@ impl Structure {
             // A branch to a block not after its source is a back edge (the sweep checked it).
             for &v in cfg.succs(u).iter().filter(|&&v| v <= u) {
                 self.back_edges.push((u, v));
-                more |= once & block_bit(v);
-                once |= block_bit(v);
+                more |= once & bit(v);
+                once |= bit(v);
             }
         }
         if once & !headers != 0 || more != 0 || headers & reached & !once != 0 {
@@ -309,9 +311,8 @@ impl Structure {
         }
     }
 
-    /// The structural edges of `cfg` into `scratch.edges`, grouped by block (each edge once),
-    /// and for a function of at most 64 blocks each block's structural successors as bits.
-    fn edges_into(&mut self, cfg: &FuncCfg, scratch: &mut StructureScratch) {
+    /// The structural edges of `cfg` into `scratch.edges`, grouped by block (each edge once).
+    fn edges_into(&self, cfg: &FuncCfg, scratch: &mut StructureScratch) {
         let n = cfg.merges.len();
         let edges = &mut scratch.edges;
         edges.clear();
@@ -319,13 +320,7 @@ impl Structure {
         let added_by = &mut scratch.added_by;
         added_by.clear();
         added_by.resize(n, NONE);
-        let masks = &mut self.succ_masks;
-        masks.clear();
-        if n <= 64 {
-            masks.resize(n, 0);
-        }
         for b in 0..n as u32 {
-            let mut mask = 0u64;
             let mut add = |t: u32| {
                 if t != NONE
                     && let Some(by) = added_by.get_mut(t as usize)
@@ -333,7 +328,6 @@ impl Structure {
                 {
                     *by = b;
                     edges.push((b, t));
-                    mask |= block_bit(t);
                 }
             };
             // spirv-val registers the merge (and continue) edges when it reads the merge
@@ -346,9 +340,6 @@ impl Structure {
             }
             for &s in cfg.succs(b) {
                 add(s);
-            }
-            if let Some(m) = masks.get_mut(b as usize) {
-                *m = mask;
             }
         }
     }
@@ -391,7 +382,7 @@ impl Structure {
         if self.searched {
             self.reachable.get(b as usize).copied().unwrap_or(false)
         } else {
-            self.reached & block_bit(b) != 0
+            self.reached & bit(b) != 0
         }
     }
 
@@ -1061,12 +1052,6 @@ struct Walk {
     set: u64,
 }
 
-/// The bit of block `b` in a set of at most 64 blocks (none for larger indices and
-/// [`NONE`]).
-fn block_bit(b: u32) -> u64 {
-    1u64.checked_shl(b).unwrap_or(0)
-}
-
 impl Walk {
     /// Sets the walk up for the function of structure `s`.
     fn prepare(&mut self, s: &Structure) {
@@ -1076,7 +1061,7 @@ impl Walk {
     /// Whether block `b` is among those [`Walk::collect`] collected last.
     fn has(&self, b: u32) -> bool {
         if self.small {
-            self.set & block_bit(b) != 0
+            self.set & bit(b) != 0
         } else {
             self.blocks.contains(b)
         }
@@ -1120,9 +1105,9 @@ impl Walk {
     /// that pass them, so its blocks are those reached from the header through passing
     /// blocks: gathered a frontier at a time (each block tested once), listed in block order.
     fn collect_small(&mut self, s: &Structure, c: &Construct, continue_header: u32) {
-        let (entry, exit) = (block_bit(c.entry), block_bit(c.exit));
+        let (entry, exit) = (bit(c.entry), bit(c.exit));
         let excluded = match c.kind {
-            Kind::Loop => exit | block_bit(continue_header),
+            Kind::Loop => exit | bit(continue_header),
             _ => exit,
         };
         let passes = |b: u32| {
@@ -1150,7 +1135,7 @@ impl Walk {
                 let b = fresh.trailing_zeros();
                 fresh &= fresh - 1;
                 if passes(b) {
-                    frontier |= block_bit(b);
+                    frontier |= bit(b);
                 }
             }
         }
