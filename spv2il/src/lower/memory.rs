@@ -263,11 +263,6 @@ fn indexed_reg(nested: &mut Nested, array: u32, element: u32, dynamic: Option<Re
 /// How many instructions after a load [`Lowerer::forwards_load`] searches for its uses.
 const MAX_FORWARD_SCAN: u32 = 64;
 
-/// How many opcode numbers `Lowerer::split_parts` remembers (the arithmetic, relational,
-/// bit, conversion and composite opcodes are numbered below it; larger ones are decoded each
-/// time they are asked about).
-pub(super) const ELEMENTWISE_CACHED: usize = 256;
-
 /// Opcodes besides the elementwise ones whose 32-bit lowering (`Lowerer::lower_op`) only
 /// reads its operands, while it is lowered, into IL instructions writing fresh temporaries
 /// (`alu`, `float_divide`, `unsigned_divide`, `lower_shift`, `dot`), so that a loaded value

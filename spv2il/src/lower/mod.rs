@@ -664,10 +664,10 @@ pub(crate) struct Lowerer<'m> {
     /// length of the code then ([`Lowerer::define_fresh`]); store and phi forwarding make
     /// that instruction write the destination instead of copying the value.
     fresh: Option<(Id, usize)>,
-    /// Per opcode number below [`memory::ELEMENTWISE_CACHED`]: whether its instructions have a
+    /// Per opcode number below [`ops::TYPED_OPCODES_CACHED`]: whether its instructions have a
     /// Result Type and a Result id, once an instruction with it has been split (0 = not yet,
     /// 1 = yes, 2 = no; see `Lowerer::split_parts`).
-    typed_opcodes: [u8; memory::ELEMENTWISE_CACHED],
+    typed_opcodes: [u8; ops::TYPED_OPCODES_CACHED],
     /// Element counts of the indexed temporary arrays `x0`, `x1`, ... declared so far.
     indexed_temps: Vec<u32>,
     /// The operands nested in the operands emitted so far (register-relative indices); the
@@ -753,7 +753,7 @@ impl<'m> Lowerer<'m> {
             block_body_end: 0,
             inst_temp_mark: 0,
             fresh: None,
-            typed_opcodes: [0; memory::ELEMENTWISE_CACHED],
+            typed_opcodes: [0; ops::TYPED_OPCODES_CACHED],
             indexed_temps: Vec::new(),
             nested: il_model::Nested::new(),
             header: take(&mut scratch.header),

@@ -105,7 +105,12 @@ const fn not(mapping: Elementwise) -> Elementwise {
 /// How many opcode numbers [`ELEMENTWISE`] covers: every elementwise opcode is below it (the
 /// conversion, arithmetic, bit and relational instructions of SPIR-V §3.3.11–3.3.15 are numbered
 /// 109–200).
-pub(super) const ELEMENTWISE_OPCODES: usize = 256;
+const ELEMENTWISE_OPCODES: usize = 256;
+
+/// How many opcode numbers [`Lowerer::split_parts`] remembers (the arithmetic, relational,
+/// bit, conversion and composite opcodes are numbered below it; larger ones are split each
+/// time they are met).
+pub(super) const TYPED_OPCODES_CACHED: usize = 256;
 
 /// The component-wise mapping of each opcode lowered by [`Lowerer::lower_elementwise`], by
 /// opcode number: one table lookup on the number as written tells an elementwise
