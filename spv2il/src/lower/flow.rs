@@ -708,6 +708,17 @@ impl<'m> Lowerer<'m> {
             if let (Some(destination), Some(source)) =
                 (self.values.get(result), self.values.get(Id(incoming)))
             {
+                if destination.count > 0 && source.count > 0 {
+                    // Two values in one register each (the common phi) are their own only
+                    // leaves: the copy is made without listing them.
+                    if let Some((id, _)) = fresh
+                        && id.0 == incoming
+                    {
+                        forwardable = Some((copies.len(), id));
+                    }
+                    copies.push((*destination, *source));
+                    continue;
+                }
                 leaves(&self.members, destination, destinations);
                 leaves(&self.members, source, sources);
             } else {
@@ -871,33 +882,26 @@ struct CallSite {
 
 /// Whether the only `Return` of a region tree is the last region of its top-level body.
 fn returns_only_at_end(tree: &Structured) -> bool {
-    let (last, rest) = match tree.regions(tree.body).split_last() {
-        Some((last, rest)) => (last, rest),
-        None => return true,
-    };
-    let mut stack: Vec<&Region> = rest.iter().collect();
-    match last {
-        Region::Return { .. } => {}
-        other => stack.push(other),
-    }
-    while let Some(region) = stack.pop() {
-        match region {
-            Region::Return { .. } => return false,
-            Region::If { then_, else_, .. } => {
-                stack.extend(tree.regions(*then_).iter().chain(tree.regions(*else_)));
-            }
-            Region::Loop { body } => stack.extend(tree.regions(*body)),
-            Region::Switch { arms, .. } => {
-                stack.extend(
-                    tree.arms(*arms)
-                        .iter()
-                        .flat_map(|arm| tree.regions(arm.body)),
-                );
-            }
-            _ => {}
+    match tree.regions(tree.body).split_last() {
+        Some((last, rest)) => {
+            !rest.iter().any(|region| returns_within(tree, region))
+                && (matches!(last, Region::Return { .. }) || !returns_within(tree, last))
         }
+        None => true,
     }
-    true
+}
+
+/// Whether `region` is or holds a `Return`. The recursion follows the tree's nesting, which
+/// spv-cfg bounds (`MAX_REGION_DEPTH`), as the region walk of the lowering does.
+fn returns_within(tree: &Structured, region: &Region) -> bool {
+    let any = |seq| tree.regions(seq).iter().any(|r| returns_within(tree, r));
+    match region {
+        Region::Return { .. } => true,
+        Region::If { then_, else_, .. } => any(*then_) || any(*else_),
+        Region::Loop { body } => any(*body),
+        Region::Switch { arms, .. } => tree.arms(*arms).iter().any(|arm| any(arm.body)),
+        _ => false,
+    }
 }
 
 /// A branch test: the scalar source is non-zero, or zero.

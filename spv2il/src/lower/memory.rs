@@ -1390,15 +1390,23 @@ impl<'m> Lowerer<'m> {
             if op == Op::FunctionCall as u32 {
                 return false;
             }
+            // Each word is compared with the aliases one by one: an instruction has a few
+            // operand words and there is usually one alias, so a plain loop beats counting
+            // each alias's mentions with a vectorized count (set-up and remainder loops for a
+            // handful of words). A mention past an alias's uses still to be found is one not
+            // counted (a literal equal to the id, or a use the count missed): no forwarding.
             let mut mentioned = false;
-            for (alias, left) in aliases.iter_mut().take(alias_count) {
-                let mentions = operands.iter().filter(|&&w| w == *alias).count() as u32;
-                if mentions > *left {
-                    return false;
+            for &word in operands {
+                for (alias, left) in aliases.iter_mut().take(alias_count) {
+                    if word == *alias {
+                        if *left == 0 {
+                            return false;
+                        }
+                        *left -= 1;
+                        remaining -= 1;
+                        mentioned = true;
+                    }
                 }
-                *left -= mentions;
-                remaining -= mentions;
-                mentioned |= mentions > 0;
             }
             if mentioned {
                 let names = |w: Option<&u32>| {

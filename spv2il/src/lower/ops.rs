@@ -784,14 +784,21 @@ impl Lowerer<'_> {
         if let Some(value) = same_register(elements) {
             return value;
         }
-        let constants: Vec<(usize, u32)> = elements
-            .iter()
-            .enumerate()
-            .filter_map(|(i, element)| {
-                let words = self.regs.constant_words(element)?;
-                Some((i, *words.first()?))
-            })
-            .collect();
+        // At most four elements: the constant ones are listed in place, without a heap list.
+        let mut constant_slots = [(0usize, 0u32); 4];
+        let mut constant_count = 0;
+        for (i, element) in elements.iter().enumerate() {
+            if let Some(word) = self
+                .regs
+                .constant_words(element)
+                .and_then(|words| words.first().copied())
+                && let Some(slot) = constant_slots.get_mut(constant_count)
+            {
+                *slot = (i, word);
+                constant_count += 1;
+            }
+        }
+        let constants = constant_slots.get(..constant_count).unwrap_or(&[]);
         // Constants from two or more literals become one literal; constants already in one
         // literal are read from it by the swizzle.
         // (The positions index `elements`, which they were enumerated from.)
@@ -804,12 +811,12 @@ impl Lowerer<'_> {
         let merged: Vec<Value>;
         let elements = if several_literals {
             let mut words = [0u32; 4];
-            for (i, word) in &constants {
+            for (i, word) in constants {
                 words[*i] = *word;
             }
             let literal = self.regs.literal(words);
             let mut elements = elements.to_vec();
-            for (i, _) in &constants {
+            for (i, _) in constants {
                 elements[*i] = Value {
                     reg: literal,
                     comps: [XYZW[*i]; 4],
