@@ -356,12 +356,6 @@ impl IdInfo {
         self.flags & Lean::TYPE_DECL != 0
     }
 
-    /// Whether the defining instruction has a Result Type.
-    #[inline]
-    pub(crate) fn typed(&self) -> bool {
-        self.flags & Lean::HAS_TYPE != 0
-    }
-
     /// Whether the id names a value: its definition has a Result Type and declares no type.
     #[inline]
     pub(crate) fn is_value(&self) -> bool {

@@ -12,8 +12,10 @@
 //!
 //! The per-value facts ([`PointerFacts`]) are gathered during the ids pass's walk, which
 //! runs first, and so are the operand and result rules (V-PTR-2, V-PTR-3, V-PTR-6): they
-//! need only the classes of values, which the walk knows for every earlier definition and
-//! looks up in the index for a later one (an OpPhi's back edge, a forward label). Their
+//! need only the classes of values: a value's class is its Result Type's (the index's
+//! table of Result Types, [`Ctx::type_of`]), and a type's class is known before the walk
+//! from the module's pointer type declarations, so that an earlier definition and a later
+//! one (an OpPhi's back edge, a forward label) are looked up alike. Their
 //! findings are held until [`check`], which adds the variable-pointer rule (V-PTR-8, which
 //! needs the completed fixed point) and reports everything in instruction order, and only
 //! when the ids pass found every id sound: without a walk of its own in the common case
@@ -52,8 +54,8 @@ fn logical_class_of_type(ctx: &Ctx<'_>, ty: Id) -> Option<u32> {
 /// What the rules look up per value and per callee, gathered in one walk over the
 /// instructions (which is also the first round of [`variable_pointers`]).
 struct Values<'a> {
-    /// Per id: the storage class of the logical pointer value it is (see [`Class`]).
-    class: &'a [Class],
+    /// Per type id: the storage class of a logical pointer type ([`TypeClasses`]).
+    type_class: &'a [Option<u32>],
     /// Per function (index in `m.functions()`): its `OpFunctionCall` instructions (and
     /// empty lists past the last function).
     calls: &'a [Vec<InstIndex>],
@@ -63,10 +65,8 @@ struct Values<'a> {
 /// the ids pass's walk over the instructions feeds each one to [`PointerFacts::visit`], so
 /// that this pass needs no walk of its own to gather them.
 pub(crate) struct PointerFacts {
-    /// [`Values::class`] so far: every Result id of the instructions visited.
-    class: Vec<Class>,
-    /// Per type id, `logical_class_of_type` once known.
-    type_class: Vec<Option<Option<u32>>>,
+    /// [`Values::type_class`].
+    type_class: Vec<Option<u32>>,
     /// [`Values::calls`] so far (at least one list per function).
     calls: Vec<Vec<InstIndex>>,
     /// Per id: whether the first round of [`variable_pointers`] finds a variable pointer.
@@ -83,24 +83,22 @@ pub(crate) struct PointerFacts {
     problems: Vec<Problem>,
 }
 
-/// The storage class of a value as the walk knows it.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Class {
-    /// Not the Result of an instruction visited so far.
-    Unseen,
-    /// A Result that is not a logical pointer.
-    NotLogical,
-    /// A logical pointer into this storage class.
-    Logical(u32),
+/// The storage class of every logical pointer type, by type id (`None` for every other id):
+/// `logical_class_of_type` of each pointer type declaration, the only instructions whose
+/// types are pointers (so that no other id needs the type query).
+trait TypeClasses {
+    /// The storage class of the logical pointer type `ty` (`None` when it is not one).
+    fn of_type(&self, ty: u32) -> Option<u32>;
+    /// The storage class of value `id` if it is a logical pointer, by its Result Type.
+    fn of_value(&self, ctx: &Ctx<'_>, id: Id) -> Option<u32> {
+        self.of_type(ctx.type_of(id).map_or(0, |t| t.0))
+    }
 }
 
-impl Class {
-    /// The storage class of a logical pointer, `None` for anything else.
-    fn logical(self) -> Option<u32> {
-        match self {
-            Class::Logical(c) => Some(c),
-            _ => None,
-        }
+impl TypeClasses for [Option<u32>] {
+    #[inline(always)]
+    fn of_type(&self, ty: u32) -> Option<u32> {
+        self.get(ty as usize).copied().flatten()
     }
 }
 
@@ -112,8 +110,7 @@ type Problem = (&'static str, InstIndex, Id, String);
 /// The buffers of [`PointerFacts`], empty, kept between modules (see `crate::scratch`).
 #[derive(Default)]
 pub(crate) struct PointerStorage {
-    class: Vec<Class>,
-    type_class: Vec<Option<Option<u32>>>,
+    type_class: Vec<Option<u32>>,
     calls: Vec<Vec<InstIndex>>,
     var: Vec<bool>,
     problems: Vec<Problem>,
@@ -128,18 +125,25 @@ impl PointerFacts {
             return None;
         }
         let PointerStorage {
-            mut class,
             mut type_class,
             mut calls,
             mut var,
             mut problems,
         } = std::mem::take(storage);
         let ids = ctx.ix.id_count();
-        class.clear();
-        class.resize(ids, Class::Unseen);
         problems.clear();
         type_class.clear();
         type_class.resize(ids, None);
+        for inst in ctx.ix.type_decls() {
+            if matches!(
+                inst.opcode(),
+                Some(Op::TypePointer | Op::TypeUntypedPointerKHR)
+            ) && let Some(ty) = inst.result_id()
+                && let Some(slot) = type_class.get_mut(ty.0 as usize)
+            {
+                *slot = logical_class_of_type(ctx, ty);
+            }
+        }
         var.clear();
         var.resize(ids, false);
         // The call lists keep their capacity too, those past this module's functions
@@ -151,7 +155,6 @@ impl PointerFacts {
             calls.resize_with(functions, Vec::new);
         }
         Some(PointerFacts {
-            class,
             type_class,
             calls,
             var,
@@ -167,50 +170,11 @@ impl PointerFacts {
     pub(crate) fn into_storage(mut self) -> PointerStorage {
         self.problems.clear();
         PointerStorage {
-            class: self.class,
             type_class: self.type_class,
             calls: self.calls,
             var: self.var,
             problems: self.problems,
         }
-    }
-
-    /// The storage class of logical pointer type `ty` (`None` when it is not one), from
-    /// the memo when known.
-    #[inline(always)]
-    fn type_class(&mut self, ctx: &Ctx<'_>, ty: Id) -> Option<u32> {
-        match self.type_class.get_mut(ty.0 as usize) {
-            Some(Some(known)) => *known,
-            memo => {
-                let c = logical_class_of_type(ctx, ty);
-                if let Some(slot) = memo {
-                    *slot = Some(c);
-                }
-                c
-            }
-        }
-    }
-
-    /// The storage class of `id` if it is a logical pointer: from the walk for the
-    /// instructions visited, from the index for a later definition.
-    #[inline(always)]
-    fn operand_class(&mut self, ctx: &Ctx<'_>, id: Id) -> Option<u32> {
-        match self.class.get(id.0 as usize) {
-            Some(&Class::Logical(c)) => Some(c),
-            Some(&Class::Unseen) => self.later_class(ctx, id),
-            _ => None,
-        }
-    }
-
-    /// [`PointerFacts::operand_class`] of an id the walk has not reached (or none defines):
-    /// mostly labels, which have no type.
-    #[inline(never)]
-    fn later_class(&mut self, ctx: &Ctx<'_>, id: Id) -> Option<u32> {
-        if !ctx.ix.id(id)?.typed() {
-            return None;
-        }
-        let ty = ctx.ix.def(id)?.result_type()?;
-        self.type_class(ctx, ty)
     }
 
     /// The bit of [`PointerFacts::visit`]'s `bits` for [`LOGICAL_POINTER_USERS`]: their
@@ -225,9 +189,12 @@ impl PointerFacts {
     #[inline(always)]
     fn scan_operands(&mut self, ctx: &Ctx<'_>, inst: &Inst<'_>, op: Op) {
         let mut found = None;
+        // The class first: it is `None` for nearly every operand, and for every Result
+        // Type, scope and semantics operand (types and constants are no pointers), so that
+        // the kind is asked about only for a logical pointer.
         for r in ctx.ix.refs_of(inst) {
-            if matches!(r.kind, Kind::Id)
-                && let Some(c) = self.operand_class(ctx, r.id)
+            if let Some(c) = self.type_class.of_value(ctx, r.id)
+                && matches!(r.kind, Kind::Id)
             {
                 found = Some((r.id, c));
                 break;
@@ -253,18 +220,15 @@ impl PointerFacts {
         {
             self.scan_operands(ctx, inst, op);
         }
-        if let Some(r) = inst.result_id() {
-            let c = match inst.result_type() {
-                Some(ty) => self.type_class(ctx, ty),
-                None => None,
-            };
-            if let Some(slot) = self.class.get_mut(r.0 as usize) {
-                *slot = c.map_or(Class::NotLogical, Class::Logical);
-            }
+        // The Result's class (0, no type, when it has no Result Type).
+        let c = self
+            .type_class
+            .of_type(inst.result_type().map_or(0, |t| t.0));
+        if let Some(r) = inst.result_id()
+            && let (Some(class), Some(op)) = (c, op)
+        {
             // Results (V-PTR-3).
-            if let (Some(class), Some(op)) = (c, op) {
-                self.result_rule(inst, op, r, class);
-            }
+            self.result_rule(inst, op, r, class);
         }
         if inst.opcode() == Some(Op::FunctionCall)
             && let Some(&callee) = inst.words().get(3)
@@ -281,18 +245,13 @@ impl PointerFacts {
         // by now (a later id is no variable pointer yet in the first round).
         if let Some(r) = inst.result_id()
             && (bits & Self::SOURCE != 0
-                || variable_result(ctx, inst, &self.var, &self.class, self.logical_vars))
+                || variable_result(ctx, inst, &self.var, &self.type_class, self.logical_vars))
             && let Some(slot) = self.var.get_mut(r.0 as usize)
             && !*slot
         {
             *slot = true;
             self.changed = true;
-            if self
-                .class
-                .get(r.0 as usize)
-                .and_then(|c| c.logical())
-                .is_some()
-            {
+            if c.is_some() {
                 self.logical_vars += 1;
             }
         }
@@ -398,8 +357,8 @@ impl PointerFacts {
 
 impl Values<'_> {
     /// The storage class of a logical pointer value (`None` when `id` is not one).
-    fn logical_class(&self, id: Id) -> Option<u32> {
-        self.class.get(id.0 as usize).and_then(|c| c.logical())
+    fn logical_class(&self, ctx: &Ctx<'_>, id: Id) -> Option<u32> {
+        self.type_class.of_value(ctx, id)
     }
 }
 
@@ -416,13 +375,13 @@ pub(crate) const VARIABLE_POINTER_SOURCES: OpSet = OpSet::of(&[
 ]);
 
 /// Whether the result of `inst` is a variable pointer given the variable pointers `var`
-/// found so far (`logical_vars` of them logical pointers) and the logical pointer classes
-/// `class` (see the module documentation).
+/// found so far (`logical_vars` of them logical pointers) and the storage classes of the
+/// logical pointer types `type_class` (see the module documentation).
 fn variable_result(
     ctx: &Ctx<'_>,
     inst: &Inst<'_>,
     var: &[bool],
-    class: &[Class],
+    type_class: &[Option<u32>],
     logical_vars: usize,
 ) -> bool {
     match inst.opcode() {
@@ -432,7 +391,7 @@ fn variable_result(
             logical_vars > 0
                 && id_operands(ctx, inst).any(|id| {
                     var.get(id.0 as usize).copied().unwrap_or(false)
-                        && class.get(id.0 as usize).and_then(|c| c.logical()).is_some()
+                        && type_class.of_value(ctx, id).is_some()
                 })
         }
     }
@@ -554,7 +513,7 @@ fn variable_pointers(
         let mut changed = false;
         for (f, calls) in ctx.m.functions().iter().zip(values.calls) {
             for (k, &p) in f.params.iter().enumerate() {
-                if is_var(var, p) || values.logical_class(p).is_none() {
+                if is_var(var, p) || values.logical_class(ctx, p).is_none() {
                     continue;
                 }
                 let passed = calls.iter().any(|&at| {
@@ -580,12 +539,12 @@ fn variable_pointers(
             if is_var(var, r) {
                 continue;
             }
-            if variable_result(ctx, inst, var, values.class, logical_vars)
+            if variable_result(ctx, inst, var, values.type_class, logical_vars)
                 && let Some(slot) = var.get_mut(r.0 as usize)
             {
                 *slot = true;
                 changed = true;
-                if values.logical_class(r).is_some() {
+                if values.logical_class(ctx, r).is_some() {
                     logical_vars += 1;
                 }
             }
@@ -606,7 +565,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: Option<&mut PointerFacts>) {
         return;
     };
     let PointerFacts {
-        class,
+        type_class,
         calls,
         var,
         logical_vars,
@@ -614,7 +573,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: Option<&mut PointerFacts>) {
         problems,
         ..
     } = facts;
-    let values = Values { class, calls };
+    let values = Values { type_class, calls };
     // `var` holds the first round; this completes it in place.
     let logical_vars = variable_pointers(ctx, &values, var, *logical_vars, *changed);
     let var = &*var;
@@ -628,7 +587,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: Option<&mut PointerFacts>) {
                 continue;
             }
             if let Some(r) = inst.result_id()
-                && values.logical_class(r).is_some()
+                && values.logical_class(ctx, r).is_some()
                 && var.get(r.0 as usize).copied().unwrap_or(false)
                 && let Some(why) = tracer
                     .get_or_insert_with(|| Tracer::new(ctx))
@@ -640,7 +599,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, facts: Option<&mut PointerFacts>) {
     }
     for inst in ctx.ix.with_op(Op::ArrayLength) {
         if let Some(r) = inst.result_id()
-            && values.logical_class(r).is_none()
+            && values.logical_class(ctx, r).is_none()
             && let Some(&p) = inst.words().get(3)
             && var.get(p as usize).copied().unwrap_or(false)
         {
